@@ -1,0 +1,48 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Dependencies point one way:
+//   LocationWire (wire primitives, messages, schema; standard library only)
+//     <- LocationWireValidation (spec rules; standard library only)
+//     <- LocationWireJSON (proto3 JSON mapping; standard library only)
+//     <- LocationWireTools (dump, type registry: shared by the CLI and tests)
+//     <- locwire (command line, swift-argument-parser)
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "LocationWire",
+    products: [
+        .library(name: "LocationWire", targets: ["LocationWire", "LocationWireValidation", "LocationWireJSON"]),
+        .executable(name: "locwire", targets: ["locwire"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        .target(name: "LocationWire", swiftSettings: strictSettings),
+        .target(name: "LocationWireValidation", dependencies: ["LocationWire"], swiftSettings: strictSettings),
+        .target(name: "LocationWireJSON", dependencies: ["LocationWire"], swiftSettings: strictSettings),
+        .target(
+            name: "LocationWireTools",
+            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "locwire",
+            dependencies: [
+                "LocationWireTools",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LocationWireTests",
+            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

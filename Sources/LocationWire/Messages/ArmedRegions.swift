@@ -1,0 +1,46 @@
+/// The regions the device armed with the OS, and the assignment they came from (`locationwire.v1.ArmedRegions`,
+/// `proto/locationwire/v1/device_state.proto`).
+public struct ArmedRegions: LocationWireMessage {
+    /// The assignment version the device applied last; 0 before any.
+    public var assignmentVersion: UInt64 = 0
+    /// Ids armed with the OS right now, each once.
+    public var regionIds: [String] = []
+    /// Assigned ids the OS refused to arm, each once, never also in `regionIds`.
+    public var failedRegionIds: [String] = []
+    public var unknownFields = UnknownFields()
+
+    public init() {}
+
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        var key: FieldKey = 0
+        do {
+            while !reader.isAtEnd {
+                key = 0
+                key = try reader.readTag()
+                switch key {
+                case 0x08: assignmentVersion = try reader.readVarint()
+                case 0x12: try reader.readString(appendingTo: &regionIds)
+                case 0x1A: try reader.readString(appendingTo: &failedRegionIds)
+                default: try reader.readUnknownField(key, into: &unknownFields)
+                }
+            }
+        } catch {
+            throw error.inField(key, of: Self.schema)
+        }
+    }
+
+    public func encodeFields(to writer: inout WireWriter) {
+        if assignmentVersion != 0 { writer.writeVarintField(0x08, assignmentVersion) }
+        for id in regionIds { writer.writeStringField(0x12, id) }
+        for id in failedRegionIds { writer.writeStringField(0x1A, id) }
+        writer.writeUnknownFields(unknownFields)
+    }
+
+    public static let schema = MessageSchema(
+        "locationwire.v1.ArmedRegions",
+        fields: [
+            FieldSchema(1, "assignment_version", .uint64),
+            FieldSchema(2, "region_ids", .string, .repeated),
+            FieldSchema(3, "failed_region_ids", .string, .repeated),
+        ])
+}

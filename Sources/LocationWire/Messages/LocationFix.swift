@@ -1,0 +1,156 @@
+/// One position fix, in fixed integer units with explicit presence (`locationwire.v1.LocationFix`,
+/// `proto/locationwire/v1/location_fix.proto`, which is normative for every unit and range below).
+///
+/// A `LocationFix` holds no strings, arrays or nested messages, so decoding one allocates nothing: a batch of
+/// any size decodes with one allocation for its array of fixes (plus one per fix that carries unknown fields).
+public struct LocationFix: LocationWireMessage {
+    /// Per-device sequence number, the idempotency key; starts at 1, strictly increasing. 0 = not assigned.
+    public var sequence: UInt64 = 0
+    /// When the position was measured, UTC ms since the epoch. 0 = not set.
+    public var timeMs: Int64 = 0
+    /// Latitude, 1e-7 degree, -900000000 ... 900000000.
+    public var latitudeE7: Int32?
+    /// Longitude, 1e-7 degree, -1800000000 ... 1800000000.
+    public var longitudeE7: Int32?
+    /// 68 % horizontal confidence radius, cm, > 0.
+    public var horizontalAccuracyCm: UInt32?
+    /// Altitude above mean sea level, cm.
+    public var altitudeCm: Int32?
+    /// Altitude standard deviation, cm, > 0.
+    public var verticalAccuracyCm: UInt32?
+    /// Ground speed, cm/s, 0 ... 50000.
+    public var speedCmS: UInt32?
+    /// Speed standard deviation, cm/s, > 0.
+    public var speedAccuracyCmS: UInt32?
+    /// Course over ground, 0.01 degree clockwise from true north, 0 ... 35999.
+    public var courseCdeg: UInt32?
+    /// Course standard deviation, 0.01 degree, 1 ... 18000.
+    public var courseAccuracyCdeg: UInt32?
+    /// Monotonic clock at measurement, ms since boot.
+    public var elapsedRealtimeMs: UInt64?
+    /// Why the fix was recorded.
+    public var reason: FixReason = .unspecified
+    /// Where the position came from.
+    public var source: FixSource = .unspecified
+    /// Battery charge, percent, 0 ... 100.
+    public var batteryPercent: UInt32?
+    /// Charging state.
+    public var batteryState: BatteryState = .unspecified
+    /// Motion activity from the OS classifier.
+    public var motionActivity: MotionActivity = .unspecified
+    /// Classifier confidence, percent, 0 ... 100.
+    public var motionConfidencePct: UInt32?
+    /// Building floor, 0 = the building's ground floor, -200 ... 300.
+    public var floor: Int32?
+    /// Age of the fix when recorded, ms.
+    public var ageMs: UInt32?
+    /// Flagged by the OS as coming from a mock provider.
+    public var isMock: Bool = false
+    /// Height above the WGS84 ellipsoid, cm.
+    public var ellipsoidalHeightCm: Int32?
+    /// Barometric pressure, hPa, as the IEEE 754 binary32 bit pattern, so that equality is bit-exact (NaN
+    /// payloads and -0.0 survive a round trip and compare equal to themselves).
+    public var pressureHpaBits: UInt32?
+    public var unknownFields = UnknownFields()
+
+    public init() {}
+
+    /// Barometric pressure, hPa, 100 ... 1200.
+    public var pressureHpa: Float? {
+        get { pressureHpaBits.map(Float.init(bitPattern:)) }
+        set { pressureHpaBits = newValue?.bitPattern }
+    }
+
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        var key: FieldKey = 0
+        do {
+            while !reader.isAtEnd {
+                key = 0
+                key = try reader.readTag()
+                switch key {
+                case 0x08: sequence = try reader.readVarint()
+                case 0x10: timeMs = Int64(bitPattern: try reader.readVarint())
+                case 0x1D: latitudeE7 = Int32(bitPattern: try reader.readFixed32())
+                case 0x25: longitudeE7 = Int32(bitPattern: try reader.readFixed32())
+                case 0x28: horizontalAccuracyCm = try reader.readUInt32()
+                case 0x30: altitudeCm = try reader.readSInt32()
+                case 0x38: verticalAccuracyCm = try reader.readUInt32()
+                case 0x40: speedCmS = try reader.readUInt32()
+                case 0x48: speedAccuracyCmS = try reader.readUInt32()
+                case 0x50: courseCdeg = try reader.readUInt32()
+                case 0x58: courseAccuracyCdeg = try reader.readUInt32()
+                case 0x60: elapsedRealtimeMs = try reader.readVarint()
+                case 0x68: reason = FixReason(rawValue: try reader.readInt32())
+                case 0x70: source = FixSource(rawValue: try reader.readInt32())
+                case 0x78: batteryPercent = try reader.readUInt32()
+                case 0x80: batteryState = BatteryState(rawValue: try reader.readInt32())
+                case 0x88: motionActivity = MotionActivity(rawValue: try reader.readInt32())
+                case 0x90: motionConfidencePct = try reader.readUInt32()
+                case 0x98: floor = try reader.readSInt32()
+                case 0xA0: ageMs = try reader.readUInt32()
+                case 0xA8: isMock = try reader.readBool()
+                case 0xB0: ellipsoidalHeightCm = try reader.readSInt32()
+                case 0xBD: pressureHpaBits = try reader.readFixed32()
+                default: try reader.readUnknownField(key, into: &unknownFields)
+                }
+            }
+        } catch {
+            throw error.inField(key, of: Self.schema)
+        }
+    }
+
+    public func encodeFields(to writer: inout WireWriter) {
+        if sequence != 0 { writer.writeVarintField(0x08, sequence) }
+        if timeMs != 0 { writer.writeVarintField(0x10, UInt64(bitPattern: timeMs)) }
+        if let latitudeE7 { writer.writeFixed32Field(0x1D, UInt32(bitPattern: latitudeE7)) }
+        if let longitudeE7 { writer.writeFixed32Field(0x25, UInt32(bitPattern: longitudeE7)) }
+        if let horizontalAccuracyCm { writer.writeVarintField(0x28, UInt64(horizontalAccuracyCm)) }
+        if let altitudeCm { writer.writeSInt32Field(0x30, altitudeCm) }
+        if let verticalAccuracyCm { writer.writeVarintField(0x38, UInt64(verticalAccuracyCm)) }
+        if let speedCmS { writer.writeVarintField(0x40, UInt64(speedCmS)) }
+        if let speedAccuracyCmS { writer.writeVarintField(0x48, UInt64(speedAccuracyCmS)) }
+        if let courseCdeg { writer.writeVarintField(0x50, UInt64(courseCdeg)) }
+        if let courseAccuracyCdeg { writer.writeVarintField(0x58, UInt64(courseAccuracyCdeg)) }
+        if let elapsedRealtimeMs { writer.writeVarintField(0x60, elapsedRealtimeMs) }
+        if reason.rawValue != 0 { writer.writeInt32Field(0x68, reason.rawValue) }
+        if source.rawValue != 0 { writer.writeInt32Field(0x70, source.rawValue) }
+        if let batteryPercent { writer.writeVarintField(0x78, UInt64(batteryPercent)) }
+        if batteryState.rawValue != 0 { writer.writeInt32Field(0x80, batteryState.rawValue) }
+        if motionActivity.rawValue != 0 { writer.writeInt32Field(0x88, motionActivity.rawValue) }
+        if let motionConfidencePct { writer.writeVarintField(0x90, UInt64(motionConfidencePct)) }
+        if let floor { writer.writeSInt32Field(0x98, floor) }
+        if let ageMs { writer.writeVarintField(0xA0, UInt64(ageMs)) }
+        if isMock { writer.writeBoolField(0xA8, true) }
+        if let ellipsoidalHeightCm { writer.writeSInt32Field(0xB0, ellipsoidalHeightCm) }
+        if let pressureHpaBits { writer.writeFixed32Field(0xBD, pressureHpaBits) }
+        writer.writeUnknownFields(unknownFields)
+    }
+
+    public static let schema = MessageSchema(
+        "locationwire.v1.LocationFix",
+        fields: [
+            FieldSchema(1, "sequence", .uint64),
+            FieldSchema(2, "time_ms", .int64),
+            FieldSchema(3, "latitude_e7", .sfixed32, .optional),
+            FieldSchema(4, "longitude_e7", .sfixed32, .optional),
+            FieldSchema(5, "horizontal_accuracy_cm", .uint32, .optional),
+            FieldSchema(6, "altitude_cm", .sint32, .optional),
+            FieldSchema(7, "vertical_accuracy_cm", .uint32, .optional),
+            FieldSchema(8, "speed_cm_s", .uint32, .optional),
+            FieldSchema(9, "speed_accuracy_cm_s", .uint32, .optional),
+            FieldSchema(10, "course_cdeg", .uint32, .optional),
+            FieldSchema(11, "course_accuracy_cdeg", .uint32, .optional),
+            FieldSchema(12, "elapsed_realtime_ms", .uint64, .optional),
+            FieldSchema(13, "reason", .enumeration(FixReason.schema)),
+            FieldSchema(14, "source", .enumeration(FixSource.schema)),
+            FieldSchema(15, "battery_percent", .uint32, .optional),
+            FieldSchema(16, "battery_state", .enumeration(BatteryState.schema)),
+            FieldSchema(17, "motion_activity", .enumeration(MotionActivity.schema)),
+            FieldSchema(18, "motion_confidence_pct", .uint32, .optional),
+            FieldSchema(19, "floor", .sint32, .optional),
+            FieldSchema(20, "age_ms", .uint32, .optional),
+            FieldSchema(21, "is_mock", .bool),
+            FieldSchema(22, "ellipsoidal_height_cm", .sint32, .optional),
+            FieldSchema(23, "pressure_hpa", .float, .optional),
+        ])
+}

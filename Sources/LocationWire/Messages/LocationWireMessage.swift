@@ -1,0 +1,113 @@
+/// A LocationWire message: a value type with hand-written protobuf binary coding.
+///
+/// Decoding follows protobuf's binary rules exactly (last value wins for a singular field, repeated occurrences
+/// of a sub-message merge, packed and unpacked repeated scalars are both accepted, unknown fields are kept);
+/// encoding is canonical (field-number order, packed repeats, implicit-presence zeros omitted, unknown fields
+/// last), so `decode(encode(m)) == m`, and `encode(decode(b)) == b` for canonical `b`.
+public protocol LocationWireMessage: Sendable, Hashable {
+    /// The message's field table.
+    static var schema: MessageSchema { get }
+
+    /// The empty message: every field absent or zero.
+    init()
+
+    /// Fields the decoder did not recognise, re-emitted after the known fields.
+    var unknownFields: UnknownFields { get set }
+
+    /// Decodes fields from `reader` until the end of the message, merging them into `self`. This is the codec's
+    /// own entry point; use ``init(serializedBytes:limits:)`` or ``merge(serializedBytes:limits:)``.
+    mutating func decodeFields(from reader: inout WireReader) throws(DecodingError)
+
+    /// Encodes every field in canonical form. This is the codec's own entry point; use ``serializedBytes()``.
+    func encodeFields(to writer: inout WireWriter)
+}
+
+extension LocationWireMessage {
+    /// The short type name, e.g. `LocationBatch`.
+    public static var messageName: String { schema.name }
+
+    /// The fully qualified type name, e.g. `locationwire.v1.LocationBatch`.
+    public static var fullMessageName: String { schema.fullName }
+
+    /// Decodes a message from protobuf binary.
+    public init(serializedBytes bytes: some Sequence<UInt8>, limits: DecodingLimits = .default)
+        throws(DecodingError)
+    {
+        self.init()
+        try merge(serializedBytes: bytes, limits: limits)
+    }
+
+    /// Decodes protobuf binary into this message, merging with what it holds, as protobuf's `MergeFrom` does.
+    public mutating func merge(serializedBytes bytes: some Sequence<UInt8>, limits: DecodingLimits = .default)
+        throws(DecodingError)
+    {
+        var failure: DecodingError?
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            failure = mergeCatching(UnsafeRawBufferPointer(buffer), limits: limits)
+        }
+        if handled == nil {
+            let copy = [UInt8](bytes)
+            copy.withUnsafeBytes { buffer in
+                failure = mergeCatching(buffer, limits: limits)
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Decodes protobuf binary from raw memory into this message.
+    public mutating func merge(serializedBytes buffer: UnsafeRawBufferPointer, limits: DecodingLimits = .default)
+        throws(DecodingError)
+    {
+        if let failure = mergeCatching(buffer, limits: limits) { throw failure }
+    }
+
+    private mutating func mergeCatching(_ buffer: UnsafeRawBufferPointer, limits: DecodingLimits) -> DecodingError? {
+        guard buffer.count > 0 else { return nil }
+        guard buffer.count <= limits.maxInputBytes else {
+            return DecodingError(
+                code: .inputTooLarge, offset: 0, fieldPath: FieldPath(message: Self.messageName),
+                message: "input of \(buffer.count) bytes exceeds the limit of \(limits.maxInputBytes)")
+        }
+        var reader = WireReader(buffer, limits: limits)
+        do {
+            try decodeFields(from: &reader)
+            return nil
+        } catch let failure {
+            return failure.prefixed(with: .message(Self.messageName))
+        }
+    }
+
+    /// The canonical protobuf binary encoding.
+    public func serializedBytes() -> [UInt8] {
+        var writer = WireWriter()
+        encodeFields(to: &writer)
+        return writer.finish()
+    }
+
+    /// The length of ``serializedBytes()``.
+    public var serializedSize: Int {
+        var writer = WireWriter()
+        encodeFields(to: &writer)
+        return writer.count
+    }
+}
+
+/// A LocationWire enum: an open set of `Int32` values, some of them named.
+///
+/// proto3 enums are open: a value the schema does not name is kept as a number and re-encoded unchanged, so
+/// these are structs over `rawValue` rather than Swift enums.
+public protocol LocationWireEnum: RawRepresentable, Hashable, Sendable, CustomStringConvertible
+where RawValue == Int32 {
+    static var schema: EnumSchema { get }
+    init(rawValue: Int32)
+}
+
+extension LocationWireEnum {
+    /// The value's name in `proto/`, e.g. `FIX_REASON_PERIODIC`, or nil for an unnamed value.
+    public var name: String? { Self.schema.name(of: rawValue) }
+
+    /// True when the schema names the value.
+    public var isKnown: Bool { name != nil }
+
+    public var description: String { name ?? String(rawValue) }
+}

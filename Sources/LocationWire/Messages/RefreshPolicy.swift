@@ -1,0 +1,56 @@
+/// When a device asks for a new region assignment (`locationwire.v1.RefreshPolicy`,
+/// `proto/locationwire/v1/region_assignment.proto`).
+public struct RefreshPolicy: LocationWireMessage {
+    /// Ask again beyond this distance from the anchor, m, 1 ... 10000000; nil = never for distance.
+    public var refreshDistanceM: UInt32?
+    /// Anchor latitude, 1e-7 degree.
+    public var anchorLatitudeE7: Int32?
+    /// Anchor longitude, 1e-7 degree.
+    public var anchorLongitudeE7: Int32?
+    /// Ask again on entering a refine-on-entry region.
+    public var onRefineEntry: Bool = false
+    /// Ask no more often than this, ms; 0 = no limit.
+    public var minIntervalMs: UInt32 = 0
+    public var unknownFields = UnknownFields()
+
+    public init() {}
+
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        var key: FieldKey = 0
+        do {
+            while !reader.isAtEnd {
+                key = 0
+                key = try reader.readTag()
+                switch key {
+                case 0x08: refreshDistanceM = try reader.readUInt32()
+                case 0x15: anchorLatitudeE7 = Int32(bitPattern: try reader.readFixed32())
+                case 0x1D: anchorLongitudeE7 = Int32(bitPattern: try reader.readFixed32())
+                case 0x20: onRefineEntry = try reader.readBool()
+                case 0x28: minIntervalMs = try reader.readUInt32()
+                default: try reader.readUnknownField(key, into: &unknownFields)
+                }
+            }
+        } catch {
+            throw error.inField(key, of: Self.schema)
+        }
+    }
+
+    public func encodeFields(to writer: inout WireWriter) {
+        if let refreshDistanceM { writer.writeVarintField(0x08, UInt64(refreshDistanceM)) }
+        if let anchorLatitudeE7 { writer.writeFixed32Field(0x15, UInt32(bitPattern: anchorLatitudeE7)) }
+        if let anchorLongitudeE7 { writer.writeFixed32Field(0x1D, UInt32(bitPattern: anchorLongitudeE7)) }
+        if onRefineEntry { writer.writeBoolField(0x20, true) }
+        if minIntervalMs != 0 { writer.writeVarintField(0x28, UInt64(minIntervalMs)) }
+        writer.writeUnknownFields(unknownFields)
+    }
+
+    public static let schema = MessageSchema(
+        "locationwire.v1.RefreshPolicy",
+        fields: [
+            FieldSchema(1, "refresh_distance_m", .uint32, .optional),
+            FieldSchema(2, "anchor_latitude_e7", .sfixed32, .optional),
+            FieldSchema(3, "anchor_longitude_e7", .sfixed32, .optional),
+            FieldSchema(4, "on_refine_entry", .bool),
+            FieldSchema(5, "min_interval_ms", .uint32),
+        ])
+}

@@ -1,0 +1,191 @@
+/// A description of one message type: its full name and its fields, as declared in `proto/`.
+///
+/// The codec itself does not need it (each message decodes and encodes with hand-written code); the schema
+/// serves everything that must name or walk fields generically: the proto3 JSON mapping, the annotated dump,
+/// error paths, the conformance vector generator and fuzz dictionaries. A unit test compares every schema with
+/// the descriptor `protoc` builds from `proto/`, so the two cannot drift apart.
+public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
+    /// The fully qualified name, e.g. `locationwire.v1.LocationBatch`.
+    public let fullName: String
+    /// The last component of the full name, e.g. `LocationBatch`.
+    public let name: String
+    /// The fields in field-number order (which is also declaration order in `proto/`).
+    public let fields: [FieldSchema]
+    private let fieldIndexByNumber: [UInt32: Int]
+    private let fieldIndexByName: [String: Int]
+
+    public init(_ fullName: String, fields: [FieldSchema]) {
+        self.fullName = fullName
+        self.name = String(fullName.split(separator: ".").last ?? Substring(fullName))
+        let sorted = fields.sorted { $0.number < $1.number }
+        self.fields = sorted
+        var byNumber: [UInt32: Int] = [:]
+        var byName: [String: Int] = [:]
+        for (index, field) in sorted.enumerated() {
+            byNumber[field.number] = index
+            byName[field.name] = index
+            byName[field.jsonName] = index
+        }
+        self.fieldIndexByNumber = byNumber
+        self.fieldIndexByName = byName
+    }
+
+    /// The field with this number, if the schema has one.
+    public func field(number: UInt32) -> FieldSchema? {
+        fieldIndexByNumber[number].map { fields[$0] }
+    }
+
+    /// The field with this `.proto` name or JSON name.
+    public func field(named name: String) -> FieldSchema? {
+        fieldIndexByName[name].map { fields[$0] }
+    }
+
+    /// The path component that names the field of `key` in errors: its name when the schema knows the number,
+    /// `#number` otherwise, nothing for key 0 (no tag read yet).
+    func pathComponent(forKey key: FieldKey) -> FieldPath.Component? {
+        guard key != 0 else { return nil }
+        if let field = field(number: key >> 3) { return .field(field.name) }
+        return .unknownField(key >> 3)
+    }
+
+    public var description: String { fullName }
+
+    public static func == (lhs: MessageSchema, rhs: MessageSchema) -> Bool { lhs.fullName == rhs.fullName }
+    public func hash(into hasher: inout Hasher) { hasher.combine(fullName) }
+}
+
+/// One field of a message.
+public struct FieldSchema: Sendable, Hashable {
+    /// How often a field occurs, and whether an unset field is distinguishable from its zero value.
+    public enum Label: Sendable, Hashable {
+        /// proto3 implicit presence: the zero value is not sent and reads back as "not set".
+        case singular
+        /// Explicit presence (written `oneof optional_<name>` in `proto/`): set-to-zero differs from absent.
+        case optional
+        /// Any number of elements; numeric scalars are packed.
+        case repeated
+    }
+
+    public let number: UInt32
+    /// The `.proto` name (snake_case).
+    public let name: String
+    /// The proto3 JSON name (lowerCamelCase), derived from `name` as protoc derives it.
+    public let jsonName: String
+    public let type: FieldType
+    public let label: Label
+
+    public init(_ number: UInt32, _ name: String, _ type: FieldType, _ label: Label = .singular) {
+        self.number = number
+        self.name = name
+        self.jsonName = FieldSchema.jsonName(for: name)
+        self.type = type
+        self.label = label
+    }
+
+    /// Messages always have explicit presence, so a message field is never `.singular` in the sense of
+    /// "zero is not sent": an empty sub-message that is set is still sent.
+    public var hasPresence: Bool { label == .optional || (label == .singular && type.isMessage) }
+
+    /// Packed encoding applies to repeated numeric scalars (proto3 packs them by default).
+    public var isPacked: Bool { label == .repeated && type.isPackable }
+
+    /// The key an element of this field carries in canonical encoding.
+    public var canonicalKey: FieldKey {
+        FieldKey.make(number, isPacked ? .lengthDelimited : type.wireType)
+    }
+
+    /// protoc's rule: drop each underscore and upper-case the letter after it.
+    static func jsonName(for name: String) -> String {
+        var result = ""
+        var capitalizeNext = false
+        for character in name {
+            if character == "_" {
+                capitalizeNext = true
+            } else if capitalizeNext {
+                result += character.uppercased()
+                capitalizeNext = false
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+/// The type of a field, as `.proto` spells it.
+public enum FieldType: Sendable, Hashable {
+    case int32, int64, uint32, uint64, sint32, sint64
+    case fixed32, fixed64, sfixed32, sfixed64
+    case bool, float, double, string, bytes
+    case enumeration(EnumSchema)
+    case message(MessageSchema)
+
+    /// The wire type of one unpacked value.
+    public var wireType: WireType {
+        switch self {
+        case .int32, .int64, .uint32, .uint64, .sint32, .sint64, .bool, .enumeration: .varint
+        case .fixed64, .sfixed64, .double: .fixed64
+        case .fixed32, .sfixed32, .float: .fixed32
+        case .string, .bytes, .message: .lengthDelimited
+        }
+    }
+
+    public var isPackable: Bool { wireType == .varint || wireType == .fixed32 || wireType == .fixed64 }
+
+    public var isMessage: Bool {
+        if case .message = self { return true }
+        return false
+    }
+
+    /// The name `.proto` uses: `sint32`, `string`, or the full name of an enum or message.
+    public var protoName: String {
+        switch self {
+        case .int32: "int32"
+        case .int64: "int64"
+        case .uint32: "uint32"
+        case .uint64: "uint64"
+        case .sint32: "sint32"
+        case .sint64: "sint64"
+        case .fixed32: "fixed32"
+        case .fixed64: "fixed64"
+        case .sfixed32: "sfixed32"
+        case .sfixed64: "sfixed64"
+        case .bool: "bool"
+        case .float: "float"
+        case .double: "double"
+        case .string: "string"
+        case .bytes: "bytes"
+        case .enumeration(let schema): schema.fullName
+        case .message(let schema): schema.fullName
+        }
+    }
+}
+
+/// A description of one enum type: its full name and its named values.
+public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
+    public let fullName: String
+    public let name: String
+    /// The named values in declaration order (which is numeric order in `proto/`).
+    public let values: [(name: String, number: Int32)]
+    private let nameByNumber: [Int32: String]
+    private let numberByName: [String: Int32]
+
+    public init(_ fullName: String, _ values: [(String, Int32)]) {
+        self.fullName = fullName
+        self.name = String(fullName.split(separator: ".").last ?? Substring(fullName))
+        self.values = values.map { (name: $0.0, number: $0.1) }
+        self.nameByNumber = Dictionary(values.map { ($0.1, $0.0) }, uniquingKeysWith: { first, _ in first })
+        self.numberByName = Dictionary(values.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The name of a value, nil for a number the schema does not name (enums are open: such values are kept).
+    public func name(of number: Int32) -> String? { nameByNumber[number] }
+
+    /// The number of a named value.
+    public func number(named name: String) -> Int32? { numberByName[name] }
+
+    public var description: String { fullName }
+
+    public static func == (lhs: EnumSchema, rhs: EnumSchema) -> Bool { lhs.fullName == rhs.fullName }
+    public func hash(into hasher: inout Hasher) { hasher.combine(fullName) }
+}

@@ -1,0 +1,474 @@
+/// A cursor over protobuf binary input, used by every message decoder.
+///
+/// The reader borrows the caller's bytes for the duration of one decode (it is created inside
+/// `withUnsafeBytes` and never escapes), reads forward only, and checks every read against `end`, the end of
+/// the message being decoded. Sub-messages narrow `end` to their length prefix and restore it afterwards, so a
+/// decoder can never read past its own bytes. Nothing is allocated on the strength of a length prefix before the
+/// prefix has been checked against the bytes that remain.
+///
+/// Offsets in errors count from the start of the whole input.
+public struct WireReader: ~Copyable {
+    /// Start of the whole input, for error offsets.
+    let inputStart: UnsafeRawPointer
+    /// The next byte to read.
+    var cursor: UnsafeRawPointer
+    /// One past the last byte of the message being decoded.
+    var end: UnsafeRawPointer
+    /// Where the tag of the field being decoded began; an unknown field is copied from here.
+    var fieldStart: UnsafeRawPointer
+    /// How many more levels of sub-messages and groups may be entered.
+    var remainingDepth: Int
+    let limits: DecodingLimits
+
+    /// A reader over `buffer`, which must have a base address (callers handle empty input without a reader).
+    init(_ buffer: UnsafeRawBufferPointer, limits: DecodingLimits) {
+        let start = buffer.baseAddress!
+        self.inputStart = start
+        self.cursor = start
+        self.end = start + buffer.count
+        self.fieldStart = start
+        self.remainingDepth = limits.maxDepth
+        self.limits = limits
+    }
+
+    /// True when the message being decoded has no more bytes.
+    @inline(__always)
+    var isAtEnd: Bool { cursor >= end }
+
+    /// Bytes left in the message being decoded.
+    @inline(__always)
+    var remaining: Int { end - cursor }
+
+    /// Offset of the next byte from the start of the input.
+    var offset: Int { cursor - inputStart }
+
+    // MARK: - Errors
+
+    @inline(never)
+    func error(_ code: DecodingError.Code, at position: UnsafeRawPointer, _ message: String) -> DecodingError {
+        DecodingError(code: code, offset: position - inputStart, message: message)
+    }
+
+    // MARK: - Tags
+
+    /// Reads a field tag and returns its key (`field number << 3 | wire type`).
+    ///
+    /// Accepts tags of up to 5 bytes, including non-minimal ones, as C++ and upb do. Rejects field number 0,
+    /// wire types 6 and 7, and tags whose value does not fit 32 bits (field numbers above 2^29 - 1): upb rejects
+    /// those, while C++ silently truncates them.
+    @inline(__always)
+    mutating func readTag() throws(DecodingError) -> FieldKey {
+        fieldStart = cursor
+        let key: UInt32
+        // Field numbers 1 to 15 with any wire type fit one byte; most tags take this path.
+        if cursor < end, case let byte = cursor.load(as: UInt8.self), byte < 0x80 {
+            cursor += 1
+            key = UInt32(byte)
+        } else {
+            key = try readMultiByteTag()
+        }
+        if key < 8 {
+            throw error(.invalidTag, at: fieldStart, "field number 0 is not allowed")
+        }
+        if key & 7 > 5 {
+            throw error(.invalidWireType, at: fieldStart, "wire type \(key & 7) does not exist")
+        }
+        return key
+    }
+
+    @inline(never)
+    private mutating func readMultiByteTag() throws(DecodingError) -> UInt32 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for _ in 0..<5 {
+            guard cursor < end else {
+                throw error(.truncated, at: fieldStart, "input ends inside a field tag")
+            }
+            let byte = cursor.load(as: UInt8.self)
+            cursor += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 {
+                guard value <= UInt64(UInt32.max) else {
+                    throw error(.invalidTag, at: fieldStart, "field number \(value >> 3) is above 2^29 - 1")
+                }
+                return UInt32(value)
+            }
+            shift += 7
+        }
+        throw error(.invalidTag, at: fieldStart, "field tag is longer than 5 bytes")
+    }
+
+    // MARK: - Scalars
+
+    /// Reads a varint of up to 10 bytes. Non-minimal encodings are accepted; in a 10th byte only the lowest bit
+    /// carries value (bit 63) and the others are ignored, as in C++ and upb; an 11th byte is an error.
+    @inline(__always)
+    mutating func readVarint() throws(DecodingError) -> UInt64 {
+        if cursor < end {
+            let byte = cursor.load(as: UInt8.self)
+            if byte < 0x80 {
+                cursor += 1
+                return UInt64(byte)
+            }
+            if end - cursor >= 10 {
+                return try readVarintWithoutBoundsChecks()
+            }
+        }
+        return try readVarintNearEnd()
+    }
+
+    /// The multi-byte path when at least 10 bytes remain, so no byte needs its own bounds check.
+    @inline(__always)
+    private mutating func readVarintWithoutBoundsChecks() throws(DecodingError) -> UInt64 {
+        let start = cursor
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        // At most 10 bytes: 9 groups of 7 bits plus the lowest bit of the 10th.
+        for _ in 0..<10 {
+            let byte = cursor.load(as: UInt8.self)
+            cursor += 1
+            value |= UInt64(byte & 0x7F) &<< shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        throw error(.varintTooLong, at: start, "varint is longer than 10 bytes")
+    }
+
+    @inline(never)
+    private mutating func readVarintNearEnd() throws(DecodingError) -> UInt64 {
+        let start = cursor
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for _ in 0..<10 {
+            guard cursor < end else {
+                throw error(.truncated, at: start, "input ends inside a varint")
+            }
+            let byte = cursor.load(as: UInt8.self)
+            cursor += 1
+            value |= UInt64(byte & 0x7F) &<< shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        throw error(.varintTooLong, at: start, "varint is longer than 10 bytes")
+    }
+
+    /// Reads four little-endian bytes.
+    @inline(__always)
+    mutating func readFixed32() throws(DecodingError) -> UInt32 {
+        guard end - cursor >= 4 else {
+            throw error(.truncated, at: cursor, "input ends inside a 4-byte value")
+        }
+        let value = cursor.loadUnaligned(as: UInt32.self)
+        cursor += 4
+        return UInt32(littleEndian: value)
+    }
+
+    /// Reads eight little-endian bytes.
+    @inline(__always)
+    mutating func readFixed64() throws(DecodingError) -> UInt64 {
+        guard end - cursor >= 8 else {
+            throw error(.truncated, at: cursor, "input ends inside an 8-byte value")
+        }
+        let value = cursor.loadUnaligned(as: UInt64.self)
+        cursor += 8
+        return UInt64(littleEndian: value)
+    }
+
+    /// Reads an int32 or enum value: a varint of up to 64 bits whose low 32 bits are the value (negative
+    /// values are sent sign-extended to 64 bits; larger values are truncated, as every protobuf runtime does).
+    @inline(__always)
+    mutating func readInt32() throws(DecodingError) -> Int32 {
+        Int32(truncatingIfNeeded: try readVarint())
+    }
+
+    @inline(__always)
+    mutating func readUInt32() throws(DecodingError) -> UInt32 {
+        UInt32(truncatingIfNeeded: try readVarint())
+    }
+
+    @inline(__always)
+    mutating func readSInt32() throws(DecodingError) -> Int32 {
+        ZigZag.decode(UInt32(truncatingIfNeeded: try readVarint()))
+    }
+
+    @inline(__always)
+    mutating func readSInt64() throws(DecodingError) -> Int64 {
+        ZigZag.decode(try readVarint())
+    }
+
+    /// Any non-zero varint is true.
+    @inline(__always)
+    mutating func readBool() throws(DecodingError) -> Bool {
+        try readVarint() != 0
+    }
+
+    // MARK: - Length-delimited
+
+    /// Reads a length prefix and checks it against the bytes that remain, before anyone allocates.
+    @inline(__always)
+    mutating func readLength() throws(DecodingError) -> Int {
+        let lengthStart = cursor
+        let length = try readVarint()
+        guard length <= UInt64(end - cursor) else {
+            throw error(
+                .lengthExceedsInput, at: lengthStart,
+                "length prefix \(length) exceeds the \(end - cursor) bytes that remain")
+        }
+        return Int(length)
+    }
+
+    /// Reads a `string` field, rejecting invalid UTF-8 as proto3 requires.
+    mutating func readString() throws(DecodingError) -> String {
+        let length = try readLength()
+        if length == 0 { return "" }
+        let bytes = UnsafeRawBufferPointer(start: cursor, count: length)
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            throw error(.invalidUTF8, at: cursor, "string is not valid UTF-8")
+        }
+        cursor += length
+        return string
+    }
+
+    /// Reads one element of a repeated `string` field and appends it. Errors name the element's index.
+    mutating func readString(appendingTo array: inout [String]) throws(DecodingError) {
+        try checkCanAppend(to: array)
+        do {
+            array.append(try readString())
+        } catch {
+            throw error.prefixed(with: .index(array.count))
+        }
+    }
+
+    /// Reads a `bytes` field.
+    mutating func readBytes() throws(DecodingError) -> [UInt8] {
+        let length = try readLength()
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: cursor, count: length))
+        cursor += length
+        return bytes
+    }
+
+    /// Decodes a length-delimited sub-message into `message`, merging with what it already holds (a singular
+    /// message field that occurs twice merges, as protobuf requires).
+    @inline(__always)
+    mutating func readMessage<Message: LocationWireMessage>(into message: inout Message) throws(DecodingError) {
+        let length = try readLength()
+        try enterNested()
+        let outerEnd = end
+        end = cursor + length
+        try message.decodeFields(from: &self)
+        end = outerEnd
+        remainingDepth += 1
+    }
+
+    /// Decodes one element of a repeated message field and appends it. Errors name the element's index.
+    @inline(__always)
+    mutating func readMessage<Message: LocationWireMessage>(appendingTo array: inout [Message])
+        throws(DecodingError)
+    {
+        let index = array.count
+        try checkCanAppend(to: array)
+        array.append(Message())
+        do {
+            try readMessage(into: &array[index])
+        } catch {
+            throw error.prefixed(with: .index(index))
+        }
+    }
+
+    @inline(__always)
+    private mutating func enterNested() throws(DecodingError) {
+        guard remainingDepth > 0 else {
+            throw error(
+                .depthLimitExceeded, at: fieldStart,
+                "nesting is deeper than the limit of \(limits.maxDepth) levels")
+        }
+        remainingDepth -= 1
+    }
+
+    // MARK: - Repeated fields
+
+    /// Makes room for the elements of a repeated message field before the first is decoded, so that a batch of
+    /// any size decodes with one allocation for its array.
+    ///
+    /// Counts the remaining occurrences of `key` in the current message by skimming over field boundaries
+    /// (lengths are checked; values are not decoded). Counting stops quietly at malformed input: the real
+    /// decode reports it. Throws when the count exceeds ``DecodingLimits/maxRepeatedCount``.
+    mutating func reserveCapacity<Element>(for key: FieldKey, in array: inout [Element]) throws(DecodingError) {
+        var probe = cursor
+        var count = 1  // the element whose tag was just read
+        // The element whose tag was just read starts at `cursor`; skip it first.
+        guard skimLengthDelimited(&probe) else { return }
+        while probe < end {
+            guard let probedKey = skimTag(&probe) else { break }
+            if probedKey == key {
+                count += 1
+                guard skimLengthDelimited(&probe) else { break }
+            } else {
+                guard skimValue(&probe, key: probedKey) else { break }
+            }
+        }
+        try checkElementCount(array.count + count, at: fieldStart)
+        array.reserveCapacity(array.count + count)
+    }
+
+    func checkElementCount(_ count: Int, at position: UnsafeRawPointer) throws(DecodingError) {
+        guard count <= limits.maxRepeatedCount else {
+            throw error(
+                .tooManyElements, at: position,
+                "repeated field would hold \(count) elements, more than the limit of \(limits.maxRepeatedCount)")
+        }
+    }
+
+    private func skimTag(_ probe: inout UnsafeRawPointer) -> FieldKey? {
+        var key: UInt32 = 0
+        var shift: UInt32 = 0
+        while probe < end, shift < 35 {
+            let byte = probe.load(as: UInt8.self)
+            probe += 1
+            key |= UInt32(byte & 0x7F) &<< shift
+            if byte < 0x80 { return key }
+            shift += 7
+        }
+        return nil
+    }
+
+    private func skimVarint(_ probe: inout UnsafeRawPointer) -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while probe < end, shift < 70 {
+            let byte = probe.load(as: UInt8.self)
+            probe += 1
+            value |= UInt64(byte & 0x7F) &<< shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    private func skimLengthDelimited(_ probe: inout UnsafeRawPointer) -> Bool {
+        guard let length = skimVarint(&probe), length <= UInt64(end - probe) else { return false }
+        probe += Int(length)
+        return true
+    }
+
+    private func skimValue(_ probe: inout UnsafeRawPointer, key: FieldKey) -> Bool {
+        switch key & 7 {
+        case 0: return skimVarint(&probe) != nil
+        case 1:
+            guard end - probe >= 8 else { return false }
+            probe += 8
+            return true
+        case 2: return skimLengthDelimited(&probe)
+        case 5:
+            guard end - probe >= 4 else { return false }
+            probe += 4
+            return true
+        default: return false  // groups are rare enough to end the estimate
+        }
+    }
+
+    /// Reads a packed run of varints (wire type 2), appending each, converted by `convert`. The varints are
+    /// counted before the array grows, so the allocation matches the input.
+    @inline(__always)
+    mutating func readPackedVarints<Element>(
+        appendingTo array: inout [Element], _ convert: (UInt64) -> Element
+    ) throws(DecodingError) {
+        let length = try readLength()
+        let packedEnd = cursor + length
+        // Every varint ends in exactly one byte below 0x80, so counting those bytes counts the elements.
+        var count = 0
+        var probe = cursor
+        while probe < packedEnd {
+            if probe.load(as: UInt8.self) < 0x80 { count += 1 }
+            probe += 1
+        }
+        try checkElementCount(array.count + count, at: fieldStart)
+        array.reserveCapacity(array.count + count)
+        let outerEnd = end
+        end = packedEnd
+        while cursor < end {
+            array.append(convert(try readVarint()))
+        }
+        end = outerEnd
+    }
+
+    /// Reads a packed run of 4-byte values.
+    @inline(__always)
+    mutating func readPackedFixed32<Element>(
+        appendingTo array: inout [Element], _ convert: (UInt32) -> Element
+    ) throws(DecodingError) {
+        let lengthStart = cursor
+        let length = try readLength()
+        guard length % 4 == 0 else {
+            throw error(
+                .invalidPackedLength, at: lengthStart, "packed 4-byte values take \(length) bytes, not a multiple of 4")
+        }
+        try checkElementCount(array.count + length / 4, at: fieldStart)
+        array.reserveCapacity(array.count + length / 4)
+        for _ in 0..<(length / 4) {
+            array.append(convert(UInt32(littleEndian: cursor.loadUnaligned(as: UInt32.self))))
+            cursor += 4
+        }
+    }
+
+    /// Appends one unpacked element of a repeated scalar field, checking the element limit.
+    @inline(__always)
+    func checkCanAppend<Element>(to array: [Element]) throws(DecodingError) {
+        if array.count >= limits.maxRepeatedCount {
+            try checkElementCount(array.count + 1, at: fieldStart)
+        }
+    }
+
+    // MARK: - Unknown fields
+
+    /// Skips the value of the field whose tag was just read and keeps the whole field, tag included, in
+    /// `unknownFields`.
+    mutating func readUnknownField(_ key: FieldKey, into unknownFields: inout UnknownFields) throws(DecodingError) {
+        let start = fieldStart
+        try skipValue(key)
+        unknownFields.append(UnsafeRawBufferPointer(start: start, count: cursor - start))
+    }
+
+    /// Skips the value of a field, checking it as thoroughly as a decoder would (varint length, bounds,
+    /// matching group ends, depth).
+    mutating func skipValue(_ key: FieldKey) throws(DecodingError) {
+        switch key & 7 {
+        case 0:
+            _ = try readVarint()
+        case 1:
+            _ = try readFixed64()
+        case 2:
+            cursor += try readLength()
+        case 3:
+            try skipGroup(fieldNumber: key >> 3)
+        case 4:
+            throw error(.unmatchedEndGroup, at: fieldStart, "end-group tag for field \(key >> 3) without a start")
+        case 5:
+            _ = try readFixed32()
+        default:
+            // readTag never returns wire types 6 and 7.
+            throw error(.invalidWireType, at: fieldStart, "wire type \(key & 7) does not exist")
+        }
+    }
+
+    private mutating func skipGroup(fieldNumber: UInt32) throws(DecodingError) {
+        let groupStart = fieldStart
+        try enterNested()
+        while true {
+            guard cursor < end else {
+                throw error(.unterminatedGroup, at: groupStart, "group \(fieldNumber) has no end-group tag")
+            }
+            let key = try readTag()
+            if key & 7 == 4 {
+                guard key >> 3 == fieldNumber else {
+                    throw error(
+                        .unmatchedEndGroup, at: fieldStart,
+                        "end-group tag for field \(key >> 3) inside group \(fieldNumber)")
+                }
+                break
+            }
+            try skipValue(key)
+        }
+        remainingDepth += 1
+    }
+}

@@ -1,0 +1,246 @@
+/// A growable output buffer that message encoders write canonical protobuf into.
+///
+/// Every write checks capacity first (one predictable branch), so an encoder bug can produce wrong bytes but
+/// never write out of bounds. Sub-messages are written in one pass without a size pre-pass: the writer reserves
+/// one byte for the length, lets the sub-message write itself, and moves the body only in the rare case that its
+/// length needs more than one byte (128 bytes or more). Fixes, fence events and acks are shorter than that, so a
+/// batch is encoded without computing any size twice.
+public struct WireWriter: ~Copyable {
+    private var storage: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// Bytes written so far.
+    private(set) var count: Int
+
+    /// A writer with room for `initialCapacity` bytes before it must grow.
+    init(initialCapacity: Int = 256) {
+        let capacity = max(initialCapacity, 16)
+        self.storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        self.capacity = capacity
+        self.count = 0
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// The bytes written, as an array.
+    consuming func finish() -> [UInt8] {
+        [UInt8](UnsafeRawBufferPointer(start: storage, count: count))
+    }
+
+    /// Calls `body` with the bytes written so far, without copying them.
+    func withWrittenBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: storage, count: count))
+    }
+
+    /// Forgets what was written but keeps the memory, so one writer can encode many messages.
+    mutating func removeAll() {
+        count = 0
+    }
+
+    // MARK: - Capacity
+
+    @inline(__always)
+    mutating func reserve(_ byteCount: Int) {
+        if capacity &- count < byteCount {
+            grow(toFit: byteCount)
+        }
+    }
+
+    @inline(never)
+    private mutating func grow(toFit byteCount: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity - count < byteCount { newCapacity *= 2 }
+        let newStorage = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
+        newStorage.copyMemory(from: storage, byteCount: count)
+        storage.deallocate()
+        storage = newStorage
+        capacity = newCapacity
+    }
+
+    // MARK: - Primitives
+
+    /// Writes a varint in its shortest form.
+    @inline(__always)
+    mutating func writeVarint(_ value: UInt64) {
+        reserve(10)
+        var value = value
+        var position = storage + count
+        while value >= 0x80 {
+            position.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, as: UInt8.self)
+            position += 1
+            value >>= 7
+        }
+        position.storeBytes(of: UInt8(value), as: UInt8.self)
+        count = position - storage + 1
+    }
+
+    /// Writes a field key; keys of fields 1 to 15 take one byte, 16 to 2047 two.
+    @inline(__always)
+    mutating func writeKey(_ key: FieldKey) {
+        if key < 0x80 {
+            reserve(1)
+            storage.storeBytes(of: UInt8(key), toByteOffset: count, as: UInt8.self)
+            count += 1
+        } else {
+            writeVarint(UInt64(key))
+        }
+    }
+
+    @inline(__always)
+    mutating func writeFixed32(_ value: UInt32) {
+        reserve(4)
+        storage.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt32.self)
+        count += 4
+    }
+
+    @inline(__always)
+    mutating func writeFixed64(_ value: UInt64) {
+        reserve(8)
+        storage.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt64.self)
+        count += 8
+    }
+
+    /// Writes raw bytes: unknown fields, or a payload whose length was already written.
+    @inline(__always)
+    mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (storage + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    // MARK: - Fields
+
+    @inline(__always)
+    mutating func writeVarintField(_ key: FieldKey, _ value: UInt64) {
+        writeKey(key)
+        writeVarint(value)
+    }
+
+    /// An int32 or enum value: negative values are sign-extended to 64 bits (10 bytes), as protobuf requires.
+    @inline(__always)
+    mutating func writeInt32Field(_ key: FieldKey, _ value: Int32) {
+        writeKey(key)
+        writeVarint(UInt64(bitPattern: Int64(value)))
+    }
+
+    @inline(__always)
+    mutating func writeSInt32Field(_ key: FieldKey, _ value: Int32) {
+        writeKey(key)
+        writeVarint(UInt64(ZigZag.encode(value)))
+    }
+
+    @inline(__always)
+    mutating func writeSInt64Field(_ key: FieldKey, _ value: Int64) {
+        writeKey(key)
+        writeVarint(ZigZag.encode(value))
+    }
+
+    @inline(__always)
+    mutating func writeBoolField(_ key: FieldKey, _ value: Bool) {
+        writeKey(key)
+        reserve(1)
+        storage.storeBytes(of: value ? 1 : 0, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func writeFixed32Field(_ key: FieldKey, _ value: UInt32) {
+        writeKey(key)
+        writeFixed32(value)
+    }
+
+    @inline(__always)
+    mutating func writeFixed64Field(_ key: FieldKey, _ value: UInt64) {
+        writeKey(key)
+        writeFixed64(value)
+    }
+
+    mutating func writeStringField(_ key: FieldKey, _ value: String) {
+        writeKey(key)
+        var value = value
+        value.withUTF8 { utf8 in
+            writeVarint(UInt64(utf8.count))
+            writeRaw(UnsafeRawBufferPointer(utf8))
+        }
+    }
+
+    mutating func writeBytesField(_ key: FieldKey, _ value: [UInt8]) {
+        writeKey(key)
+        writeVarint(UInt64(value.count))
+        value.withUnsafeBytes { writeRaw($0) }
+    }
+
+    /// Writes a sub-message field: key, length, body.
+    @inline(__always)
+    mutating func writeMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ message: borrowing Message) {
+        writeKey(key)
+        reserve(1)
+        let lengthOffset = count
+        count += 1
+        message.encodeFields(to: &self)
+        finishLength(at: lengthOffset)
+    }
+
+    /// Writes a packed repeated field of varints; nothing when `values` is empty.
+    @inline(__always)
+    mutating func writePackedVarints<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt64) {
+        guard !values.isEmpty else { return }
+        writeKey(key)
+        reserve(1)
+        let lengthOffset = count
+        count += 1
+        for value in values {
+            writeVarint(convert(value))
+        }
+        finishLength(at: lengthOffset)
+    }
+
+    /// Writes a packed repeated field of 4-byte values; nothing when `values` is empty.
+    mutating func writePackedFixed32<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt32) {
+        guard !values.isEmpty else { return }
+        writeKey(key)
+        writeVarint(UInt64(values.count * 4))
+        reserve(values.count * 4)
+        for value in values {
+            storage.storeBytes(of: convert(value).littleEndian, toByteOffset: count, as: UInt32.self)
+            count += 4
+        }
+    }
+
+    mutating func writeUnknownFields(_ unknownFields: UnknownFields) {
+        guard !unknownFields.isEmpty else { return }
+        unknownFields.bytes.withUnsafeBytes { writeRaw($0) }
+    }
+
+    /// Fills in the one-byte length reserved at `lengthOffset`, or, for a body of 128 bytes or more, moves the
+    /// body right to make room for the longer varint.
+    @inline(__always)
+    private mutating func finishLength(at lengthOffset: Int) {
+        let length = count - lengthOffset - 1
+        if length < 0x80 {
+            storage.storeBytes(of: UInt8(length), toByteOffset: lengthOffset, as: UInt8.self)
+        } else {
+            widenLength(length, at: lengthOffset)
+        }
+    }
+
+    @inline(never)
+    private mutating func widenLength(_ length: Int, at lengthOffset: Int) {
+        let lengthSize = Varint.encodedSize(of: UInt64(length))
+        let extra = lengthSize - 1
+        reserve(extra)
+        let bodyStart = storage + lengthOffset + 1
+        (bodyStart + extra).copyMemory(from: bodyStart, byteCount: length)  // memmove semantics
+        var value = UInt64(length)
+        var position = storage + lengthOffset
+        while value >= 0x80 {
+            position.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, as: UInt8.self)
+            position += 1
+            value >>= 7
+        }
+        position.storeBytes(of: UInt8(value), as: UInt8.self)
+        count += extra
+    }
+}
