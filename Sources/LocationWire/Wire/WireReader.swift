@@ -17,11 +17,11 @@ public struct WireReader: ~Copyable {
     /// Where the tag of the field being decoded began; an unknown field is copied from here.
     var fieldStart: UnsafeRawPointer
     /// How many more levels of sub-messages and groups may be entered.
-    var remainingDepth: Int
+    package var remainingDepth: Int
     let limits: DecodingLimits
 
     /// A reader over `buffer`, which must have a base address (callers handle empty input without a reader).
-    init(_ buffer: UnsafeRawBufferPointer, limits: DecodingLimits) {
+    package init(_ buffer: UnsafeRawBufferPointer, limits: DecodingLimits) {
         let start = buffer.baseAddress!
         self.inputStart = start
         self.cursor = start
@@ -33,19 +33,19 @@ public struct WireReader: ~Copyable {
 
     /// True when the message being decoded has no more bytes.
     @inline(__always)
-    var isAtEnd: Bool { cursor >= end }
+    package var isAtEnd: Bool { cursor >= end }
 
     /// Bytes left in the message being decoded.
     @inline(__always)
-    var remaining: Int { end - cursor }
+    package var remaining: Int { end - cursor }
 
     /// Offset of the next byte from the start of the input.
-    var offset: Int { cursor - inputStart }
+    package var offset: Int { cursor - inputStart }
 
     // MARK: - Errors
 
     @inline(never)
-    func error(_ code: DecodingError.Code, at position: UnsafeRawPointer, _ message: String) -> DecodingError {
+    package func error(_ code: DecodingError.Code, at position: UnsafeRawPointer, _ message: String) -> DecodingError {
         DecodingError(code: code, offset: position - inputStart, message: message)
     }
 
@@ -57,7 +57,7 @@ public struct WireReader: ~Copyable {
     /// wire types 6 and 7, and tags whose value does not fit 32 bits (field numbers above 2^29 - 1): upb rejects
     /// those, while C++ silently truncates them.
     @inline(__always)
-    mutating func readTag() throws(DecodingError) -> FieldKey {
+    package mutating func readTag() throws(DecodingError) -> FieldKey {
         fieldStart = cursor
         let key: UInt32
         // Field numbers 1 to 15 with any wire type fit one byte; most tags take this path.
@@ -103,7 +103,7 @@ public struct WireReader: ~Copyable {
     /// Reads a varint of up to 10 bytes. Non-minimal encodings are accepted; in a 10th byte only the lowest bit
     /// carries value (bit 63) and the others are ignored, as in C++ and upb; an 11th byte is an error.
     @inline(__always)
-    mutating func readVarint() throws(DecodingError) -> UInt64 {
+    package mutating func readVarint() throws(DecodingError) -> UInt64 {
         if cursor < end {
             let byte = cursor.load(as: UInt8.self)
             if byte < 0x80 {
@@ -154,7 +154,7 @@ public struct WireReader: ~Copyable {
 
     /// Reads four little-endian bytes.
     @inline(__always)
-    mutating func readFixed32() throws(DecodingError) -> UInt32 {
+    package mutating func readFixed32() throws(DecodingError) -> UInt32 {
         guard end - cursor >= 4 else {
             throw error(.truncated, at: cursor, "input ends inside a 4-byte value")
         }
@@ -165,7 +165,7 @@ public struct WireReader: ~Copyable {
 
     /// Reads eight little-endian bytes.
     @inline(__always)
-    mutating func readFixed64() throws(DecodingError) -> UInt64 {
+    package mutating func readFixed64() throws(DecodingError) -> UInt64 {
         guard end - cursor >= 8 else {
             throw error(.truncated, at: cursor, "input ends inside an 8-byte value")
         }
@@ -177,28 +177,28 @@ public struct WireReader: ~Copyable {
     /// Reads an int32 or enum value: a varint of up to 64 bits whose low 32 bits are the value (negative
     /// values are sent sign-extended to 64 bits; larger values are truncated, as every protobuf runtime does).
     @inline(__always)
-    mutating func readInt32() throws(DecodingError) -> Int32 {
+    package mutating func readInt32() throws(DecodingError) -> Int32 {
         Int32(truncatingIfNeeded: try readVarint())
     }
 
     @inline(__always)
-    mutating func readUInt32() throws(DecodingError) -> UInt32 {
+    package mutating func readUInt32() throws(DecodingError) -> UInt32 {
         UInt32(truncatingIfNeeded: try readVarint())
     }
 
     @inline(__always)
-    mutating func readSInt32() throws(DecodingError) -> Int32 {
+    package mutating func readSInt32() throws(DecodingError) -> Int32 {
         ZigZag.decode(UInt32(truncatingIfNeeded: try readVarint()))
     }
 
     @inline(__always)
-    mutating func readSInt64() throws(DecodingError) -> Int64 {
+    package mutating func readSInt64() throws(DecodingError) -> Int64 {
         ZigZag.decode(try readVarint())
     }
 
     /// Any non-zero varint is true.
     @inline(__always)
-    mutating func readBool() throws(DecodingError) -> Bool {
+    package mutating func readBool() throws(DecodingError) -> Bool {
         try readVarint() != 0
     }
 
@@ -206,7 +206,7 @@ public struct WireReader: ~Copyable {
 
     /// Reads a length prefix and checks it against the bytes that remain, before anyone allocates.
     @inline(__always)
-    mutating func readLength() throws(DecodingError) -> Int {
+    package mutating func readLength() throws(DecodingError) -> Int {
         let lengthStart = cursor
         let length = try readVarint()
         guard length <= UInt64(end - cursor) else {
@@ -218,7 +218,7 @@ public struct WireReader: ~Copyable {
     }
 
     /// Reads a `string` field, rejecting invalid UTF-8 as proto3 requires.
-    mutating func readString() throws(DecodingError) -> String {
+    package mutating func readString() throws(DecodingError) -> String {
         let length = try readLength()
         if length == 0 { return "" }
         let bytes = UnsafeRawBufferPointer(start: cursor, count: length)
@@ -230,7 +230,7 @@ public struct WireReader: ~Copyable {
     }
 
     /// Reads one element of a repeated `string` field and appends it. Errors name the element's index.
-    mutating func readString(appendingTo array: inout [String]) throws(DecodingError) {
+    package mutating func readString(appendingTo array: inout [String]) throws(DecodingError) {
         try checkCanAppend(to: array)
         do {
             array.append(try readString())
@@ -240,7 +240,7 @@ public struct WireReader: ~Copyable {
     }
 
     /// Reads a `bytes` field.
-    mutating func readBytes() throws(DecodingError) -> [UInt8] {
+    package mutating func readBytes() throws(DecodingError) -> [UInt8] {
         let length = try readLength()
         let bytes = [UInt8](UnsafeRawBufferPointer(start: cursor, count: length))
         cursor += length
@@ -250,7 +250,7 @@ public struct WireReader: ~Copyable {
     /// Decodes a length-delimited sub-message into `message`, merging with what it already holds (a singular
     /// message field that occurs twice merges, as protobuf requires).
     @inline(__always)
-    mutating func readMessage<Message: LocationWireMessage>(into message: inout Message) throws(DecodingError) {
+    package mutating func readMessage<Message: LocationWireMessage>(into message: inout Message) throws(DecodingError) {
         let length = try readLength()
         try enterNested()
         let outerEnd = end
@@ -262,7 +262,7 @@ public struct WireReader: ~Copyable {
 
     /// Decodes one element of a repeated message field and appends it. Errors name the element's index.
     @inline(__always)
-    mutating func readMessage<Message: LocationWireMessage>(appendingTo array: inout [Message])
+    package mutating func readMessage<Message: LocationWireMessage>(appendingTo array: inout [Message])
         throws(DecodingError)
     {
         let index = array.count
@@ -275,8 +275,31 @@ public struct WireReader: ~Copyable {
         }
     }
 
+    /// Narrows the reader to the next `length` bytes (already checked by ``readLength()``) and returns the
+    /// previous end, for ``popLimit(_:)``. For tools that walk nested payloads themselves, such as the dump.
+    package mutating func pushLimit(_ length: Int) -> UnsafeRawPointer {
+        let outerEnd = end
+        end = cursor + length
+        return outerEnd
+    }
+
+    package mutating func popLimit(_ outerEnd: UnsafeRawPointer) {
+        end = outerEnd
+    }
+
+    /// Skips `count` bytes that a length prefix already vouched for.
+    package mutating func skip(_ count: Int) {
+        cursor += min(count, end - cursor)
+    }
+
+    /// Leaves a level entered with ``enterNested()``.
+    package mutating func leaveNested() {
+        remainingDepth += 1
+    }
+
+    /// Enters one level of nesting, failing beyond ``DecodingLimits/maxDepth``.
     @inline(__always)
-    private mutating func enterNested() throws(DecodingError) {
+    package mutating func enterNested() throws(DecodingError) {
         guard remainingDepth > 0 else {
             throw error(
                 .depthLimitExceeded, at: fieldStart,
@@ -293,7 +316,7 @@ public struct WireReader: ~Copyable {
     /// Counts the remaining occurrences of `key` in the current message by skimming over field boundaries
     /// (lengths are checked; values are not decoded). Counting stops quietly at malformed input: the real
     /// decode reports it. Throws when the count exceeds ``DecodingLimits/maxRepeatedCount``.
-    mutating func reserveCapacity<Element>(for key: FieldKey, in array: inout [Element]) throws(DecodingError) {
+    package mutating func reserveCapacity<Element>(for key: FieldKey, in array: inout [Element]) throws(DecodingError) {
         var probe = cursor
         var count = 1  // the element whose tag was just read
         // The element whose tag was just read starts at `cursor`; skip it first.
@@ -311,7 +334,7 @@ public struct WireReader: ~Copyable {
         array.reserveCapacity(array.count + count)
     }
 
-    func checkElementCount(_ count: Int, at position: UnsafeRawPointer) throws(DecodingError) {
+    package func checkElementCount(_ count: Int, at position: UnsafeRawPointer) throws(DecodingError) {
         guard count <= limits.maxRepeatedCount else {
             throw error(
                 .tooManyElements, at: position,
@@ -370,7 +393,7 @@ public struct WireReader: ~Copyable {
     /// Reads a packed run of varints (wire type 2), appending each, converted by `convert`. The varints are
     /// counted before the array grows, so the allocation matches the input.
     @inline(__always)
-    mutating func readPackedVarints<Element>(
+    package mutating func readPackedVarints<Element>(
         appendingTo array: inout [Element], _ convert: (UInt64) -> Element
     ) throws(DecodingError) {
         let length = try readLength()
@@ -394,7 +417,7 @@ public struct WireReader: ~Copyable {
 
     /// Reads a packed run of 4-byte values.
     @inline(__always)
-    mutating func readPackedFixed32<Element>(
+    package mutating func readPackedFixed32<Element>(
         appendingTo array: inout [Element], _ convert: (UInt32) -> Element
     ) throws(DecodingError) {
         let lengthStart = cursor
@@ -413,7 +436,7 @@ public struct WireReader: ~Copyable {
 
     /// Appends one unpacked element of a repeated scalar field, checking the element limit.
     @inline(__always)
-    func checkCanAppend<Element>(to array: [Element]) throws(DecodingError) {
+    package func checkCanAppend<Element>(to array: [Element]) throws(DecodingError) {
         if array.count >= limits.maxRepeatedCount {
             try checkElementCount(array.count + 1, at: fieldStart)
         }
@@ -423,7 +446,7 @@ public struct WireReader: ~Copyable {
 
     /// Skips the value of the field whose tag was just read and keeps the whole field, tag included, in
     /// `unknownFields`.
-    mutating func readUnknownField(_ key: FieldKey, into unknownFields: inout UnknownFields) throws(DecodingError) {
+    package mutating func readUnknownField(_ key: FieldKey, into unknownFields: inout UnknownFields) throws(DecodingError) {
         let start = fieldStart
         try skipValue(key)
         unknownFields.append(UnsafeRawBufferPointer(start: start, count: cursor - start))
@@ -431,7 +454,7 @@ public struct WireReader: ~Copyable {
 
     /// Skips the value of a field, checking it as thoroughly as a decoder would (varint length, bounds,
     /// matching group ends, depth).
-    mutating func skipValue(_ key: FieldKey) throws(DecodingError) {
+    package mutating func skipValue(_ key: FieldKey) throws(DecodingError) {
         switch key & 7 {
         case 0:
             _ = try readVarint()

@@ -9,10 +9,10 @@ public struct WireWriter: ~Copyable {
     private var storage: UnsafeMutableRawPointer
     private var capacity: Int
     /// Bytes written so far.
-    private(set) var count: Int
+    package private(set) var count: Int
 
     /// A writer with room for `initialCapacity` bytes before it must grow.
-    init(initialCapacity: Int = 256) {
+    package init(initialCapacity: Int = 256) {
         let capacity = max(initialCapacity, 16)
         self.storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         self.capacity = capacity
@@ -24,24 +24,24 @@ public struct WireWriter: ~Copyable {
     }
 
     /// The bytes written, as an array.
-    consuming func finish() -> [UInt8] {
+    package consuming func finish() -> [UInt8] {
         [UInt8](UnsafeRawBufferPointer(start: storage, count: count))
     }
 
     /// Calls `body` with the bytes written so far, without copying them.
-    func withWrittenBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withWrittenBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: storage, count: count))
     }
 
     /// Forgets what was written but keeps the memory, so one writer can encode many messages.
-    mutating func removeAll() {
+    package mutating func removeAll() {
         count = 0
     }
 
     // MARK: - Capacity
 
     @inline(__always)
-    mutating func reserve(_ byteCount: Int) {
+    package mutating func reserve(_ byteCount: Int) {
         if capacity &- count < byteCount {
             grow(toFit: byteCount)
         }
@@ -62,7 +62,7 @@ public struct WireWriter: ~Copyable {
 
     /// Writes a varint in its shortest form.
     @inline(__always)
-    mutating func writeVarint(_ value: UInt64) {
+    package mutating func writeVarint(_ value: UInt64) {
         reserve(10)
         var value = value
         var position = storage + count
@@ -77,7 +77,7 @@ public struct WireWriter: ~Copyable {
 
     /// Writes a field key; keys of fields 1 to 15 take one byte, 16 to 2047 two.
     @inline(__always)
-    mutating func writeKey(_ key: FieldKey) {
+    package mutating func writeKey(_ key: FieldKey) {
         if key < 0x80 {
             reserve(1)
             storage.storeBytes(of: UInt8(key), toByteOffset: count, as: UInt8.self)
@@ -88,14 +88,14 @@ public struct WireWriter: ~Copyable {
     }
 
     @inline(__always)
-    mutating func writeFixed32(_ value: UInt32) {
+    package mutating func writeFixed32(_ value: UInt32) {
         reserve(4)
         storage.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt32.self)
         count += 4
     }
 
     @inline(__always)
-    mutating func writeFixed64(_ value: UInt64) {
+    package mutating func writeFixed64(_ value: UInt64) {
         reserve(8)
         storage.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt64.self)
         count += 8
@@ -103,7 +103,7 @@ public struct WireWriter: ~Copyable {
 
     /// Writes raw bytes: unknown fields, or a payload whose length was already written.
     @inline(__always)
-    mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         reserve(bytes.count)
         (storage + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
@@ -113,32 +113,32 @@ public struct WireWriter: ~Copyable {
     // MARK: - Fields
 
     @inline(__always)
-    mutating func writeVarintField(_ key: FieldKey, _ value: UInt64) {
+    package mutating func writeVarintField(_ key: FieldKey, _ value: UInt64) {
         writeKey(key)
         writeVarint(value)
     }
 
     /// An int32 or enum value: negative values are sign-extended to 64 bits (10 bytes), as protobuf requires.
     @inline(__always)
-    mutating func writeInt32Field(_ key: FieldKey, _ value: Int32) {
+    package mutating func writeInt32Field(_ key: FieldKey, _ value: Int32) {
         writeKey(key)
         writeVarint(UInt64(bitPattern: Int64(value)))
     }
 
     @inline(__always)
-    mutating func writeSInt32Field(_ key: FieldKey, _ value: Int32) {
+    package mutating func writeSInt32Field(_ key: FieldKey, _ value: Int32) {
         writeKey(key)
         writeVarint(UInt64(ZigZag.encode(value)))
     }
 
     @inline(__always)
-    mutating func writeSInt64Field(_ key: FieldKey, _ value: Int64) {
+    package mutating func writeSInt64Field(_ key: FieldKey, _ value: Int64) {
         writeKey(key)
         writeVarint(ZigZag.encode(value))
     }
 
     @inline(__always)
-    mutating func writeBoolField(_ key: FieldKey, _ value: Bool) {
+    package mutating func writeBoolField(_ key: FieldKey, _ value: Bool) {
         writeKey(key)
         reserve(1)
         storage.storeBytes(of: value ? 1 : 0, toByteOffset: count, as: UInt8.self)
@@ -146,18 +146,18 @@ public struct WireWriter: ~Copyable {
     }
 
     @inline(__always)
-    mutating func writeFixed32Field(_ key: FieldKey, _ value: UInt32) {
+    package mutating func writeFixed32Field(_ key: FieldKey, _ value: UInt32) {
         writeKey(key)
         writeFixed32(value)
     }
 
     @inline(__always)
-    mutating func writeFixed64Field(_ key: FieldKey, _ value: UInt64) {
+    package mutating func writeFixed64Field(_ key: FieldKey, _ value: UInt64) {
         writeKey(key)
         writeFixed64(value)
     }
 
-    mutating func writeStringField(_ key: FieldKey, _ value: String) {
+    package mutating func writeStringField(_ key: FieldKey, _ value: String) {
         writeKey(key)
         var value = value
         value.withUTF8 { utf8 in
@@ -166,7 +166,7 @@ public struct WireWriter: ~Copyable {
         }
     }
 
-    mutating func writeBytesField(_ key: FieldKey, _ value: [UInt8]) {
+    package mutating func writeBytesField(_ key: FieldKey, _ value: [UInt8]) {
         writeKey(key)
         writeVarint(UInt64(value.count))
         value.withUnsafeBytes { writeRaw($0) }
@@ -174,7 +174,7 @@ public struct WireWriter: ~Copyable {
 
     /// Writes a sub-message field: key, length, body.
     @inline(__always)
-    mutating func writeMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ message: borrowing Message) {
+    package mutating func writeMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ message: borrowing Message) {
         writeKey(key)
         reserve(1)
         let lengthOffset = count
@@ -185,7 +185,7 @@ public struct WireWriter: ~Copyable {
 
     /// Writes a packed repeated field of varints; nothing when `values` is empty.
     @inline(__always)
-    mutating func writePackedVarints<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt64) {
+    package mutating func writePackedVarints<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt64) {
         guard !values.isEmpty else { return }
         writeKey(key)
         reserve(1)
@@ -198,7 +198,7 @@ public struct WireWriter: ~Copyable {
     }
 
     /// Writes a packed repeated field of 4-byte values; nothing when `values` is empty.
-    mutating func writePackedFixed32<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt32) {
+    package mutating func writePackedFixed32<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt32) {
         guard !values.isEmpty else { return }
         writeKey(key)
         writeVarint(UInt64(values.count * 4))
@@ -209,7 +209,7 @@ public struct WireWriter: ~Copyable {
         }
     }
 
-    mutating func writeUnknownFields(_ unknownFields: UnknownFields) {
+    package mutating func writeUnknownFields(_ unknownFields: UnknownFields) {
         guard !unknownFields.isEmpty else { return }
         unknownFields.bytes.withUnsafeBytes { writeRaw($0) }
     }

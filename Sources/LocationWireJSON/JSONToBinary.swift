@@ -1,0 +1,251 @@
+import LocationWire
+
+/// How JSON input is read.
+public struct JSONParseOptions: Sendable, Hashable {
+    /// Skip members the message type does not have, instead of rejecting them.
+    public var ignoreUnknownFields: Bool
+    /// The deepest nesting of arrays and objects accepted.
+    public var maxDepth: Int
+
+    public init(ignoreUnknownFields: Bool = false, maxDepth: Int = 100) {
+        self.ignoreUnknownFields = ignoreUnknownFields
+        self.maxDepth = maxDepth
+    }
+}
+
+/// Converts parsed proto3 JSON into protobuf binary, driven by the message schema; the typed binary decoder
+/// then builds the message, so JSON input follows exactly the same rules as binary input.
+///
+/// Accepted, as in Google's implementations: the JSON name or the `.proto` name of a field; `null` for "not
+/// set"; integers as numbers or strings, with fractions or exponents when the value is integral; floats as
+/// numbers, numeric strings, "NaN", "Infinity", "-Infinity"; enums by name or number; bytes in standard or
+/// URL-safe base64, padded or not. Rejected, where C++ and upb do not agree or the mapping forbids it: the
+/// same field twice (under either name), `null` inside an array, quoted booleans, integers in exponent form
+/// inside strings are accepted as upb does, floats beyond the float range.
+struct JSONToBinary {
+    let options: JSONParseOptions
+
+    func encodeMessage(
+        _ value: JSONValue, schema: MessageSchema, path: FieldPath, into writer: inout WireWriter
+    ) throws(JSONError) {
+        guard case .object(let members) = value.kind else {
+            throw JSONError(
+                code: path.components.count <= 1 ? .notAnObject : .typeMismatch, offset: value.offset,
+                fieldPath: path, message: "expected an object for \(schema.name), found \(value.typeName)")
+        }
+        var seen: Set<UInt32> = []
+        for member in members {
+            guard let field = schema.field(named: member.name) else {
+                if options.ignoreUnknownFields { continue }
+                throw JSONError(
+                    code: .unknownField, offset: member.nameOffset, fieldPath: path,
+                    message: "\(schema.name) has no field named \"\(member.name)\"")
+            }
+            let fieldPath = path.appending(field: field.name)
+            guard seen.insert(field.number).inserted else {
+                throw JSONError(
+                    code: .duplicateField, offset: member.nameOffset, fieldPath: fieldPath,
+                    message: "field \(field.name) appears more than once")
+            }
+            try encodeField(field, member.value, path: fieldPath, into: &writer)
+        }
+    }
+
+    private func encodeField(
+        _ field: FieldSchema, _ value: JSONValue, path: FieldPath, into writer: inout WireWriter
+    ) throws(JSONError) {
+        if case .null = value.kind { return }  // null: the field is not set
+        guard field.label == .repeated else {
+            try encodeElement(field, value, path: path, into: &writer)
+            return
+        }
+        guard case .array(let elements) = value.kind else {
+            throw mismatch(value, path: path, expected: "an array")
+        }
+        for (index, element) in elements.enumerated() {
+            let elementPath = path.appending(index: index)
+            if case .null = element.kind {
+                throw JSONError(
+                    code: .typeMismatch, offset: element.offset, fieldPath: elementPath,
+                    message: "null is not allowed as an element of a repeated field")
+            }
+            try encodeElement(field, element, path: elementPath, into: &writer)
+        }
+    }
+
+    private func mismatch(_ value: JSONValue, path: FieldPath, expected: String) -> JSONError {
+        JSONError(
+            code: .typeMismatch, offset: value.offset, fieldPath: path,
+            message: "expected \(expected), found \(value.typeName)")
+    }
+
+    private func encodeElement(
+        _ field: FieldSchema, _ value: JSONValue, path: FieldPath, into writer: inout WireWriter
+    ) throws(JSONError) {
+        let key = FieldKey.make(field.number, field.type.wireType)
+        switch field.type {
+        case .message(let schema):
+            var body = WireWriter()
+            try encodeMessage(value, schema: schema, path: path, into: &body)
+            writer.writeKey(key)
+            writer.writeVarint(UInt64(body.count))
+            body.withWrittenBytes { writer.writeRaw($0) }
+        case .enumeration(let schema):
+            let number: Int32
+            switch value.kind {
+            case .string(let name):
+                guard let known = schema.number(named: name) else {
+                    throw JSONError(
+                        code: .invalidValue, offset: value.offset, fieldPath: path,
+                        message: "\"\(name)\" is not a value of \(schema.name)")
+                }
+                number = known
+            case .number:
+                number = Int32(try integer(value, path: path, min: Int64(Int32.min), max: UInt64(Int32.max)))
+            default:
+                throw mismatch(value, path: path, expected: "an enum name or number")
+            }
+            writer.writeKey(key)
+            writer.writeVarint(UInt64(bitPattern: Int64(number)))
+        case .int32:
+            let number = try integer(value, path: path, min: Int64(Int32.min), max: UInt64(Int32.max))
+            writer.writeKey(key)
+            writer.writeVarint(UInt64(bitPattern: number))
+        case .sint32:
+            let number = try integer(value, path: path, min: Int64(Int32.min), max: UInt64(Int32.max))
+            writer.writeKey(key)
+            writer.writeVarint(UInt64(ZigZag.encode(Int32(number))))
+        case .uint32:
+            let number = try integer(value, path: path, min: 0, max: UInt64(UInt32.max))
+            writer.writeKey(key)
+            writer.writeVarint(UInt64(number))
+        case .int64:
+            let number = try integer(value, path: path, min: Int64.min, max: UInt64(Int64.max))
+            writer.writeKey(key)
+            writer.writeVarint(UInt64(bitPattern: number))
+        case .sint64:
+            let number = try integer(value, path: path, min: Int64.min, max: UInt64(Int64.max))
+            writer.writeKey(key)
+            writer.writeVarint(ZigZag.encode(number))
+        case .uint64:
+            let number = try unsignedInteger(value, path: path)
+            writer.writeKey(key)
+            writer.writeVarint(number)
+        case .fixed32:
+            let number = try integer(value, path: path, min: 0, max: UInt64(UInt32.max))
+            writer.writeKey(key)
+            writer.writeFixed32(UInt32(number))
+        case .sfixed32:
+            let number = try integer(value, path: path, min: Int64(Int32.min), max: UInt64(Int32.max))
+            writer.writeKey(key)
+            writer.writeFixed32(UInt32(bitPattern: Int32(number)))
+        case .fixed64:
+            let number = try unsignedInteger(value, path: path)
+            writer.writeKey(key)
+            writer.writeFixed64(number)
+        case .sfixed64:
+            let number = try integer(value, path: path, min: Int64.min, max: UInt64(Int64.max))
+            writer.writeKey(key)
+            writer.writeFixed64(UInt64(bitPattern: number))
+        case .bool:
+            guard case .bool(let flag) = value.kind else { throw mismatch(value, path: path, expected: "true or false") }
+            writer.writeKey(key)
+            writer.writeVarint(flag ? 1 : 0)
+        case .float:
+            let number = try floatingPoint(value, path: path)
+            // As C++ and upb: parse to double, refuse what lies beyond the float range, then round to float.
+            if number.isFinite, abs(number) > Double(Float.greatestFiniteMagnitude) {
+                throw JSONError(
+                    code: .outOfRange, offset: value.offset, fieldPath: path,
+                    message: "\(number) is beyond the range of a float")
+            }
+            writer.writeKey(key)
+            writer.writeFixed32(Float(number).bitPattern)
+        case .double:
+            let number = try floatingPoint(value, path: path)
+            writer.writeKey(key)
+            writer.writeFixed64(number.bitPattern)
+        case .string:
+            guard case .string(let text) = value.kind else { throw mismatch(value, path: path, expected: "a string") }
+            writer.writeStringField(key, text)
+        case .bytes:
+            guard case .string(let text) = value.kind else {
+                throw mismatch(value, path: path, expected: "a base64 string")
+            }
+            guard let bytes = JSONTextWriter.decodeBase64(text) else {
+                throw JSONError(
+                    code: .invalidValue, offset: value.offset, fieldPath: path, message: "invalid base64")
+            }
+            writer.writeBytesField(key, bytes)
+        }
+    }
+
+    /// The exact integer a number or numeric string denotes, within `min ... max`.
+    private func integer(_ value: JSONValue, path: FieldPath, min: Int64, max: UInt64) throws(JSONError) -> Int64 {
+        let (negative, magnitude) = try integerParts(value, path: path)
+        let outOfRange = JSONError(
+            code: .outOfRange, offset: value.offset, fieldPath: path,
+            message: "value is outside \(min) ... \(max)")
+        if negative {
+            guard magnitude <= UInt64(bitPattern: Int64.min), magnitude <= UInt64(-(min + 1)) + 1 else {
+                throw outOfRange
+            }
+            return magnitude == UInt64(bitPattern: Int64.min) ? Int64.min : -Int64(magnitude)
+        }
+        guard magnitude <= max else { throw outOfRange }
+        return Int64(bitPattern: magnitude)
+    }
+
+    private func unsignedInteger(_ value: JSONValue, path: FieldPath) throws(JSONError) -> UInt64 {
+        let (negative, magnitude) = try integerParts(value, path: path)
+        if negative && magnitude != 0 {
+            throw JSONError(
+                code: .outOfRange, offset: value.offset, fieldPath: path, message: "value must not be negative")
+        }
+        return magnitude
+    }
+
+    private func integerParts(_ value: JSONValue, path: FieldPath) throws(JSONError) -> (Bool, UInt64) {
+        let text: String
+        switch value.kind {
+        case .number(let number): text = number
+        case .string(let string):
+            guard JSONNumberText.isValid(string) else {
+                throw JSONError(
+                    code: .invalidValue, offset: value.offset, fieldPath: path,
+                    message: "\"\(string)\" is not a number")
+            }
+            text = string
+        default:
+            throw mismatch(value, path: path, expected: "an integer")
+        }
+        switch JSONNumberText.integerValue(text) {
+        case .integer(let negative, let magnitude):
+            return (negative, magnitude)
+        case .notAnInteger:
+            throw JSONError(
+                code: .outOfRange, offset: value.offset, fieldPath: path, message: "\(text) is not an integer")
+        case .tooLarge:
+            throw JSONError(
+                code: .outOfRange, offset: value.offset, fieldPath: path, message: "\(text) is too large")
+        }
+    }
+
+    private func floatingPoint(_ value: JSONValue, path: FieldPath) throws(JSONError) -> Double {
+        switch value.kind {
+        case .number(let text):
+            return Double(text) ?? .nan  // valid JSON number text always converts
+        case .string("NaN"): return .nan
+        case .string("Infinity"): return .infinity
+        case .string("-Infinity"): return -.infinity
+        case .string(let text):
+            guard JSONNumberText.isValid(text), let number = Double(text) else {
+                throw JSONError(
+                    code: .invalidValue, offset: value.offset, fieldPath: path, message: "\"\(text)\" is not a number")
+            }
+            return number
+        default:
+            throw mismatch(value, path: path, expected: "a number")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import LocationWire
+
+extension LocationWireMessage {
+    /// The proto3 JSON form of the message, as Google's C++ implementation prints it.
+    public func jsonString(options: JSONPrintOptions = JSONPrintOptions()) -> String {
+        var printer = JSONPrinter(options: options)
+        do {
+            try printer.printMessage(serializedBytes(), schema: Self.schema)
+        } catch {
+            // The printer reads the codec's own canonical output, which always decodes.
+            preconditionFailure("canonical encoding of \(Self.messageName) did not decode: \(error)")
+        }
+        return printer.output
+    }
+
+    /// Reads a message from proto3 JSON text.
+    public init(jsonString: String, options: JSONParseOptions = JSONParseOptions()) throws(JSONError) {
+        var text = jsonString
+        var result: Result<Self, JSONError> = .failure(
+            JSONError(code: .syntax, offset: 0, message: "no input"))
+        text.withUTF8 { utf8 in result = Self.parseJSON(utf8, options: options) }
+        self = try result.get()
+    }
+
+    /// Reads a message from proto3 JSON given as UTF-8 bytes. Invalid UTF-8 is a syntax error.
+    public init(jsonUTF8 bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONError) {
+        var result: Result<Self, JSONError> = .failure(
+            JSONError(code: .syntax, offset: 0, message: "no input"))
+        bytes.withUnsafeBufferPointer { utf8 in result = Self.parseJSON(utf8, options: options) }
+        self = try result.get()
+    }
+
+    private static func parseJSON(_ utf8: UnsafeBufferPointer<UInt8>, options: JSONParseOptions) -> Result<Self, JSONError> {
+        let path = FieldPath(message: messageName)
+        do throws(JSONError) {
+            let tree = try JSONParser.parse(utf8, maxDepth: options.maxDepth)
+            var writer = WireWriter()
+            try JSONToBinary(options: options).encodeMessage(tree, schema: schema, path: path, into: &writer)
+            let bytes = writer.finish()
+            do {
+                return .success(try Self(serializedBytes: bytes))
+            } catch {
+                // Only a decoding limit can trip here: the bytes were built from the schema.
+                return .failure(JSONError(code: .outOfRange, offset: 0, fieldPath: path, message: error.description))
+            }
+        } catch {
+            var located = error
+            if located.fieldPath.isEmpty { located.fieldPath = path }
+            return .failure(located)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import LocationWire
+
+/// Collects violations while the rules of a message and its sub-messages run.
+public struct ValidationReport: Sendable {
+    public private(set) var violations: [Violation] = []
+
+    public init() {}
+
+    mutating func add(_ code: Violation.Code, _ path: FieldPath, _ message: String) {
+        violations.append(Violation(code: code, path: path, message: message))
+    }
+
+    // MARK: - Checks shared by many rules
+
+    /// Times in the spec lie in [2000-01-01, 2100-01-01): anything else is a broken clock or a unit error
+    /// (seconds for milliseconds, microseconds for milliseconds).
+    static let earliestTimeMs: Int64 = 946_684_800_000
+    static let latestTimeMs: Int64 = 4_102_444_800_000
+
+    mutating func requireTime(_ value: Int64, _ path: FieldPath) {
+        if value == 0 {
+            add(.requiredFieldMissing, path, "a time is required")
+        } else {
+            checkTime(value, path)
+        }
+    }
+
+    /// A time that may be absent (0).
+    mutating func checkTime(_ value: Int64, _ path: FieldPath) {
+        guard value != 0 else { return }
+        if value < Self.earliestTimeMs || value >= Self.latestTimeMs {
+            add(.timeOutOfRange, path, "\(value) ms is not between 2000-01-01 and 2100-01-01")
+        }
+    }
+
+    mutating func require(_ condition: Bool, _ path: FieldPath, _ what: String) {
+        if !condition { add(.requiredFieldMissing, path, "\(what) is required") }
+    }
+
+    mutating func checkRange<Value: BinaryInteger>(
+        _ value: Value?, _ range: ClosedRange<Int64>, _ path: FieldPath, unit: String = ""
+    ) {
+        guard let value else { return }
+        if !range.contains(Int64(value)) {
+            add(.valueOutOfRange, path, "\(value)\(unit) is outside \(range.lowerBound) ... \(range.upperBound)\(unit)")
+        }
+    }
+
+    mutating func checkLength(_ value: String, max: Int, _ path: FieldPath) {
+        if value.utf8.count > max {
+            add(.stringTooLong, path, "\(value.utf8.count) bytes, at most \(max) allowed")
+        }
+    }
+
+    mutating func checkLatitude(_ value: Int32?, _ path: FieldPath, required: Bool) {
+        guard let value else {
+            if required { add(.requiredFieldMissing, path, "latitude is required") }
+            return
+        }
+        checkRange(value, -900_000_000...900_000_000, path, unit: "e-7 deg")
+    }
+
+    mutating func checkLongitude(_ value: Int32?, _ path: FieldPath, required: Bool) {
+        guard let value else {
+            if required { add(.requiredFieldMissing, path, "longitude is required") }
+            return
+        }
+        checkRange(value, -1_800_000_000...1_800_000_000, path, unit: "e-7 deg")
+    }
+
+    /// A region id: `<namespace>:<local id>`, namespace 1 to 32 of [a-z0-9_.-], local id 1 to 95 of
+    /// [A-Za-z0-9_.:/-], at most 128 bytes.
+    mutating func checkRegionId(_ id: String, _ path: FieldPath, required: Bool) {
+        if id.isEmpty {
+            if required { add(.requiredFieldMissing, path, "a region id is required") }
+            return
+        }
+        if !Self.isWellFormedRegionId(id) {
+            add(.regionIdMalformed, path, "\"\(id)\" is not <namespace>:<local id>")
+        }
+    }
+
+    static func isWellFormedRegionId(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard bytes.count <= 128, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let namespace = bytes[..<colon]
+        let local = bytes[(colon + 1)...]
+        guard (1...32).contains(namespace.count), (1...95).contains(local.count) else { return false }
+        func isLowerOrDigit(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        let namespaceValid = namespace.allSatisfy { isLowerOrDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+        let localValid = local.allSatisfy { byte in
+            isLowerOrDigit(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || [UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "-")].contains(byte)
+        }
+        return namespaceValid && localValid
+    }
+
+    /// Reports duplicates in a list of region ids.
+    mutating func checkUnique(_ ids: [String], _ path: FieldPath) {
+        var seen: Set<String> = []
+        for (index, id) in ids.enumerated() where !seen.insert(id).inserted {
+            add(.duplicateRegionId, path.appending(index: index), "\"\(id)\" appears more than once")
+        }
+    }
+}
+
+/// A message whose spec rules can be checked.
+public protocol Validatable: LocationWireMessage {
+    /// Adds every violation of the message (and its sub-messages) to `report`, with paths under `path`.
+    func validate(into report: inout ValidationReport, at path: FieldPath)
+}
+
+extension Validatable {
+    /// Every violation of the spec's rules, in a stable order; empty when the message is valid.
+    public func validate() -> [Violation] {
+        var report = ValidationReport()
+        validate(into: &report, at: FieldPath(message: Self.messageName))
+        return report.violations
+    }
+}
+
+/// Validation for a message known only by its type at run time (the CLI, the conformance testee).
+public func validate(_ message: any LocationWireMessage) -> [Violation] {
+    (message as? any Validatable)?.validate() ?? []
+}
