@@ -2,7 +2,7 @@ import LocationWire
 
 /// How JSON is printed.
 public struct JSONPrintOptions: Sendable, Hashable {
-    /// Indent nested values (two spaces a level) instead of the compact one-line form.
+    /// Indent nested values, one space a level, as C++ does with `add_whitespace`, instead of the compact form.
     public var pretty: Bool
 
     public init(pretty: Bool = false) {
@@ -83,7 +83,7 @@ struct JSONPrinter {
     private mutating func newline() {
         guard options.pretty else { return }
         output.append("\n")
-        output.append(String(repeating: "  ", count: depth))
+        output.append(String(repeating: " ", count: depth))
     }
 
     private static func isZero(_ value: RawValue) -> Bool {

@@ -62,15 +62,19 @@ enum JSONTextWriter {
     }
 
     /// A float as C++ prints it: "NaN", "Infinity" and "-Infinity" as strings; otherwise C's `%.6g`, or `%.9g`
-    /// when six significant digits do not read back as the same float (protobuf's SimpleFtoa).
+    /// when six significant digits do not read back as the same float (protobuf's SimpleFtoa). Checked against
+    /// SimpleFtoa itself on millions of bit patterns (Tests/peers/float_format_check.cc).
     static func appendFloat(_ value: Float, to output: inout String) {
         if value.isNaN {
             output.append("\"NaN\"")
         } else if value.isInfinite {
             output.append(value < 0 ? "\"-Infinity\"" : "\"Infinity\"")
         } else {
+            // C++ reads the short form back with strtof, which reports ERANGE for every subnormal (its decimal
+            // form is never exact), and then falls back to the long form.
             let short = formatG(Double(value), precision: 6)
-            output.append(Float(short) == value ? short : formatG(Double(value), precision: 9))
+            let roundTrips = value.isNormal || value == 0 ? Float(short) == value : false
+            output.append(roundTrips ? short : formatG(Double(value), precision: 9))
         }
     }
 
@@ -82,7 +86,8 @@ enum JSONTextWriter {
             output.append(value < 0 ? "\"-Infinity\"" : "\"Infinity\"")
         } else {
             let short = formatG(value, precision: 15)
-            output.append(Double(short) == value ? short : formatG(value, precision: 17))
+            let roundTrips = value.isNormal || value == 0 ? Double(short) == value : false
+            output.append(roundTrips ? short : formatG(value, precision: 17))
         }
     }
 

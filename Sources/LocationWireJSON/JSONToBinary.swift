@@ -187,9 +187,9 @@ struct JSONToBinary {
             code: .outOfRange, offset: value.offset, fieldPath: path,
             message: "value is outside \(min) ... \(max)")
         if negative {
-            guard magnitude <= UInt64(bitPattern: Int64.min), magnitude <= UInt64(-(min + 1)) + 1 else {
-                throw outOfRange
-            }
+            // The largest magnitude allowed below zero: |min|, computed without overflowing for Int64.min.
+            let limit: UInt64 = min < 0 ? UInt64(-(min + 1)) + 1 : 0
+            guard magnitude <= limit else { throw outOfRange }
             return magnitude == UInt64(bitPattern: Int64.min) ? Int64.min : -Int64(magnitude)
         }
         guard magnitude <= max else { throw outOfRange }

@@ -21,18 +21,30 @@ pkg-config --exists protobuf || {
   exit 1
 }
 
-rm -rf "$build/gen"
-mkdir -p "$build/gen"
+rm -rf "$build/gen" "$build/obj"
+mkdir -p "$build/gen" "$build/obj"
 echo "cpp: $(protoc --version), libprotobuf $(pkg-config --modversion protobuf)" >&2
 protoc -I "$proto" --cpp_out="$build/gen" \
   "$proto"/locationwire/v1/*.proto "$proto"/locationwire/conformance/v1/testee.proto
 
-# The generated files register their descriptors at start-up, so linking all of them (as objects, not from an
-# archive) makes every locationwire.v1 message findable by name.
+# Compile the generated files and main.cc side by side (about twice as fast on two cores). The generated files
+# register their descriptors at start-up, so linking all of them (as objects, not from an archive) makes every
+# locationwire.v1 message findable by name.
+cflags="$(pkg-config --cflags protobuf)"
+pids=()
+for source in "$build"/gen/locationwire/v1/*.pb.cc "$build"/gen/locationwire/conformance/v1/testee.pb.cc; do
+  # shellcheck disable=SC2086
+  g++ -std=c++17 -O2 $cflags -I "$build/gen" -c "$source" -o "$build/obj/$(basename "${source%.cc}").o" &
+  pids+=("$!")
+done
+# shellcheck disable=SC2086
+g++ -std=c++17 -O2 -Wall -Wextra $cflags -I "$build/gen" -c "$here/main.cc" -o "$build/obj/main.o" &
+pids+=("$!")
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+[[ $failed == 0 ]] || { echo "build.sh: compilation failed" >&2; exit 1; }
 # shellcheck disable=SC2046
-g++ -std=c++17 -O2 -Wall -Wextra -I "$build/gen" -o "$build/cpp-testee.tmp" \
-  "$here/main.cc" "$build"/gen/locationwire/v1/*.pb.cc "$build"/gen/locationwire/conformance/v1/testee.pb.cc \
-  $(pkg-config --cflags --libs protobuf) -pthread
+g++ -o "$build/cpp-testee.tmp" "$build"/obj/*.o $(pkg-config --libs protobuf) -pthread
 mv -f "$build/cpp-testee.tmp" "$build/cpp-testee"
 
 echo "cpp: built $build/cpp-testee" >&2
