@@ -60,24 +60,42 @@ sys.path.insert(0, str(HERE))
 # reported in the table as ALLOWED instead of failing, but only when locwire gives the verdict listed.
 # Keys are case names from edgecases.json_cases().
 
+# Each entry: case name -> (locwire's verdict, why, C++ must agree). "C++ must agree" marks entries allowed because
+# the peer's Python parser is lax where the C++ parser and the proto3 JSON mapping are strict: with the C++ oracle
+# built, such an entry fails unless C++ gives locwire's verdict.
+_DUP = "locwire rejects a field given twice (JSON and proto name); upb's Python parser takes the last"
+_STRICT = "not proto3 JSON; upb's Python parser is lax here, C++ rejects it as locwire does"
 JSON_ALLOWLIST = {
-    # locwire rejects a field given twice, under either its JSON name or its proto name: C++ rejects it and
-    # upb's Python parser accepts it (last wins), so the result would depend on the peer.
-    "duplicate: json name and proto name": ("reject", "locwire rejects duplicate fields (C++ does too)"),
-    "duplicate: proto name and json name, explicit presence":
-        ("reject", "locwire rejects duplicate fields (C++ does too)"),
-    "duplicate: null then value": ("reject", "locwire rejects duplicate fields, null included"),
-    "duplicate repeated under both names": ("reject", "locwire rejects duplicate fields (C++ does too)"),
-    "duplicate sub-message under both names": ("reject", "locwire rejects duplicate fields (C++ does too)"),
-    # locwire rejects null inside arrays (the proto3 JSON mapping has no meaning for it).
-    "null inside message array": ("reject", "locwire rejects null inside arrays"),
-    "null inside string array": ("reject", "locwire rejects null inside arrays"),
-    "null inside int array": ("reject", "locwire rejects null inside arrays"),
-    # locwire rejects quoted booleans.
-    "bool quoted \"true\"": ("reject", "locwire rejects quoted booleans"),
-    # locwire rejects floats beyond the float range also when given as strings (upb accepts "3.5e38" as a
-    # string and stores +Infinity, while it rejects the same value as a number).
-    "float \"3.5e38\" (beyond range, string)": ("reject", "locwire rejects floats beyond the float range"),
+    # Deliberate choice 1: locwire rejects a field given twice, under its JSON name and its proto name.
+    "duplicate: json name and proto name": ("reject", _DUP, False),
+    "duplicate: proto name and json name, explicit presence": ("reject", _DUP, False),
+    "duplicate: null then value": ("reject", _DUP + " (null counts as an occurrence)", False),
+    "duplicate repeated under both names": ("reject", _DUP, False),
+    "duplicate sub-message under both names": ("reject", _DUP, False),
+    # Deliberate choice 2: null inside an array has no meaning in the proto3 JSON mapping.
+    "null inside message array": ("reject", "locwire rejects null inside arrays", False),
+    "null inside string array": ("reject", "locwire rejects null inside arrays", False),
+    "null inside int array": ("reject", "locwire rejects null inside arrays", False),
+    # Deliberate choice 3: quoted booleans.
+    "bool quoted \"true\"": ("reject", "locwire rejects quoted booleans", False),
+    # Deliberate choice 4: floats beyond the float range, also as strings (upb rejects 3.5e38 as a number but
+    # takes "3.5e38" as a string and stores +Infinity).
+    "float \"3.5e38\" (beyond range, string)": ("reject", "locwire rejects floats beyond the float range", False),
+    # Python-only laxness (each verified against C++ when the C++ oracle is built):
+    # json_format.Parse walks any top-level value; an empty array has nothing to reject.
+    "top-level array": ("reject", _STRICT + " (top-level value must be an object)", True),
+    # Python's float() accepts "inf", "infinity" and surrounding whitespace; the mapping allows only
+    # "NaN", "Infinity", "-Infinity" and number text.
+    "float \"inf\"": ("reject", _STRICT + " (only \"Infinity\" is allowed)", True),
+    "float \" 1.5\" string with space": ("reject", _STRICT + " (whitespace inside a numeric string)", True),
+    # Python's bool is an int: true/false pass its number checks.
+    "float as boolean": ("reject", _STRICT + " (a boolean is not a number)", True),
+    "enum as boolean": ("reject", _STRICT + " (a boolean is not an enum)", True),
+    # Python's base64.b64decode (validate=False) drops characters outside the alphabet and extra padding.
+    "base64 invalid character": ("reject", _STRICT + " (characters outside base64)", True),
+    "base64 too much padding": ("reject", _STRICT + " (malformed padding)", True),
+    "base64 padding in the middle": ("reject", _STRICT + " (padding inside the text)", True),
+    "base64 with whitespace": ("reject", _STRICT + " (whitespace inside base64)", True),
 }
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -114,6 +132,56 @@ class Tools:
     def protoc(self, mode, typ, data):
         argv = ["protoc", "--%s=%s" % (mode, typ), "-I", str(PROTO_DIR)] + self.proto_files
         return self._run(argv, data, "protoc")
+
+
+class CppOracle:
+    """cpporacle.cc (the C++ protobuf library, JSON parser and printer included) as one long-running process
+    answering one request per line. Built at start-up; optional (crosscheck runs without it if it cannot be
+    built, and says so)."""
+
+    def __init__(self, exe, descriptor_set):
+        self.argv = [exe, descriptor_set]
+        self.lock = threading.Lock()
+        self.proc = None
+
+    def ask(self, mode, typ, data):
+        """("OK", bytes) or ("ERR", message)."""
+        with self.lock:
+            for _ in range(2):
+                if self.proc is None or self.proc.poll() is not None:
+                    self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                 stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                try:
+                    self.proc.stdin.write("%s %s %s\n" % (mode, typ, data.hex()))
+                    self.proc.stdin.flush()
+                    line = self.proc.stdout.readline()
+                except BrokenPipeError:
+                    line = ""
+                if line:
+                    kind, _, rest = line.rstrip("\n").partition(" ")
+                    return (kind, bytes.fromhex(rest)) if kind == "OK" else (kind, rest)
+                self.proc = None  # it crashed on this input: say so, and restart it for the next one
+                return ("ERR", "C++ oracle crashed")
+
+    def close(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.stdin.close()
+            self.proc.wait()
+
+
+def build_cpp_oracle(tmp, files):
+    """Compiles cpporacle.cc against the system libprotobuf (a few seconds). None (and a reason) on failure."""
+    exe, ds = os.path.join(tmp, "cpporacle"), os.path.join(tmp, "schema.pb")
+    try:
+        subprocess.run(["protoc", "--descriptor_set_out=" + ds, "--include_imports", "-I", str(PROTO_DIR)] + files,
+                       check=True, capture_output=True)
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "protobuf"], check=True, capture_output=True,
+                               text=True).stdout.split()
+        subprocess.run(["g++", "-O1", "-std=c++17", str(HERE / "cpporacle.cc"), "-o", exe] + flags, check=True,
+                       capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        return None, "C++ oracle not built (%s): %s" % (e, getattr(e, "stderr", "") or "")
+    return CppOracle(exe, ds), None
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -371,6 +439,14 @@ def check_random_message(ctx, job):
             diffs = ["locwire printed invalid JSON: %s" % e]
         res.check_ok(not diffs, "1b binpb->json", typ, B, "upb:     " + json.dumps(expected, ensure_ascii=False),
                      "locwire: " + r.out.decode("utf-8", "replace"), *diffs[:10])
+        if ctx.cpp:
+            # locwire's JSON printer mimics C++ MessageToJsonString (compact): compare the text byte for byte.
+            # One trailing newline after the JSON text is locwire's CLI convention; C++ prints none.
+            kind, cpp = ctx.cpp.ask("bin2json", typ, B)
+            text = r.out[:-1] if r.out.endswith(b"\n") else r.out
+            res.check_ok(kind == "OK" and cpp == text, "1f json text == C++", typ, B,
+                         "C++:     " + (cpp.decode("utf-8", "replace") if kind == "OK" else cpp),
+                         "locwire: " + r.out.decode("utf-8", "replace"))
         r2 = tools.lw(typ, "json", "binpb", r.out)
         res.check_ok(r2.rc == 0 and r2.out == B, "1c locwire json->binpb", typ, B,
                      "json input: " + r.out.decode("utf-8", "replace"), "expected: " + show_bytes(B),
@@ -395,6 +471,17 @@ def check_random_message(ctx, job):
 # Check 2: wire variants
 
 
+def note_unknown_rule(ctx, who, typ, data, out, desc):
+    """Records whether `who`'s canonical output follows the unknown-field rule (wire.unknown_rule_violation),
+    with unknown fields compared byte for byte and, separately, after minimal re-encoding."""
+    for exact in (True, False):
+        try:
+            why = ctx.wire.unknown_rule_violation(data, out, desc, exact=exact)
+        except ctx.wire.WireError as e:
+            why = "output does not parse: %s" % e
+        ctx.results.note("2 unknown rule %s %s" % (who, "exact" if exact else "re-encoded"), (typ, data, why))
+
+
 def check_variant(ctx, job):
     typ, data = job
     m, err = ctx.peer.decode(typ, data)
@@ -404,6 +491,20 @@ def check_variant(ctx, job):
     compare_binary(ctx, "2 variant binpb", typ, data, m, err, r)
     if m is None:
         return
+    desc = m.DESCRIPTOR
+    expected = ctx.peer.canonical(m)
+    # How each implementation places unknown fields (reported in the summary, not a pass/fail check).
+    note_unknown_rule(ctx, "upb", typ, data, expected, desc)
+    if r.rc == 0:
+        note_unknown_rule(ctx, "locwire", typ, data, r.out, desc)
+    if ctx.cpp:
+        kind, cpp = ctx.cpp.ask("bin2bin", typ, data)
+        if kind == "OK":
+            note_unknown_rule(ctx, "C++", typ, data, cpp, desc)
+            if cpp != expected:
+                ctx.results.note("2 C++ canonical differs from upb", (typ, data, expected, cpp))
+        else:
+            ctx.results.note("2 C++ canonical differs from upb", (typ, data, expected, None))
     r = ctx.tools.lw(typ, "binpb", "json", data)
     expected = ctx.peer.json_format.MessageToDict(m)
     if r.rc != 0:
@@ -463,35 +564,41 @@ def mutate(rng, data):
 
 
 def check_json_case(ctx, job):
+    """One handcrafted JSON input: verdicts of upb, locwire and (if built) C++; bytes where they accept."""
     name, typ, text = job
+    data = text.encode("utf-8", "surrogatepass")
     m, err = ctx.peer.parse_json(typ, text)
-    r = ctx.tools.lw(typ, "json", "binpb", text.encode("utf-8", "surrogatepass"))
+    r = ctx.tools.lw(typ, "json", "binpb", data)
     upb = "accept" if m is not None else "reject"
     lw = {0: "accept", 1: "reject"}.get(r.rc, "exit %s" % r.rc)
-    data = text.encode("utf-8", "surrogatepass")
+    cpp, cpp_out = "n/a", None
+    if ctx.cpp:
+        kind, cpp_out = ctx.cpp.ask("json2bin", typ, data)
+        cpp = "accept" if kind == "OK" else "reject"
+    lines = ["case: " + name, "json: " + text, "upb: %s%s" % (upb, " (%s)" % err if err else ""),
+             "C++: %s%s" % (cpp, "" if cpp != "reject" else " (%s)" % cpp_out), "locwire: " + show_run(r)]
     status = "agree"
+    allowed = JSON_ALLOWLIST.get(name)
     if r.rc not in (0, 1):
-        status = "FAIL"
-        ctx.results.fail("4 json edge", typ, data, "case: " + name, "locwire: " + show_run(r))
+        status = "FAIL (locwire exit %s)" % r.rc
     elif upb == lw == "accept":
         expected = ctx.peer.canonical(m)
-        if r.out == expected:
-            ctx.results.ok("4 json edge", typ)
-        else:
+        if r.out != expected:
             status = "FAIL (bytes differ)"
-            ctx.results.fail("4 json edge", typ, data, "case: " + name, "json: " + text,
-                             "upb bytes: " + show_bytes(expected), "locwire: " + show_run(r))
-    elif upb == lw:
-        ctx.results.ok("4 json edge", typ)
-    elif name in JSON_ALLOWLIST and JSON_ALLOWLIST[name][0] == lw:
-        status = "ALLOWED: " + JSON_ALLOWLIST[name][1]
-        ctx.results.ok("4 json edge", typ)
+            lines.insert(2, "upb bytes: %s, C++ bytes: %s" % (
+                show_bytes(expected), show_bytes(cpp_out) if cpp == "accept" else "-"))
+    elif upb != lw:
+        if allowed is None or allowed[0] != lw:
+            status = "FAIL"
+        elif allowed[2] and cpp != "n/a" and cpp != lw:
+            status = "FAIL (allowlisted because C++ agrees with locwire, but C++ does not)"
+        else:
+            status = "ALLOWED: " + allowed[1]
+    if status.startswith("FAIL"):
+        ctx.results.fail("4 json edge", typ, data, *lines)
     else:
-        status = "FAIL"
-        ctx.results.fail("4 json edge", typ, data, "case: " + name, "json: " + text,
-                         "upb: " + upb + ("" if m is not None else " (%s)" % err),
-                         "locwire: " + show_run(r))
-    return (name, short(typ), upb, lw, status, err if m is None else "", r.err if r.rc == 1 else "")
+        ctx.results.ok("4 json edge", typ)
+    return (name, short(typ), upb, cpp, lw, status)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -544,10 +651,10 @@ def print_summary(ctx, args, elapsed, json_table, trunc_note):
         print("  %-72s %-14s upb %-7s locwire exit %s%s" % (name[:72], typ, "accept" if upb_ok else "reject",
                                                               rc, mark))
 
-    print("\n=== Check 4: JSON edge cases ===")
-    print("  %-52s %-14s %-7s %-8s %s" % ("case", "type", "upb", "locwire", "status"))
-    for name, typ, upb, lw, status, upb_err, lw_err in json_table:
-        print("  %-52s %-14s %-7s %-8s %s" % (name[:52], typ, upb, lw, status))
+    print("\n=== Check 4: JSON edge cases (accept/reject) ===")
+    print("  %-52s %-14s %-7s %-7s %-8s %s" % ("case", "type", "upb", "C++", "locwire", "status"))
+    for name, typ, upb, cpp, lw, status in json_table:
+        print("  %-52s %-14s %-7s %-7s %-8s %s" % (name[:52], typ, upb, cpp, lw, status))
 
     dis = res.info["3 C++/upb disagreements"]
     print("\n=== C++ (protoc --decode) vs upb verdicts that differ (informational, %d) ===" % len(dis))
@@ -558,6 +665,26 @@ def print_summary(ctx, args, elapsed, json_table, trunc_note):
         typ, data = min(items, key=lambda x: len(x[1]))
         print("  [%s] %s: %s, %s; %d input(s), smallest %s %s" % (check, name, cpp, upb, len(items), typ,
                                                                   show_bytes(data, 64)))
+
+    print("\n=== Check 2: where each implementation puts unknown fields in its canonical output ===")
+    print("  rule: at every level, known fields first in field-number order, then the unknown fields of that level")
+    print("  byte for byte as they arrived, in arrival order (a singular sub-message's occurrences are merged, so")
+    print("  their unknown fields are concatenated in arrival order)")
+    for who in ("upb", "C++", "locwire"):
+        for how in ("exact", "re-encoded"):
+            items = res.info["2 unknown rule %s %s" % (who, how)]
+            bad = [x for x in items if x[2]]
+            print("  %-8s rule holds for %d of %d accepted variants (%s)" % (
+                who, len(items) - len(bad), len(items),
+                "unknown fields byte for byte" if how == "exact" else "after minimal re-encoding"))
+            for typ, data, why in sorted(bad, key=lambda x: len(x[1]))[:3]:
+                print("    e.g. %s %s: %s" % (short(typ), show_bytes(data, 96), why))
+    diff = res.info["2 C++ canonical differs from upb"]
+    if diff:
+        print("  C++ deterministic bytes differ from upb's for %d variants; smallest:" % len(diff))
+        for typ, data, up, cp in sorted(diff, key=lambda x: len(x[1]))[:3]:
+            print("    %s input %s\n      upb %s\n      C++ %s" % (short(typ), show_bytes(data, 96), show_bytes(up, 96),
+                                                            show_bytes(cp, 96)))
 
     rejected = res.info["2 variants upb rejected"]
     if rejected:
@@ -606,6 +733,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="parallel tool runs")
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per tool run")
     ap.add_argument("--max-print", type=int, default=15, help="failures printed per check")
+    ap.add_argument("--no-cpp", action="store_true",
+                    help="do not build the C++ oracle (cpporacle.cc; needs g++ and libprotobuf-dev)")
     ap.add_argument("--only", default="01234", help="checks to run, e.g. 13 (default all)")
     args = ap.parse_args()
 
@@ -628,6 +757,9 @@ def main():
         ctx.randmsg, ctx.wire, ctx.pool = randmsg, wire, pool
         ctx.peer = Peer(classes, pool)
         ctx.tools = Tools(args.locwire, args.timeout, files)
+        ctx.cpp, why = (None, "C++ oracle disabled (--no-cpp)") if args.no_cpp else build_cpp_oracle(tmp, files)
+        if why:
+            print("warning: " + why.strip(), file=sys.stderr)
         ctx.results = Results()
         # Messages in schema order: the order of `locwire types` is not assumed.
         ctx.type_names = sorted(classes)
@@ -708,6 +840,8 @@ def main():
             json_table = pmap(check_json_case, edgecases.json_cases(), "4 JSON edge cases")
 
         executor.shutdown()
+        if ctx.cpp:
+            ctx.cpp.close()
         print_summary(ctx, args, time.monotonic() - started, json_table, trunc_note)
         return 0 if not ctx.results.failures else 1
     finally:

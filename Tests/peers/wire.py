@@ -34,11 +34,12 @@ class Rec:
     Rec (SGROUP; the matching end-group tag is implied). The *_pad members ask the encoder for overlong
     varints: the total number of bytes to use (0 = minimal)."""
 
-    __slots__ = ("num", "wt", "val", "tag_pad", "len_pad", "val_pad", "end_pad")
+    __slots__ = ("num", "wt", "val", "tag_pad", "len_pad", "val_pad", "end_pad", "raw")
 
     def __init__(self, num, wt, val):
         self.num, self.wt, self.val = num, wt, val
         self.tag_pad = self.len_pad = self.val_pad = self.end_pad = 0
+        self.raw = None  # the record's exact bytes, when it came from parse()
 
     def __repr__(self):
         return "Rec(%d, %d, %r)" % (self.num, self.wt, self.val)
@@ -94,6 +95,7 @@ def parse(buf, pos=0, limit=None, end_group=None, depth=0):
     limit = len(buf) if limit is None else limit
     recs = []
     while pos < limit:
+        start = pos
         key, pos = dec_varint(buf, pos, limit)
         num, wt = key >> 3, key & 7
         if num == 0 or num > MAX_FIELD:
@@ -126,7 +128,9 @@ def parse(buf, pos=0, limit=None, end_group=None, depth=0):
             return recs, pos
         else:
             raise WireError("wire type %d" % wt)
-        recs.append(Rec(num, wt, v))
+        rec = Rec(num, wt, v)
+        rec.raw = bytes(buf[start:pos])
+        recs.append(rec)
     if end_group is not None:
         raise WireError("unterminated group")
     return recs
@@ -452,7 +456,7 @@ def vary_bytes(rng, data, desc, opts, message_classes, depth=0):
 
 def normalise(data, desc):
     """A comparable structure of valid bytes: per message level, (known records with sub-messages normalised,
-    unknown records as raw bytes in arrival order). Returns None when data is not parseable."""
+    unknown records as their exact bytes in arrival order). None when data does not parse."""
     try:
         recs = parse(data)
     except WireError:
@@ -466,7 +470,7 @@ def normalise(data, desc):
             else:
                 known.append((r.num, r.wt, r.val))
         else:
-            unknown.append(encode([r]))
+            unknown.append(r.raw)
     return (tuple(known), tuple(unknown))
 
 
@@ -474,3 +478,42 @@ def unknown_placement_only(a, b, desc):
     """True when a and b differ only in where unknown fields are placed relative to known fields (the known
     fields and the sequence of unknown fields are the same at every level)."""
     return a != b and normalise(a, desc) is not None and normalise(a, desc) == normalise(b, desc)
+
+
+def unknown_rule_violation(inp, out, desc, path="", exact=True):
+    """Checks the unknown-field rule on a decoder's canonical output `out` for the input `inp`: at every message
+    level, the known fields come first in field-number order, then the unknown fields of that level exactly as
+    they arrived (byte for byte, in arrival order; the occurrences of a singular sub-message are merged, so
+    their unknown fields are concatenated in arrival order). Returns None when the rule holds, else why not.
+    Both inputs must parse. With exact=False unknown fields are compared after minimal re-encoding (C++ parses
+    unknown fields into values and writes them back minimally)."""
+    ins, outs = parse(inp), parse(out)
+    name = path or desc.name
+    out_known = [r for r in outs if is_known(desc, r)]
+    n_known = len(out_known)
+    if any(not is_known(desc, r) for r in outs[:n_known]):
+        return "%s: an unknown field comes before a known field" % name
+    nums = [r.num for r in out_known]
+    if nums != sorted(nums):
+        return "%s: known fields not in field-number order" % name
+    def form(r):
+        return r.raw if exact else encode([r])
+
+    want = [form(r) for r in ins if not is_known(desc, r)]
+    got = [form(r) for r in outs[n_known:]]
+    if want != got:
+        return "%s: unknown fields %s, input had %s" % (name, b"".join(got).hex(), b"".join(want).hex())
+    for fd in desc.fields:
+        if fd.type != FD.TYPE_MESSAGE:
+            continue
+        in_occ = [r.val for r in ins if r.num == fd.number and r.wt == LEN]
+        out_occ = [r.val for r in outs if r.num == fd.number and r.wt == LEN]
+        if not is_repeated(fd):
+            in_occ = [b"".join(in_occ)] if in_occ else []
+        if len(in_occ) != len(out_occ):
+            return "%s.%s: %d occurrences in, %d out" % (name, fd.name, len(in_occ), len(out_occ))
+        for i, (a, b) in enumerate(zip(in_occ, out_occ)):
+            why = unknown_rule_violation(a, b, fd.message_type, "%s.%s[%d]" % (name, fd.name, i), exact)
+            if why:
+                return why
+    return None
