@@ -147,8 +147,9 @@ def main():
 
     failures, testees = [], []
     for argv in commands:
-        testee = Testee(argv, t)
+        testee = None
         try:
+            testee = Testee(argv, t)
             hello = testee.exchange(t.TesteeRequest(hello=t.HelloRequest(protocol_version=1, runner="smoke.py")))
             if hello.WhichOneof("kind") != "hello" or hello.hello.protocol_version != 1:
                 raise RuntimeError(f"bad hello answer: {hello}")
@@ -159,6 +160,8 @@ def main():
             testees.append(testee)
         except Exception as e:
             failures.append(f"{' '.join(argv)}: hello failed: {e}")
+            if testee is not None:
+                testee.proc.kill()
     width = max([len(x.name) for x in testees] + [10])
 
     needs = {t.CHECK_BINARY_OUTPUT: t.FEATURE_BINARY_OUTPUT, t.CHECK_JSON_OUTPUT: t.FEATURE_JSON_OUTPUT}
