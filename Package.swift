@@ -5,7 +5,8 @@ import PackageDescription
 //   LocationWire (wire primitives, messages, schema; standard library only)
 //     <- LocationWireValidation (spec rules; standard library only)
 //     <- LocationWireJSON (proto3 JSON mapping; standard library only)
-//     <- LocationWireTools (dump, type registry: shared by the CLI and tests)
+//     <- LocationWireTools (dump, type registry, trace simulator: shared by the CLI and tests)
+//     <- LocationWireConformance (testee protocol, built-in testee, vectors, runner, matrix)
 //     <- locwire (command line, swift-argument-parser)
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -30,17 +31,26 @@ let package = Package(
             dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "LocationWireConformance",
+            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "locwire",
             dependencies: [
                 "LocationWireTools",
+                "LocationWireConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LocationWireTests",
-            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
+            dependencies: [
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
+                "LocationWireConformance",
+            ],
             swiftSettings: strictSettings
         ),
     ],

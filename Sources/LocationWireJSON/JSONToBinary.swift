@@ -19,9 +19,9 @@ public struct JSONParseOptions: Sendable, Hashable {
 /// Accepted, as in Google's implementations: the JSON name or the `.proto` name of a field; `null` for "not
 /// set"; integers as numbers or strings, with fractions or exponents when the value is integral; floats as
 /// numbers, numeric strings, "NaN", "Infinity", "-Infinity"; enums by name or number; bytes in standard or
-/// URL-safe base64, padded or not. Rejected, where C++ and upb do not agree or the mapping forbids it: the
-/// same field twice (under either name), `null` inside an array, quoted booleans, integers in exponent form
-/// inside strings are accepted as upb does, floats beyond the float range.
+/// URL-safe base64, padded or not; integers in exponent form inside strings, as upb does. Rejected, where C++
+/// and upb do not agree or the mapping forbids it: the same field twice (under either name), `null` inside an
+/// array, quoted booleans, floats that round to infinity.
 struct JSONToBinary {
     let options: JSONParseOptions
 
@@ -153,8 +153,10 @@ struct JSONToBinary {
             writer.writeVarint(flag ? 1 : 0)
         case .float:
             let number = try floatingPoint(value, path: path)
-            // As C++ and upb: parse to double, refuse what lies beyond the float range, then round to float.
-            if number.isFinite, abs(number) > Double(Float.greatestFiniteMagnitude) {
+            // As C++: parse to double, round to float, and refuse a finite number that rounds to infinity. So the
+            // largest float printed with 9 digits (3.40282347e+38, a hair above FLT_MAX as a double) reads back.
+            // (upb refuses anything above FLT_MAX as a double, and so cannot read back its own 3.4028235e+38.)
+            if number.isFinite, Float(number).isInfinite {
                 throw JSONError(
                     code: .outOfRange, offset: value.offset, fieldPath: path,
                     message: "\(number) is beyond the range of a float")

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireConformance
 import Testing
 
 /// The `locwire` command line contract: formats, type names, and exit status 0 (success), 1 (input rejected),

@@ -157,6 +157,13 @@ import Testing
         }
     }
 
+    @Test func theLargestFloatAsPrintedReadsBack() throws {
+        var fix = LocationFix()
+        fix.pressureHpa = .greatestFiniteMagnitude
+        #expect(try LocationFix(jsonString: fix.jsonString()) == fix)
+        #expect(try LocationFix(jsonString: #"{"pressureHpa":"3.4028235e+38"}"#).pressureHpa == .greatestFiniteMagnitude)
+    }
+
     @Test func exponentsInsideStringsAreAcceptedAsUpbDoes() throws {
         // upb accepts "1e3" for an int64; C++ 3.21 rejects it. The number grammar is the same inside strings.
         #expect(try LocationBatch(jsonString: #"{"sentAtMs":"1e3"}"#).sentAtMs == 1000)

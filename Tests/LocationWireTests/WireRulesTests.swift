@@ -82,10 +82,18 @@ import Testing
         // device_id claiming 2 GiB, then 4 GiB, with three bytes behind it.
         for prefix in ["0a8080808008", "0a8080808010"] {
             let error = decodingError(LocationBatch.self, bytes(prefix + "616263"))
-            #expect(error?.code == .lengthExceedsInput)
+            #expect(error?.code == .truncated)
             #expect(error?.offset == 1)
             #expect(error?.fieldPath.description == "LocationBatch.device_id")
         }
+    }
+
+    @Test func aLengthBeyondItsSubMessageIsMalformedNotTruncated() {
+        // live_fix (4 bytes) holds an unknown field claiming 5 bytes; the input has them, the sub-message not.
+        let error = decodingError(LocationBatch.self, bytes("4204 9a060501 01020304"))
+        #expect(error?.code == .lengthExceedsMessage)
+        #expect(error?.offset == 4)
+        #expect(error?.fieldPath.description == "LocationBatch.live_fix.#99")
     }
 
     @Test func truncatedFixedWidthValuesAreRejected() {

@@ -15,9 +15,10 @@ public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible 
 
         public var description: String { rawValue }
 
-        /// The input ends inside a tag, a varint, a fixed-width value or a length-delimited payload.
+        /// The input ends inside a tag, a varint, a fixed-width value, a group, or before the end of a
+        /// length-delimited payload (a length prefix claims more bytes than the input has).
         public static let truncated = Code("truncated")
-        /// A varint runs over 10 bytes.
+        /// A varint runs over 10 bytes, or a length prefix over 5 (lengths are 32-bit varints).
         public static let varintTooLong = Code("varint-too-long")
         /// A tag with field number 0, a field number above 2^29 - 1, or a tag longer than 5 bytes.
         public static let invalidTag = Code("invalid-tag")
@@ -27,8 +28,8 @@ public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let unmatchedEndGroup = Code("unmatched-end-group")
         /// A group that is still open at the end of its enclosing message.
         public static let unterminatedGroup = Code("unterminated-group")
-        /// A length prefix larger than the bytes that remain in the enclosing message.
-        public static let lengthExceedsInput = Code("length-exceeds-input")
+        /// A length prefix larger than the bytes left in its enclosing sub-message, though the input goes on.
+        public static let lengthExceedsMessage = Code("length-exceeds-message")
         /// A packed fixed-width field whose length is not a multiple of the element size.
         public static let invalidPackedLength = Code("invalid-packed-length")
         /// A `string` field that is not valid UTF-8.
@@ -43,7 +44,7 @@ public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible 
         /// Every code, for documentation and exhaustive tests.
         public static let all: [Code] = [
             .truncated, .varintTooLong, .invalidTag, .invalidWireType, .unmatchedEndGroup, .unterminatedGroup,
-            .lengthExceedsInput, .invalidPackedLength, .invalidUTF8, .depthLimitExceeded, .tooManyElements,
+            .lengthExceedsMessage, .invalidPackedLength, .invalidUTF8, .depthLimitExceeded, .tooManyElements,
             .inputTooLarge,
         ]
     }
@@ -71,7 +72,7 @@ public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// Names the field of `key` on the way out of a message decoder (no component when no tag was read yet).
     @inline(never)
-    func inField(_ key: FieldKey, of schema: MessageSchema) -> DecodingError {
+    package func inField(_ key: FieldKey, of schema: MessageSchema) -> DecodingError {
         guard let component = schema.pathComponent(forKey: key) else { return self }
         return prefixed(with: component)
     }

@@ -10,6 +10,8 @@
 public struct WireReader: ~Copyable {
     /// Start of the whole input, for error offsets.
     let inputStart: UnsafeRawPointer
+    /// One past the last byte of the whole input: a length beyond it means the input is truncated.
+    let inputEnd: UnsafeRawPointer
     /// The next byte to read.
     var cursor: UnsafeRawPointer
     /// One past the last byte of the message being decoded.
@@ -26,6 +28,7 @@ public struct WireReader: ~Copyable {
         self.inputStart = start
         self.cursor = start
         self.end = start + buffer.count
+        self.inputEnd = start + buffer.count
         self.fieldStart = start
         self.remainingDepth = limits.maxDepth
         self.limits = limits
@@ -205,16 +208,53 @@ public struct WireReader: ~Copyable {
     // MARK: - Length-delimited
 
     /// Reads a length prefix and checks it against the bytes that remain, before anyone allocates.
+    ///
+    /// Lengths are 32-bit varints: at most 5 bytes (C++ and upb reject a sixth, even of padding).
     @inline(__always)
     package mutating func readLength() throws(DecodingError) -> Int {
         let lengthStart = cursor
-        let length = try readVarint()
+        let length: UInt64
+        if cursor < end, case let byte = cursor.load(as: UInt8.self), byte < 0x80 {
+            cursor += 1
+            length = UInt64(byte)
+        } else {
+            length = try readMultiByteLength()
+        }
         guard length <= UInt64(end - cursor) else {
-            throw error(
-                .lengthExceedsInput, at: lengthStart,
-                "length prefix \(length) exceeds the \(end - cursor) bytes that remain")
+            throw lengthError(length, at: lengthStart)
         }
         return Int(length)
+    }
+
+    @inline(never)
+    private mutating func readMultiByteLength() throws(DecodingError) -> UInt64 {
+        let start = cursor
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for _ in 0..<5 {
+            guard cursor < end else {
+                throw error(.truncated, at: start, "input ends inside a length prefix")
+            }
+            let byte = cursor.load(as: UInt8.self)
+            cursor += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        throw error(.varintTooLong, at: start, "length prefix is longer than 5 bytes")
+    }
+
+    /// A length prefix beyond the input is truncation; beyond the enclosing sub-message (while the input goes
+    /// on) it is a malformed length.
+    @inline(never)
+    private func lengthError(_ length: UInt64, at position: UnsafeRawPointer) -> DecodingError {
+        if length > UInt64(inputEnd - cursor) {
+            return error(
+                .truncated, at: position, "length prefix \(length) exceeds the \(inputEnd - cursor) bytes left in the input")
+        }
+        return error(
+            .lengthExceedsMessage, at: position,
+            "length prefix \(length) exceeds the \(end - cursor) bytes left in the enclosing message")
     }
 
     /// Reads a `string` field, rejecting invalid UTF-8 as proto3 requires.

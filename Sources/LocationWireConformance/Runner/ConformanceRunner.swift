@@ -1,0 +1,165 @@
+import Foundation
+import LocationWire
+
+/// How one vector came out.
+public enum VectorStatus: String, Codable, Sendable, CaseIterable {
+    case pass
+    case fail
+    /// Failed, as the failure list says it will.
+    case expectedFailure = "expected-failure"
+    /// Listed as failing, but passed: the entry is stale.
+    case unexpectedPass = "unexpected-pass"
+    case crash
+    case timeout
+    /// The testee lacks a feature the vector needs (it said so in its hello).
+    case unsupported
+
+    /// Statuses that make a run fail.
+    public var isUnexpected: Bool {
+        switch self {
+        case .fail, .unexpectedPass, .crash, .timeout: true
+        case .pass, .expectedFailure, .unsupported: false
+        }
+    }
+}
+
+public struct VectorResult: Codable, Sendable {
+    public let id: String
+    public let family: String
+    public let status: VectorStatus
+    /// What went wrong (fail, crash, timeout, expected failure), or why it is unsupported.
+    public let detail: String?
+    /// The failure-list reason, for expected failures and unexpected passes.
+    public let listedReason: String?
+    /// What the testee did with the input, whatever the verdict: "accepted", "rejected", "skipped", "runtime-error",
+    /// "crash", "timeout", or nil when the vector was not sent. The matrix uses it to show where implementations
+    /// behave differently even when both behaviours are allowed.
+    public let outcome: String?
+}
+
+/// The outcome of a run against one implementation; `--format json` writes it, `conformance matrix` reads it.
+public struct RunReport: Codable, Sendable {
+    public let implementation: String
+    public let version: String
+    public let features: [String]
+    public let failureList: String
+    public let results: [VectorResult]
+    /// Failure-list entries that matched no vector.
+    public let staleEntries: [String]
+    public let testeeStarts: Int
+
+    public func count(_ status: VectorStatus, family: String? = nil) -> Int {
+        results.filter { $0.status == status && (family == nil || $0.family == family) }.count
+    }
+
+    public var families: [String] {
+        var seen: [String] = []
+        for result in results where !seen.contains(result.family) { seen.append(result.family) }
+        return seen
+    }
+
+    public var passed: Bool {
+        staleEntries.isEmpty && !results.contains { $0.status.isUnexpected }
+    }
+}
+
+/// Runs vector files against a testee.
+public struct ConformanceRunner {
+    public var timeoutMilliseconds: Int
+    /// Only vectors whose id equals or starts with one of these (at a `.` boundary); all when empty.
+    public var filters: [String]
+
+    public init(timeoutMilliseconds: Int = 10_000, filters: [String] = []) {
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.filters = filters
+    }
+
+    /// Loads every `*.json` vector file of a directory, in file name order.
+    public static func loadVectors(from directory: URL) throws -> [VectorFile] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".json") }.sorted()
+        guard !names.isEmpty else {
+            throw VectorFileError(message: "no vector files (*.json) in \(directory.path)")
+        }
+        return try names.map { name in
+            do {
+                return try VectorFile.decode(Data(contentsOf: directory.appendingPathComponent(name)))
+            } catch {
+                throw VectorFileError(message: "\(name): \(error)")
+            }
+        }
+    }
+
+    func selected(_ vector: Vector) -> Bool {
+        filters.isEmpty || filters.contains { vector.id == $0 || vector.id.hasPrefix($0 + ".") }
+    }
+
+    /// Runs every selected vector. `progress` is called after each vector with (done, total, result).
+    public func run(
+        _ files: [VectorFile], testee: TesteeProcess, failureList: FailureList,
+        progress: (Int, Int, VectorResult) -> Void = { _, _, _ in }
+    ) throws -> RunReport {
+        let hello = try testee.start(timeoutMilliseconds: max(timeoutMilliseconds, 30_000))
+        let features = Set(hello.features)
+        let work = files.flatMap { file in file.vectors.filter(selected).map { (file.family, $0) } }
+        var results: [VectorResult] = []
+        results.reserveCapacity(work.count)
+        var matchedEntries: Set<Int> = []
+        for (index, (family, vector)) in work.enumerated() {
+            let evaluation = VectorEvaluation(vector: vector, features: features)
+            var status: VectorStatus
+            var detail: String?
+            var outcome: String?
+            switch evaluation.plan() {
+            case .unsupported(let reason):
+                status = .unsupported
+                detail = reason
+            case .send(let request):
+                switch testee.run(request, timeoutMilliseconds: timeoutMilliseconds) {
+                case .response(let response):
+                    detail = evaluation.judge(response)
+                    status = detail == nil ? .pass : .fail
+                    switch response.result {
+                    case .decoded: outcome = "accepted"
+                    case .parseError: outcome = "rejected"
+                    case .skipped: outcome = "skipped"
+                    case .runtimeError, nil: outcome = "runtime-error"
+                    }
+                case .crashed(let how):
+                    status = .crash
+                    detail = how
+                    outcome = "crash"
+                case .timedOut:
+                    status = .timeout
+                    detail = "no answer within \(timeoutMilliseconds) ms"
+                    outcome = "timeout"
+                }
+            }
+            var listedReason: String?
+            if let entryIndex = failureList.entries.firstIndex(where: { $0.matches(vector.id) }) {
+                matchedEntries.insert(entryIndex)
+                listedReason = failureList.entries[entryIndex].reason
+                switch status {
+                case .pass: status = .unexpectedPass
+                case .fail, .crash, .timeout: status = .expectedFailure
+                case .unsupported, .expectedFailure, .unexpectedPass: break
+                }
+            }
+            let result = VectorResult(
+                id: vector.id, family: family, status: status, detail: detail, listedReason: listedReason, outcome: outcome)
+            results.append(result)
+            progress(index + 1, work.count, result)
+        }
+        testee.stop()
+        // With a filter, entries outside it cannot be judged stale.
+        let stale = filters.isEmpty
+            ? failureList.entries.indices.filter { !matchedEntries.contains($0) }.map {
+                "\(failureList.source):\(failureList.entries[$0].line): \(failureList.entries[$0].pattern) matches no vector"
+            }
+            : []
+        return RunReport(
+            implementation: hello.implementation, version: hello.version,
+            features: hello.features.map { $0.name ?? String($0.rawValue) }, failureList: failureList.source,
+            results: results, staleEntries: stale, testeeStarts: testee.starts)
+    }
+}

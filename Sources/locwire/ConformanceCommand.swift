@@ -1,0 +1,243 @@
+import ArgumentParser
+import Foundation
+import LocationWireConformance
+
+struct ConformanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conformance",
+        abstract: "Run the conformance suite, serve as a testee, generate vectors, or write the results matrix.",
+        subcommands: [ConformanceRunCommand.self, ConformanceTesteeCommand.self, ConformanceGenerateCommand.self, ConformanceMatrixCommand.self],
+        defaultSubcommand: ConformanceRunCommand.self
+    )
+}
+
+struct ConformanceRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the conformance vectors against an implementation (the built-in one by default).",
+        discussion: """
+            The testee is started once as a subprocess and spoken to over its stdin and stdout with the testee \
+            protocol (proto/locationwire/conformance/v1/testee.proto, conformance/README.md). A crash or a timeout \
+            costs one vector and the testee is restarted.
+
+            Each vector passes, fails (with a diff), crashes or times out. Vectors listed in the failure list are \
+            expected to fail; a listed vector that passes, and an entry that matches no vector, are errors. \
+            Exit status 0 when nothing unexpected happened, 1 otherwise, 2 when the suite cannot run.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The command that starts the implementation under test; the built-in testee when absent.", valueName: "command"))
+    var testee: String?
+
+    @Option(help: ArgumentHelp("Expected-failure list; default conformance/failures/<implementation>.txt if it exists.", valueName: "file"))
+    var failures: String?
+
+    @Option(help: "Report format.")
+    var format: ReportFormatOption = .text
+
+    @Option(help: ArgumentHelp("Write the report here instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("The directory of vector files.", valueName: "directory"))
+    var vectors = "conformance/vectors"
+
+    @Option(help: ArgumentHelp("Seconds a testee may take for one vector.", valueName: "seconds"))
+    var timeout = 10.0
+
+    @Option(name: .customLong("filter"), help: ArgumentHelp("Run only vectors with this id or id prefix (repeatable).", valueName: "prefix"))
+    var filters: [String] = []
+
+    @Flag(help: "No progress on standard error.")
+    var quiet = false
+
+    enum ReportFormatOption: String, ExpressibleByArgument, CaseIterable {
+        case text, json, junit
+    }
+
+    func run() throws {
+        let files: [VectorFile]
+        do {
+            files = try ConformanceRunner.loadVectors(from: URL(fileURLWithPath: vectors))
+        } catch {
+            throw UsageFailure(message: "cannot load vectors: \(error) (run from the repository root, or pass --vectors)")
+        }
+        let command = testee ?? Self.builtinTesteeCommand()
+        let process = TesteeProcess(command: command)
+        let hello: String
+        do {
+            hello = try process.start().implementation
+        } catch {
+            throw UsageFailure(message: "\(error)")
+        }
+        let failureList = try loadFailureList(implementation: hello)
+        let total = files.reduce(0) { $0 + $1.vectors.count }
+        var progress = Progress(enabled: !quiet, total: total)
+        let runner = ConformanceRunner(timeoutMilliseconds: Int(timeout * 1000), filters: filters)
+        let report = try runner.run(files, testee: process, failureList: failureList) { done, selected, result in
+            progress.update(done: done, of: selected, result: result)
+        }
+        progress.finish()
+        let rendered = try ReportFormat(rawValue: format.rawValue)!.render(report)
+        if let output {
+            do {
+                try Data(rendered.utf8).write(to: URL(fileURLWithPath: output))
+            } catch {
+                throw UsageFailure(message: "cannot write \(output): \(error.localizedDescription)")
+            }
+            if !quiet { printToStandardError(ReportFormat.text.summaryLine(report)) }
+        } else {
+            print(rendered, terminator: "")
+        }
+        if !report.passed {
+            throw InputRejected(message: "conformance failed for \(report.implementation)")
+        }
+    }
+
+    /// This executable, as a testee.
+    static func builtinTesteeCommand() -> String {
+        let path = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "' conformance testee"
+    }
+
+    func loadFailureList(implementation: String) throws -> FailureList {
+        let path = failures ?? "conformance/failures/\(implementation).txt"
+        guard FileManager.default.fileExists(atPath: path) else {
+            if failures != nil { throw UsageFailure(message: "no failure list at \(path)") }
+            return FailureList(source: "none (\(path) does not exist)")
+        }
+        do {
+            return try FailureList.load(URL(fileURLWithPath: path))
+        } catch {
+            throw UsageFailure(message: "\(error)")
+        }
+    }
+}
+
+/// Progress on standard error: a rewritten line on a terminal, a line per tenth otherwise.
+struct Progress {
+    let enabled: Bool
+    let total: Int
+    let terminal = isatty(2) != 0
+    var lastTenth = -1
+    var problems = 0
+
+    init(enabled: Bool, total: Int) {
+        self.enabled = enabled
+        self.total = total
+    }
+
+    mutating func update(done: Int, of selected: Int, result: VectorResult) {
+        guard enabled else { return }
+        if result.status.isUnexpected { problems += 1 }
+        if terminal {
+            if done % 25 == 0 || done == selected {
+                FileHandle.standardError.write(Data("\r[\(done)/\(selected)] \(problems) unexpected  \(result.id.prefix(60))\u{1B}[K".utf8))
+            }
+        } else {
+            let tenth = done * 10 / max(selected, 1)
+            if tenth != lastTenth {
+                lastTenth = tenth
+                printToStandardError("[\(done)/\(selected)] \(problems) unexpected so far")
+            }
+        }
+    }
+
+    func finish() {
+        if enabled && terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
+
+extension ReportFormat {
+    func summaryLine(_ report: RunReport) -> String {
+        let rendered = (try? ReportFormat.text.render(report)) ?? ""
+        return rendered.split(separator: "\n").last.map(String.init) ?? ""
+    }
+}
+
+struct ConformanceTesteeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "testee",
+        abstract: "Serve the testee protocol on stdin and stdout with the built-in implementation.",
+        discussion: "The runner, the differential fuzzer and anyone's tools drive the built-in implementation through this command, exactly as they drive any other implementation."
+    )
+
+    @Option(help: ArgumentHelp("Exit with status 3 when asked for this vector id (for testing runners).", visibility: .hidden))
+    var crashOn: String?
+
+    @Option(help: ArgumentHelp("Stop answering when asked for this vector id (for testing runners).", visibility: .hidden))
+    var hangOn: String?
+
+    func run() throws {
+        var misbehaviour = TesteeServer.Misbehaviour()
+        misbehaviour.crashOn = crashOn
+        misbehaviour.hangOn = hangOn
+        let status = TesteeServer.serve(misbehaviour: misbehaviour)
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct ConformanceGenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write the conformance vectors (deterministic), or check that the committed ones are current.")
+
+    @Option(help: ArgumentHelp("The directory to write into.", valueName: "directory"))
+    var output = "conformance/vectors"
+
+    @Flag(help: "Compare with the files in the directory instead of writing; exit 1 if they differ.")
+    var check = false
+
+    func run() throws {
+        let differences: [VectorGenerator.Difference]
+        do {
+            differences = try VectorGenerator.write(to: URL(fileURLWithPath: output), check: check)
+        } catch {
+            throw UsageFailure(message: "cannot write vectors to \(output): \(error)")
+        }
+        let files = VectorGenerator.generate()
+        let count = files.reduce(0) { $0 + $1.vectors.count }
+        if check {
+            guard differences.isEmpty else {
+                for difference in differences { printToStandardError("stale: \(difference.file): \(difference.reason)") }
+                throw InputRejected(message: "the committed vectors are not current; run `locwire conformance generate`")
+            }
+            printToStandardError("vectors are current: \(count) vectors in \(files.count) files")
+        } else {
+            for file in files { printToStandardError("\(output)/\(file.family).json: \(file.vectors.count) vectors") }
+            printToStandardError("\(count) vectors")
+        }
+    }
+}
+
+struct ConformanceMatrixCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matrix",
+        abstract: "Write the results matrix (conformance/RESULTS.md) from JSON run reports.",
+        discussion: "Each argument is a report written by `locwire conformance run --format json --output FILE`.")
+
+    @Argument(help: ArgumentHelp("JSON run reports, one per implementation.", valueName: "report"))
+    var reports: [String]
+
+    @Option(help: ArgumentHelp("Write the matrix here instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        if reports.isEmpty { throw ValidationError("give at least one JSON report") }
+    }
+
+    func run() throws {
+        let decoded: [RunReport] = try reports.map { path in
+            do {
+                return try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw UsageFailure(message: "cannot read report \(path): \(error)")
+            }
+        }
+        let markdown = ResultsMatrix(reports: decoded).markdown()
+        if let output {
+            try Data(markdown.utf8).write(to: URL(fileURLWithPath: output))
+        } else {
+            print(markdown, terminator: "")
+        }
+    }
+}

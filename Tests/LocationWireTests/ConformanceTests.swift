@@ -1,0 +1,153 @@
+import Foundation
+import LocationWire
+import LocationWireConformance
+import Testing
+
+/// The conformance suite itself: the committed vectors, the built-in testee, the runner's handling of failure
+/// lists, crashes and timeouts.
+@Suite(.serialized) struct ConformanceTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let vectorDirectory = repository.appendingPathComponent("conformance/vectors")
+
+    static var locwire: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("locwire").path
+    }
+
+    @Test func committedVectorsAreCurrent() throws {
+        let differences = try VectorGenerator.write(to: Self.vectorDirectory, check: true)
+        #expect(differences.isEmpty, "run `swift run locwire conformance generate`: \(differences.map { "\($0.file): \($0.reason)" })")
+    }
+
+    @Test func thereAreAtLeast400VectorsWithUniqueIds() throws {
+        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let ids = files.flatMap { $0.vectors.map(\.id) }
+        #expect(ids.count >= 400)
+        #expect(Set(ids).count == ids.count)
+        #expect(Set(files.map(\.family)) == ["wire", "canonical", "json", "semantic", "compact"])
+    }
+
+    /// Every field of every message appears, set, in the canonical output of at least one valid vector.
+    @Test func everyFieldOfEveryMessageIsCovered() throws {
+        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        var covered: Set<String> = []
+        for vector in files.flatMap(\.vectors) {
+            guard let hex = vector.canonicalHex ?? vector.inputHex, let bytes = Hex.decode(hex),
+                let type = MessageRegistry.type(named: vector.messageType), vector.result == .valid
+            else { continue }
+            collectFields(bytes, type.schema, into: &covered)
+        }
+        for schema in MessageRegistry.allSchemas {
+            for field in schema.fields {
+                #expect(covered.contains("\(schema.name).\(field.name)"), "no vector sets \(schema.name).\(field.name)")
+            }
+        }
+    }
+
+    private func collectFields(_ bytes: [UInt8], _ schema: MessageSchema, into covered: inout Set<String>) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { buffer in
+            var reader = WireReader(buffer, limits: .default)
+            while !reader.isAtEnd {
+                guard let key = try? reader.readTag(), let field = schema.field(number: key.fieldNumber) else { return }
+                if case .message(let nested) = field.type, key.wireTypeBits == 2 {
+                    guard let payload = try? reader.readBytes() else { return }
+                    covered.insert("\(schema.name).\(field.name)")
+                    collectFields(payload, nested, into: &covered)
+                } else {
+                    covered.insert("\(schema.name).\(field.name)")
+                    guard (try? reader.skipValue(key)) != nil else { return }
+                }
+            }
+        }
+    }
+
+    @Test func theBuiltinImplementationPassesEveryVectorWithoutAFailureList() throws {
+        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let testee = TesteeProcess(command: "'\(Self.locwire)' conformance testee")
+        let report = try ConformanceRunner().run(files, testee: testee, failureList: FailureList())
+        #expect(report.passed)
+        #expect(report.count(.pass) == files.reduce(0) { $0 + $1.vectors.count })
+        #expect(report.testeeStarts == 1)
+    }
+
+    @Test func failureListEntriesGoStaleLoudly() throws {
+        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let list = try FailureList.parse(
+            """
+            # a comment
+            wire.LocationFix.overlong-tag  # pretend these fail
+            wire.NoSuchMessage.thing  # matches nothing
+            """, source: "test.txt")
+        let testee = TesteeProcess(command: "'\(Self.locwire)' conformance testee")
+        let report = try ConformanceRunner(filters: ["wire.LocationFix"]).run(files, testee: testee, failureList: list)
+        #expect(report.count(.unexpectedPass) == 4)
+        #expect(!report.passed)
+        // Stale entries are judged on a full run only.
+        let full = try ConformanceRunner().run(files, testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee"), failureList: list)
+        #expect(full.staleEntries.count == 1)
+        #expect(full.staleEntries.first?.contains("wire.NoSuchMessage.thing") == true)
+    }
+
+    @Test func failureListsNeedReasons() {
+        #expect(throws: FailureList.ParseError.self) { try FailureList.parse("wire.LocationFix.x\n", source: "t") }
+        #expect(throws: FailureList.ParseError.self) { try FailureList.parse("wire.LocationFix.x #\n", source: "t") }
+        #expect(throws: FailureList.ParseError.self) { try FailureList.parse("two words # reason\n", source: "t") }
+    }
+
+    @Test func aCrashCostsOneVectorAndTheTesteeRestarts() throws {
+        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let crashing = "wire.LocationFix.overlong-tag.3-bytes"
+        let testee = TesteeProcess(command: "'\(Self.locwire)' conformance testee --crash-on \(crashing)")
+        let report = try ConformanceRunner(filters: ["wire.LocationFix.overlong-tag"]).run(files, testee: testee, failureList: FailureList())
+        #expect(report.results.count == 4)
+        #expect(report.results.first { $0.id == crashing }?.status == .crash)
+        #expect(report.results.first { $0.id == crashing }?.detail?.contains("exit status 3") == true)
+        #expect(report.count(.pass) == 3)
+        #expect(report.testeeStarts == 2)
+        // A listed crash is an expected failure.
+        let listed = try FailureList.parse("\(crashing)  # crashes on purpose", source: "t")
+        let again = try ConformanceRunner(filters: ["wire.LocationFix.overlong-tag"]).run(
+            files, testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee --crash-on \(crashing)"), failureList: listed)
+        #expect(again.passed)
+        #expect(again.count(.expectedFailure) == 1)
+    }
+
+    @Test func aHangIsATimeoutAndTheTesteeRestarts() throws {
+        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let hanging = "wire.LocationFix.overlong-tag.2-bytes"
+        let testee = TesteeProcess(command: "'\(Self.locwire)' conformance testee --hang-on \(hanging)")
+        let report = try ConformanceRunner(timeoutMilliseconds: 500, filters: ["wire.LocationFix.overlong-tag"]).run(
+            files, testee: testee, failureList: FailureList())
+        #expect(report.results.first { $0.id == hanging }?.status == .timeout)
+        #expect(report.count(.pass) == 3)
+        #expect(report.testeeStarts == 2)
+    }
+
+    @Test func aTesteeThatDoesNotSpeakTheProtocolIsRefused() {
+        #expect(throws: TesteeProcess.StartFailure.self) { try TesteeProcess(command: "true").start(timeoutMilliseconds: 2000) }
+        #expect(throws: TesteeProcess.StartFailure.self) { try TesteeProcess(command: "cat /dev/zero").start(timeoutMilliseconds: 2000) }
+    }
+
+    @Test func outdatedTesteesFailLoudly() {
+        var request = VectorRequest(vectorId: "x", messageType: "LocationFix", input: .binary([]), checks: [TesteeCheck(rawValue: 99)])
+        #expect(BuiltinTestee().run(request).result == .runtimeError("unknown check 99; update the testee"))
+        request.checks = []
+        request.unknownFields = UnknownFields(rawBytes: [0xF8, 0x06, 0x01])
+        if case .runtimeError = BuiltinTestee().run(request).result {} else { Issue.record("unknown request fields must be a runtime error") }
+    }
+
+    @Test func reportsRenderInEveryFormat() throws {
+        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let report = try ConformanceRunner(filters: ["compact.error"]).run(
+            files, testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee"), failureList: FailureList())
+        let text = try ReportFormat.text.render(report)
+        #expect(text.contains("CONFORMANCE PASSED"))
+        let json = try ReportFormat.json.render(report)
+        let decoded = try JSONDecoder().decode(RunReport.self, from: Data(json.utf8))
+        #expect(decoded.results.count == report.results.count)
+        let junit = try ReportFormat.junit.render(report)
+        #expect(junit.contains("<testsuite name=\"swift-locationwire.compact\""))
+        let matrix = ResultsMatrix(reports: [report, report]).markdown()
+        #expect(matrix.contains("| swift-locationwire | 1.0.0 |"))
+    }
+}

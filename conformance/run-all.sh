@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds the four peer testees from their scripts, runs the conformance suite against them and against the
+# built-in implementation (each with its failure list), and writes the results matrix, conformance/RESULTS.md.
+#
+# Usage: conformance/run-all.sh [LOCWIRE]      (LOCWIRE defaults to .build/release/locwire, built if missing)
+# Exit status: 0 when every implementation ran with only its documented failures, 1 otherwise.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+locwire=${1:-$root/.build/release/locwire}
+if [ ! -x "$locwire" ]; then
+  swift build -c release --product locwire >&2 || exit 1
+fi
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
+
+builtin_command="'$locwire' conformance testee"
+declare -a names=(builtin)
+declare -A commands=([builtin]="$builtin_command")
+for peer in cpp python c swift-protobuf; do
+  echo "==> building $peer" >&2
+  if ! command=$(conformance/testees/$peer/build.sh); then
+    echo "conformance/run-all.sh: building $peer failed" >&2
+    exit 1
+  fi
+  names+=("$peer")
+  commands[$peer]=$command
+done
+
+status=0
+for name in "${names[@]}"; do
+  echo "==> conformance run: $name" >&2
+  if ! "$locwire" conformance run --testee "${commands[$name]}" --format json --output "$reports/$name.json"; then
+    status=1
+    "$locwire" conformance run --testee "${commands[$name]}" --quiet | grep -E '^(FAIL|CRASH|TIMEOUT|UNEXPECTED-PASS|STALE)' -A3 >&2 || true
+  fi
+done
+
+files=()
+for name in "${names[@]}"; do files+=("$reports/$name.json"); done
+"$locwire" conformance matrix "${files[@]}" --output conformance/RESULTS.md
+echo "==> wrote conformance/RESULTS.md" >&2
+exit $status
