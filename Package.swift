@@ -7,6 +7,7 @@ import PackageDescription
 //     <- LocationWireJSON (proto3 JSON mapping; standard library only)
 //     <- LocationWireTools (dump, type registry, trace simulator: shared by the CLI and tests)
 //     <- LocationWireConformance (testee protocol, built-in testee, vectors, runner, matrix)
+//     <- LocationWireFuzzing (fuzz oracle, wire-aware mutations, differential fuzzer)
 //     <- locwire (command line, swift-argument-parser)
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -18,6 +19,8 @@ let package = Package(
     products: [
         .library(name: "LocationWire", targets: ["LocationWire", "LocationWireValidation", "LocationWireJSON"]),
         .executable(name: "locwire", targets: ["locwire"]),
+        // For the libFuzzer package in FuzzTesting/, which builds with sanitizers and so lives apart.
+        .library(name: "LocationWireFuzzing", targets: ["LocationWireFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -36,11 +39,17 @@ let package = Package(
             dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "LocationWireFuzzing",
+            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireConformance"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "locwire",
             dependencies: [
                 "LocationWireTools",
                 "LocationWireConformance",
+                "LocationWireFuzzing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -49,7 +58,7 @@ let package = Package(
             name: "LocationWireTests",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
-                "LocationWireConformance",
+                "LocationWireConformance", "LocationWireFuzzing",
             ],
             swiftSettings: strictSettings
         ),

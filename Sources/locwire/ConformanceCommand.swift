@@ -194,7 +194,7 @@ struct ConformanceGenerateCommand: ParsableCommand {
         } catch {
             throw UsageFailure(message: "cannot write vectors to \(output): \(error)")
         }
-        let files = VectorGenerator.generate()
+        let files = try VectorGenerator.generate(regressions: VectorGenerator.regressionsDirectory(besides: URL(fileURLWithPath: output)))
         let count = files.reduce(0) { $0 + $1.vectors.count }
         if check {
             guard differences.isEmpty else {

@@ -6,10 +6,15 @@ import Foundation
 public enum VectorGenerator {
     public static let generatorName = "locwire conformance generate 1.0.0"
 
-    /// Every family's file, in a fixed order.
-    public static func generate() -> [VectorFile] {
+    /// Every family's file, in a fixed order. Vectors in `regressions` (one JSON vector per file, as
+    /// `locwire fuzz` writes them) join the wire family, their expectations rechecked like any other vector's.
+    public static func generate(regressions: URL? = nil) throws -> [VectorFile] {
+        var wire = WireFamily.build()
+        for vector in try loadRegressions(regressions) {
+            wire.regression(vector)
+        }
         let families: [(VectorBuilder, String)] = [
-            (WireFamily.build(), WireFamily.description),
+            (wire, WireFamily.description),
             (CanonicalFamily.build(), CanonicalFamily.description),
             (JSONFamily.build(), JSONFamily.description),
             (SemanticFamily.build(), SemanticFamily.description),
@@ -29,10 +34,27 @@ public enum VectorGenerator {
         public let reason: String
     }
 
+    /// The regression vectors of a folder, in file name order; none when it does not exist.
+    static func loadRegressions(_ directory: URL?) throws -> [Vector] {
+        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        return try names.filter { $0.hasSuffix(".json") }.sorted().map { name in
+            do {
+                return try JSONDecoder().decode(Vector.self, from: Data(contentsOf: directory.appendingPathComponent(name)))
+            } catch {
+                throw VectorFileError(message: "regression vector \(name): \(error)")
+            }
+        }
+    }
+
+    /// The regression folder that belongs to a vector directory: `conformance/regressions` beside `conformance/vectors`.
+    public static func regressionsDirectory(besides vectors: URL) -> URL {
+        vectors.deletingLastPathComponent().appendingPathComponent("regressions")
+    }
+
     /// Writes the files into `directory`, or with `check`, compares them with what is there and returns the
     /// differences instead of writing.
     public static func write(to directory: URL, check: Bool) throws -> [Difference] {
-        let files = generate()
+        let files = try generate(regressions: regressionsDirectory(besides: directory))
         var differences: [Difference] = []
         if !check {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

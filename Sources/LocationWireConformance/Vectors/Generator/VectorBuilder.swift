@@ -23,7 +23,7 @@ struct VectorBuilder {
 
     mutating func add(_ vector: Vector) {
         precondition(ids.insert(vector.id).inserted, "duplicate vector id \(vector.id)")
-        precondition(vector.id.hasPrefix(family + "."), "vector \(vector.id) is not in family \(family)")
+        precondition(vector.id.hasPrefix(family + "."), "vector \(vector.id) is not in family \(family) (regression vectors go in the wire family)")
         for flag in vector.flags { precondition(VectorFlags.all[flag] != nil, "flag \(flag) is not documented") }
         vectors.append(vector)
     }
@@ -58,6 +58,28 @@ struct VectorBuilder {
             preconditionFailure("\(id): intended invalid, the codec accepts it")
         }
         add(vector)
+    }
+
+    /// A regression vector from conformance/regressions/: its expectation is rechecked like an authored one.
+    mutating func regression(_ vector: Vector) {
+        let type = String(vector.messageType.split(separator: ".").last ?? "")
+        let intended: Intended
+        switch vector.result {
+        case .valid: intended = .valid
+        case .acceptable: intended = .acceptable
+        case .invalid:
+            guard let category = vector.errorCategory.flatMap(ErrorCategory.init(vectorName:)) else {
+                preconditionFailure("regression \(vector.id): an invalid vector needs a known errorCategory")
+            }
+            intended = .invalid(category)
+        }
+        if let hex = vector.inputHex, let bytes = Hex.decode(hex) {
+            binary(vector.id, type, bytes, intended, flags: vector.flags, vector.comment)
+        } else if let json = vector.inputJSON {
+            self.json(vector.id, type, json, intended, flags: vector.flags, vector.comment)
+        } else {
+            preconditionFailure("regression \(vector.id): no input")
+        }
     }
 
     /// A vector with JSON input.
@@ -129,5 +151,6 @@ enum VectorFlags {
         "run-length": "A compact column with run-length coded deltas.",
         "presence-bitmap": "A compact column with a presence bitmap.",
         "hostile": "Input crafted to make a careless implementation allocate or loop without bound.",
+        "fuzz-finding": "Found by a fuzzer (libFuzzer or `locwire fuzz`) and kept as a regression vector.",
     ]
 }

@@ -80,9 +80,9 @@ enum WireBytes {
 /// Deterministic sample messages built from the schema: every field set to a distinctive value, so that a
 /// vector built on a sample touches every field. Values respect field types, not the spec's rules (the wire
 /// families test encoding, the semantic family tests rules).
-enum SampleMessages {
+package enum SampleMessages {
     /// Canonical bytes of a message of `schema` with every field set; repeated fields hold two elements.
-    static func full(_ schema: MessageSchema, depth: Int = 0) -> [UInt8] {
+    package static func full(_ schema: MessageSchema, depth: Int = 0) -> [UInt8] {
         var output: [UInt8] = []
         for field in schema.fields {
             output += fieldBytes(field, in: schema, depth: depth)

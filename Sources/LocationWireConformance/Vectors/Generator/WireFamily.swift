@@ -468,6 +468,10 @@ enum WireFamily {
             "wire.LocationBatch.group.end-outside-sub-message", "LocationBatch", WireBytes.lengthDelimited(8, start) + end,
             .invalid(.badGroup), flags: ["group"], "A group opened inside live_fix and closed after it: a group cannot cross a sub-message boundary.")
         builder.binary(
+            "wire.LocationFix.group.field-zero-inside", "LocationFix", start + [0x00, 0x00] + end, .acceptable,
+            flags: ["group", "bad-tag", "peers-disagree", "fuzz-finding"],
+            "Field number 0 inside an unknown group: C++ and LocationWire reject it, upb does not check the fields of a group it skips. Found by `locwire fuzz` against upb.")
+        builder.binary(
             "wire.LocationFix.group.known-number-as-group", "LocationFix", WireBytes.tag(1, 3) + WireBytes.tag(1, 4), .valid,
             flags: ["group", "wrong-wire-type", "unknown-fields"], "Field 1 sent as an empty group: an unknown field.")
         for (levels, intended) in [(99, VectorBuilder.Intended.valid), (100, .valid), (101, .invalid(.limitExceeded))] {

@@ -1,0 +1,125 @@
+import LocationWire
+import LocationWireJSON
+import LocationWireTools
+import LocationWireValidation
+
+/// The properties every input must satisfy, whatever its bytes. The libFuzzer targets (FuzzTesting/) trap on a
+/// violation; `swift test` replays the regression corpus (FuzzTesting/Regressions/) through the same checks.
+///
+/// For binary input: decoding either throws a DecodingError or yields a message m, and then
+///   1. encode(m) decodes again to a message equal to m (equality is bit-exact, unknown fields included);
+///   2. encoding is a fixed point: encode(decode(encode(m))) == encode(m);
+///   3. m prints as JSON, that JSON parses, and printing the result gives the same JSON again;
+///   4. validation runs (and, for compact fixes, row reconstruction) without trapping.
+/// For JSON input: parsing either throws a JSONError or yields m, and then the same checks hold.
+public enum FuzzOracle {
+    /// Inputs larger than this are skipped, to keep the work per input bounded (and fuzzers fast).
+    public static let maxInputBytes = 64 * 1024
+
+    public struct Violation: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The targets: one per top-level message, plus validation and JSON.
+    public enum Target: String, CaseIterable, Sendable {
+        case locationBatch = "FuzzLocationBatch"
+        case batchAck = "FuzzBatchAck"
+        case regionAssignment = "FuzzRegionAssignment"
+        case regionRequest = "FuzzRegionRequest"
+        case fenceEvent = "FuzzFenceEvent"
+        case trackingPolicy = "FuzzTrackingPolicy"
+        /// Decodes any message type (chosen by the first byte) and validates it.
+        case validation = "FuzzValidation"
+        /// Parses JSON for any message type (chosen by the first byte).
+        case json = "FuzzJSON"
+
+        /// The message type a single-message target decodes.
+        public var messageType: (any LocationWireMessage.Type)? {
+            switch self {
+            case .locationBatch: LocationBatch.self
+            case .batchAck: BatchAck.self
+            case .regionAssignment: RegionAssignment.self
+            case .regionRequest: RegionRequest.self
+            case .fenceEvent: FenceEvent.self
+            case .trackingPolicy: TrackingPolicy.self
+            case .validation, .json: nil
+            }
+        }
+    }
+
+    /// Runs `target`'s checks on `input`; throws a Violation when a property does not hold.
+    public static func check(_ target: Target, _ input: [UInt8]) throws(Violation) {
+        guard input.count <= maxInputBytes else { return }
+        switch target {
+        case .validation, .json:
+            // The first byte picks the message type, so one target covers all 17; the rest is the input.
+            guard let selector = input.first else { return }
+            let type = MessageRegistry.allTypes[Int(selector) % MessageRegistry.allTypes.count]
+            let body = Array(input.dropFirst())
+            if target == .json {
+                try checkJSON(type, body)
+            } else {
+                try checkBinary(type, body, validate: true)
+            }
+        default:
+            try checkBinary(target.messageType!, input, validate: false)
+        }
+    }
+
+    public static func checkBinary(_ type: any LocationWireMessage.Type, _ input: [UInt8], validate: Bool) throws(Violation) {
+        try checkBinary(type, input, validate: validate, as: type)
+    }
+
+    private static func checkBinary<Message: LocationWireMessage>(
+        _ type: any LocationWireMessage.Type, _ input: [UInt8], validate: Bool, as: Message.Type
+    ) throws(Violation) {
+        guard let message = try? Message(serializedBytes: input) else { return }
+        try checkDecoded(message, validate: validate)
+    }
+
+    public static func checkJSON(_ type: any LocationWireMessage.Type, _ input: [UInt8]) throws(Violation) {
+        try checkJSON(input, as: type)
+    }
+
+    private static func checkJSON<Message: LocationWireMessage>(_ input: [UInt8], as: Message.Type) throws(Violation) {
+        guard let message = try? Message(jsonUTF8: input) else { return }
+        try checkDecoded(message, validate: true)
+    }
+
+    private static func checkDecoded<Message: LocationWireMessage>(_ message: Message, validate: Bool) throws(Violation) {
+        let name = Message.messageName
+        let encoded = message.serializedBytes()
+        let again: Message
+        do {
+            again = try Message(serializedBytes: encoded)
+        } catch {
+            throw Violation(description: "\(name): the encoding of a decoded message does not decode: \(error)")
+        }
+        guard again == message else {
+            throw Violation(description: "\(name): decode(encode(m)) != m")
+        }
+        guard again.serializedBytes() == encoded else {
+            throw Violation(description: "\(name): encoding is not a fixed point")
+        }
+        let json = message.jsonString()
+        let fromJSON: Message
+        do {
+            fromJSON = try Message(jsonString: json)
+        } catch {
+            throw Violation(description: "\(name): printed JSON does not parse: \(error)\n\(json)")
+        }
+        let jsonAgain = fromJSON.jsonString()
+        guard jsonAgain == json else {
+            throw Violation(description: "\(name): JSON is not a fixed point\n\(json)\n\(jsonAgain)")
+        }
+        if validate {
+            _ = LocationWireValidation.validate(message)
+            if let compact = message as? CompactFixes, let rows = try? compact.fixes(limit: 10_000) {
+                // Rows from columns convert back to columns that give the same rows.
+                guard let again = try? CompactFixes(fixes: rows), (try? again.fixes()) == rows else {
+                    throw Violation(description: "CompactFixes: rows -> columns -> rows changed the rows")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,249 @@
+import LocationWire
+import LocationWireTools
+
+/// Mutations that know the wire format: they parse an input into fields (using the schema to find sub-messages,
+/// packed fields and strings) and change it in the ways protobuf implementations most often get wrong, then fall
+/// back to blind byte edits. Deterministic for a given generator state.
+struct WireMutator {
+    /// One field as found in the input: its tag, and either a scalar value's bytes or a payload.
+    struct Field {
+        var number: UInt32
+        var wireType: UInt8
+        /// The value's bytes as they were (varint, fixed, or the payload of a length-delimited field).
+        var value: [UInt8]
+        /// For a known sub-message: its fields, when they parsed.
+        var children: [Field]?
+        /// The schema of the field, when known and the wire type matches.
+        var schema: FieldSchema?
+    }
+
+    var random: SeededRandom
+
+    /// Parses canonical-ish bytes into fields, or nil when they do not parse (then only byte edits apply).
+    static func parse(_ bytes: ArraySlice<UInt8>, schema: MessageSchema?, depth: Int = 0) -> [Field]? {
+        var fields: [Field] = []
+        var index = bytes.startIndex
+        func varint() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < bytes.endIndex, shift < 70 {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) &<< shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        while index < bytes.endIndex {
+            guard let key = varint(), key >> 3 > 0, key >> 3 <= UInt64(FieldKey.maxFieldNumber) else { return nil }
+            let number = UInt32(key >> 3)
+            let wireType = UInt8(key & 7)
+            let valueStart = index
+            var field = Field(number: number, wireType: wireType, value: [], children: nil, schema: nil)
+            switch wireType {
+            case 0:
+                guard varint() != nil else { return nil }
+                field.value = Array(bytes[valueStart..<index])
+            case 1, 5:
+                let size = wireType == 1 ? 8 : 4
+                guard bytes.endIndex - index >= size else { return nil }
+                index += size
+                field.value = Array(bytes[valueStart..<index])
+            case 2:
+                guard let length = varint(), length <= UInt64(bytes.endIndex - index) else { return nil }
+                let payload = bytes[index..<(index + Int(length))]
+                index += Int(length)
+                field.value = Array(payload)
+                if let known = schema?.field(number: number) {
+                    field.schema = known
+                    if case .message(let nested) = known.type, depth < 8 {
+                        field.children = parse(payload, schema: nested, depth: depth + 1)
+                    }
+                }
+            default:
+                return nil  // groups and invalid wire types: leave to byte edits
+            }
+            if field.schema == nil, let known = schema?.field(number: number), known.type.wireType.rawValue == wireType {
+                field.schema = known
+            }
+            fields.append(field)
+        }
+        return fields
+    }
+
+    static func encode(_ fields: [Field]) -> [UInt8] {
+        var output: [UInt8] = []
+        for field in fields {
+            appendVarint(UInt64(field.number) << 3 | UInt64(field.wireType), &output)
+            if field.wireType == 2 {
+                let payload = field.children.map(encode) ?? field.value
+                appendVarint(UInt64(payload.count), &output)
+                output += payload
+            } else {
+                output += field.value
+            }
+        }
+        return output
+    }
+
+    static func appendVarint(_ value: UInt64, _ output: inout [UInt8], padTo length: Int = 0) {
+        var bytes: [UInt8] = []
+        var rest = value
+        repeat {
+            bytes.append(UInt8(rest & 0x7F))
+            rest >>= 7
+        } while rest != 0
+        while bytes.count < length { bytes.append(0) }
+        for index in 0..<(bytes.count - 1) { bytes[index] |= 0x80 }
+        output += bytes
+    }
+
+    /// A mutated copy of `input`: one to four mutations, structural when the input parses.
+    mutating func mutate(_ input: [UInt8], schema: MessageSchema, donor: [UInt8]) -> [UInt8] {
+        var bytes = input
+        for _ in 0...random.index(4) {
+            if random.index(10) < 7, var fields = Self.parse(bytes[...], schema: schema), !fields.isEmpty {
+                structural(&fields, donor: donor, schema: schema)
+                bytes = Self.encode(fields)
+            } else {
+                byteEdit(&bytes)
+            }
+        }
+        return bytes
+    }
+
+    private mutating func byteEdit(_ bytes: inout [UInt8]) {
+        let position = random.index(bytes.count + 1)
+        switch random.index(5) {
+        case 0 where position < bytes.count: bytes[position] ^= UInt8(1 << random.index(8))
+        case 1: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: position)
+        case 2 where position < bytes.count: bytes.remove(at: position)
+        case 3: bytes = Array(bytes.prefix(position))  // truncate
+        default:
+            if position < bytes.count { bytes[position] = [0x00, 0x7F, 0x80, 0xFF][random.index(4)] }
+        }
+    }
+
+    /// Picks a field, possibly nested, and applies one structural mutation to the list that holds it.
+    private mutating func structural(_ fields: inout [Field], donor: [UInt8], schema: MessageSchema) {
+        // Descend into a sub-message now and then, so nested fields get mutated too.
+        if random.index(3) == 0,
+            let nestedIndices = Optional(fields.indices.filter { fields[$0].children?.isEmpty == false }),
+            !nestedIndices.isEmpty
+        {
+            let index = nestedIndices[random.index(nestedIndices.count)]
+            var children = fields[index].children!
+            if case .message(let nested)? = fields[index].schema?.type {
+                structural(&children, donor: donor, schema: nested)
+            }
+            fields[index].children = children
+            return
+        }
+        let index = random.index(fields.count)
+        switch random.index(12) {
+        case 0:  // duplicate a field (last value wins, or messages merge)
+            fields.insert(fields[index], at: random.index(fields.count + 1))
+        case 1:  // reorder
+            fields.swapAt(index, random.index(fields.count))
+        case 2:  // split a sub-message into two occurrences
+            if let children = fields[index].children, children.count > 1 {
+                let cut = 1 + random.index(children.count - 1)
+                var second = fields[index]
+                fields[index].children = Array(children[..<cut])
+                second.children = Array(children[cut...])
+                fields.insert(second, at: index + 1)
+            }
+        case 3:  // unpack a packed field into elements
+            if let field = fields[index].schema, field.isPacked, fields[index].wireType == 2 {
+                fields.replaceSubrange(index...index, with: unpack(fields[index], type: field.type))
+            }
+        case 4:  // overlong varint value (sometimes beyond 10 bytes)
+            if fields[index].wireType == 0 {
+                let value = decodeVarint(fields[index].value)
+                var padded: [UInt8] = []
+                Self.appendVarint(value, &padded, padTo: [2, 5, 9, 10, 10, 11][random.index(6)])
+                fields[index].value = padded
+            }
+        case 5:  // corrupt a length: the payload loses or gains bytes
+            if fields[index].wireType == 2 {
+                fields[index].children = nil
+                if random.index(2) == 0, !fields[index].value.isEmpty {
+                    fields[index].value.removeLast(1 + random.index(fields[index].value.count))
+                } else {
+                    fields[index].value += [UInt8(truncatingIfNeeded: random.next())]
+                }
+            }
+        case 6:  // splice a field from another message
+            if let donorFields = Self.parse(donor[...], schema: schema), !donorFields.isEmpty {
+                fields.insert(donorFields[random.index(donorFields.count)], at: random.index(fields.count + 1))
+            }
+        case 7:  // add an unknown field of any wire type
+            fields.insert(unknownField(), at: random.index(fields.count + 1))
+        case 8:  // break UTF-8 in a string
+            if fields[index].schema?.type == .string {
+                let broken: [[UInt8]] = [[0xC3, 0x28], [0xA0], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC0, 0x80]]
+                fields[index].value.insert(contentsOf: broken[random.index(broken.count)], at: random.index(fields[index].value.count + 1))
+            }
+        case 9:  // push a value out of its range: 64-bit into 32-bit fields, unknown enums, bool 2
+            if fields[index].wireType == 0 {
+                let extremes: [UInt64] = [1 << 32, 1 << 63, .max, 2, 0x7FFF_FFFF, 0x8000_0000, 99, 1 << 31 | 5]
+                var value: [UInt8] = []
+                Self.appendVarint(extremes[random.index(extremes.count)], &value)
+                fields[index].value = value
+            } else if fields[index].wireType == 5 {
+                let floats: [UInt32] = [0x7FC0_0001, 0x8000_0000, 0x7F80_0000, 0x0000_0001, 0xFF7F_FFFF]
+                fields[index].value = withUnsafeBytes(of: floats[random.index(floats.count)].littleEndian) { Array($0) }
+            }
+        case 10:  // send a known field with another wire type
+            if fields[index].wireType == 0 {
+                fields[index].wireType = 5
+                fields[index].value = [1, 2, 3, 4]
+            } else {
+                fields[index].wireType = 0
+                fields[index].children = nil
+                fields[index].value = [0x05]
+            }
+        default:  // drop a field
+            fields.remove(at: index)
+        }
+    }
+
+    private func decodeVarint(_ bytes: [UInt8]) -> UInt64 {
+        var value: UInt64 = 0
+        for (index, byte) in bytes.enumerated() where index < 10 {
+            value |= UInt64(byte & 0x7F) &<< UInt64(7 * index)
+        }
+        return value
+    }
+
+    private func unpack(_ field: Field, type: FieldType) -> [Field] {
+        var elements: [Field] = []
+        var index = 0
+        let payload = field.value
+        while index < payload.count {
+            let start = index
+            switch type.wireType {
+            case .fixed32: index += 4
+            case .fixed64: index += 8
+            default:
+                while index < payload.count, payload[index] >= 0x80 { index += 1 }
+                index += 1
+            }
+            guard index <= payload.count else { break }
+            elements.append(Field(number: field.number, wireType: type.wireType.rawValue, value: Array(payload[start..<index]), children: nil, schema: nil))
+        }
+        return elements
+    }
+
+    private mutating func unknownField() -> Field {
+        let numbers: [UInt32] = [99, 1000, 50_000, 59_999, FieldKey.maxFieldNumber, 24, 100 + UInt32(random.index(100))]
+        let number = numbers[random.index(numbers.count)]
+        switch random.index(5) {
+        case 0: return Field(number: number, wireType: 0, value: [0x96, 0x01], children: nil, schema: nil)
+        case 1: return Field(number: number, wireType: 1, value: [1, 2, 3, 4, 5, 6, 7, 8], children: nil, schema: nil)
+        case 2: return Field(number: number, wireType: 5, value: [0xDE, 0xAD, 0xBE, 0xEF], children: nil, schema: nil)
+        default: return Field(number: number, wireType: 2, value: [0x08, 0x01, 0xFF], children: nil, schema: nil)
+        }
+    }
+}
