@@ -2,8 +2,8 @@
 ///
 /// The codec itself does not need it (each message decodes and encodes with hand-written code); the schema
 /// serves everything that must name or walk fields generically: the proto3 JSON mapping, the annotated dump,
-/// error paths, the conformance vector generator and fuzz dictionaries. A unit test compares every schema with
-/// the descriptor `protoc` builds from `proto/`, so the two cannot drift apart.
+/// error paths, the conformance vector generator and the fuzzer. `Tests/peers/schema_check.py` (run by `.ci/run`)
+/// compares every table with the descriptors `protoc` builds from `proto/`, so the two cannot drift apart.
 public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
     /// The fully qualified name, e.g. `locationwire.v1.LocationBatch`.
     public let fullName: String
