@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the committed swift-protobuf code of the testee from the project's .proto files:
-#   SwiftProtobufTestee/Sources/SwiftProtobufTestee/Generated/*.pb.swift  (protoc-gen-swift 1.39.0)
-#   SwiftProtobufTestee/Sources/SwiftProtobufTestee/Generated/MessageTypes.swift  (every locationwire.v1 type)
+#   SwiftProtobufTestee/Sources/LocationWireSwiftProtobuf/*.pb.swift  (protoc-gen-swift 1.39.0, public types)
+#   SwiftProtobufTestee/Sources/LocationWireSwiftProtobuf/MessageTypes.swift  (every locationwire.v1 type)
 # protoc-gen-swift is built from the same package (so it matches the SwiftProtobuf runtime exactly; the first
 # build takes about 90 s).
 #
@@ -16,7 +16,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 proto="$root/proto"
 package="$here/SwiftProtobufTestee"
-generated="$package/Sources/SwiftProtobufTestee/Generated"
+generated="$package/Sources/LocationWireSwiftProtobuf"
 
 check=0
 case "${1:-}" in
@@ -43,7 +43,7 @@ out="$tmp/Generated"
 mkdir -p "$out"
 
 # FileNaming=PathToUnderscores: flat, unique file names (locationwire_v1_location_fix.pb.swift).
-protoc -I "$proto" --plugin=protoc-gen-swift="$plugin" --swift_opt=FileNaming=PathToUnderscores \
+protoc -I "$proto" --plugin=protoc-gen-swift="$plugin" --swift_opt=FileNaming=PathToUnderscores --swift_opt=Visibility=Public \
   --swift_out="$out" "$proto"/locationwire/v1/*.proto "$proto"/locationwire/conformance/v1/testee.proto
 
 # The table of message types by name: every type the locationwire/v1 files make a SwiftProtobuf.Message
@@ -55,7 +55,7 @@ protoc -I "$proto" --plugin=protoc-gen-swift="$plugin" --swift_opt=FileNaming=Pa
   echo "import SwiftProtobuf"
   echo
   echo "/// Every message type of package locationwire.v1."
-  echo "let locationWireV1MessageTypes: [any SwiftProtobuf.Message.Type] = ["
+  echo "public let locationWireV1MessageTypes: [any SwiftProtobuf.Message.Type] = ["
   sed -n 's/^\(nonisolated \)\{0,1\}extension \([A-Za-z0-9_.]*\): SwiftProtobuf\.Message, .*/    \2.self,/p' "$out"/locationwire_v1_*.pb.swift |
     LC_ALL=C sort
   echo "]"

@@ -6,6 +6,7 @@
 // written by generate.sh next to the generated *.pb.swift files).
 
 import Foundation
+import LocationWireSwiftProtobuf
 import SwiftProtobuf
 
 #if canImport(Glibc)

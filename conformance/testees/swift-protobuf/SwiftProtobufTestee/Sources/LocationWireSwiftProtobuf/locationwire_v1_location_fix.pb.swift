@@ -23,8 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Why a fix was recorded.
-nonisolated enum Locationwire_V1_FixReason: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_FixReason: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// A timer fired: time-based reporting while moving fast, or a fixed interval.
@@ -64,11 +64,11 @@ nonisolated enum Locationwire_V1_FixReason: SwiftProtobuf.Enum, Swift.CaseIterab
   case systemRelaunch // = 12
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .periodic
@@ -87,7 +87,7 @@ nonisolated enum Locationwire_V1_FixReason: SwiftProtobuf.Enum, Swift.CaseIterab
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .periodic: return 1
@@ -107,7 +107,7 @@ nonisolated enum Locationwire_V1_FixReason: SwiftProtobuf.Enum, Swift.CaseIterab
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_FixReason] = [
+  public static let allCases: [Locationwire_V1_FixReason] = [
     .unspecified,
     .periodic,
     .distance,
@@ -126,8 +126,8 @@ nonisolated enum Locationwire_V1_FixReason: SwiftProtobuf.Enum, Swift.CaseIterab
 }
 
 /// Where a position came from.
-nonisolated enum Locationwire_V1_FixSource: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_FixSource: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// A satellite receiver (GPS, Galileo, GLONASS, BeiDou), alone or assisted.
@@ -143,11 +143,11 @@ nonisolated enum Locationwire_V1_FixSource: SwiftProtobuf.Enum, Swift.CaseIterab
   case cached // = 4
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .gnss
@@ -158,7 +158,7 @@ nonisolated enum Locationwire_V1_FixSource: SwiftProtobuf.Enum, Swift.CaseIterab
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .gnss: return 1
@@ -170,7 +170,7 @@ nonisolated enum Locationwire_V1_FixSource: SwiftProtobuf.Enum, Swift.CaseIterab
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_FixSource] = [
+  public static let allCases: [Locationwire_V1_FixSource] = [
     .unspecified,
     .gnss,
     .network,
@@ -181,8 +181,8 @@ nonisolated enum Locationwire_V1_FixSource: SwiftProtobuf.Enum, Swift.CaseIterab
 }
 
 /// The motion activity reported by the OS classifier (Android ActivityRecognition, iOS CMMotionActivity).
-nonisolated enum Locationwire_V1_MotionActivity: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_MotionActivity: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
 
   /// Not reported.
   case unspecified // = 0
@@ -199,11 +199,11 @@ nonisolated enum Locationwire_V1_MotionActivity: SwiftProtobuf.Enum, Swift.CaseI
   case inVehicle // = 7
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .unknown
@@ -217,7 +217,7 @@ nonisolated enum Locationwire_V1_MotionActivity: SwiftProtobuf.Enum, Swift.CaseI
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .unknown: return 1
@@ -232,7 +232,7 @@ nonisolated enum Locationwire_V1_MotionActivity: SwiftProtobuf.Enum, Swift.CaseI
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_MotionActivity] = [
+  public static let allCases: [Locationwire_V1_MotionActivity] = [
     .unspecified,
     .unknown,
     .still,
@@ -246,8 +246,8 @@ nonisolated enum Locationwire_V1_MotionActivity: SwiftProtobuf.Enum, Swift.CaseI
 }
 
 /// The charging state of the battery.
-nonisolated enum Locationwire_V1_BatteryState: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_BatteryState: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// On battery power.
@@ -258,11 +258,11 @@ nonisolated enum Locationwire_V1_BatteryState: SwiftProtobuf.Enum, Swift.CaseIte
   case full // = 3
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .unplugged
@@ -272,7 +272,7 @@ nonisolated enum Locationwire_V1_BatteryState: SwiftProtobuf.Enum, Swift.CaseIte
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .unplugged: return 1
@@ -283,7 +283,7 @@ nonisolated enum Locationwire_V1_BatteryState: SwiftProtobuf.Enum, Swift.CaseIte
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_BatteryState] = [
+  public static let allCases: [Locationwire_V1_BatteryState] = [
     .unspecified,
     .unplugged,
     .charging,
@@ -298,7 +298,7 @@ nonisolated enum Locationwire_V1_BatteryState: SwiftProtobuf.Enum, Swift.CaseIte
 ///
 /// Field numbers 1 to 15 take one byte on the wire and hold what nearly every fix carries. The same numbers name
 /// the columns of CompactFixes, which must be extended whenever a field is added here.
-nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
+public nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
@@ -307,7 +307,7 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   /// strictly increasing by at least 1, never reused, and kept across app restarts and reboots. It is the
   /// idempotency key: (LocationBatch.device_id, sequence) names one fix forever, so a retried upload cannot
   /// create a duplicate. Required: 0 means "not assigned" and is invalid.
-  var sequence: UInt64 {
+  public var sequence: UInt64 {
     get {_storage._sequence}
     set {_uniqueStorage()._sequence = newValue}
   }
@@ -315,19 +315,19 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   /// When the position was measured: UTC milliseconds since the Unix epoch, as the provider stamped it (GNSS time
   /// where available), not when the app received it (see age_ms). Required: 0 is invalid. Valid range
   /// 2000-01-01T00:00:00Z (946684800000) up to 2100-01-01T00:00:00Z (4102444800000), exclusive.
-  var timeMs: Int64 {
+  public var timeMs: Int64 {
     get {_storage._timeMs}
     set {_uniqueStorage()._timeMs = newValue}
   }
 
   /// Latitude in units of 1e-7 degree (about 1.1 cm), positive north. Range -900000000 to 900000000. Required.
   /// Coordinates are in the datum given by the enclosing message (WGS84 when not stated).
-  var optionalLatitudeE7: OneOf_OptionalLatitudeE7? {
+  public var optionalLatitudeE7: OneOf_OptionalLatitudeE7? {
     get {return _storage._optionalLatitudeE7}
     set {_uniqueStorage()._optionalLatitudeE7 = newValue}
   }
 
-  var latitudeE7: Int32 {
+  public var latitudeE7: Int32 {
     get {
       if case .latitudeE7(let v)? = _storage._optionalLatitudeE7 {return v}
       return 0
@@ -337,12 +337,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
 
   /// Longitude in units of 1e-7 degree, positive east. Range -1800000000 to 1800000000; both ends name the
   /// antimeridian. Required. A fix at exactly (0, 0) ("null island") is an error, never a place.
-  var optionalLongitudeE7: OneOf_OptionalLongitudeE7? {
+  public var optionalLongitudeE7: OneOf_OptionalLongitudeE7? {
     get {return _storage._optionalLongitudeE7}
     set {_uniqueStorage()._optionalLongitudeE7 = newValue}
   }
 
-  var longitudeE7: Int32 {
+  public var longitudeE7: Int32 {
     get {
       if case .longitudeE7(let v)? = _storage._optionalLongitudeE7 {return v}
       return 0
@@ -352,12 +352,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
 
   /// Radius of the 68 % confidence circle around the position, in centimetres. Must be greater than 0; absent
   /// when the provider does not say (iOS reports a negative value for "invalid": send nothing then).
-  var optionalHorizontalAccuracyCm: OneOf_OptionalHorizontalAccuracyCm? {
+  public var optionalHorizontalAccuracyCm: OneOf_OptionalHorizontalAccuracyCm? {
     get {return _storage._optionalHorizontalAccuracyCm}
     set {_uniqueStorage()._optionalHorizontalAccuracyCm = newValue}
   }
 
-  var horizontalAccuracyCm: UInt32 {
+  public var horizontalAccuracyCm: UInt32 {
     get {
       if case .horizontalAccuracyCm(let v)? = _storage._optionalHorizontalAccuracyCm {return v}
       return 0
@@ -367,12 +367,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
 
   /// Altitude above mean sea level, in centimetres (iOS CLLocation.altitude; Android getMslAltitudeMeters).
   /// Range -1000000 to 10000000 (-10 km to 100 km). See ellipsoidal_height_cm for height above the ellipsoid.
-  var optionalAltitudeCm: OneOf_OptionalAltitudeCm? {
+  public var optionalAltitudeCm: OneOf_OptionalAltitudeCm? {
     get {return _storage._optionalAltitudeCm}
     set {_uniqueStorage()._optionalAltitudeCm = newValue}
   }
 
-  var altitudeCm: Int32 {
+  public var altitudeCm: Int32 {
     get {
       if case .altitudeCm(let v)? = _storage._optionalAltitudeCm {return v}
       return 0
@@ -381,12 +381,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   }
 
   /// Standard deviation of the altitude, in centimetres. Must be greater than 0 when present.
-  var optionalVerticalAccuracyCm: OneOf_OptionalVerticalAccuracyCm? {
+  public var optionalVerticalAccuracyCm: OneOf_OptionalVerticalAccuracyCm? {
     get {return _storage._optionalVerticalAccuracyCm}
     set {_uniqueStorage()._optionalVerticalAccuracyCm = newValue}
   }
 
-  var verticalAccuracyCm: UInt32 {
+  public var verticalAccuracyCm: UInt32 {
     get {
       if case .verticalAccuracyCm(let v)? = _storage._optionalVerticalAccuracyCm {return v}
       return 0
@@ -396,12 +396,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
 
   /// Ground speed in centimetres per second (1 m/s = 100; 1 km/h = 27.78; 1 knot = 51.44). Range 0 to 50000
   /// (500 m/s). Present and 0 means standing still; absent means unknown.
-  var optionalSpeedCmS: OneOf_OptionalSpeedCmS? {
+  public var optionalSpeedCmS: OneOf_OptionalSpeedCmS? {
     get {return _storage._optionalSpeedCmS}
     set {_uniqueStorage()._optionalSpeedCmS = newValue}
   }
 
-  var speedCmS: UInt32 {
+  public var speedCmS: UInt32 {
     get {
       if case .speedCmS(let v)? = _storage._optionalSpeedCmS {return v}
       return 0
@@ -410,12 +410,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   }
 
   /// Standard deviation of the speed, in centimetres per second. Must be greater than 0 when present.
-  var optionalSpeedAccuracyCmS: OneOf_OptionalSpeedAccuracyCmS? {
+  public var optionalSpeedAccuracyCmS: OneOf_OptionalSpeedAccuracyCmS? {
     get {return _storage._optionalSpeedAccuracyCmS}
     set {_uniqueStorage()._optionalSpeedAccuracyCmS = newValue}
   }
 
-  var speedAccuracyCmS: UInt32 {
+  public var speedAccuracyCmS: UInt32 {
     get {
       if case .speedAccuracyCmS(let v)? = _storage._optionalSpeedAccuracyCmS {return v}
       return 0
@@ -425,12 +425,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
 
   /// Course over ground in 0.01 degree, clockwise from true north. Range 0 to 35999. Present and 0 means due
   /// north; absent means unknown (for instance while stationary).
-  var optionalCourseCdeg: OneOf_OptionalCourseCdeg? {
+  public var optionalCourseCdeg: OneOf_OptionalCourseCdeg? {
     get {return _storage._optionalCourseCdeg}
     set {_uniqueStorage()._optionalCourseCdeg = newValue}
   }
 
-  var courseCdeg: UInt32 {
+  public var courseCdeg: UInt32 {
     get {
       if case .courseCdeg(let v)? = _storage._optionalCourseCdeg {return v}
       return 0
@@ -439,12 +439,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   }
 
   /// Standard deviation of the course, in 0.01 degree. Range 1 to 18000.
-  var optionalCourseAccuracyCdeg: OneOf_OptionalCourseAccuracyCdeg? {
+  public var optionalCourseAccuracyCdeg: OneOf_OptionalCourseAccuracyCdeg? {
     get {return _storage._optionalCourseAccuracyCdeg}
     set {_uniqueStorage()._optionalCourseAccuracyCdeg = newValue}
   }
 
-  var courseAccuracyCdeg: UInt32 {
+  public var courseAccuracyCdeg: UInt32 {
     get {
       if case .courseAccuracyCdeg(let v)? = _storage._optionalCourseAccuracyCdeg {return v}
       return 0
@@ -455,12 +455,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   /// The device's monotonic clock when the fix was measured: milliseconds since boot, counting deep sleep
   /// (Android SystemClock.elapsedRealtime, iOS mach_continuous_time). Together with LocationBatch.boot_id it
   /// orders fixes even when the wall clock jumps. Present and 0 is a valid reading right at boot.
-  var optionalElapsedRealtimeMs: OneOf_OptionalElapsedRealtimeMs? {
+  public var optionalElapsedRealtimeMs: OneOf_OptionalElapsedRealtimeMs? {
     get {return _storage._optionalElapsedRealtimeMs}
     set {_uniqueStorage()._optionalElapsedRealtimeMs = newValue}
   }
 
-  var elapsedRealtimeMs: UInt64 {
+  public var elapsedRealtimeMs: UInt64 {
     get {
       if case .elapsedRealtimeMs(let v)? = _storage._optionalElapsedRealtimeMs {return v}
       return 0
@@ -469,25 +469,25 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   }
 
   /// Why the app recorded this fix. UNSPECIFIED when the app cannot tell.
-  var reason: Locationwire_V1_FixReason {
+  public var reason: Locationwire_V1_FixReason {
     get {_storage._reason}
     set {_uniqueStorage()._reason = newValue}
   }
 
   /// Where the position came from. UNSPECIFIED when the platform does not say.
-  var source: Locationwire_V1_FixSource {
+  public var source: Locationwire_V1_FixSource {
     get {_storage._source}
     set {_uniqueStorage()._source = newValue}
   }
 
   /// Battery charge when the fix was recorded, in percent. Range 0 to 100; 0 is an empty battery, absent is
   /// unknown.
-  var optionalBatteryPercent: OneOf_OptionalBatteryPercent? {
+  public var optionalBatteryPercent: OneOf_OptionalBatteryPercent? {
     get {return _storage._optionalBatteryPercent}
     set {_uniqueStorage()._optionalBatteryPercent = newValue}
   }
 
-  var batteryPercent: UInt32 {
+  public var batteryPercent: UInt32 {
     get {
       if case .batteryPercent(let v)? = _storage._optionalBatteryPercent {return v}
       return 0
@@ -496,25 +496,25 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   }
 
   /// Whether the device was charging when the fix was recorded.
-  var batteryState: Locationwire_V1_BatteryState {
+  public var batteryState: Locationwire_V1_BatteryState {
     get {_storage._batteryState}
     set {_uniqueStorage()._batteryState = newValue}
   }
 
   /// The motion activity the OS classifier reported when the fix was recorded.
-  var motionActivity: Locationwire_V1_MotionActivity {
+  public var motionActivity: Locationwire_V1_MotionActivity {
     get {_storage._motionActivity}
     set {_uniqueStorage()._motionActivity = newValue}
   }
 
   /// The classifier's confidence in motion_activity, in percent. Range 0 to 100. iOS reports low, medium and
   /// high: send 25, 50 and 100.
-  var optionalMotionConfidencePct: OneOf_OptionalMotionConfidencePct? {
+  public var optionalMotionConfidencePct: OneOf_OptionalMotionConfidencePct? {
     get {return _storage._optionalMotionConfidencePct}
     set {_uniqueStorage()._optionalMotionConfidencePct = newValue}
   }
 
-  var motionConfidencePct: UInt32 {
+  public var motionConfidencePct: UInt32 {
     get {
       if case .motionConfidencePct(let v)? = _storage._optionalMotionConfidencePct {return v}
       return 0
@@ -524,12 +524,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
 
   /// The building floor, 0 being the floor the building calls its ground floor, negative below it
   /// (iOS CLFloor.level). Range -200 to 300.
-  var optionalFloor: OneOf_OptionalFloor? {
+  public var optionalFloor: OneOf_OptionalFloor? {
     get {return _storage._optionalFloor}
     set {_uniqueStorage()._optionalFloor = newValue}
   }
 
-  var floor: Int32 {
+  public var floor: Int32 {
     get {
       if case .floor(let v)? = _storage._optionalFloor {return v}
       return 0
@@ -540,12 +540,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   /// How old the fix already was when the app recorded it, in milliseconds: the difference between the app's
   /// clock at recording and time_ms. Large values mark cached fixes that the OS handed out again; a receiver uses
   /// them to tell "same fix seen again" from "new fix".
-  var optionalAgeMs: OneOf_OptionalAgeMs? {
+  public var optionalAgeMs: OneOf_OptionalAgeMs? {
     get {return _storage._optionalAgeMs}
     set {_uniqueStorage()._optionalAgeMs = newValue}
   }
 
-  var ageMs: UInt32 {
+  public var ageMs: UInt32 {
     get {
       if case .ageMs(let v)? = _storage._optionalAgeMs {return v}
       return 0
@@ -555,19 +555,19 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
 
   /// True when the OS flags the fix as coming from a mock or simulated provider (Android isMock,
   /// iOS sourceInformation.isSimulatedBySoftware).
-  var isMock: Bool {
+  public var isMock: Bool {
     get {_storage._isMock}
     set {_uniqueStorage()._isMock = newValue}
   }
 
   /// Height above the WGS84 ellipsoid, in centimetres (Android getAltitude, iOS ellipsoidalAltitude). Range
   /// -1000000 to 10000000. It differs from altitude_cm by the geoid undulation, up to about 100 m.
-  var optionalEllipsoidalHeightCm: OneOf_OptionalEllipsoidalHeightCm? {
+  public var optionalEllipsoidalHeightCm: OneOf_OptionalEllipsoidalHeightCm? {
     get {return _storage._optionalEllipsoidalHeightCm}
     set {_uniqueStorage()._optionalEllipsoidalHeightCm = newValue}
   }
 
-  var ellipsoidalHeightCm: Int32 {
+  public var ellipsoidalHeightCm: Int32 {
     get {
       if case .ellipsoidalHeightCm(let v)? = _storage._optionalEllipsoidalHeightCm {return v}
       return 0
@@ -577,12 +577,12 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
 
   /// Barometric pressure at the device, in hectopascal, where the app attaches a barometer reading. A binary32
   /// float, because the sensor's resolution is relative; range 100 to 1200, finite.
-  var optionalPressureHpa: OneOf_OptionalPressureHpa? {
+  public var optionalPressureHpa: OneOf_OptionalPressureHpa? {
     get {return _storage._optionalPressureHpa}
     set {_uniqueStorage()._optionalPressureHpa = newValue}
   }
 
-  var pressureHpa: Float {
+  public var pressureHpa: Float {
     get {
       if case .pressureHpa(let v)? = _storage._optionalPressureHpa {return v}
       return 0
@@ -590,64 +590,64 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
     set {_uniqueStorage()._optionalPressureHpa = .pressureHpa(newValue)}
   }
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Latitude in units of 1e-7 degree (about 1.1 cm), positive north. Range -900000000 to 900000000. Required.
   /// Coordinates are in the datum given by the enclosing message (WGS84 when not stated).
-  nonisolated enum OneOf_OptionalLatitudeE7: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalLatitudeE7: Equatable, Sendable {
     case latitudeE7(Int32)
 
   }
 
   /// Longitude in units of 1e-7 degree, positive east. Range -1800000000 to 1800000000; both ends name the
   /// antimeridian. Required. A fix at exactly (0, 0) ("null island") is an error, never a place.
-  nonisolated enum OneOf_OptionalLongitudeE7: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalLongitudeE7: Equatable, Sendable {
     case longitudeE7(Int32)
 
   }
 
   /// Radius of the 68 % confidence circle around the position, in centimetres. Must be greater than 0; absent
   /// when the provider does not say (iOS reports a negative value for "invalid": send nothing then).
-  nonisolated enum OneOf_OptionalHorizontalAccuracyCm: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalHorizontalAccuracyCm: Equatable, Sendable {
     case horizontalAccuracyCm(UInt32)
 
   }
 
   /// Altitude above mean sea level, in centimetres (iOS CLLocation.altitude; Android getMslAltitudeMeters).
   /// Range -1000000 to 10000000 (-10 km to 100 km). See ellipsoidal_height_cm for height above the ellipsoid.
-  nonisolated enum OneOf_OptionalAltitudeCm: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalAltitudeCm: Equatable, Sendable {
     case altitudeCm(Int32)
 
   }
 
   /// Standard deviation of the altitude, in centimetres. Must be greater than 0 when present.
-  nonisolated enum OneOf_OptionalVerticalAccuracyCm: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalVerticalAccuracyCm: Equatable, Sendable {
     case verticalAccuracyCm(UInt32)
 
   }
 
   /// Ground speed in centimetres per second (1 m/s = 100; 1 km/h = 27.78; 1 knot = 51.44). Range 0 to 50000
   /// (500 m/s). Present and 0 means standing still; absent means unknown.
-  nonisolated enum OneOf_OptionalSpeedCmS: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalSpeedCmS: Equatable, Sendable {
     case speedCmS(UInt32)
 
   }
 
   /// Standard deviation of the speed, in centimetres per second. Must be greater than 0 when present.
-  nonisolated enum OneOf_OptionalSpeedAccuracyCmS: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalSpeedAccuracyCmS: Equatable, Sendable {
     case speedAccuracyCmS(UInt32)
 
   }
 
   /// Course over ground in 0.01 degree, clockwise from true north. Range 0 to 35999. Present and 0 means due
   /// north; absent means unknown (for instance while stationary).
-  nonisolated enum OneOf_OptionalCourseCdeg: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalCourseCdeg: Equatable, Sendable {
     case courseCdeg(UInt32)
 
   }
 
   /// Standard deviation of the course, in 0.01 degree. Range 1 to 18000.
-  nonisolated enum OneOf_OptionalCourseAccuracyCdeg: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalCourseAccuracyCdeg: Equatable, Sendable {
     case courseAccuracyCdeg(UInt32)
 
   }
@@ -655,28 +655,28 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   /// The device's monotonic clock when the fix was measured: milliseconds since boot, counting deep sleep
   /// (Android SystemClock.elapsedRealtime, iOS mach_continuous_time). Together with LocationBatch.boot_id it
   /// orders fixes even when the wall clock jumps. Present and 0 is a valid reading right at boot.
-  nonisolated enum OneOf_OptionalElapsedRealtimeMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalElapsedRealtimeMs: Equatable, Sendable {
     case elapsedRealtimeMs(UInt64)
 
   }
 
   /// Battery charge when the fix was recorded, in percent. Range 0 to 100; 0 is an empty battery, absent is
   /// unknown.
-  nonisolated enum OneOf_OptionalBatteryPercent: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalBatteryPercent: Equatable, Sendable {
     case batteryPercent(UInt32)
 
   }
 
   /// The classifier's confidence in motion_activity, in percent. Range 0 to 100. iOS reports low, medium and
   /// high: send 25, 50 and 100.
-  nonisolated enum OneOf_OptionalMotionConfidencePct: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalMotionConfidencePct: Equatable, Sendable {
     case motionConfidencePct(UInt32)
 
   }
 
   /// The building floor, 0 being the floor the building calls its ground floor, negative below it
   /// (iOS CLFloor.level). Range -200 to 300.
-  nonisolated enum OneOf_OptionalFloor: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalFloor: Equatable, Sendable {
     case floor(Int32)
 
   }
@@ -684,26 +684,26 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   /// How old the fix already was when the app recorded it, in milliseconds: the difference between the app's
   /// clock at recording and time_ms. Large values mark cached fixes that the OS handed out again; a receiver uses
   /// them to tell "same fix seen again" from "new fix".
-  nonisolated enum OneOf_OptionalAgeMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalAgeMs: Equatable, Sendable {
     case ageMs(UInt32)
 
   }
 
   /// Height above the WGS84 ellipsoid, in centimetres (Android getAltitude, iOS ellipsoidalAltitude). Range
   /// -1000000 to 10000000. It differs from altitude_cm by the geoid undulation, up to about 100 m.
-  nonisolated enum OneOf_OptionalEllipsoidalHeightCm: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalEllipsoidalHeightCm: Equatable, Sendable {
     case ellipsoidalHeightCm(Int32)
 
   }
 
   /// Barometric pressure at the device, in hectopascal, where the app attaches a barometer reading. A binary32
   /// float, because the sensor's resolution is relative; range 100 to 1200, finite.
-  nonisolated enum OneOf_OptionalPressureHpa: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalPressureHpa: Equatable, Sendable {
     case pressureHpa(Float)
 
   }
 
-  init() {}
+  public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
@@ -713,24 +713,24 @@ nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_FixReason: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FIX_REASON_UNSPECIFIED\0\u{1}FIX_REASON_PERIODIC\0\u{1}FIX_REASON_DISTANCE\0\u{1}FIX_REASON_MOTION_START\0\u{1}FIX_REASON_MOTION_STOP\0\u{1}FIX_REASON_HEARTBEAT\0\u{1}FIX_REASON_REGION_EVENT\0\u{1}FIX_REASON_VISIT\0\u{1}FIX_REASON_SIGNIFICANT_CHANGE\0\u{1}FIX_REASON_MANUAL\0\u{1}FIX_REASON_SERVER_REQUEST\0\u{1}FIX_REASON_PROVIDER_CHANGE\0\u{1}FIX_REASON_SYSTEM_RELAUNCH\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FIX_REASON_UNSPECIFIED\0\u{1}FIX_REASON_PERIODIC\0\u{1}FIX_REASON_DISTANCE\0\u{1}FIX_REASON_MOTION_START\0\u{1}FIX_REASON_MOTION_STOP\0\u{1}FIX_REASON_HEARTBEAT\0\u{1}FIX_REASON_REGION_EVENT\0\u{1}FIX_REASON_VISIT\0\u{1}FIX_REASON_SIGNIFICANT_CHANGE\0\u{1}FIX_REASON_MANUAL\0\u{1}FIX_REASON_SERVER_REQUEST\0\u{1}FIX_REASON_PROVIDER_CHANGE\0\u{1}FIX_REASON_SYSTEM_RELAUNCH\0")
 }
 
 nonisolated extension Locationwire_V1_FixSource: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FIX_SOURCE_UNSPECIFIED\0\u{1}FIX_SOURCE_GNSS\0\u{1}FIX_SOURCE_NETWORK\0\u{1}FIX_SOURCE_FUSED\0\u{1}FIX_SOURCE_CACHED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FIX_SOURCE_UNSPECIFIED\0\u{1}FIX_SOURCE_GNSS\0\u{1}FIX_SOURCE_NETWORK\0\u{1}FIX_SOURCE_FUSED\0\u{1}FIX_SOURCE_CACHED\0")
 }
 
 nonisolated extension Locationwire_V1_MotionActivity: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0MOTION_ACTIVITY_UNSPECIFIED\0\u{1}MOTION_ACTIVITY_UNKNOWN\0\u{1}MOTION_ACTIVITY_STILL\0\u{1}MOTION_ACTIVITY_WALKING\0\u{1}MOTION_ACTIVITY_RUNNING\0\u{1}MOTION_ACTIVITY_ON_FOOT\0\u{1}MOTION_ACTIVITY_CYCLING\0\u{1}MOTION_ACTIVITY_IN_VEHICLE\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0MOTION_ACTIVITY_UNSPECIFIED\0\u{1}MOTION_ACTIVITY_UNKNOWN\0\u{1}MOTION_ACTIVITY_STILL\0\u{1}MOTION_ACTIVITY_WALKING\0\u{1}MOTION_ACTIVITY_RUNNING\0\u{1}MOTION_ACTIVITY_ON_FOOT\0\u{1}MOTION_ACTIVITY_CYCLING\0\u{1}MOTION_ACTIVITY_IN_VEHICLE\0")
 }
 
 nonisolated extension Locationwire_V1_BatteryState: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0BATTERY_STATE_UNSPECIFIED\0\u{1}BATTERY_STATE_UNPLUGGED\0\u{1}BATTERY_STATE_CHARGING\0\u{1}BATTERY_STATE_FULL\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0BATTERY_STATE_UNSPECIFIED\0\u{1}BATTERY_STATE_UNPLUGGED\0\u{1}BATTERY_STATE_CHARGING\0\u{1}BATTERY_STATE_FULL\0")
 }
 
 nonisolated extension Locationwire_V1_LocationFix: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".LocationFix"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}time_ms\0\u{3}latitude_e7\0\u{3}longitude_e7\0\u{3}horizontal_accuracy_cm\0\u{3}altitude_cm\0\u{3}vertical_accuracy_cm\0\u{3}speed_cm_s\0\u{3}speed_accuracy_cm_s\0\u{3}course_cdeg\0\u{3}course_accuracy_cdeg\0\u{3}elapsed_realtime_ms\0\u{1}reason\0\u{1}source\0\u{3}battery_percent\0\u{3}battery_state\0\u{3}motion_activity\0\u{3}motion_confidence_pct\0\u{1}floor\0\u{3}age_ms\0\u{3}is_mock\0\u{3}ellipsoidal_height_cm\0\u{3}pressure_hpa\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".LocationFix"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}time_ms\0\u{3}latitude_e7\0\u{3}longitude_e7\0\u{3}horizontal_accuracy_cm\0\u{3}altitude_cm\0\u{3}vertical_accuracy_cm\0\u{3}speed_cm_s\0\u{3}speed_accuracy_cm_s\0\u{3}course_cdeg\0\u{3}course_accuracy_cdeg\0\u{3}elapsed_realtime_ms\0\u{1}reason\0\u{1}source\0\u{3}battery_percent\0\u{3}battery_state\0\u{3}motion_activity\0\u{3}motion_confidence_pct\0\u{1}floor\0\u{3}age_ms\0\u{3}is_mock\0\u{3}ellipsoidal_height_cm\0\u{3}pressure_hpa\0\u{c}PM\u{c}P\\\u{2}")
 
   fileprivate class _StorageClass {
     var _sequence: UInt64 = 0
@@ -799,7 +799,7 @@ nonisolated extension Locationwire_V1_LocationFix: SwiftProtobuf.Message, SwiftP
     return _storage
   }
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -948,7 +948,7 @@ nonisolated extension Locationwire_V1_LocationFix: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -1027,7 +1027,7 @@ nonisolated extension Locationwire_V1_LocationFix: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_LocationFix, rhs: Locationwire_V1_LocationFix) -> Bool {
+  public static func ==(lhs: Locationwire_V1_LocationFix, rhs: Locationwire_V1_LocationFix) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0

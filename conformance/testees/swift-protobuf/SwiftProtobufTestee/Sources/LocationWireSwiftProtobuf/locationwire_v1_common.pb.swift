@@ -37,8 +37,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 
 /// The geodetic datum of every coordinate in a message. Coordinates in different datums differ by hundreds of
 /// metres in mainland China, so a receiver must never guess.
-nonisolated enum Locationwire_V1_CoordinateDatum: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_CoordinateDatum: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
 
   /// Not stated. Receivers MUST read it as WGS84 (the datum of every OS location API), so a sender in China
   /// that holds GCJ-02 or BD-09 coordinates MUST say so.
@@ -54,11 +54,11 @@ nonisolated enum Locationwire_V1_CoordinateDatum: SwiftProtobuf.Enum, Swift.Case
   case bd09 // = 3
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .wgs84
@@ -68,7 +68,7 @@ nonisolated enum Locationwire_V1_CoordinateDatum: SwiftProtobuf.Enum, Swift.Case
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .wgs84: return 1
@@ -79,7 +79,7 @@ nonisolated enum Locationwire_V1_CoordinateDatum: SwiftProtobuf.Enum, Swift.Case
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_CoordinateDatum] = [
+  public static let allCases: [Locationwire_V1_CoordinateDatum] = [
     .unspecified,
     .wgs84,
     .gcj02,
@@ -89,8 +89,8 @@ nonisolated enum Locationwire_V1_CoordinateDatum: SwiftProtobuf.Enum, Swift.Case
 }
 
 /// The operating system family of the device.
-nonisolated enum Locationwire_V1_Platform: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_Platform: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
   case ios // = 1
   case android // = 2
@@ -99,11 +99,11 @@ nonisolated enum Locationwire_V1_Platform: SwiftProtobuf.Enum, Swift.CaseIterabl
   case other // = 3
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .ios
@@ -113,7 +113,7 @@ nonisolated enum Locationwire_V1_Platform: SwiftProtobuf.Enum, Swift.CaseIterabl
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .ios: return 1
@@ -124,7 +124,7 @@ nonisolated enum Locationwire_V1_Platform: SwiftProtobuf.Enum, Swift.CaseIterabl
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_Platform] = [
+  public static let allCases: [Locationwire_V1_Platform] = [
     .unspecified,
     .ios,
     .android,
@@ -136,9 +136,9 @@ nonisolated enum Locationwire_V1_Platform: SwiftProtobuf.Enum, Swift.CaseIterabl
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 nonisolated extension Locationwire_V1_CoordinateDatum: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COORDINATE_DATUM_UNSPECIFIED\0\u{1}COORDINATE_DATUM_WGS84\0\u{1}COORDINATE_DATUM_GCJ02\0\u{1}COORDINATE_DATUM_BD09\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COORDINATE_DATUM_UNSPECIFIED\0\u{1}COORDINATE_DATUM_WGS84\0\u{1}COORDINATE_DATUM_GCJ02\0\u{1}COORDINATE_DATUM_BD09\0")
 }
 
 nonisolated extension Locationwire_V1_Platform: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0PLATFORM_UNSPECIFIED\0\u{1}PLATFORM_IOS\0\u{1}PLATFORM_ANDROID\0\u{1}PLATFORM_OTHER\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0PLATFORM_UNSPECIFIED\0\u{1}PLATFORM_IOS\0\u{1}PLATFORM_ANDROID\0\u{1}PLATFORM_OTHER\0")
 }

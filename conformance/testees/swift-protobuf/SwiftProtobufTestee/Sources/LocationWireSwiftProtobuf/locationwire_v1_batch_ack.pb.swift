@@ -23,8 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// What the server did with a range of items.
-nonisolated enum Locationwire_V1_AckResult: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_AckResult: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// Stored now. Delete.
@@ -40,11 +40,11 @@ nonisolated enum Locationwire_V1_AckResult: SwiftProtobuf.Enum, Swift.CaseIterab
   case retryLater // = 4
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .accepted
@@ -55,7 +55,7 @@ nonisolated enum Locationwire_V1_AckResult: SwiftProtobuf.Enum, Swift.CaseIterab
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .accepted: return 1
@@ -67,7 +67,7 @@ nonisolated enum Locationwire_V1_AckResult: SwiftProtobuf.Enum, Swift.CaseIterab
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_AckResult] = [
+  public static let allCases: [Locationwire_V1_AckResult] = [
     .unspecified,
     .accepted,
     .duplicate,
@@ -78,8 +78,8 @@ nonisolated enum Locationwire_V1_AckResult: SwiftProtobuf.Enum, Swift.CaseIterab
 }
 
 /// Why the server refused items for good.
-nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// The item breaks a validation rule of the spec (see proto/README.md).
@@ -104,11 +104,11 @@ nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.CaseIte
   case mockLocation // = 7
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .invalid
@@ -122,7 +122,7 @@ nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.CaseIte
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .invalid: return 1
@@ -137,7 +137,7 @@ nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.CaseIte
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_RejectReason] = [
+  public static let allCases: [Locationwire_V1_RejectReason] = [
     .unspecified,
     .invalid,
     .invalidCoordinates,
@@ -153,38 +153,38 @@ nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.CaseIte
 /// The server's item-by-item answer to one LocationBatch. The device deletes every fix and fence event that a
 /// range marks ACCEPTED, DUPLICATE or REJECTED, keeps everything else (RETRY_LATER, or not covered by any range)
 /// for a later upload, and so never loses an item nor lets one bad item block its queue.
-nonisolated struct Locationwire_V1_BatchAck: @unchecked Sendable {
+public nonisolated struct Locationwire_V1_BatchAck: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// LocationBatch.batch_id of the batch answered. Required.
-  var batchID: UInt64 {
+  public var batchID: UInt64 {
     get {_storage._batchID}
     set {_uniqueStorage()._batchID = newValue}
   }
 
   /// Results for fixes (backlog, compact or live) by LocationFix.sequence. Ranges never overlap and are sorted
   /// by first_sequence.
-  var fixResults: [Locationwire_V1_AckRange] {
+  public var fixResults: [Locationwire_V1_AckRange] {
     get {_storage._fixResults}
     set {_uniqueStorage()._fixResults = newValue}
   }
 
   /// Results for fence events by FenceEvent.event_sequence, with the same rules.
-  var fenceEventResults: [Locationwire_V1_AckRange] {
+  public var fenceEventResults: [Locationwire_V1_AckRange] {
     get {_storage._fenceEventResults}
     set {_uniqueStorage()._fenceEventResults = newValue}
   }
 
   /// When present, the device must not upload again before this many milliseconds have passed (the server is
   /// busy, or rate-limits the device). Applies to the whole queue, RETRY_LATER items included.
-  var optionalRetryAfterMs: OneOf_OptionalRetryAfterMs? {
+  public var optionalRetryAfterMs: OneOf_OptionalRetryAfterMs? {
     get {return _storage._optionalRetryAfterMs}
     set {_uniqueStorage()._optionalRetryAfterMs = newValue}
   }
 
-  var retryAfterMs: UInt32 {
+  public var retryAfterMs: UInt32 {
     get {
       if case .retryAfterMs(let v)? = _storage._optionalRetryAfterMs {return v}
       return 0
@@ -193,67 +193,67 @@ nonisolated struct Locationwire_V1_BatchAck: @unchecked Sendable {
   }
 
   /// The server's clock when it built the ack, UTC ms. Lets the device estimate its clock error.
-  var serverTimeMs: Int64 {
+  public var serverTimeMs: Int64 {
     get {_storage._serverTimeMs}
     set {_uniqueStorage()._serverTimeMs = newValue}
   }
 
   /// The newest RegionAssignment.assignment_version the server holds for this device. When it is greater than
   /// ArmedRegions.assignment_version, the device sends a RegionRequest. 0 means the server says nothing.
-  var latestAssignmentVersion: UInt64 {
+  public var latestAssignmentVersion: UInt64 {
     get {_storage._latestAssignmentVersion}
     set {_uniqueStorage()._latestAssignmentVersion = newValue}
   }
 
   /// A new tracking policy, present only when it changed since the device's last one.
-  var trackingPolicy: Locationwire_V1_TrackingPolicy {
+  public var trackingPolicy: Locationwire_V1_TrackingPolicy {
     get {_storage._trackingPolicy ?? Locationwire_V1_TrackingPolicy()}
     set {_uniqueStorage()._trackingPolicy = newValue}
   }
   /// Returns true if `trackingPolicy` has been explicitly set.
-  var hasTrackingPolicy: Bool {_storage._trackingPolicy != nil}
+  public var hasTrackingPolicy: Bool {_storage._trackingPolicy != nil}
   /// Clears the value of `trackingPolicy`. Subsequent reads from it will return its default value.
-  mutating func clearTrackingPolicy() {_uniqueStorage()._trackingPolicy = nil}
+  public mutating func clearTrackingPolicy() {_uniqueStorage()._trackingPolicy = nil}
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// When present, the device must not upload again before this many milliseconds have passed (the server is
   /// busy, or rate-limits the device). Applies to the whole queue, RETRY_LATER items included.
-  nonisolated enum OneOf_OptionalRetryAfterMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalRetryAfterMs: Equatable, Sendable {
     case retryAfterMs(UInt32)
 
   }
 
-  init() {}
+  public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// The result for every item whose sequence number lies in [first_sequence, last_sequence]. A range may span
 /// numbers the batch did not contain; it applies to the items the device has.
-nonisolated struct Locationwire_V1_AckRange: Sendable {
+public nonisolated struct Locationwire_V1_AckRange: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// First sequence number covered, inclusive. Required: at least 1.
-  var firstSequence: UInt64 = 0
+  public var firstSequence: UInt64 = 0
 
   /// Last sequence number covered, inclusive; not less than first_sequence.
-  var lastSequence: UInt64 = 0
+  public var lastSequence: UInt64 = 0
 
   /// What the server did with these items. Required: UNSPECIFIED is invalid.
-  var result: Locationwire_V1_AckResult = .unspecified
+  public var result: Locationwire_V1_AckResult = .unspecified
 
   /// Why, when result is REJECTED; UNSPECIFIED otherwise.
-  var rejectReason: Locationwire_V1_RejectReason = .unspecified
+  public var rejectReason: Locationwire_V1_RejectReason = .unspecified
 
   /// Human-readable detail for logs, at most 256 bytes. Never parsed.
-  var detail: String = String()
+  public var detail: String = String()
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -261,16 +261,16 @@ nonisolated struct Locationwire_V1_AckRange: Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_AckResult: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ACK_RESULT_UNSPECIFIED\0\u{1}ACK_RESULT_ACCEPTED\0\u{1}ACK_RESULT_DUPLICATE\0\u{1}ACK_RESULT_REJECTED\0\u{1}ACK_RESULT_RETRY_LATER\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ACK_RESULT_UNSPECIFIED\0\u{1}ACK_RESULT_ACCEPTED\0\u{1}ACK_RESULT_DUPLICATE\0\u{1}ACK_RESULT_REJECTED\0\u{1}ACK_RESULT_RETRY_LATER\0")
 }
 
 nonisolated extension Locationwire_V1_RejectReason: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REJECT_REASON_UNSPECIFIED\0\u{1}REJECT_REASON_INVALID\0\u{1}REJECT_REASON_INVALID_COORDINATES\0\u{1}REJECT_REASON_TIMESTAMP_OUT_OF_RANGE\0\u{1}REJECT_REASON_TOO_OLD\0\u{1}REJECT_REASON_DEVICE_UNKNOWN\0\u{1}REJECT_REASON_QUOTA_EXCEEDED\0\u{1}REJECT_REASON_MOCK_LOCATION\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REJECT_REASON_UNSPECIFIED\0\u{1}REJECT_REASON_INVALID\0\u{1}REJECT_REASON_INVALID_COORDINATES\0\u{1}REJECT_REASON_TIMESTAMP_OUT_OF_RANGE\0\u{1}REJECT_REASON_TOO_OLD\0\u{1}REJECT_REASON_DEVICE_UNKNOWN\0\u{1}REJECT_REASON_QUOTA_EXCEEDED\0\u{1}REJECT_REASON_MOCK_LOCATION\0")
 }
 
 nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".BatchAck"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}batch_id\0\u{3}fix_results\0\u{3}fence_event_results\0\u{3}retry_after_ms\0\u{3}server_time_ms\0\u{3}latest_assignment_version\0\u{3}tracking_policy\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".BatchAck"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}batch_id\0\u{3}fix_results\0\u{3}fence_event_results\0\u{3}retry_after_ms\0\u{3}server_time_ms\0\u{3}latest_assignment_version\0\u{3}tracking_policy\0\u{c}PM\u{c}P\\\u{2}")
 
   fileprivate class _StorageClass {
     var _batchID: UInt64 = 0
@@ -307,7 +307,7 @@ nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProt
     return _storage
   }
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -335,7 +335,7 @@ nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -366,7 +366,7 @@ nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_BatchAck, rhs: Locationwire_V1_BatchAck) -> Bool {
+  public static func ==(lhs: Locationwire_V1_BatchAck, rhs: Locationwire_V1_BatchAck) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -388,10 +388,10 @@ nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Locationwire_V1_AckRange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".AckRange"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}first_sequence\0\u{3}last_sequence\0\u{1}result\0\u{3}reject_reason\0\u{1}detail\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".AckRange"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}first_sequence\0\u{3}last_sequence\0\u{1}result\0\u{3}reject_reason\0\u{1}detail\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -407,7 +407,7 @@ nonisolated extension Locationwire_V1_AckRange: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.firstSequence != 0 {
       try visitor.visitSingularUInt64Field(value: self.firstSequence, fieldNumber: 1)
     }
@@ -426,7 +426,7 @@ nonisolated extension Locationwire_V1_AckRange: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_AckRange, rhs: Locationwire_V1_AckRange) -> Bool {
+  public static func ==(lhs: Locationwire_V1_AckRange, rhs: Locationwire_V1_AckRange) -> Bool {
     if lhs.firstSequence != rhs.firstSequence {return false}
     if lhs.lastSequence != rhs.lastSequence {return false}
     if lhs.result != rhs.result {return false}

@@ -23,8 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// The location permission level, as the OS grants it.
-nonisolated enum Locationwire_V1_LocationAuthorization: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_LocationAuthorization: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// The user has not been asked yet.
@@ -43,11 +43,11 @@ nonisolated enum Locationwire_V1_LocationAuthorization: SwiftProtobuf.Enum, Swif
   case always // = 5
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .notDetermined
@@ -59,7 +59,7 @@ nonisolated enum Locationwire_V1_LocationAuthorization: SwiftProtobuf.Enum, Swif
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .notDetermined: return 1
@@ -72,7 +72,7 @@ nonisolated enum Locationwire_V1_LocationAuthorization: SwiftProtobuf.Enum, Swif
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_LocationAuthorization] = [
+  public static let allCases: [Locationwire_V1_LocationAuthorization] = [
     .unspecified,
     .notDetermined,
     .denied,
@@ -84,8 +84,8 @@ nonisolated enum Locationwire_V1_LocationAuthorization: SwiftProtobuf.Enum, Swif
 }
 
 /// Whether positions are precise or deliberately coarsened by the OS.
-nonisolated enum Locationwire_V1_LocationAccuracy: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_LocationAccuracy: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
   case precise // = 1
 
@@ -93,11 +93,11 @@ nonisolated enum Locationwire_V1_LocationAccuracy: SwiftProtobuf.Enum, Swift.Cas
   case approximate // = 2
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .precise
@@ -106,7 +106,7 @@ nonisolated enum Locationwire_V1_LocationAccuracy: SwiftProtobuf.Enum, Swift.Cas
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .precise: return 1
@@ -116,7 +116,7 @@ nonisolated enum Locationwire_V1_LocationAccuracy: SwiftProtobuf.Enum, Swift.Cas
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_LocationAccuracy] = [
+  public static let allCases: [Locationwire_V1_LocationAccuracy] = [
     .unspecified,
     .precise,
     .approximate,
@@ -125,8 +125,8 @@ nonisolated enum Locationwire_V1_LocationAccuracy: SwiftProtobuf.Enum, Swift.Cas
 }
 
 /// The kinds of lifecycle events.
-nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// The user started the app.
@@ -144,11 +144,11 @@ nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, Swift.C
   case deviceRebooted // = 6
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .launched
@@ -161,7 +161,7 @@ nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, Swift.C
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .launched: return 1
@@ -175,7 +175,7 @@ nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, Swift.C
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_LifecycleEventKind] = [
+  public static let allCases: [Locationwire_V1_LifecycleEventKind] = [
     .unspecified,
     .launched,
     .enteredBackground,
@@ -188,8 +188,8 @@ nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, Swift.C
 }
 
 /// Why the OS relaunched the app.
-nonisolated enum Locationwire_V1_RelaunchReason: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_RelaunchReason: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
   case locationUpdate // = 1
   case regionEvent // = 2
@@ -202,11 +202,11 @@ nonisolated enum Locationwire_V1_RelaunchReason: SwiftProtobuf.Enum, Swift.CaseI
   case bootCompleted // = 7
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .locationUpdate
@@ -220,7 +220,7 @@ nonisolated enum Locationwire_V1_RelaunchReason: SwiftProtobuf.Enum, Swift.CaseI
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .locationUpdate: return 1
@@ -235,7 +235,7 @@ nonisolated enum Locationwire_V1_RelaunchReason: SwiftProtobuf.Enum, Swift.CaseI
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_RelaunchReason] = [
+  public static let allCases: [Locationwire_V1_RelaunchReason] = [
     .unspecified,
     .locationUpdate,
     .regionEvent,
@@ -250,25 +250,25 @@ nonisolated enum Locationwire_V1_RelaunchReason: SwiftProtobuf.Enum, Swift.CaseI
 
 /// A snapshot of the settings that decide whether background tracking can work at all. Most "tracking stopped"
 /// reports come down to one of these, so the device sends them with every batch.
-nonisolated struct Locationwire_V1_DeviceStatus: Sendable {
+public nonisolated struct Locationwire_V1_DeviceStatus: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// When the snapshot was taken, UTC ms. Required.
-  var observedAtMs: Int64 = 0
+  public var observedAtMs: Int64 = 0
 
   /// The location permission the app holds.
-  var authorization: Locationwire_V1_LocationAuthorization = .unspecified
+  public var authorization: Locationwire_V1_LocationAuthorization = .unspecified
 
   /// Whether the app receives precise or only approximate positions (iOS 14 accuracy authorization, Android 12
   /// approximate location).
-  var accuracy: Locationwire_V1_LocationAccuracy = .unspecified
+  public var accuracy: Locationwire_V1_LocationAccuracy = .unspecified
 
   /// Whether location services are on for the whole device. Absent when unknown.
-  var optionalLocationServicesEnabled: Locationwire_V1_DeviceStatus.OneOf_OptionalLocationServicesEnabled? = nil
+  public var optionalLocationServicesEnabled: Locationwire_V1_DeviceStatus.OneOf_OptionalLocationServicesEnabled? = nil
 
-  var locationServicesEnabled: Bool {
+  public var locationServicesEnabled: Bool {
     get {
       if case .locationServicesEnabled(let v)? = optionalLocationServicesEnabled {return v}
       return false
@@ -278,9 +278,9 @@ nonisolated struct Locationwire_V1_DeviceStatus: Sendable {
 
   /// Whether the OS lets the app run in the background (iOS Background App Refresh; Android: not restricted by
   /// battery optimisation). Absent when unknown.
-  var optionalBackgroundRefreshEnabled: Locationwire_V1_DeviceStatus.OneOf_OptionalBackgroundRefreshEnabled? = nil
+  public var optionalBackgroundRefreshEnabled: Locationwire_V1_DeviceStatus.OneOf_OptionalBackgroundRefreshEnabled? = nil
 
-  var backgroundRefreshEnabled: Bool {
+  public var backgroundRefreshEnabled: Bool {
     get {
       if case .backgroundRefreshEnabled(let v)? = optionalBackgroundRefreshEnabled {return v}
       return false
@@ -289,9 +289,9 @@ nonisolated struct Locationwire_V1_DeviceStatus: Sendable {
   }
 
   /// Whether the OS power saver is on (iOS Low Power Mode, Android battery saver). Absent when unknown.
-  var optionalLowPowerMode: Locationwire_V1_DeviceStatus.OneOf_OptionalLowPowerMode? = nil
+  public var optionalLowPowerMode: Locationwire_V1_DeviceStatus.OneOf_OptionalLowPowerMode? = nil
 
-  var lowPowerMode: Bool {
+  public var lowPowerMode: Bool {
     get {
       if case .lowPowerMode(let v)? = optionalLowPowerMode {return v}
       return false
@@ -300,55 +300,55 @@ nonisolated struct Locationwire_V1_DeviceStatus: Sendable {
   }
 
   /// The operating system family.
-  var platform: Locationwire_V1_Platform = .unspecified
+  public var platform: Locationwire_V1_Platform = .unspecified
 
   /// The OS version as the OS prints it, e.g. "17.4.1" or "14". At most 64 bytes.
-  var osVersion: String = String()
+  public var osVersion: String = String()
 
   /// The app's version as its store lists it. At most 64 bytes.
-  var appVersion: String = String()
+  public var appVersion: String = String()
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Whether location services are on for the whole device. Absent when unknown.
-  nonisolated enum OneOf_OptionalLocationServicesEnabled: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalLocationServicesEnabled: Equatable, Sendable {
     case locationServicesEnabled(Bool)
 
   }
 
   /// Whether the OS lets the app run in the background (iOS Background App Refresh; Android: not restricted by
   /// battery optimisation). Absent when unknown.
-  nonisolated enum OneOf_OptionalBackgroundRefreshEnabled: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalBackgroundRefreshEnabled: Equatable, Sendable {
     case backgroundRefreshEnabled(Bool)
 
   }
 
   /// Whether the OS power saver is on (iOS Low Power Mode, Android battery saver). Absent when unknown.
-  nonisolated enum OneOf_OptionalLowPowerMode: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalLowPowerMode: Equatable, Sendable {
     case lowPowerMode(Bool)
 
   }
 
-  init() {}
+  public init() {}
 }
 
 /// A change in the app's process lifecycle. Such events explain gaps in a trace: a gap after TERMINATED is the OS
 /// or the user stopping the app, not a lost upload.
-nonisolated struct Locationwire_V1_LifecycleEvent: Sendable {
+public nonisolated struct Locationwire_V1_LifecycleEvent: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// What happened. Required: UNSPECIFIED is invalid.
-  var kind: Locationwire_V1_LifecycleEventKind = .unspecified
+  public var kind: Locationwire_V1_LifecycleEventKind = .unspecified
 
   /// When it happened, UTC ms. Required.
-  var timeMs: Int64 = 0
+  public var timeMs: Int64 = 0
 
   /// The monotonic clock when it happened, ms since boot (see LocationFix.elapsed_realtime_ms).
-  var optionalElapsedRealtimeMs: Locationwire_V1_LifecycleEvent.OneOf_OptionalElapsedRealtimeMs? = nil
+  public var optionalElapsedRealtimeMs: Locationwire_V1_LifecycleEvent.OneOf_OptionalElapsedRealtimeMs? = nil
 
-  var elapsedRealtimeMs: UInt64 {
+  public var elapsedRealtimeMs: UInt64 {
     get {
       if case .elapsedRealtimeMs(let v)? = optionalElapsedRealtimeMs {return v}
       return 0
@@ -357,40 +357,40 @@ nonisolated struct Locationwire_V1_LifecycleEvent: Sendable {
   }
 
   /// For RELAUNCHED_BY_SYSTEM: what the OS relaunched the app for. UNSPECIFIED for other kinds.
-  var relaunchReason: Locationwire_V1_RelaunchReason = .unspecified
+  public var relaunchReason: Locationwire_V1_RelaunchReason = .unspecified
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The monotonic clock when it happened, ms since boot (see LocationFix.elapsed_realtime_ms).
-  nonisolated enum OneOf_OptionalElapsedRealtimeMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalElapsedRealtimeMs: Equatable, Sendable {
     case elapsedRealtimeMs(UInt64)
 
   }
 
-  init() {}
+  public init() {}
 }
 
 /// The regions the device actually armed with the OS, and the assignment they came from. The server compares
 /// this with what it assigned: a region it sent but the device does not list was refused by the OS (limit
 /// exceeded, monitoring unavailable) or dropped (reboot, reinstall).
-nonisolated struct Locationwire_V1_ArmedRegions: Sendable {
+public nonisolated struct Locationwire_V1_ArmedRegions: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// RegionAssignment.assignment_version the device applied last; 0 before it applied any.
-  var assignmentVersion: UInt64 = 0
+  public var assignmentVersion: UInt64 = 0
 
   /// Ids of the regions armed with the OS right now, each at most once.
-  var regionIds: [String] = []
+  public var regionIds: [String] = []
 
   /// Ids of assigned regions the OS refused to arm (for example over the slot limit), each at most once and
   /// never also in region_ids.
-  var failedRegionIds: [String] = []
+  public var failedRegionIds: [String] = []
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -398,26 +398,26 @@ nonisolated struct Locationwire_V1_ArmedRegions: Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_LocationAuthorization: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0LOCATION_AUTHORIZATION_UNSPECIFIED\0\u{1}LOCATION_AUTHORIZATION_NOT_DETERMINED\0\u{1}LOCATION_AUTHORIZATION_DENIED\0\u{1}LOCATION_AUTHORIZATION_RESTRICTED\0\u{1}LOCATION_AUTHORIZATION_WHEN_IN_USE\0\u{1}LOCATION_AUTHORIZATION_ALWAYS\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0LOCATION_AUTHORIZATION_UNSPECIFIED\0\u{1}LOCATION_AUTHORIZATION_NOT_DETERMINED\0\u{1}LOCATION_AUTHORIZATION_DENIED\0\u{1}LOCATION_AUTHORIZATION_RESTRICTED\0\u{1}LOCATION_AUTHORIZATION_WHEN_IN_USE\0\u{1}LOCATION_AUTHORIZATION_ALWAYS\0")
 }
 
 nonisolated extension Locationwire_V1_LocationAccuracy: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0LOCATION_ACCURACY_UNSPECIFIED\0\u{1}LOCATION_ACCURACY_PRECISE\0\u{1}LOCATION_ACCURACY_APPROXIMATE\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0LOCATION_ACCURACY_UNSPECIFIED\0\u{1}LOCATION_ACCURACY_PRECISE\0\u{1}LOCATION_ACCURACY_APPROXIMATE\0")
 }
 
 nonisolated extension Locationwire_V1_LifecycleEventKind: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0LIFECYCLE_EVENT_KIND_UNSPECIFIED\0\u{1}LIFECYCLE_EVENT_KIND_LAUNCHED\0\u{1}LIFECYCLE_EVENT_KIND_ENTERED_BACKGROUND\0\u{1}LIFECYCLE_EVENT_KIND_CAME_TO_FOREGROUND\0\u{1}LIFECYCLE_EVENT_KIND_TERMINATED\0\u{1}LIFECYCLE_EVENT_KIND_RELAUNCHED_BY_SYSTEM\0\u{1}LIFECYCLE_EVENT_KIND_DEVICE_REBOOTED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0LIFECYCLE_EVENT_KIND_UNSPECIFIED\0\u{1}LIFECYCLE_EVENT_KIND_LAUNCHED\0\u{1}LIFECYCLE_EVENT_KIND_ENTERED_BACKGROUND\0\u{1}LIFECYCLE_EVENT_KIND_CAME_TO_FOREGROUND\0\u{1}LIFECYCLE_EVENT_KIND_TERMINATED\0\u{1}LIFECYCLE_EVENT_KIND_RELAUNCHED_BY_SYSTEM\0\u{1}LIFECYCLE_EVENT_KIND_DEVICE_REBOOTED\0")
 }
 
 nonisolated extension Locationwire_V1_RelaunchReason: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0RELAUNCH_REASON_UNSPECIFIED\0\u{1}RELAUNCH_REASON_LOCATION_UPDATE\0\u{1}RELAUNCH_REASON_REGION_EVENT\0\u{1}RELAUNCH_REASON_SIGNIFICANT_CHANGE\0\u{1}RELAUNCH_REASON_VISIT\0\u{1}RELAUNCH_REASON_BACKGROUND_FETCH\0\u{1}RELAUNCH_REASON_PUSH_NOTIFICATION\0\u{1}RELAUNCH_REASON_BOOT_COMPLETED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0RELAUNCH_REASON_UNSPECIFIED\0\u{1}RELAUNCH_REASON_LOCATION_UPDATE\0\u{1}RELAUNCH_REASON_REGION_EVENT\0\u{1}RELAUNCH_REASON_SIGNIFICANT_CHANGE\0\u{1}RELAUNCH_REASON_VISIT\0\u{1}RELAUNCH_REASON_BACKGROUND_FETCH\0\u{1}RELAUNCH_REASON_PUSH_NOTIFICATION\0\u{1}RELAUNCH_REASON_BOOT_COMPLETED\0")
 }
 
 nonisolated extension Locationwire_V1_DeviceStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".DeviceStatus"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}observed_at_ms\0\u{1}authorization\0\u{1}accuracy\0\u{3}location_services_enabled\0\u{3}background_refresh_enabled\0\u{3}low_power_mode\0\u{1}platform\0\u{3}os_version\0\u{3}app_version\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".DeviceStatus"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}observed_at_ms\0\u{1}authorization\0\u{1}accuracy\0\u{3}location_services_enabled\0\u{3}background_refresh_enabled\0\u{3}low_power_mode\0\u{1}platform\0\u{3}os_version\0\u{3}app_version\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -458,7 +458,7 @@ nonisolated extension Locationwire_V1_DeviceStatus: SwiftProtobuf.Message, Swift
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -493,7 +493,7 @@ nonisolated extension Locationwire_V1_DeviceStatus: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_DeviceStatus, rhs: Locationwire_V1_DeviceStatus) -> Bool {
+  public static func ==(lhs: Locationwire_V1_DeviceStatus, rhs: Locationwire_V1_DeviceStatus) -> Bool {
     if lhs.observedAtMs != rhs.observedAtMs {return false}
     if lhs.authorization != rhs.authorization {return false}
     if lhs.accuracy != rhs.accuracy {return false}
@@ -509,10 +509,10 @@ nonisolated extension Locationwire_V1_DeviceStatus: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Locationwire_V1_LifecycleEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".LifecycleEvent"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}time_ms\0\u{3}elapsed_realtime_ms\0\u{3}relaunch_reason\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".LifecycleEvent"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}time_ms\0\u{3}elapsed_realtime_ms\0\u{3}relaunch_reason\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -534,7 +534,7 @@ nonisolated extension Locationwire_V1_LifecycleEvent: SwiftProtobuf.Message, Swi
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -554,7 +554,7 @@ nonisolated extension Locationwire_V1_LifecycleEvent: SwiftProtobuf.Message, Swi
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_LifecycleEvent, rhs: Locationwire_V1_LifecycleEvent) -> Bool {
+  public static func ==(lhs: Locationwire_V1_LifecycleEvent, rhs: Locationwire_V1_LifecycleEvent) -> Bool {
     if lhs.kind != rhs.kind {return false}
     if lhs.timeMs != rhs.timeMs {return false}
     if lhs.optionalElapsedRealtimeMs != rhs.optionalElapsedRealtimeMs {return false}
@@ -565,10 +565,10 @@ nonisolated extension Locationwire_V1_LifecycleEvent: SwiftProtobuf.Message, Swi
 }
 
 nonisolated extension Locationwire_V1_ArmedRegions: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ArmedRegions"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}assignment_version\0\u{3}region_ids\0\u{3}failed_region_ids\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".ArmedRegions"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}assignment_version\0\u{3}region_ids\0\u{3}failed_region_ids\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -582,7 +582,7 @@ nonisolated extension Locationwire_V1_ArmedRegions: SwiftProtobuf.Message, Swift
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.assignmentVersion != 0 {
       try visitor.visitSingularUInt64Field(value: self.assignmentVersion, fieldNumber: 1)
     }
@@ -595,7 +595,7 @@ nonisolated extension Locationwire_V1_ArmedRegions: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_ArmedRegions, rhs: Locationwire_V1_ArmedRegions) -> Bool {
+  public static func ==(lhs: Locationwire_V1_ArmedRegions, rhs: Locationwire_V1_ArmedRegions) -> Bool {
     if lhs.assignmentVersion != rhs.assignmentVersion {return false}
     if lhs.regionIds != rhs.regionIds {return false}
     if lhs.failedRegionIds != rhs.failedRegionIds {return false}

@@ -41,8 +41,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// Decodes protobuf binary input.
@@ -68,11 +68,11 @@ nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum, Swift.
   case compactFixes // = 7
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .binaryInput
@@ -86,7 +86,7 @@ nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum, Swift.
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .binaryInput: return 1
@@ -101,7 +101,7 @@ nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum, Swift.
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_Conformance_V1_Feature] = [
+  public static let allCases: [Locationwire_Conformance_V1_Feature] = [
     .unspecified,
     .binaryInput,
     .binaryOutput,
@@ -114,8 +114,8 @@ nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum, Swift.
 
 }
 
-nonisolated enum Locationwire_Conformance_V1_Check: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_Conformance_V1_Check: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// Re-encode the decoded message as canonical protobuf binary: Decoded.binary_output.
@@ -136,11 +136,11 @@ nonisolated enum Locationwire_Conformance_V1_Check: SwiftProtobuf.Enum, Swift.Ca
   case rowsToCompact // = 5
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .binaryOutput
@@ -152,7 +152,7 @@ nonisolated enum Locationwire_Conformance_V1_Check: SwiftProtobuf.Enum, Swift.Ca
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .binaryOutput: return 1
@@ -165,7 +165,7 @@ nonisolated enum Locationwire_Conformance_V1_Check: SwiftProtobuf.Enum, Swift.Ca
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_Conformance_V1_Check] = [
+  public static let allCases: [Locationwire_Conformance_V1_Check] = [
     .unspecified,
     .binaryOutput,
     .jsonOutput,
@@ -177,11 +177,12 @@ nonisolated enum Locationwire_Conformance_V1_Check: SwiftProtobuf.Enum, Swift.Ca
 }
 
 /// Coarse error kinds every implementation can map its errors to.
-nonisolated enum Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
-  /// Input ends inside a tag, value, length-delimited payload or group.
+  /// Input ends inside a tag, value, length-delimited payload or group (including a length prefix that claims
+  /// more bytes than the input has).
   case truncated // = 1
 
   /// Field number 0, above 2^29 - 1, or a tag longer than 5 bytes.
@@ -196,7 +197,8 @@ nonisolated enum Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf.Enum, 
   /// An unmatched end-group or an unterminated group.
   case badGroup // = 5
 
-  /// A length prefix beyond the input, or a packed fixed-width field of the wrong length.
+  /// A length prefix beyond its enclosing sub-message (the input goes on), or a packed fixed-width field whose
+  /// length is not a multiple of the element size. A length beyond the end of the input is TRUNCATED.
   case badLength // = 6
 
   /// A string that is not valid UTF-8.
@@ -213,11 +215,11 @@ nonisolated enum Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf.Enum, 
   case jsonSchema // = 10
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .truncated
@@ -234,7 +236,7 @@ nonisolated enum Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf.Enum, 
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .truncated: return 1
@@ -252,7 +254,7 @@ nonisolated enum Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf.Enum, 
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_Conformance_V1_ErrorCategory] = [
+  public static let allCases: [Locationwire_Conformance_V1_ErrorCategory] = [
     .unspecified,
     .truncated,
     .badTag,
@@ -268,14 +270,14 @@ nonisolated enum Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf.Enum, 
 
 }
 
-nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
+public nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var kind: Locationwire_Conformance_V1_TesteeRequest.OneOf_Kind? = nil
+  public var kind: Locationwire_Conformance_V1_TesteeRequest.OneOf_Kind? = nil
 
-  var hello: Locationwire_Conformance_V1_HelloRequest {
+  public var hello: Locationwire_Conformance_V1_HelloRequest {
     get {
       if case .hello(let v)? = kind {return v}
       return Locationwire_Conformance_V1_HelloRequest()
@@ -283,7 +285,7 @@ nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
     set {kind = .hello(newValue)}
   }
 
-  var vector: Locationwire_Conformance_V1_VectorRequest {
+  public var vector: Locationwire_Conformance_V1_VectorRequest {
     get {
       if case .vector(let v)? = kind {return v}
       return Locationwire_Conformance_V1_VectorRequest()
@@ -291,25 +293,25 @@ nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
     set {kind = .vector(newValue)}
   }
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  nonisolated enum OneOf_Kind: Equatable, Sendable {
+  public nonisolated enum OneOf_Kind: Equatable, Sendable {
     case hello(Locationwire_Conformance_V1_HelloRequest)
     case vector(Locationwire_Conformance_V1_VectorRequest)
 
   }
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
+public nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var kind: Locationwire_Conformance_V1_TesteeResponse.OneOf_Kind? = nil
+  public var kind: Locationwire_Conformance_V1_TesteeResponse.OneOf_Kind? = nil
 
-  var hello: Locationwire_Conformance_V1_HelloResponse {
+  public var hello: Locationwire_Conformance_V1_HelloResponse {
     get {
       if case .hello(let v)? = kind {return v}
       return Locationwire_Conformance_V1_HelloResponse()
@@ -317,7 +319,7 @@ nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
     set {kind = .hello(newValue)}
   }
 
-  var vector: Locationwire_Conformance_V1_VectorResponse {
+  public var vector: Locationwire_Conformance_V1_VectorResponse {
     get {
       if case .vector(let v)? = kind {return v}
       return Locationwire_Conformance_V1_VectorResponse()
@@ -325,74 +327,74 @@ nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
     set {kind = .vector(newValue)}
   }
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  nonisolated enum OneOf_Kind: Equatable, Sendable {
+  public nonisolated enum OneOf_Kind: Equatable, Sendable {
     case hello(Locationwire_Conformance_V1_HelloResponse)
     case vector(Locationwire_Conformance_V1_VectorResponse)
 
   }
 
-  init() {}
+  public init() {}
 }
 
 /// The runner introduces itself.
-nonisolated struct Locationwire_Conformance_V1_HelloRequest: Sendable {
+public nonisolated struct Locationwire_Conformance_V1_HelloRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The protocol version the runner speaks: 1.
-  var protocolVersion: UInt32 = 0
+  public var protocolVersion: UInt32 = 0
 
   /// The runner's name and version, for the testee's logs.
-  var runner: String = String()
+  public var runner: String = String()
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
 /// The testee introduces itself and declares what it supports.
-nonisolated struct Locationwire_Conformance_V1_HelloResponse: Sendable {
+public nonisolated struct Locationwire_Conformance_V1_HelloResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The protocol version the testee speaks: 1. A runner refuses a testee with another version.
-  var protocolVersion: UInt32 = 0
+  public var protocolVersion: UInt32 = 0
 
   /// A short name for results tables, e.g. "cpp-libprotobuf".
-  var implementation: String = String()
+  public var implementation: String = String()
 
   /// The library's version, e.g. "3.21.12".
-  var version: String = String()
+  public var version: String = String()
 
   /// Features supported. The runner skips a vector that needs a feature the testee lacks and counts it as
   /// "unsupported", never as passed.
-  var features: [Locationwire_Conformance_V1_Feature] = []
+  public var features: [Locationwire_Conformance_V1_Feature] = []
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
 /// One test vector to run.
-nonisolated struct Locationwire_Conformance_V1_VectorRequest: Sendable {
+public nonisolated struct Locationwire_Conformance_V1_VectorRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The vector's stable id, echoed in the response.
-  var vectorID: String = String()
+  public var vectorID: String = String()
 
   /// The full message name, e.g. "locationwire.v1.LocationBatch".
-  var messageType: String = String()
+  public var messageType: String = String()
 
   /// The input to decode.
-  var input: Locationwire_Conformance_V1_VectorRequest.OneOf_Input? = nil
+  public var input: Locationwire_Conformance_V1_VectorRequest.OneOf_Input? = nil
 
-  var binaryInput: Data {
+  public var binaryInput: Data {
     get {
       if case .binaryInput(let v)? = input {return v}
       return Data()
@@ -400,7 +402,7 @@ nonisolated struct Locationwire_Conformance_V1_VectorRequest: Sendable {
     set {input = .binaryInput(newValue)}
   }
 
-  var jsonInput: String {
+  public var jsonInput: String {
     get {
       if case .jsonInput(let v)? = input {return v}
       return String()
@@ -409,32 +411,32 @@ nonisolated struct Locationwire_Conformance_V1_VectorRequest: Sendable {
   }
 
   /// What to produce from the decoded message. Decoding itself is always checked.
-  var checks: [Locationwire_Conformance_V1_Check] = []
+  public var checks: [Locationwire_Conformance_V1_Check] = []
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The input to decode.
-  nonisolated enum OneOf_Input: Equatable, Sendable {
+  public nonisolated enum OneOf_Input: Equatable, Sendable {
     case binaryInput(Data)
     case jsonInput(String)
 
   }
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Locationwire_Conformance_V1_VectorResponse: Sendable {
+public nonisolated struct Locationwire_Conformance_V1_VectorResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// VectorRequest.vector_id, unchanged.
-  var vectorID: String = String()
+  public var vectorID: String = String()
 
-  var result: Locationwire_Conformance_V1_VectorResponse.OneOf_Result? = nil
+  public var result: Locationwire_Conformance_V1_VectorResponse.OneOf_Result? = nil
 
   /// The input decoded; here are the requested outputs.
-  var decoded: Locationwire_Conformance_V1_Decoded {
+  public var decoded: Locationwire_Conformance_V1_Decoded {
     get {
       if case .decoded(let v)? = result {return v}
       return Locationwire_Conformance_V1_Decoded()
@@ -443,7 +445,7 @@ nonisolated struct Locationwire_Conformance_V1_VectorResponse: Sendable {
   }
 
   /// The input was rejected. For inputs meant to be invalid this is the expected outcome.
-  var parseError: Locationwire_Conformance_V1_ParseError {
+  public var parseError: Locationwire_Conformance_V1_ParseError {
     get {
       if case .parseError(let v)? = result {return v}
       return Locationwire_Conformance_V1_ParseError()
@@ -452,7 +454,7 @@ nonisolated struct Locationwire_Conformance_V1_VectorResponse: Sendable {
   }
 
   /// The testee does not support what the request asks (a message type, a format, a check).
-  var skipped: String {
+  public var skipped: String {
     get {
       if case .skipped(let v)? = result {return v}
       return String()
@@ -461,7 +463,7 @@ nonisolated struct Locationwire_Conformance_V1_VectorResponse: Sendable {
   }
 
   /// The testee failed: a bug, or a request it does not understand. Always a failure.
-  var runtimeError: String {
+  public var runtimeError: String {
     get {
       if case .runtimeError(let v)? = result {return v}
       return String()
@@ -469,9 +471,9 @@ nonisolated struct Locationwire_Conformance_V1_VectorResponse: Sendable {
     set {result = .runtimeError(newValue)}
   }
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  nonisolated enum OneOf_Result: Equatable, Sendable {
+  public nonisolated enum OneOf_Result: Equatable, Sendable {
     /// The input decoded; here are the requested outputs.
     case decoded(Locationwire_Conformance_V1_Decoded)
     /// The input was rejected. For inputs meant to be invalid this is the expected outcome.
@@ -483,76 +485,76 @@ nonisolated struct Locationwire_Conformance_V1_VectorResponse: Sendable {
 
   }
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Locationwire_Conformance_V1_Decoded: Sendable {
+public nonisolated struct Locationwire_Conformance_V1_Decoded: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// CHECK_BINARY_OUTPUT: the canonical re-encoding.
-  var binaryOutput: Data = Data()
+  public var binaryOutput: Data = Data()
 
   /// CHECK_JSON_OUTPUT: the proto3 JSON.
-  var jsonOutput: String = String()
+  public var jsonOutput: String = String()
 
   /// CHECK_VALIDATE: every violation found; empty when the message is valid.
-  var violations: [Locationwire_Conformance_V1_Violation] = []
+  public var violations: [Locationwire_Conformance_V1_Violation] = []
 
   /// CHECK_COMPACT_TO_ROWS: a LocationBatch holding only the reconstructed fixes.
-  var rowsOutput: Data = Data()
+  public var rowsOutput: Data = Data()
 
   /// CHECK_ROWS_TO_COMPACT: the canonical CompactFixes.
-  var compactOutput: Data = Data()
+  public var compactOutput: Data = Data()
 
   /// CHECK_COMPACT_TO_ROWS or CHECK_ROWS_TO_COMPACT failed: a stable code (see proto/README.md) and a message.
-  var compactError: String = String()
+  public var compactError: String = String()
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Locationwire_Conformance_V1_ParseError: Sendable {
+public nonisolated struct Locationwire_Conformance_V1_ParseError: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The kind of error, when the testee declares FEATURE_ERROR_CATEGORIES.
-  var category: Locationwire_Conformance_V1_ErrorCategory = .unspecified
+  public var category: Locationwire_Conformance_V1_ErrorCategory = .unspecified
 
   /// The implementation's own stable error code, if it has one (LocationWire's: "invalid-utf8", ...).
-  var code: String = String()
+  public var code: String = String()
 
   /// A message for humans.
-  var message: String = String()
+  public var message: String = String()
 
   /// Where in the field tree the error arose (e.g. "LocationBatch.fixes[3].latitude_e7"), if known.
-  var fieldPath: String = String()
+  public var fieldPath: String = String()
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
+public nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The rule's stable code, e.g. "latitude-out-of-range".
-  var code: String = String()
+  public var code: String = String()
 
   /// The field path, e.g. "LocationBatch.fixes[3].latitude_e7".
-  var path: String = String()
+  public var path: String = String()
 
   /// A message for humans.
-  var message: String = String()
+  public var message: String = String()
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -560,22 +562,22 @@ nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.conformance.v1"
 
 nonisolated extension Locationwire_Conformance_V1_Feature: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FEATURE_UNSPECIFIED\0\u{1}FEATURE_BINARY_INPUT\0\u{1}FEATURE_BINARY_OUTPUT\0\u{1}FEATURE_JSON_INPUT\0\u{1}FEATURE_JSON_OUTPUT\0\u{1}FEATURE_VALIDATION\0\u{1}FEATURE_ERROR_CATEGORIES\0\u{1}FEATURE_COMPACT_FIXES\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FEATURE_UNSPECIFIED\0\u{1}FEATURE_BINARY_INPUT\0\u{1}FEATURE_BINARY_OUTPUT\0\u{1}FEATURE_JSON_INPUT\0\u{1}FEATURE_JSON_OUTPUT\0\u{1}FEATURE_VALIDATION\0\u{1}FEATURE_ERROR_CATEGORIES\0\u{1}FEATURE_COMPACT_FIXES\0")
 }
 
 nonisolated extension Locationwire_Conformance_V1_Check: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CHECK_UNSPECIFIED\0\u{1}CHECK_BINARY_OUTPUT\0\u{1}CHECK_JSON_OUTPUT\0\u{1}CHECK_VALIDATE\0\u{1}CHECK_COMPACT_TO_ROWS\0\u{1}CHECK_ROWS_TO_COMPACT\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CHECK_UNSPECIFIED\0\u{1}CHECK_BINARY_OUTPUT\0\u{1}CHECK_JSON_OUTPUT\0\u{1}CHECK_VALIDATE\0\u{1}CHECK_COMPACT_TO_ROWS\0\u{1}CHECK_ROWS_TO_COMPACT\0")
 }
 
 nonisolated extension Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CATEGORY_UNSPECIFIED\0\u{1}ERROR_CATEGORY_TRUNCATED\0\u{1}ERROR_CATEGORY_BAD_TAG\0\u{1}ERROR_CATEGORY_BAD_WIRE_TYPE\0\u{1}ERROR_CATEGORY_BAD_VARINT\0\u{1}ERROR_CATEGORY_BAD_GROUP\0\u{1}ERROR_CATEGORY_BAD_LENGTH\0\u{1}ERROR_CATEGORY_INVALID_UTF8\0\u{1}ERROR_CATEGORY_LIMIT_EXCEEDED\0\u{1}ERROR_CATEGORY_JSON_SYNTAX\0\u{1}ERROR_CATEGORY_JSON_SCHEMA\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CATEGORY_UNSPECIFIED\0\u{1}ERROR_CATEGORY_TRUNCATED\0\u{1}ERROR_CATEGORY_BAD_TAG\0\u{1}ERROR_CATEGORY_BAD_WIRE_TYPE\0\u{1}ERROR_CATEGORY_BAD_VARINT\0\u{1}ERROR_CATEGORY_BAD_GROUP\0\u{1}ERROR_CATEGORY_BAD_LENGTH\0\u{1}ERROR_CATEGORY_INVALID_UTF8\0\u{1}ERROR_CATEGORY_LIMIT_EXCEEDED\0\u{1}ERROR_CATEGORY_JSON_SYNTAX\0\u{1}ERROR_CATEGORY_JSON_SCHEMA\0")
 }
 
 nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".TesteeRequest"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0")
+  public static let protoMessageName: String = _protobuf_package + ".TesteeRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -612,7 +614,7 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -631,7 +633,7 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_Conformance_V1_TesteeRequest, rhs: Locationwire_Conformance_V1_TesteeRequest) -> Bool {
+  public static func ==(lhs: Locationwire_Conformance_V1_TesteeRequest, rhs: Locationwire_Conformance_V1_TesteeRequest) -> Bool {
     if lhs.kind != rhs.kind {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -639,10 +641,10 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
 }
 
 nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".TesteeResponse"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0")
+  public static let protoMessageName: String = _protobuf_package + ".TesteeResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -679,7 +681,7 @@ nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -698,7 +700,7 @@ nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_Conformance_V1_TesteeResponse, rhs: Locationwire_Conformance_V1_TesteeResponse) -> Bool {
+  public static func ==(lhs: Locationwire_Conformance_V1_TesteeResponse, rhs: Locationwire_Conformance_V1_TesteeResponse) -> Bool {
     if lhs.kind != rhs.kind {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -706,10 +708,10 @@ nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.
 }
 
 nonisolated extension Locationwire_Conformance_V1_HelloRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".HelloRequest"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}runner\0")
+  public static let protoMessageName: String = _protobuf_package + ".HelloRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}runner\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -722,7 +724,7 @@ nonisolated extension Locationwire_Conformance_V1_HelloRequest: SwiftProtobuf.Me
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.protocolVersion != 0 {
       try visitor.visitSingularUInt32Field(value: self.protocolVersion, fieldNumber: 1)
     }
@@ -732,7 +734,7 @@ nonisolated extension Locationwire_Conformance_V1_HelloRequest: SwiftProtobuf.Me
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_Conformance_V1_HelloRequest, rhs: Locationwire_Conformance_V1_HelloRequest) -> Bool {
+  public static func ==(lhs: Locationwire_Conformance_V1_HelloRequest, rhs: Locationwire_Conformance_V1_HelloRequest) -> Bool {
     if lhs.protocolVersion != rhs.protocolVersion {return false}
     if lhs.runner != rhs.runner {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -741,10 +743,10 @@ nonisolated extension Locationwire_Conformance_V1_HelloRequest: SwiftProtobuf.Me
 }
 
 nonisolated extension Locationwire_Conformance_V1_HelloResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".HelloResponse"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}implementation\0\u{1}version\0\u{1}features\0")
+  public static let protoMessageName: String = _protobuf_package + ".HelloResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}implementation\0\u{1}version\0\u{1}features\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -759,7 +761,7 @@ nonisolated extension Locationwire_Conformance_V1_HelloResponse: SwiftProtobuf.M
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.protocolVersion != 0 {
       try visitor.visitSingularUInt32Field(value: self.protocolVersion, fieldNumber: 1)
     }
@@ -775,7 +777,7 @@ nonisolated extension Locationwire_Conformance_V1_HelloResponse: SwiftProtobuf.M
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_Conformance_V1_HelloResponse, rhs: Locationwire_Conformance_V1_HelloResponse) -> Bool {
+  public static func ==(lhs: Locationwire_Conformance_V1_HelloResponse, rhs: Locationwire_Conformance_V1_HelloResponse) -> Bool {
     if lhs.protocolVersion != rhs.protocolVersion {return false}
     if lhs.implementation != rhs.implementation {return false}
     if lhs.version != rhs.version {return false}
@@ -786,10 +788,10 @@ nonisolated extension Locationwire_Conformance_V1_HelloResponse: SwiftProtobuf.M
 }
 
 nonisolated extension Locationwire_Conformance_V1_VectorRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".VectorRequest"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{3}message_type\0\u{3}binary_input\0\u{3}json_input\0\u{1}checks\0")
+  public static let protoMessageName: String = _protobuf_package + ".VectorRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{3}message_type\0\u{3}binary_input\0\u{3}json_input\0\u{1}checks\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -819,7 +821,7 @@ nonisolated extension Locationwire_Conformance_V1_VectorRequest: SwiftProtobuf.M
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -847,7 +849,7 @@ nonisolated extension Locationwire_Conformance_V1_VectorRequest: SwiftProtobuf.M
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_Conformance_V1_VectorRequest, rhs: Locationwire_Conformance_V1_VectorRequest) -> Bool {
+  public static func ==(lhs: Locationwire_Conformance_V1_VectorRequest, rhs: Locationwire_Conformance_V1_VectorRequest) -> Bool {
     if lhs.vectorID != rhs.vectorID {return false}
     if lhs.messageType != rhs.messageType {return false}
     if lhs.input != rhs.input {return false}
@@ -858,10 +860,10 @@ nonisolated extension Locationwire_Conformance_V1_VectorRequest: SwiftProtobuf.M
 }
 
 nonisolated extension Locationwire_Conformance_V1_VectorResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".VectorResponse"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}decoded\0\u{3}parse_error\0\u{1}skipped\0\u{3}runtime_error\0")
+  public static let protoMessageName: String = _protobuf_package + ".VectorResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}decoded\0\u{3}parse_error\0\u{1}skipped\0\u{3}runtime_error\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -915,7 +917,7 @@ nonisolated extension Locationwire_Conformance_V1_VectorResponse: SwiftProtobuf.
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -945,7 +947,7 @@ nonisolated extension Locationwire_Conformance_V1_VectorResponse: SwiftProtobuf.
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_Conformance_V1_VectorResponse, rhs: Locationwire_Conformance_V1_VectorResponse) -> Bool {
+  public static func ==(lhs: Locationwire_Conformance_V1_VectorResponse, rhs: Locationwire_Conformance_V1_VectorResponse) -> Bool {
     if lhs.vectorID != rhs.vectorID {return false}
     if lhs.result != rhs.result {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -954,10 +956,10 @@ nonisolated extension Locationwire_Conformance_V1_VectorResponse: SwiftProtobuf.
 }
 
 nonisolated extension Locationwire_Conformance_V1_Decoded: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".Decoded"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}binary_output\0\u{3}json_output\0\u{1}violations\0\u{3}rows_output\0\u{3}compact_output\0\u{3}compact_error\0")
+  public static let protoMessageName: String = _protobuf_package + ".Decoded"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}binary_output\0\u{3}json_output\0\u{1}violations\0\u{3}rows_output\0\u{3}compact_output\0\u{3}compact_error\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -974,7 +976,7 @@ nonisolated extension Locationwire_Conformance_V1_Decoded: SwiftProtobuf.Message
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.binaryOutput.isEmpty {
       try visitor.visitSingularBytesField(value: self.binaryOutput, fieldNumber: 1)
     }
@@ -996,7 +998,7 @@ nonisolated extension Locationwire_Conformance_V1_Decoded: SwiftProtobuf.Message
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_Conformance_V1_Decoded, rhs: Locationwire_Conformance_V1_Decoded) -> Bool {
+  public static func ==(lhs: Locationwire_Conformance_V1_Decoded, rhs: Locationwire_Conformance_V1_Decoded) -> Bool {
     if lhs.binaryOutput != rhs.binaryOutput {return false}
     if lhs.jsonOutput != rhs.jsonOutput {return false}
     if lhs.violations != rhs.violations {return false}
@@ -1009,10 +1011,10 @@ nonisolated extension Locationwire_Conformance_V1_Decoded: SwiftProtobuf.Message
 }
 
 nonisolated extension Locationwire_Conformance_V1_ParseError: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ParseError"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}category\0\u{1}code\0\u{1}message\0\u{3}field_path\0")
+  public static let protoMessageName: String = _protobuf_package + ".ParseError"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}category\0\u{1}code\0\u{1}message\0\u{3}field_path\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1027,7 +1029,7 @@ nonisolated extension Locationwire_Conformance_V1_ParseError: SwiftProtobuf.Mess
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.category != .unspecified {
       try visitor.visitSingularEnumField(value: self.category, fieldNumber: 1)
     }
@@ -1043,7 +1045,7 @@ nonisolated extension Locationwire_Conformance_V1_ParseError: SwiftProtobuf.Mess
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_Conformance_V1_ParseError, rhs: Locationwire_Conformance_V1_ParseError) -> Bool {
+  public static func ==(lhs: Locationwire_Conformance_V1_ParseError, rhs: Locationwire_Conformance_V1_ParseError) -> Bool {
     if lhs.category != rhs.category {return false}
     if lhs.code != rhs.code {return false}
     if lhs.message != rhs.message {return false}
@@ -1054,10 +1056,10 @@ nonisolated extension Locationwire_Conformance_V1_ParseError: SwiftProtobuf.Mess
 }
 
 nonisolated extension Locationwire_Conformance_V1_Violation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".Violation"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}path\0\u{1}message\0")
+  public static let protoMessageName: String = _protobuf_package + ".Violation"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}path\0\u{1}message\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1071,7 +1073,7 @@ nonisolated extension Locationwire_Conformance_V1_Violation: SwiftProtobuf.Messa
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.code.isEmpty {
       try visitor.visitSingularStringField(value: self.code, fieldNumber: 1)
     }
@@ -1084,7 +1086,7 @@ nonisolated extension Locationwire_Conformance_V1_Violation: SwiftProtobuf.Messa
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_Conformance_V1_Violation, rhs: Locationwire_Conformance_V1_Violation) -> Bool {
+  public static func ==(lhs: Locationwire_Conformance_V1_Violation, rhs: Locationwire_Conformance_V1_Violation) -> Bool {
     if lhs.code != rhs.code {return false}
     if lhs.path != rhs.path {return false}
     if lhs.message != rhs.message {return false}

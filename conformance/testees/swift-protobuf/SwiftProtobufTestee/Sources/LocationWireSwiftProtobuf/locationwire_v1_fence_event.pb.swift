@@ -23,8 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// What a fence event reports.
-nonisolated enum Locationwire_V1_FenceEventKind: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_FenceEventKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// The device crossed into the region.
@@ -47,11 +47,11 @@ nonisolated enum Locationwire_V1_FenceEventKind: SwiftProtobuf.Enum, Swift.CaseI
   case stateUnknown // = 6
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .enter
@@ -64,7 +64,7 @@ nonisolated enum Locationwire_V1_FenceEventKind: SwiftProtobuf.Enum, Swift.CaseI
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .enter: return 1
@@ -78,7 +78,7 @@ nonisolated enum Locationwire_V1_FenceEventKind: SwiftProtobuf.Enum, Swift.CaseI
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_FenceEventKind] = [
+  public static let allCases: [Locationwire_V1_FenceEventKind] = [
     .unspecified,
     .enter,
     .exit,
@@ -91,8 +91,8 @@ nonisolated enum Locationwire_V1_FenceEventKind: SwiftProtobuf.Enum, Swift.CaseI
 }
 
 /// Who detected a fence event.
-nonisolated enum Locationwire_V1_FenceEventSource: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_FenceEventSource: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// The OS region monitor (iOS CLMonitor or CLLocationManager, Android GeofencingClient).
@@ -105,11 +105,11 @@ nonisolated enum Locationwire_V1_FenceEventSource: SwiftProtobuf.Enum, Swift.Cas
   case serverComputed // = 3
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .osRegionMonitor
@@ -119,7 +119,7 @@ nonisolated enum Locationwire_V1_FenceEventSource: SwiftProtobuf.Enum, Swift.Cas
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .osRegionMonitor: return 1
@@ -130,7 +130,7 @@ nonisolated enum Locationwire_V1_FenceEventSource: SwiftProtobuf.Enum, Swift.Cas
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_FenceEventSource] = [
+  public static let allCases: [Locationwire_V1_FenceEventSource] = [
     .unspecified,
     .osRegionMonitor,
     .appHitTest,
@@ -144,7 +144,7 @@ nonisolated enum Locationwire_V1_FenceEventSource: SwiftProtobuf.Enum, Swift.Cas
 /// Devices send fence events inside LocationBatch.fence_events, where BatchAck acknowledges them by
 /// event_sequence exactly as it acknowledges fixes by sequence. A server that evaluates fences itself produces
 /// the same message with source FENCE_EVENT_SOURCE_SERVER_COMPUTED.
-nonisolated struct Locationwire_V1_FenceEvent: Sendable {
+public nonisolated struct Locationwire_V1_FenceEvent: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
@@ -152,45 +152,45 @@ nonisolated struct Locationwire_V1_FenceEvent: Sendable {
   /// The device's sequence number for fence events: a counter of its own, separate from LocationFix.sequence,
   /// starting at 1 and strictly increasing, kept across restarts. (LocationBatch.device_id, event_sequence) is
   /// the idempotency key. Required: 0 is invalid.
-  var eventSequence: UInt64 = 0
+  public var eventSequence: UInt64 = 0
 
   /// The region's id, as Region.id. Required.
-  var regionID: String = String()
+  public var regionID: String = String()
 
   /// Region.version of the region definition the device had armed when the event fired.
-  var regionVersion: UInt64 = 0
+  public var regionVersion: UInt64 = 0
 
   /// RegionAssignment.assignment_version the region came from; 0 when the app armed the region itself.
-  var assignmentVersion: UInt64 = 0
+  public var assignmentVersion: UInt64 = 0
 
   /// What happened. Required: UNSPECIFIED is invalid.
-  var kind: Locationwire_V1_FenceEventKind = .unspecified
+  public var kind: Locationwire_V1_FenceEventKind = .unspecified
 
   /// When the OS says the event happened, UTC ms. May be minutes before detected_at_ms: the OS batches
   /// geofence callbacks (Android: 2 to 6 minutes when stationary; iOS: 3 to 5 minutes on average).
-  var osEventTimeMs: Int64 = 0
+  public var osEventTimeMs: Int64 = 0
 
   /// When the app (or server) learned of the event, UTC ms. Required; not before os_event_time_ms when both
   /// are set.
-  var detectedAtMs: Int64 = 0
+  public var detectedAtMs: Int64 = 0
 
   /// The fix that triggered the event, with its own time and accuracy. Absent when the OS gives none.
-  var triggerFix: Locationwire_V1_LocationFix {
+  public var triggerFix: Locationwire_V1_LocationFix {
     get {_triggerFix ?? Locationwire_V1_LocationFix()}
     set {_triggerFix = newValue}
   }
   /// Returns true if `triggerFix` has been explicitly set.
-  var hasTriggerFix: Bool {self._triggerFix != nil}
+  public var hasTriggerFix: Bool {self._triggerFix != nil}
   /// Clears the value of `triggerFix`. Subsequent reads from it will return its default value.
-  mutating func clearTriggerFix() {self._triggerFix = nil}
+  public mutating func clearTriggerFix() {self._triggerFix = nil}
 
   /// Who detected the event. Required: UNSPECIFIED is invalid.
-  var source: Locationwire_V1_FenceEventSource = .unspecified
+  public var source: Locationwire_V1_FenceEventSource = .unspecified
 
   /// The device's monotonic clock at detection, ms since boot (see LocationFix.elapsed_realtime_ms).
-  var optionalDetectedElapsedRealtimeMs: Locationwire_V1_FenceEvent.OneOf_OptionalDetectedElapsedRealtimeMs? = nil
+  public var optionalDetectedElapsedRealtimeMs: Locationwire_V1_FenceEvent.OneOf_OptionalDetectedElapsedRealtimeMs? = nil
 
-  var detectedElapsedRealtimeMs: UInt64 {
+  public var detectedElapsedRealtimeMs: UInt64 {
     get {
       if case .detectedElapsedRealtimeMs(let v)? = optionalDetectedElapsedRealtimeMs {return v}
       return 0
@@ -200,9 +200,9 @@ nonisolated struct Locationwire_V1_FenceEvent: Sendable {
 
   /// For DWELL: how long the device had been inside when the event fired, in ms (at least the region's
   /// loitering delay). Absent for other kinds.
-  var optionalDwellMs: Locationwire_V1_FenceEvent.OneOf_OptionalDwellMs? = nil
+  public var optionalDwellMs: Locationwire_V1_FenceEvent.OneOf_OptionalDwellMs? = nil
 
-  var dwellMs: UInt32 {
+  public var dwellMs: UInt32 {
     get {
       if case .dwellMs(let v)? = optionalDwellMs {return v}
       return 0
@@ -210,22 +210,22 @@ nonisolated struct Locationwire_V1_FenceEvent: Sendable {
     set {optionalDwellMs = .dwellMs(newValue)}
   }
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The device's monotonic clock at detection, ms since boot (see LocationFix.elapsed_realtime_ms).
-  nonisolated enum OneOf_OptionalDetectedElapsedRealtimeMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalDetectedElapsedRealtimeMs: Equatable, Sendable {
     case detectedElapsedRealtimeMs(UInt64)
 
   }
 
   /// For DWELL: how long the device had been inside when the event fired, in ms (at least the region's
   /// loitering delay). Absent for other kinds.
-  nonisolated enum OneOf_OptionalDwellMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalDwellMs: Equatable, Sendable {
     case dwellMs(UInt32)
 
   }
 
-  init() {}
+  public init() {}
 
   fileprivate var _triggerFix: Locationwire_V1_LocationFix? = nil
 }
@@ -235,18 +235,18 @@ nonisolated struct Locationwire_V1_FenceEvent: Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_FenceEventKind: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FENCE_EVENT_KIND_UNSPECIFIED\0\u{1}FENCE_EVENT_KIND_ENTER\0\u{1}FENCE_EVENT_KIND_EXIT\0\u{1}FENCE_EVENT_KIND_DWELL\0\u{1}FENCE_EVENT_KIND_STATE_INSIDE\0\u{1}FENCE_EVENT_KIND_STATE_OUTSIDE\0\u{1}FENCE_EVENT_KIND_STATE_UNKNOWN\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FENCE_EVENT_KIND_UNSPECIFIED\0\u{1}FENCE_EVENT_KIND_ENTER\0\u{1}FENCE_EVENT_KIND_EXIT\0\u{1}FENCE_EVENT_KIND_DWELL\0\u{1}FENCE_EVENT_KIND_STATE_INSIDE\0\u{1}FENCE_EVENT_KIND_STATE_OUTSIDE\0\u{1}FENCE_EVENT_KIND_STATE_UNKNOWN\0")
 }
 
 nonisolated extension Locationwire_V1_FenceEventSource: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FENCE_EVENT_SOURCE_UNSPECIFIED\0\u{1}FENCE_EVENT_SOURCE_OS_REGION_MONITOR\0\u{1}FENCE_EVENT_SOURCE_APP_HIT_TEST\0\u{1}FENCE_EVENT_SOURCE_SERVER_COMPUTED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FENCE_EVENT_SOURCE_UNSPECIFIED\0\u{1}FENCE_EVENT_SOURCE_OS_REGION_MONITOR\0\u{1}FENCE_EVENT_SOURCE_APP_HIT_TEST\0\u{1}FENCE_EVENT_SOURCE_SERVER_COMPUTED\0")
 }
 
 nonisolated extension Locationwire_V1_FenceEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".FenceEvent"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_sequence\0\u{3}region_id\0\u{3}region_version\0\u{3}assignment_version\0\u{1}kind\0\u{3}os_event_time_ms\0\u{3}detected_at_ms\0\u{3}trigger_fix\0\u{1}source\0\u{3}detected_elapsed_realtime_ms\0\u{3}dwell_ms\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".FenceEvent"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_sequence\0\u{3}region_id\0\u{3}region_version\0\u{3}assignment_version\0\u{1}kind\0\u{3}os_event_time_ms\0\u{3}detected_at_ms\0\u{3}trigger_fix\0\u{1}source\0\u{3}detected_elapsed_realtime_ms\0\u{3}dwell_ms\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -282,7 +282,7 @@ nonisolated extension Locationwire_V1_FenceEvent: SwiftProtobuf.Message, SwiftPr
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -323,7 +323,7 @@ nonisolated extension Locationwire_V1_FenceEvent: SwiftProtobuf.Message, SwiftPr
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_FenceEvent, rhs: Locationwire_V1_FenceEvent) -> Bool {
+  public static func ==(lhs: Locationwire_V1_FenceEvent, rhs: Locationwire_V1_FenceEvent) -> Bool {
     if lhs.eventSequence != rhs.eventSequence {return false}
     if lhs.regionID != rhs.regionID {return false}
     if lhs.regionVersion != rhs.regionVersion {return false}

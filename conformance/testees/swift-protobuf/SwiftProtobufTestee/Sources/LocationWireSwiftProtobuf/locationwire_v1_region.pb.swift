@@ -23,8 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// The level of a region in the hierarchy, coarse to fine.
-nonisolated enum Locationwire_V1_RegionLevel: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_RegionLevel: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
   case country // = 1
   case province // = 2
@@ -35,11 +35,11 @@ nonisolated enum Locationwire_V1_RegionLevel: SwiftProtobuf.Enum, Swift.CaseIter
   case site // = 5
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .country
@@ -51,7 +51,7 @@ nonisolated enum Locationwire_V1_RegionLevel: SwiftProtobuf.Enum, Swift.CaseIter
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .country: return 1
@@ -64,7 +64,7 @@ nonisolated enum Locationwire_V1_RegionLevel: SwiftProtobuf.Enum, Swift.CaseIter
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_RegionLevel] = [
+  public static let allCases: [Locationwire_V1_RegionLevel] = [
     .unspecified,
     .country,
     .province,
@@ -79,7 +79,7 @@ nonisolated enum Locationwire_V1_RegionLevel: SwiftProtobuf.Enum, Swift.CaseIter
 /// is the precise shape the server (or an app-side hit test) uses to confirm an event. Regions form a hierarchy
 /// (country, province, city, district, site) so that a server can cover a large area with a few coarse regions
 /// and hand out finer ones as the device enters them (refine_on_entry).
-nonisolated struct Locationwire_V1_Region: @unchecked Sendable {
+public nonisolated struct Locationwire_V1_Region: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
@@ -87,119 +87,119 @@ nonisolated struct Locationwire_V1_Region: @unchecked Sendable {
   /// Stable, namespaced id: "<namespace>:<local id>", e.g. "shop:1234" or "district:cn-110105". The namespace is
   /// 1 to 32 characters from [a-z0-9_.-]; the local id 1 to 95 characters from [A-Za-z0-9_.:/-]; at most 128
   /// bytes in all. The id never changes when the region is edited (version does). Required.
-  var id: String {
+  public var id: String {
     get {_storage._id}
     set {_uniqueStorage()._id = newValue}
   }
 
   /// Increases whenever the definition changes. A device that holds the same id at a lower version replaces it.
   /// Required: at least 1.
-  var version: UInt64 {
+  public var version: UInt64 {
     get {_storage._version}
     set {_uniqueStorage()._version = newValue}
   }
 
   /// The circle the OS monitors. Required.
-  var circle: Locationwire_V1_Circle {
+  public var circle: Locationwire_V1_Circle {
     get {_storage._circle ?? Locationwire_V1_Circle()}
     set {_uniqueStorage()._circle = newValue}
   }
   /// Returns true if `circle` has been explicitly set.
-  var hasCircle: Bool {_storage._circle != nil}
+  public var hasCircle: Bool {_storage._circle != nil}
   /// Clears the value of `circle`. Subsequent reads from it will return its default value.
-  mutating func clearCircle() {_uniqueStorage()._circle = nil}
+  public mutating func clearCircle() {_uniqueStorage()._circle = nil}
 
   /// The precise outline, for server-side and app-side hit tests. Every vertex lies inside circle, so the OS
   /// reports entry no later than the polygon is entered.
-  var polygon: Locationwire_V1_Polygon {
+  public var polygon: Locationwire_V1_Polygon {
     get {_storage._polygon ?? Locationwire_V1_Polygon()}
     set {_uniqueStorage()._polygon = newValue}
   }
   /// Returns true if `polygon` has been explicitly set.
-  var hasPolygon: Bool {_storage._polygon != nil}
+  public var hasPolygon: Bool {_storage._polygon != nil}
   /// Clears the value of `polygon`. Subsequent reads from it will return its default value.
-  mutating func clearPolygon() {_uniqueStorage()._polygon = nil}
+  public mutating func clearPolygon() {_uniqueStorage()._polygon = nil}
 
   /// The region's level in the hierarchy. Required: UNSPECIFIED is invalid.
-  var level: Locationwire_V1_RegionLevel {
+  public var level: Locationwire_V1_RegionLevel {
     get {_storage._level}
     set {_uniqueStorage()._level = newValue}
   }
 
   /// Id of the enclosing region one level up, empty for a top-level region. Its level is coarser than this one's.
-  var parentID: String {
+  public var parentID: String {
     get {_storage._parentID}
     set {_uniqueStorage()._parentID = newValue}
   }
 
   /// Report entering the region.
-  var notifyOnEntry: Bool {
+  public var notifyOnEntry: Bool {
     get {_storage._notifyOnEntry}
     set {_uniqueStorage()._notifyOnEntry = newValue}
   }
 
   /// Report leaving the region.
-  var notifyOnExit: Bool {
+  public var notifyOnExit: Bool {
     get {_storage._notifyOnExit}
     set {_uniqueStorage()._notifyOnExit = newValue}
   }
 
   /// Report staying inside for loitering_delay_ms. At least one of the three notify flags is set.
-  var notifyOnDwell: Bool {
+  public var notifyOnDwell: Bool {
     get {_storage._notifyOnDwell}
     set {_uniqueStorage()._notifyOnDwell = newValue}
   }
 
   /// How long the device must stay inside before a DWELL event, in ms. Required when notify_on_dwell is set
   /// (at least 1000); otherwise 0. At most 86400000 (24 h).
-  var loiteringDelayMs: UInt32 {
+  public var loiteringDelayMs: UInt32 {
     get {_storage._loiteringDelayMs}
     set {_uniqueStorage()._loiteringDelayMs = newValue}
   }
 
   /// When the device has fewer OS slots than regions, it arms the regions with the highest priority first, and
   /// among equal priorities the nearest ones. Higher is more important.
-  var priority: UInt32 {
+  public var priority: UInt32 {
     get {_storage._priority}
     set {_uniqueStorage()._priority = newValue}
   }
 
   /// When the region stops being valid, UTC ms; the device disarms it then. 0: valid until the assignment expires
   /// or removes it.
-  var expiresAtMs: Int64 {
+  public var expiresAtMs: Int64 {
     get {_storage._expiresAtMs}
     set {_uniqueStorage()._expiresAtMs = newValue}
   }
 
   /// Entering this region makes the device request a finer assignment (RegionRequest reason REFINE_ON_ENTRY).
-  var refineOnEntry: Bool {
+  public var refineOnEntry: Bool {
     get {_storage._refineOnEntry}
     set {_uniqueStorage()._refineOnEntry = newValue}
   }
 
   /// A display name for logs and debugging, at most 128 bytes. Never used as a key.
-  var name: String {
+  public var name: String {
     get {_storage._name}
     set {_uniqueStorage()._name = newValue}
   }
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// A circle on the earth's surface.
-nonisolated struct Locationwire_V1_Circle: Sendable {
+public nonisolated struct Locationwire_V1_Circle: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Latitude of the centre, 1e-7 degree. Range -900000000 to 900000000. Required.
-  var optionalCenterLatitudeE7: Locationwire_V1_Circle.OneOf_OptionalCenterLatitudeE7? = nil
+  public var optionalCenterLatitudeE7: Locationwire_V1_Circle.OneOf_OptionalCenterLatitudeE7? = nil
 
-  var centerLatitudeE7: Int32 {
+  public var centerLatitudeE7: Int32 {
     get {
       if case .centerLatitudeE7(let v)? = optionalCenterLatitudeE7 {return v}
       return 0
@@ -208,9 +208,9 @@ nonisolated struct Locationwire_V1_Circle: Sendable {
   }
 
   /// Longitude of the centre, 1e-7 degree. Range -1800000000 to 1800000000. Required.
-  var optionalCenterLongitudeE7: Locationwire_V1_Circle.OneOf_OptionalCenterLongitudeE7? = nil
+  public var optionalCenterLongitudeE7: Locationwire_V1_Circle.OneOf_OptionalCenterLongitudeE7? = nil
 
-  var centerLongitudeE7: Int32 {
+  public var centerLongitudeE7: Int32 {
     get {
       if case .centerLongitudeE7(let v)? = optionalCenterLongitudeE7 {return v}
       return 0
@@ -220,41 +220,41 @@ nonisolated struct Locationwire_V1_Circle: Sendable {
 
   /// Radius in metres. Range 1 to 1000000. The OSes work reliably from about 100 m (Android's guidance is 100
   /// to 150 m; iOS needs about 200 m of movement to report an exit).
-  var radiusM: UInt32 = 0
+  public var radiusM: UInt32 = 0
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Latitude of the centre, 1e-7 degree. Range -900000000 to 900000000. Required.
-  nonisolated enum OneOf_OptionalCenterLatitudeE7: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalCenterLatitudeE7: Equatable, Sendable {
     case centerLatitudeE7(Int32)
 
   }
 
   /// Longitude of the centre, 1e-7 degree. Range -1800000000 to 1800000000. Required.
-  nonisolated enum OneOf_OptionalCenterLongitudeE7: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalCenterLongitudeE7: Equatable, Sendable {
     case centerLongitudeE7(Int32)
 
   }
 
-  init() {}
+  public init() {}
 }
 
 /// A simple polygon: vertices in order, the last joined back to the first (the ring is implicitly closed, so the
 /// first vertex is not repeated). At least 3 and at most 1000 vertices.
-nonisolated struct Locationwire_V1_Polygon: Sendable {
+public nonisolated struct Locationwire_V1_Polygon: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Vertex latitudes, 1e-7 degree, one per vertex. Packed.
-  var latitudesE7: [Int32] = []
+  public var latitudesE7: [Int32] = []
 
   /// Vertex longitudes, 1e-7 degree, as many as latitudes_e7. Packed.
-  var longitudesE7: [Int32] = []
+  public var longitudesE7: [Int32] = []
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -262,12 +262,12 @@ nonisolated struct Locationwire_V1_Polygon: Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_RegionLevel: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REGION_LEVEL_UNSPECIFIED\0\u{1}REGION_LEVEL_COUNTRY\0\u{1}REGION_LEVEL_PROVINCE\0\u{1}REGION_LEVEL_CITY\0\u{1}REGION_LEVEL_DISTRICT\0\u{1}REGION_LEVEL_SITE\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REGION_LEVEL_UNSPECIFIED\0\u{1}REGION_LEVEL_COUNTRY\0\u{1}REGION_LEVEL_PROVINCE\0\u{1}REGION_LEVEL_CITY\0\u{1}REGION_LEVEL_DISTRICT\0\u{1}REGION_LEVEL_SITE\0")
 }
 
 nonisolated extension Locationwire_V1_Region: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".Region"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}version\0\u{1}circle\0\u{1}polygon\0\u{1}level\0\u{3}parent_id\0\u{3}notify_on_entry\0\u{3}notify_on_exit\0\u{3}notify_on_dwell\0\u{3}loitering_delay_ms\0\u{1}priority\0\u{3}expires_at_ms\0\u{3}refine_on_entry\0\u{1}name\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".Region"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}version\0\u{1}circle\0\u{1}polygon\0\u{1}level\0\u{3}parent_id\0\u{3}notify_on_entry\0\u{3}notify_on_exit\0\u{3}notify_on_dwell\0\u{3}loitering_delay_ms\0\u{1}priority\0\u{3}expires_at_ms\0\u{3}refine_on_entry\0\u{1}name\0\u{c}PM\u{c}P\\\u{2}")
 
   fileprivate class _StorageClass {
     var _id: String = String()
@@ -318,7 +318,7 @@ nonisolated extension Locationwire_V1_Region: SwiftProtobuf.Message, SwiftProtob
     return _storage
   }
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -346,7 +346,7 @@ nonisolated extension Locationwire_V1_Region: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -398,7 +398,7 @@ nonisolated extension Locationwire_V1_Region: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_Region, rhs: Locationwire_V1_Region) -> Bool {
+  public static func ==(lhs: Locationwire_V1_Region, rhs: Locationwire_V1_Region) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -427,10 +427,10 @@ nonisolated extension Locationwire_V1_Region: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Locationwire_V1_Circle: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".Circle"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}center_latitude_e7\0\u{3}center_longitude_e7\0\u{3}radius_m\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".Circle"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}center_latitude_e7\0\u{3}center_longitude_e7\0\u{3}radius_m\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -458,7 +458,7 @@ nonisolated extension Locationwire_V1_Circle: SwiftProtobuf.Message, SwiftProtob
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -475,7 +475,7 @@ nonisolated extension Locationwire_V1_Circle: SwiftProtobuf.Message, SwiftProtob
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_Circle, rhs: Locationwire_V1_Circle) -> Bool {
+  public static func ==(lhs: Locationwire_V1_Circle, rhs: Locationwire_V1_Circle) -> Bool {
     if lhs.optionalCenterLatitudeE7 != rhs.optionalCenterLatitudeE7 {return false}
     if lhs.optionalCenterLongitudeE7 != rhs.optionalCenterLongitudeE7 {return false}
     if lhs.radiusM != rhs.radiusM {return false}
@@ -485,10 +485,10 @@ nonisolated extension Locationwire_V1_Circle: SwiftProtobuf.Message, SwiftProtob
 }
 
 nonisolated extension Locationwire_V1_Polygon: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".Polygon"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}latitudes_e7\0\u{3}longitudes_e7\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".Polygon"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}latitudes_e7\0\u{3}longitudes_e7\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -501,7 +501,7 @@ nonisolated extension Locationwire_V1_Polygon: SwiftProtobuf.Message, SwiftProto
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.latitudesE7.isEmpty {
       try visitor.visitPackedSFixed32Field(value: self.latitudesE7, fieldNumber: 1)
     }
@@ -511,7 +511,7 @@ nonisolated extension Locationwire_V1_Polygon: SwiftProtobuf.Message, SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_Polygon, rhs: Locationwire_V1_Polygon) -> Bool {
+  public static func ==(lhs: Locationwire_V1_Polygon, rhs: Locationwire_V1_Polygon) -> Bool {
     if lhs.latitudesE7 != rhs.latitudesE7 {return false}
     if lhs.longitudesE7 != rhs.longitudesE7 {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}

@@ -23,8 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Why a device requests regions.
-nonisolated enum Locationwire_V1_RegionRequestReason: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_RegionRequestReason: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
 
   /// The device holds no assignment (first start, reinstall, data cleared).
@@ -52,11 +52,11 @@ nonisolated enum Locationwire_V1_RegionRequestReason: SwiftProtobuf.Enum, Swift.
   case deltaRejected // = 8
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .initial
@@ -71,7 +71,7 @@ nonisolated enum Locationwire_V1_RegionRequestReason: SwiftProtobuf.Enum, Swift.
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .initial: return 1
@@ -87,7 +87,7 @@ nonisolated enum Locationwire_V1_RegionRequestReason: SwiftProtobuf.Enum, Swift.
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_RegionRequestReason] = [
+  public static let allCases: [Locationwire_V1_RegionRequestReason] = [
     .unspecified,
     .initial,
     .movedBeyondRadius,
@@ -103,60 +103,60 @@ nonisolated enum Locationwire_V1_RegionRequestReason: SwiftProtobuf.Enum, Swift.
 
 /// The device asks for a (new) RegionAssignment and tells the server everything it needs to plan one: where the
 /// device is, how many OS slots it can give to server regions, and what it holds now.
-nonisolated struct Locationwire_V1_RegionRequest: Sendable {
+public nonisolated struct Locationwire_V1_RegionRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// As LocationBatch.device_id. Required.
-  var deviceID: String = String()
+  public var deviceID: String = String()
 
   /// Why the device asks. Required: UNSPECIFIED is invalid.
-  var reason: Locationwire_V1_RegionRequestReason = .unspecified
+  public var reason: Locationwire_V1_RegionRequestReason = .unspecified
 
   /// The device's current position, with its accuracy. Strongly recommended: without it the server can only
   /// plan a coarse assignment.
-  var currentFix: Locationwire_V1_LocationFix {
+  public var currentFix: Locationwire_V1_LocationFix {
     get {_currentFix ?? Locationwire_V1_LocationFix()}
     set {_currentFix = newValue}
   }
   /// Returns true if `currentFix` has been explicitly set.
-  var hasCurrentFix: Bool {self._currentFix != nil}
+  public var hasCurrentFix: Bool {self._currentFix != nil}
   /// Clears the value of `currentFix`. Subsequent reads from it will return its default value.
-  mutating func clearCurrentFix() {self._currentFix = nil}
+  public mutating func clearCurrentFix() {self._currentFix = nil}
 
   /// How many regions the OS lets the app monitor at once: 20 on iOS, 100 on Android. Required: at least 1.
-  var platformSlotLimit: UInt32 = 0
+  public var platformSlotLimit: UInt32 = 0
 
   /// Slots the app keeps for fences of its own (a stationary fence, a "resume tracking" fence), not available to
   /// the server. Less than platform_slot_limit.
-  var reservedAppSlots: UInt32 = 0
+  public var reservedAppSlots: UInt32 = 0
 
   /// What the device holds now: the assignment version it applied last and the ids it armed.
-  var armed: Locationwire_V1_ArmedRegions {
+  public var armed: Locationwire_V1_ArmedRegions {
     get {_armed ?? Locationwire_V1_ArmedRegions()}
     set {_armed = newValue}
   }
   /// Returns true if `armed` has been explicitly set.
-  var hasArmed: Bool {self._armed != nil}
+  public var hasArmed: Bool {self._armed != nil}
   /// Clears the value of `armed`. Subsequent reads from it will return its default value.
-  mutating func clearArmed() {self._armed = nil}
+  public mutating func clearArmed() {self._armed = nil}
 
   /// For REFINE_ON_ENTRY: the id of the region whose entry triggered the request. Empty otherwise.
-  var refineRegionID: String = String()
+  public var refineRegionID: String = String()
 
   /// The datum of current_fix.
-  var datum: Locationwire_V1_CoordinateDatum = .unspecified
+  public var datum: Locationwire_V1_CoordinateDatum = .unspecified
 
   /// When the request was sent, device wall clock, UTC ms. Required.
-  var sentAtMs: Int64 = 0
+  public var sentAtMs: Int64 = 0
 
   /// The operating system family; decides the slot limits the server may assume.
-  var platform: Locationwire_V1_Platform = .unspecified
+  public var platform: Locationwire_V1_Platform = .unspecified
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 
   fileprivate var _currentFix: Locationwire_V1_LocationFix? = nil
   fileprivate var _armed: Locationwire_V1_ArmedRegions? = nil
@@ -167,14 +167,14 @@ nonisolated struct Locationwire_V1_RegionRequest: Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_RegionRequestReason: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REGION_REQUEST_REASON_UNSPECIFIED\0\u{1}REGION_REQUEST_REASON_INITIAL\0\u{1}REGION_REQUEST_REASON_MOVED_BEYOND_RADIUS\0\u{1}REGION_REQUEST_REASON_EXPIRED\0\u{1}REGION_REQUEST_REASON_REFINE_ON_ENTRY\0\u{1}REGION_REQUEST_REASON_REGIONS_LOST\0\u{1}REGION_REQUEST_REASON_AUTHORIZATION_CHANGED\0\u{1}REGION_REQUEST_REASON_SERVER_HINT\0\u{1}REGION_REQUEST_REASON_DELTA_REJECTED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REGION_REQUEST_REASON_UNSPECIFIED\0\u{1}REGION_REQUEST_REASON_INITIAL\0\u{1}REGION_REQUEST_REASON_MOVED_BEYOND_RADIUS\0\u{1}REGION_REQUEST_REASON_EXPIRED\0\u{1}REGION_REQUEST_REASON_REFINE_ON_ENTRY\0\u{1}REGION_REQUEST_REASON_REGIONS_LOST\0\u{1}REGION_REQUEST_REASON_AUTHORIZATION_CHANGED\0\u{1}REGION_REQUEST_REASON_SERVER_HINT\0\u{1}REGION_REQUEST_REASON_DELTA_REJECTED\0")
 }
 
 nonisolated extension Locationwire_V1_RegionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".RegionRequest"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{1}reason\0\u{3}current_fix\0\u{3}platform_slot_limit\0\u{3}reserved_app_slots\0\u{1}armed\0\u{3}refine_region_id\0\u{1}datum\0\u{3}sent_at_ms\0\u{1}platform\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".RegionRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{1}reason\0\u{3}current_fix\0\u{3}platform_slot_limit\0\u{3}reserved_app_slots\0\u{1}armed\0\u{3}refine_region_id\0\u{1}datum\0\u{3}sent_at_ms\0\u{1}platform\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -195,7 +195,7 @@ nonisolated extension Locationwire_V1_RegionRequest: SwiftProtobuf.Message, Swif
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -233,7 +233,7 @@ nonisolated extension Locationwire_V1_RegionRequest: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_RegionRequest, rhs: Locationwire_V1_RegionRequest) -> Bool {
+  public static func ==(lhs: Locationwire_V1_RegionRequest, rhs: Locationwire_V1_RegionRequest) -> Bool {
     if lhs.deviceID != rhs.deviceID {return false}
     if lhs.reason != rhs.reason {return false}
     if lhs._currentFix != rhs._currentFix {return false}

@@ -23,18 +23,18 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Whether an assignment replaces the device's set or changes it.
-nonisolated enum Locationwire_V1_AssignmentMode: SwiftProtobuf.Enum, Swift.CaseIterable {
-  typealias RawValue = Int
+public nonisolated enum Locationwire_V1_AssignmentMode: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
   case unspecified // = 0
   case fullReplacement // = 1
   case delta // = 2
   case UNRECOGNIZED(Int)
 
-  init() {
+  public init() {
     self = .unspecified
   }
 
-  init?(rawValue: Int) {
+  public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .fullReplacement
@@ -43,7 +43,7 @@ nonisolated enum Locationwire_V1_AssignmentMode: SwiftProtobuf.Enum, Swift.CaseI
     }
   }
 
-  var rawValue: Int {
+  public var rawValue: Int {
     switch self {
     case .unspecified: return 0
     case .fullReplacement: return 1
@@ -53,7 +53,7 @@ nonisolated enum Locationwire_V1_AssignmentMode: SwiftProtobuf.Enum, Swift.CaseI
   }
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
-  static let allCases: [Locationwire_V1_AssignmentMode] = [
+  public static let allCases: [Locationwire_V1_AssignmentMode] = [
     .unspecified,
     .fullReplacement,
     .delta,
@@ -68,38 +68,38 @@ nonisolated enum Locationwire_V1_AssignmentMode: SwiftProtobuf.Enum, Swift.CaseI
 /// assignments that is not in regions. A DELTA assignment changes the set the device holds at base_version:
 /// it inserts or replaces regions (by id) and disarms removed_region_ids. A device that does not hold
 /// base_version ignores the delta and requests a full assignment.
-nonisolated struct Locationwire_V1_RegionAssignment: Sendable {
+public nonisolated struct Locationwire_V1_RegionAssignment: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Strictly increasing per device. Required: at least 1.
-  var assignmentVersion: UInt64 = 0
+  public var assignmentVersion: UInt64 = 0
 
   /// When the server built the assignment, UTC ms. Required.
-  var issuedAtMs: Int64 = 0
+  public var issuedAtMs: Int64 = 0
 
   /// After this time, UTC ms, the device disarms every region of the assignment and requests a new one.
   /// 0: no expiry. When set, later than issued_at_ms.
-  var expiresAtMs: Int64 = 0
+  public var expiresAtMs: Int64 = 0
 
   /// Full set or change. Required: UNSPECIFIED is invalid.
-  var mode: Locationwire_V1_AssignmentMode = .unspecified
+  public var mode: Locationwire_V1_AssignmentMode = .unspecified
 
   /// For DELTA: the assignment_version the delta applies to, less than assignment_version. 0 for FULL_REPLACEMENT.
-  var baseVersion: UInt64 = 0
+  public var baseVersion: UInt64 = 0
 
   /// FULL_REPLACEMENT: every region to monitor. DELTA: the regions to insert or replace. Ids are unique.
-  var regions: [Locationwire_V1_Region] = []
+  public var regions: [Locationwire_V1_Region] = []
 
   /// DELTA only: ids of regions to disarm and forget. Never also in regions.
-  var removedRegionIds: [String] = []
+  public var removedRegionIds: [String] = []
 
   /// The global switch. Absent: monitoring on for FULL_REPLACEMENT, unchanged for DELTA. False: the device disarms
   /// everything but keeps the set, to re-arm when a later assignment switches it on.
-  var optionalMonitoringEnabled: Locationwire_V1_RegionAssignment.OneOf_OptionalMonitoringEnabled? = nil
+  public var optionalMonitoringEnabled: Locationwire_V1_RegionAssignment.OneOf_OptionalMonitoringEnabled? = nil
 
-  var monitoringEnabled: Bool {
+  public var monitoringEnabled: Bool {
     get {
       if case .monitoringEnabled(let v)? = optionalMonitoringEnabled {return v}
       return false
@@ -110,47 +110,47 @@ nonisolated struct Locationwire_V1_RegionAssignment: Sendable {
   /// The number of OS region slots the server planned for: the device's RegionRequest.platform_slot_limit minus
   /// RegionRequest.reserved_app_slots. A FULL_REPLACEMENT never holds more regions than this. Required: at
   /// least 1.
-  var slotBudget: UInt32 = 0
+  public var slotBudget: UInt32 = 0
 
   /// When to ask for a new assignment.
-  var refresh: Locationwire_V1_RefreshPolicy {
+  public var refresh: Locationwire_V1_RefreshPolicy {
     get {_refresh ?? Locationwire_V1_RefreshPolicy()}
     set {_refresh = newValue}
   }
   /// Returns true if `refresh` has been explicitly set.
-  var hasRefresh: Bool {self._refresh != nil}
+  public var hasRefresh: Bool {self._refresh != nil}
   /// Clears the value of `refresh`. Subsequent reads from it will return its default value.
-  mutating func clearRefresh() {self._refresh = nil}
+  public mutating func clearRefresh() {self._refresh = nil}
 
   /// The datum of every coordinate in regions.
-  var datum: Locationwire_V1_CoordinateDatum = .unspecified
+  public var datum: Locationwire_V1_CoordinateDatum = .unspecified
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The global switch. Absent: monitoring on for FULL_REPLACEMENT, unchanged for DELTA. False: the device disarms
   /// everything but keeps the set, to re-arm when a later assignment switches it on.
-  nonisolated enum OneOf_OptionalMonitoringEnabled: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalMonitoringEnabled: Equatable, Sendable {
     case monitoringEnabled(Bool)
 
   }
 
-  init() {}
+  public init() {}
 
   fileprivate var _refresh: Locationwire_V1_RefreshPolicy? = nil
 }
 
 /// When the device asks for a new assignment. Any condition that holds triggers a RegionRequest; expiry of the
 /// assignment always does.
-nonisolated struct Locationwire_V1_RefreshPolicy: Sendable {
+public nonisolated struct Locationwire_V1_RefreshPolicy: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Ask again once the device is farther than this many metres from the anchor. Absent: never for distance.
   /// Range 1 to 10000000.
-  var optionalRefreshDistanceM: Locationwire_V1_RefreshPolicy.OneOf_OptionalRefreshDistanceM? = nil
+  public var optionalRefreshDistanceM: Locationwire_V1_RefreshPolicy.OneOf_OptionalRefreshDistanceM? = nil
 
-  var refreshDistanceM: UInt32 {
+  public var refreshDistanceM: UInt32 {
     get {
       if case .refreshDistanceM(let v)? = optionalRefreshDistanceM {return v}
       return 0
@@ -160,9 +160,9 @@ nonisolated struct Locationwire_V1_RefreshPolicy: Sendable {
 
   /// The point refresh_distance_m is measured from, 1e-7 degree; usually the fix the assignment was planned for.
   /// Required when refresh_distance_m is present.
-  var optionalAnchorLatitudeE7: Locationwire_V1_RefreshPolicy.OneOf_OptionalAnchorLatitudeE7? = nil
+  public var optionalAnchorLatitudeE7: Locationwire_V1_RefreshPolicy.OneOf_OptionalAnchorLatitudeE7? = nil
 
-  var anchorLatitudeE7: Int32 {
+  public var anchorLatitudeE7: Int32 {
     get {
       if case .anchorLatitudeE7(let v)? = optionalAnchorLatitudeE7 {return v}
       return 0
@@ -170,9 +170,9 @@ nonisolated struct Locationwire_V1_RefreshPolicy: Sendable {
     set {optionalAnchorLatitudeE7 = .anchorLatitudeE7(newValue)}
   }
 
-  var optionalAnchorLongitudeE7: Locationwire_V1_RefreshPolicy.OneOf_OptionalAnchorLongitudeE7? = nil
+  public var optionalAnchorLongitudeE7: Locationwire_V1_RefreshPolicy.OneOf_OptionalAnchorLongitudeE7? = nil
 
-  var anchorLongitudeE7: Int32 {
+  public var anchorLongitudeE7: Int32 {
     get {
       if case .anchorLongitudeE7(let v)? = optionalAnchorLongitudeE7 {return v}
       return 0
@@ -181,33 +181,33 @@ nonisolated struct Locationwire_V1_RefreshPolicy: Sendable {
   }
 
   /// Ask again on entering any region with refine_on_entry set.
-  var onRefineEntry: Bool = false
+  public var onRefineEntry: Bool = false
 
   /// Ask no more often than this, in ms, whatever the triggers say. 0: no limit.
-  var minIntervalMs: UInt32 = 0
+  public var minIntervalMs: UInt32 = 0
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Ask again once the device is farther than this many metres from the anchor. Absent: never for distance.
   /// Range 1 to 10000000.
-  nonisolated enum OneOf_OptionalRefreshDistanceM: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalRefreshDistanceM: Equatable, Sendable {
     case refreshDistanceM(UInt32)
 
   }
 
   /// The point refresh_distance_m is measured from, 1e-7 degree; usually the fix the assignment was planned for.
   /// Required when refresh_distance_m is present.
-  nonisolated enum OneOf_OptionalAnchorLatitudeE7: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalAnchorLatitudeE7: Equatable, Sendable {
     case anchorLatitudeE7(Int32)
 
   }
 
-  nonisolated enum OneOf_OptionalAnchorLongitudeE7: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalAnchorLongitudeE7: Equatable, Sendable {
     case anchorLongitudeE7(Int32)
 
   }
 
-  init() {}
+  public init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -215,14 +215,14 @@ nonisolated struct Locationwire_V1_RefreshPolicy: Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_AssignmentMode: SwiftProtobuf._ProtoNameProviding {
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ASSIGNMENT_MODE_UNSPECIFIED\0\u{1}ASSIGNMENT_MODE_FULL_REPLACEMENT\0\u{1}ASSIGNMENT_MODE_DELTA\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ASSIGNMENT_MODE_UNSPECIFIED\0\u{1}ASSIGNMENT_MODE_FULL_REPLACEMENT\0\u{1}ASSIGNMENT_MODE_DELTA\0")
 }
 
 nonisolated extension Locationwire_V1_RegionAssignment: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".RegionAssignment"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}assignment_version\0\u{3}issued_at_ms\0\u{3}expires_at_ms\0\u{1}mode\0\u{3}base_version\0\u{1}regions\0\u{3}removed_region_ids\0\u{3}monitoring_enabled\0\u{3}slot_budget\0\u{1}refresh\0\u{1}datum\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".RegionAssignment"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}assignment_version\0\u{3}issued_at_ms\0\u{3}expires_at_ms\0\u{1}mode\0\u{3}base_version\0\u{1}regions\0\u{3}removed_region_ids\0\u{3}monitoring_enabled\0\u{3}slot_budget\0\u{1}refresh\0\u{1}datum\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -251,7 +251,7 @@ nonisolated extension Locationwire_V1_RegionAssignment: SwiftProtobuf.Message, S
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -292,7 +292,7 @@ nonisolated extension Locationwire_V1_RegionAssignment: SwiftProtobuf.Message, S
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_RegionAssignment, rhs: Locationwire_V1_RegionAssignment) -> Bool {
+  public static func ==(lhs: Locationwire_V1_RegionAssignment, rhs: Locationwire_V1_RegionAssignment) -> Bool {
     if lhs.assignmentVersion != rhs.assignmentVersion {return false}
     if lhs.issuedAtMs != rhs.issuedAtMs {return false}
     if lhs.expiresAtMs != rhs.expiresAtMs {return false}
@@ -310,10 +310,10 @@ nonisolated extension Locationwire_V1_RegionAssignment: SwiftProtobuf.Message, S
 }
 
 nonisolated extension Locationwire_V1_RefreshPolicy: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".RefreshPolicy"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}refresh_distance_m\0\u{3}anchor_latitude_e7\0\u{3}anchor_longitude_e7\0\u{3}on_refine_entry\0\u{3}min_interval_ms\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".RefreshPolicy"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}refresh_distance_m\0\u{3}anchor_latitude_e7\0\u{3}anchor_longitude_e7\0\u{3}on_refine_entry\0\u{3}min_interval_ms\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -350,7 +350,7 @@ nonisolated extension Locationwire_V1_RefreshPolicy: SwiftProtobuf.Message, Swif
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -373,7 +373,7 @@ nonisolated extension Locationwire_V1_RefreshPolicy: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_RefreshPolicy, rhs: Locationwire_V1_RefreshPolicy) -> Bool {
+  public static func ==(lhs: Locationwire_V1_RefreshPolicy, rhs: Locationwire_V1_RefreshPolicy) -> Bool {
     if lhs.optionalRefreshDistanceM != rhs.optionalRefreshDistanceM {return false}
     if lhs.optionalAnchorLatitudeE7 != rhs.optionalAnchorLatitudeE7 {return false}
     if lhs.optionalAnchorLongitudeE7 != rhs.optionalAnchorLongitudeE7 {return false}

@@ -4,7 +4,7 @@
 import SwiftProtobuf
 
 /// Every message type of package locationwire.v1.
-let locationWireV1MessageTypes: [any SwiftProtobuf.Message.Type] = [
+public let locationWireV1MessageTypes: [any SwiftProtobuf.Message.Type] = [
     Locationwire_V1_AckRange.self,
     Locationwire_V1_ArmedRegions.self,
     Locationwire_V1_BatchAck.self,

@@ -27,46 +27,46 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 ///
 /// Ordering: fixes are sent oldest first, strictly increasing in sequence. A backlog may take many batches;
 /// live_fix carries the current position so the server shows where the device is now while the backlog drains.
-nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
+public nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Identifies the app installation: opaque, stable across app restarts and reboots, 1 to 128 bytes of UTF-8.
   /// Required. Sequence numbers are scoped to it.
-  var deviceID: String {
+  public var deviceID: String {
     get {_storage._deviceID}
     set {_uniqueStorage()._deviceID = newValue}
   }
 
   /// Random id of this upload, chosen when the batch is built, and reused when exactly the same batch is
   /// retried. BatchAck echoes it. Required: 0 is invalid.
-  var batchID: UInt64 {
+  public var batchID: UInt64 {
     get {_storage._batchID}
     set {_uniqueStorage()._batchID = newValue}
   }
 
   /// Random id of the device's current boot, generated once per boot. Monotonic clock readings
   /// (elapsed_realtime_ms) are comparable only between items with the same boot id. 0 means unknown.
-  var bootID: UInt64 {
+  public var bootID: UInt64 {
     get {_storage._bootID}
     set {_uniqueStorage()._bootID = newValue}
   }
 
   /// When the batch was sent, device wall clock, UTC ms. Required. A server compares it with its own clock to
   /// estimate the device's clock error.
-  var sentAtMs: Int64 {
+  public var sentAtMs: Int64 {
     get {_storage._sentAtMs}
     set {_uniqueStorage()._sentAtMs = newValue}
   }
 
   /// The monotonic clock when the batch was sent, ms since boot.
-  var optionalSentElapsedRealtimeMs: OneOf_OptionalSentElapsedRealtimeMs? {
+  public var optionalSentElapsedRealtimeMs: OneOf_OptionalSentElapsedRealtimeMs? {
     get {return _storage._optionalSentElapsedRealtimeMs}
     set {_uniqueStorage()._optionalSentElapsedRealtimeMs = newValue}
   }
 
-  var sentElapsedRealtimeMs: UInt64 {
+  public var sentElapsedRealtimeMs: UInt64 {
     get {
       if case .sentElapsedRealtimeMs(let v)? = _storage._optionalSentElapsedRealtimeMs {return v}
       return 0
@@ -75,13 +75,13 @@ nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
   }
 
   /// The datum of every coordinate in this batch (fixes, live fix, fence event trigger fixes).
-  var datum: Locationwire_V1_CoordinateDatum {
+  public var datum: Locationwire_V1_CoordinateDatum {
     get {_storage._datum}
     set {_uniqueStorage()._datum = newValue}
   }
 
   /// The backlog, oldest first, strictly increasing in sequence. At most one of fixes and compact_fixes is used.
-  var fixes: [Locationwire_V1_LocationFix] {
+  public var fixes: [Locationwire_V1_LocationFix] {
     get {_storage._fixes}
     set {_uniqueStorage()._fixes = newValue}
   }
@@ -89,67 +89,67 @@ nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
   /// The current position at send time, kept apart from the backlog. It is a fix like any other, with its own
   /// sequence number greater than every backlog fix in the batch, acknowledged like them, and never sent again
   /// in a later backlog once acknowledged.
-  var liveFix: Locationwire_V1_LocationFix {
+  public var liveFix: Locationwire_V1_LocationFix {
     get {_storage._liveFix ?? Locationwire_V1_LocationFix()}
     set {_uniqueStorage()._liveFix = newValue}
   }
   /// Returns true if `liveFix` has been explicitly set.
-  var hasLiveFix: Bool {_storage._liveFix != nil}
+  public var hasLiveFix: Bool {_storage._liveFix != nil}
   /// Clears the value of `liveFix`. Subsequent reads from it will return its default value.
-  mutating func clearLiveFix() {_uniqueStorage()._liveFix = nil}
+  public mutating func clearLiveFix() {_uniqueStorage()._liveFix = nil}
 
   /// The backlog in the compact, columnar form (see CompactFixes), instead of fixes.
-  var compactFixes: Locationwire_V1_CompactFixes {
+  public var compactFixes: Locationwire_V1_CompactFixes {
     get {_storage._compactFixes ?? Locationwire_V1_CompactFixes()}
     set {_uniqueStorage()._compactFixes = newValue}
   }
   /// Returns true if `compactFixes` has been explicitly set.
-  var hasCompactFixes: Bool {_storage._compactFixes != nil}
+  public var hasCompactFixes: Bool {_storage._compactFixes != nil}
   /// Clears the value of `compactFixes`. Subsequent reads from it will return its default value.
-  mutating func clearCompactFixes() {_uniqueStorage()._compactFixes = nil}
+  public mutating func clearCompactFixes() {_uniqueStorage()._compactFixes = nil}
 
   /// Fence events recorded since the last acknowledged upload, strictly increasing in event_sequence.
-  var fenceEvents: [Locationwire_V1_FenceEvent] {
+  public var fenceEvents: [Locationwire_V1_FenceEvent] {
     get {_storage._fenceEvents}
     set {_uniqueStorage()._fenceEvents = newValue}
   }
 
   /// The device's permissions and power settings at send time.
-  var deviceStatus: Locationwire_V1_DeviceStatus {
+  public var deviceStatus: Locationwire_V1_DeviceStatus {
     get {_storage._deviceStatus ?? Locationwire_V1_DeviceStatus()}
     set {_uniqueStorage()._deviceStatus = newValue}
   }
   /// Returns true if `deviceStatus` has been explicitly set.
-  var hasDeviceStatus: Bool {_storage._deviceStatus != nil}
+  public var hasDeviceStatus: Bool {_storage._deviceStatus != nil}
   /// Clears the value of `deviceStatus`. Subsequent reads from it will return its default value.
-  mutating func clearDeviceStatus() {_uniqueStorage()._deviceStatus = nil}
+  public mutating func clearDeviceStatus() {_uniqueStorage()._deviceStatus = nil}
 
   /// Lifecycle events since the last acknowledged upload, oldest first. Receivers de-duplicate them by
   /// (kind, time_ms).
-  var lifecycleEvents: [Locationwire_V1_LifecycleEvent] {
+  public var lifecycleEvents: [Locationwire_V1_LifecycleEvent] {
     get {_storage._lifecycleEvents}
     set {_uniqueStorage()._lifecycleEvents = newValue}
   }
 
   /// The regions the device has armed right now.
-  var armedRegions: Locationwire_V1_ArmedRegions {
+  public var armedRegions: Locationwire_V1_ArmedRegions {
     get {_storage._armedRegions ?? Locationwire_V1_ArmedRegions()}
     set {_uniqueStorage()._armedRegions = newValue}
   }
   /// Returns true if `armedRegions` has been explicitly set.
-  var hasArmedRegions: Bool {_storage._armedRegions != nil}
+  public var hasArmedRegions: Bool {_storage._armedRegions != nil}
   /// Clears the value of `armedRegions`. Subsequent reads from it will return its default value.
-  mutating func clearArmedRegions() {_uniqueStorage()._armedRegions = nil}
+  public mutating func clearArmedRegions() {_uniqueStorage()._armedRegions = nil}
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The monotonic clock when the batch was sent, ms since boot.
-  nonisolated enum OneOf_OptionalSentElapsedRealtimeMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalSentElapsedRealtimeMs: Equatable, Sendable {
     case sentElapsedRealtimeMs(UInt64)
 
   }
 
-  init() {}
+  public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
@@ -159,8 +159,8 @@ nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".LocationBatch"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{3}batch_id\0\u{3}boot_id\0\u{3}sent_at_ms\0\u{3}sent_elapsed_realtime_ms\0\u{1}datum\0\u{1}fixes\0\u{3}live_fix\0\u{3}compact_fixes\0\u{3}fence_events\0\u{3}device_status\0\u{3}lifecycle_events\0\u{3}armed_regions\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".LocationBatch"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{3}batch_id\0\u{3}boot_id\0\u{3}sent_at_ms\0\u{3}sent_elapsed_realtime_ms\0\u{1}datum\0\u{1}fixes\0\u{3}live_fix\0\u{3}compact_fixes\0\u{3}fence_events\0\u{3}device_status\0\u{3}lifecycle_events\0\u{3}armed_regions\0\u{c}PM\u{c}P\\\u{2}")
 
   fileprivate class _StorageClass {
     var _deviceID: String = String()
@@ -209,7 +209,7 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
     return _storage
   }
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -243,7 +243,7 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -292,7 +292,7 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_LocationBatch, rhs: Locationwire_V1_LocationBatch) -> Bool {
+  public static func ==(lhs: Locationwire_V1_LocationBatch, rhs: Locationwire_V1_LocationBatch) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0

@@ -60,253 +60,253 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 /// no fix or every fix has the field; a field without explicit presence whose values are all 0 has an empty
 /// column; run_lengths is used only when the column then encodes to fewer bytes than without it, and then every
 /// run is maximal (two neighbouring runs never hold the same delta).
-nonisolated struct Locationwire_V1_CompactFixes: @unchecked Sendable {
+public nonisolated struct Locationwire_V1_CompactFixes: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var sequence: Locationwire_V1_FixColumn {
+  public var sequence: Locationwire_V1_FixColumn {
     get {_storage._sequence ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._sequence = newValue}
   }
   /// Returns true if `sequence` has been explicitly set.
-  var hasSequence: Bool {_storage._sequence != nil}
+  public var hasSequence: Bool {_storage._sequence != nil}
   /// Clears the value of `sequence`. Subsequent reads from it will return its default value.
-  mutating func clearSequence() {_uniqueStorage()._sequence = nil}
+  public mutating func clearSequence() {_uniqueStorage()._sequence = nil}
 
-  var timeMs: Locationwire_V1_FixColumn {
+  public var timeMs: Locationwire_V1_FixColumn {
     get {_storage._timeMs ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._timeMs = newValue}
   }
   /// Returns true if `timeMs` has been explicitly set.
-  var hasTimeMs: Bool {_storage._timeMs != nil}
+  public var hasTimeMs: Bool {_storage._timeMs != nil}
   /// Clears the value of `timeMs`. Subsequent reads from it will return its default value.
-  mutating func clearTimeMs() {_uniqueStorage()._timeMs = nil}
+  public mutating func clearTimeMs() {_uniqueStorage()._timeMs = nil}
 
-  var latitudeE7: Locationwire_V1_FixColumn {
+  public var latitudeE7: Locationwire_V1_FixColumn {
     get {_storage._latitudeE7 ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._latitudeE7 = newValue}
   }
   /// Returns true if `latitudeE7` has been explicitly set.
-  var hasLatitudeE7: Bool {_storage._latitudeE7 != nil}
+  public var hasLatitudeE7: Bool {_storage._latitudeE7 != nil}
   /// Clears the value of `latitudeE7`. Subsequent reads from it will return its default value.
-  mutating func clearLatitudeE7() {_uniqueStorage()._latitudeE7 = nil}
+  public mutating func clearLatitudeE7() {_uniqueStorage()._latitudeE7 = nil}
 
-  var longitudeE7: Locationwire_V1_FixColumn {
+  public var longitudeE7: Locationwire_V1_FixColumn {
     get {_storage._longitudeE7 ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._longitudeE7 = newValue}
   }
   /// Returns true if `longitudeE7` has been explicitly set.
-  var hasLongitudeE7: Bool {_storage._longitudeE7 != nil}
+  public var hasLongitudeE7: Bool {_storage._longitudeE7 != nil}
   /// Clears the value of `longitudeE7`. Subsequent reads from it will return its default value.
-  mutating func clearLongitudeE7() {_uniqueStorage()._longitudeE7 = nil}
+  public mutating func clearLongitudeE7() {_uniqueStorage()._longitudeE7 = nil}
 
-  var horizontalAccuracyCm: Locationwire_V1_FixColumn {
+  public var horizontalAccuracyCm: Locationwire_V1_FixColumn {
     get {_storage._horizontalAccuracyCm ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._horizontalAccuracyCm = newValue}
   }
   /// Returns true if `horizontalAccuracyCm` has been explicitly set.
-  var hasHorizontalAccuracyCm: Bool {_storage._horizontalAccuracyCm != nil}
+  public var hasHorizontalAccuracyCm: Bool {_storage._horizontalAccuracyCm != nil}
   /// Clears the value of `horizontalAccuracyCm`. Subsequent reads from it will return its default value.
-  mutating func clearHorizontalAccuracyCm() {_uniqueStorage()._horizontalAccuracyCm = nil}
+  public mutating func clearHorizontalAccuracyCm() {_uniqueStorage()._horizontalAccuracyCm = nil}
 
-  var altitudeCm: Locationwire_V1_FixColumn {
+  public var altitudeCm: Locationwire_V1_FixColumn {
     get {_storage._altitudeCm ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._altitudeCm = newValue}
   }
   /// Returns true if `altitudeCm` has been explicitly set.
-  var hasAltitudeCm: Bool {_storage._altitudeCm != nil}
+  public var hasAltitudeCm: Bool {_storage._altitudeCm != nil}
   /// Clears the value of `altitudeCm`. Subsequent reads from it will return its default value.
-  mutating func clearAltitudeCm() {_uniqueStorage()._altitudeCm = nil}
+  public mutating func clearAltitudeCm() {_uniqueStorage()._altitudeCm = nil}
 
-  var verticalAccuracyCm: Locationwire_V1_FixColumn {
+  public var verticalAccuracyCm: Locationwire_V1_FixColumn {
     get {_storage._verticalAccuracyCm ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._verticalAccuracyCm = newValue}
   }
   /// Returns true if `verticalAccuracyCm` has been explicitly set.
-  var hasVerticalAccuracyCm: Bool {_storage._verticalAccuracyCm != nil}
+  public var hasVerticalAccuracyCm: Bool {_storage._verticalAccuracyCm != nil}
   /// Clears the value of `verticalAccuracyCm`. Subsequent reads from it will return its default value.
-  mutating func clearVerticalAccuracyCm() {_uniqueStorage()._verticalAccuracyCm = nil}
+  public mutating func clearVerticalAccuracyCm() {_uniqueStorage()._verticalAccuracyCm = nil}
 
-  var speedCmS: Locationwire_V1_FixColumn {
+  public var speedCmS: Locationwire_V1_FixColumn {
     get {_storage._speedCmS ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._speedCmS = newValue}
   }
   /// Returns true if `speedCmS` has been explicitly set.
-  var hasSpeedCmS: Bool {_storage._speedCmS != nil}
+  public var hasSpeedCmS: Bool {_storage._speedCmS != nil}
   /// Clears the value of `speedCmS`. Subsequent reads from it will return its default value.
-  mutating func clearSpeedCmS() {_uniqueStorage()._speedCmS = nil}
+  public mutating func clearSpeedCmS() {_uniqueStorage()._speedCmS = nil}
 
-  var speedAccuracyCmS: Locationwire_V1_FixColumn {
+  public var speedAccuracyCmS: Locationwire_V1_FixColumn {
     get {_storage._speedAccuracyCmS ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._speedAccuracyCmS = newValue}
   }
   /// Returns true if `speedAccuracyCmS` has been explicitly set.
-  var hasSpeedAccuracyCmS: Bool {_storage._speedAccuracyCmS != nil}
+  public var hasSpeedAccuracyCmS: Bool {_storage._speedAccuracyCmS != nil}
   /// Clears the value of `speedAccuracyCmS`. Subsequent reads from it will return its default value.
-  mutating func clearSpeedAccuracyCmS() {_uniqueStorage()._speedAccuracyCmS = nil}
+  public mutating func clearSpeedAccuracyCmS() {_uniqueStorage()._speedAccuracyCmS = nil}
 
-  var courseCdeg: Locationwire_V1_FixColumn {
+  public var courseCdeg: Locationwire_V1_FixColumn {
     get {_storage._courseCdeg ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._courseCdeg = newValue}
   }
   /// Returns true if `courseCdeg` has been explicitly set.
-  var hasCourseCdeg: Bool {_storage._courseCdeg != nil}
+  public var hasCourseCdeg: Bool {_storage._courseCdeg != nil}
   /// Clears the value of `courseCdeg`. Subsequent reads from it will return its default value.
-  mutating func clearCourseCdeg() {_uniqueStorage()._courseCdeg = nil}
+  public mutating func clearCourseCdeg() {_uniqueStorage()._courseCdeg = nil}
 
-  var courseAccuracyCdeg: Locationwire_V1_FixColumn {
+  public var courseAccuracyCdeg: Locationwire_V1_FixColumn {
     get {_storage._courseAccuracyCdeg ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._courseAccuracyCdeg = newValue}
   }
   /// Returns true if `courseAccuracyCdeg` has been explicitly set.
-  var hasCourseAccuracyCdeg: Bool {_storage._courseAccuracyCdeg != nil}
+  public var hasCourseAccuracyCdeg: Bool {_storage._courseAccuracyCdeg != nil}
   /// Clears the value of `courseAccuracyCdeg`. Subsequent reads from it will return its default value.
-  mutating func clearCourseAccuracyCdeg() {_uniqueStorage()._courseAccuracyCdeg = nil}
+  public mutating func clearCourseAccuracyCdeg() {_uniqueStorage()._courseAccuracyCdeg = nil}
 
-  var elapsedRealtimeMs: Locationwire_V1_FixColumn {
+  public var elapsedRealtimeMs: Locationwire_V1_FixColumn {
     get {_storage._elapsedRealtimeMs ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._elapsedRealtimeMs = newValue}
   }
   /// Returns true if `elapsedRealtimeMs` has been explicitly set.
-  var hasElapsedRealtimeMs: Bool {_storage._elapsedRealtimeMs != nil}
+  public var hasElapsedRealtimeMs: Bool {_storage._elapsedRealtimeMs != nil}
   /// Clears the value of `elapsedRealtimeMs`. Subsequent reads from it will return its default value.
-  mutating func clearElapsedRealtimeMs() {_uniqueStorage()._elapsedRealtimeMs = nil}
+  public mutating func clearElapsedRealtimeMs() {_uniqueStorage()._elapsedRealtimeMs = nil}
 
-  var reason: Locationwire_V1_FixColumn {
+  public var reason: Locationwire_V1_FixColumn {
     get {_storage._reason ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._reason = newValue}
   }
   /// Returns true if `reason` has been explicitly set.
-  var hasReason: Bool {_storage._reason != nil}
+  public var hasReason: Bool {_storage._reason != nil}
   /// Clears the value of `reason`. Subsequent reads from it will return its default value.
-  mutating func clearReason() {_uniqueStorage()._reason = nil}
+  public mutating func clearReason() {_uniqueStorage()._reason = nil}
 
-  var source: Locationwire_V1_FixColumn {
+  public var source: Locationwire_V1_FixColumn {
     get {_storage._source ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._source = newValue}
   }
   /// Returns true if `source` has been explicitly set.
-  var hasSource: Bool {_storage._source != nil}
+  public var hasSource: Bool {_storage._source != nil}
   /// Clears the value of `source`. Subsequent reads from it will return its default value.
-  mutating func clearSource() {_uniqueStorage()._source = nil}
+  public mutating func clearSource() {_uniqueStorage()._source = nil}
 
-  var batteryPercent: Locationwire_V1_FixColumn {
+  public var batteryPercent: Locationwire_V1_FixColumn {
     get {_storage._batteryPercent ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._batteryPercent = newValue}
   }
   /// Returns true if `batteryPercent` has been explicitly set.
-  var hasBatteryPercent: Bool {_storage._batteryPercent != nil}
+  public var hasBatteryPercent: Bool {_storage._batteryPercent != nil}
   /// Clears the value of `batteryPercent`. Subsequent reads from it will return its default value.
-  mutating func clearBatteryPercent() {_uniqueStorage()._batteryPercent = nil}
+  public mutating func clearBatteryPercent() {_uniqueStorage()._batteryPercent = nil}
 
-  var batteryState: Locationwire_V1_FixColumn {
+  public var batteryState: Locationwire_V1_FixColumn {
     get {_storage._batteryState ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._batteryState = newValue}
   }
   /// Returns true if `batteryState` has been explicitly set.
-  var hasBatteryState: Bool {_storage._batteryState != nil}
+  public var hasBatteryState: Bool {_storage._batteryState != nil}
   /// Clears the value of `batteryState`. Subsequent reads from it will return its default value.
-  mutating func clearBatteryState() {_uniqueStorage()._batteryState = nil}
+  public mutating func clearBatteryState() {_uniqueStorage()._batteryState = nil}
 
-  var motionActivity: Locationwire_V1_FixColumn {
+  public var motionActivity: Locationwire_V1_FixColumn {
     get {_storage._motionActivity ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._motionActivity = newValue}
   }
   /// Returns true if `motionActivity` has been explicitly set.
-  var hasMotionActivity: Bool {_storage._motionActivity != nil}
+  public var hasMotionActivity: Bool {_storage._motionActivity != nil}
   /// Clears the value of `motionActivity`. Subsequent reads from it will return its default value.
-  mutating func clearMotionActivity() {_uniqueStorage()._motionActivity = nil}
+  public mutating func clearMotionActivity() {_uniqueStorage()._motionActivity = nil}
 
-  var motionConfidencePct: Locationwire_V1_FixColumn {
+  public var motionConfidencePct: Locationwire_V1_FixColumn {
     get {_storage._motionConfidencePct ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._motionConfidencePct = newValue}
   }
   /// Returns true if `motionConfidencePct` has been explicitly set.
-  var hasMotionConfidencePct: Bool {_storage._motionConfidencePct != nil}
+  public var hasMotionConfidencePct: Bool {_storage._motionConfidencePct != nil}
   /// Clears the value of `motionConfidencePct`. Subsequent reads from it will return its default value.
-  mutating func clearMotionConfidencePct() {_uniqueStorage()._motionConfidencePct = nil}
+  public mutating func clearMotionConfidencePct() {_uniqueStorage()._motionConfidencePct = nil}
 
-  var floor: Locationwire_V1_FixColumn {
+  public var floor: Locationwire_V1_FixColumn {
     get {_storage._floor ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._floor = newValue}
   }
   /// Returns true if `floor` has been explicitly set.
-  var hasFloor: Bool {_storage._floor != nil}
+  public var hasFloor: Bool {_storage._floor != nil}
   /// Clears the value of `floor`. Subsequent reads from it will return its default value.
-  mutating func clearFloor() {_uniqueStorage()._floor = nil}
+  public mutating func clearFloor() {_uniqueStorage()._floor = nil}
 
-  var ageMs: Locationwire_V1_FixColumn {
+  public var ageMs: Locationwire_V1_FixColumn {
     get {_storage._ageMs ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._ageMs = newValue}
   }
   /// Returns true if `ageMs` has been explicitly set.
-  var hasAgeMs: Bool {_storage._ageMs != nil}
+  public var hasAgeMs: Bool {_storage._ageMs != nil}
   /// Clears the value of `ageMs`. Subsequent reads from it will return its default value.
-  mutating func clearAgeMs() {_uniqueStorage()._ageMs = nil}
+  public mutating func clearAgeMs() {_uniqueStorage()._ageMs = nil}
 
-  var isMock: Locationwire_V1_FixColumn {
+  public var isMock: Locationwire_V1_FixColumn {
     get {_storage._isMock ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._isMock = newValue}
   }
   /// Returns true if `isMock` has been explicitly set.
-  var hasIsMock: Bool {_storage._isMock != nil}
+  public var hasIsMock: Bool {_storage._isMock != nil}
   /// Clears the value of `isMock`. Subsequent reads from it will return its default value.
-  mutating func clearIsMock() {_uniqueStorage()._isMock = nil}
+  public mutating func clearIsMock() {_uniqueStorage()._isMock = nil}
 
-  var ellipsoidalHeightCm: Locationwire_V1_FixColumn {
+  public var ellipsoidalHeightCm: Locationwire_V1_FixColumn {
     get {_storage._ellipsoidalHeightCm ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._ellipsoidalHeightCm = newValue}
   }
   /// Returns true if `ellipsoidalHeightCm` has been explicitly set.
-  var hasEllipsoidalHeightCm: Bool {_storage._ellipsoidalHeightCm != nil}
+  public var hasEllipsoidalHeightCm: Bool {_storage._ellipsoidalHeightCm != nil}
   /// Clears the value of `ellipsoidalHeightCm`. Subsequent reads from it will return its default value.
-  mutating func clearEllipsoidalHeightCm() {_uniqueStorage()._ellipsoidalHeightCm = nil}
+  public mutating func clearEllipsoidalHeightCm() {_uniqueStorage()._ellipsoidalHeightCm = nil}
 
-  var pressureHpa: Locationwire_V1_FixColumn {
+  public var pressureHpa: Locationwire_V1_FixColumn {
     get {_storage._pressureHpa ?? Locationwire_V1_FixColumn()}
     set {_uniqueStorage()._pressureHpa = newValue}
   }
   /// Returns true if `pressureHpa` has been explicitly set.
-  var hasPressureHpa: Bool {_storage._pressureHpa != nil}
+  public var hasPressureHpa: Bool {_storage._pressureHpa != nil}
   /// Clears the value of `pressureHpa`. Subsequent reads from it will return its default value.
-  mutating func clearPressureHpa() {_uniqueStorage()._pressureHpa = nil}
+  public mutating func clearPressureHpa() {_uniqueStorage()._pressureHpa = nil}
 
   /// The number of fixes, N. Every column describes exactly N fixes. Receivers may refuse to expand more fixes
   /// than they are prepared to hold (the reference implementation's default limit is 1000000).
-  var count: UInt32 {
+  public var count: UInt32 {
     get {_storage._count}
     set {_uniqueStorage()._count = newValue}
   }
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// One column of CompactFixes: the values of one LocationFix field across all fixes that have it.
-nonisolated struct Locationwire_V1_FixColumn: Sendable {
+public nonisolated struct Locationwire_V1_FixColumn: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Zigzag-coded differences: the first is the first value itself (its difference from 0), each later one the
   /// difference from the previous value. Packed.
-  var deltas: [Int64] = []
+  public var deltas: [Int64] = []
 
   /// Optional run-length coding of deltas: deltas[j] stands for run_lengths[j] consecutive steps. Empty when
   /// every delta stands for one step. Packed.
-  var runLengths: [UInt32] = []
+  public var runLengths: [UInt32] = []
 
   /// Which fixes have the field: a bitmap of ceil(count / 8) bytes, least significant bit first. Empty when
   /// no fix or every fix has it.
-  var presence: Data = Data()
+  public var presence: Data = Data()
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -314,8 +314,8 @@ nonisolated struct Locationwire_V1_FixColumn: Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_CompactFixes: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".CompactFixes"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}time_ms\0\u{3}latitude_e7\0\u{3}longitude_e7\0\u{3}horizontal_accuracy_cm\0\u{3}altitude_cm\0\u{3}vertical_accuracy_cm\0\u{3}speed_cm_s\0\u{3}speed_accuracy_cm_s\0\u{3}course_cdeg\0\u{3}course_accuracy_cdeg\0\u{3}elapsed_realtime_ms\0\u{1}reason\0\u{1}source\0\u{3}battery_percent\0\u{3}battery_state\0\u{3}motion_activity\0\u{3}motion_confidence_pct\0\u{1}floor\0\u{3}age_ms\0\u{3}is_mock\0\u{3}ellipsoidal_height_cm\0\u{3}pressure_hpa\0\u{2}M\u{1}count\0\u{c}\u{18}L\u{1}\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".CompactFixes"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}time_ms\0\u{3}latitude_e7\0\u{3}longitude_e7\0\u{3}horizontal_accuracy_cm\0\u{3}altitude_cm\0\u{3}vertical_accuracy_cm\0\u{3}speed_cm_s\0\u{3}speed_accuracy_cm_s\0\u{3}course_cdeg\0\u{3}course_accuracy_cdeg\0\u{3}elapsed_realtime_ms\0\u{1}reason\0\u{1}source\0\u{3}battery_percent\0\u{3}battery_state\0\u{3}motion_activity\0\u{3}motion_confidence_pct\0\u{1}floor\0\u{3}age_ms\0\u{3}is_mock\0\u{3}ellipsoidal_height_cm\0\u{3}pressure_hpa\0\u{2}M\u{1}count\0\u{c}\u{18}L\u{1}\u{c}PM\u{c}P\\\u{2}")
 
   fileprivate class _StorageClass {
     var _sequence: Locationwire_V1_FixColumn? = nil
@@ -386,7 +386,7 @@ nonisolated extension Locationwire_V1_CompactFixes: SwiftProtobuf.Message, Swift
     return _storage
   }
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     _ = _uniqueStorage()
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       while let fieldNumber = try decoder.nextFieldNumber() {
@@ -424,7 +424,7 @@ nonisolated extension Locationwire_V1_CompactFixes: SwiftProtobuf.Message, Swift
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every if/case branch local when no optimizations
@@ -506,7 +506,7 @@ nonisolated extension Locationwire_V1_CompactFixes: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_CompactFixes, rhs: Locationwire_V1_CompactFixes) -> Bool {
+  public static func ==(lhs: Locationwire_V1_CompactFixes, rhs: Locationwire_V1_CompactFixes) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
@@ -545,10 +545,10 @@ nonisolated extension Locationwire_V1_CompactFixes: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Locationwire_V1_FixColumn: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".FixColumn"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}deltas\0\u{3}run_lengths\0\u{1}presence\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".FixColumn"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}deltas\0\u{3}run_lengths\0\u{1}presence\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -562,7 +562,7 @@ nonisolated extension Locationwire_V1_FixColumn: SwiftProtobuf.Message, SwiftPro
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.deltas.isEmpty {
       try visitor.visitPackedSInt64Field(value: self.deltas, fieldNumber: 1)
     }
@@ -575,7 +575,7 @@ nonisolated extension Locationwire_V1_FixColumn: SwiftProtobuf.Message, SwiftPro
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_FixColumn, rhs: Locationwire_V1_FixColumn) -> Bool {
+  public static func ==(lhs: Locationwire_V1_FixColumn, rhs: Locationwire_V1_FixColumn) -> Bool {
     if lhs.deltas != rhs.deltas {return false}
     if lhs.runLengths != rhs.runLengths {return false}
     if lhs.presence != rhs.presence {return false}

@@ -34,18 +34,18 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 ///     ("by distance").
 /// Accuracy filter: drop a fix whose horizontal accuracy is absent, 0, or at least max_horizontal_accuracy_cm,
 /// and a fix at exactly latitude 0, longitude 0.
-nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
+public nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Increases whenever the server changes the policy. The device keeps the policy with the highest version.
-  var policyVersion: UInt64 = 0
+  public var policyVersion: UInt64 = 0
 
   /// Speed above which the device records by time, in cm/s. Default 300 (3 m/s). Range 0 to 50000.
-  var optionalSpeedThresholdCmS: Locationwire_V1_TrackingPolicy.OneOf_OptionalSpeedThresholdCmS? = nil
+  public var optionalSpeedThresholdCmS: Locationwire_V1_TrackingPolicy.OneOf_OptionalSpeedThresholdCmS? = nil
 
-  var speedThresholdCmS: UInt32 {
+  public var speedThresholdCmS: UInt32 {
     get {
       if case .speedThresholdCmS(let v)? = optionalSpeedThresholdCmS {return v}
       return 0
@@ -54,9 +54,9 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
   }
 
   /// Time between recorded fixes when moving fast, in ms. Default 10000. Range 1000 to 86400000.
-  var optionalTimeIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalTimeIntervalMs? = nil
+  public var optionalTimeIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalTimeIntervalMs? = nil
 
-  var timeIntervalMs: UInt32 {
+  public var timeIntervalMs: UInt32 {
     get {
       if case .timeIntervalMs(let v)? = optionalTimeIntervalMs {return v}
       return 0
@@ -66,9 +66,9 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
 
   /// Distance between recorded fixes when moving slowly, in metres. Default 50. Range 0 to 100000;
   /// 0 records every fix.
-  var optionalDistanceIntervalM: Locationwire_V1_TrackingPolicy.OneOf_OptionalDistanceIntervalM? = nil
+  public var optionalDistanceIntervalM: Locationwire_V1_TrackingPolicy.OneOf_OptionalDistanceIntervalM? = nil
 
-  var distanceIntervalM: UInt32 {
+  public var distanceIntervalM: UInt32 {
     get {
       if case .distanceIntervalM(let v)? = optionalDistanceIntervalM {return v}
       return 0
@@ -78,9 +78,9 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
 
   /// Fixes with a horizontal accuracy of this many centimetres or more are dropped. Default 200000 (2000 m).
   /// Range 1 to 10000000.
-  var optionalMaxHorizontalAccuracyCm: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxHorizontalAccuracyCm? = nil
+  public var optionalMaxHorizontalAccuracyCm: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxHorizontalAccuracyCm? = nil
 
-  var maxHorizontalAccuracyCm: UInt32 {
+  public var maxHorizontalAccuracyCm: UInt32 {
     get {
       if case .maxHorizontalAccuracyCm(let v)? = optionalMaxHorizontalAccuracyCm {return v}
       return 0
@@ -90,9 +90,9 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
 
   /// How often the device uploads while it has something to send, in ms. Default 60000. Range 1000 to
   /// 86400000. An upload starts earlier when max_batch_size fixes are waiting.
-  var optionalUploadIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalUploadIntervalMs? = nil
+  public var optionalUploadIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalUploadIntervalMs? = nil
 
-  var uploadIntervalMs: UInt32 {
+  public var uploadIntervalMs: UInt32 {
     get {
       if case .uploadIntervalMs(let v)? = optionalUploadIntervalMs {return v}
       return 0
@@ -101,9 +101,9 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
   }
 
   /// The most fixes in one LocationBatch. Default 500. Range 1 to 10000.
-  var optionalMaxBatchSize: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchSize? = nil
+  public var optionalMaxBatchSize: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchSize? = nil
 
-  var maxBatchSize: UInt32 {
+  public var maxBatchSize: UInt32 {
     get {
       if case .maxBatchSize(let v)? = optionalMaxBatchSize {return v}
       return 0
@@ -113,9 +113,9 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
 
   /// Upload at the latest when the oldest unsent fix is this old, in ms, even off the upload interval.
   /// Default 3600000 (1 h). Range 1000 to 604800000 (7 days).
-  var optionalMaxBatchAgeMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchAgeMs? = nil
+  public var optionalMaxBatchAgeMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchAgeMs? = nil
 
-  var maxBatchAgeMs: UInt32 {
+  public var maxBatchAgeMs: UInt32 {
     get {
       if case .maxBatchAgeMs(let v)? = optionalMaxBatchAgeMs {return v}
       return 0
@@ -124,9 +124,9 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
   }
 
   /// The device counts as stationary while it stays within this radius, in metres. Default 25. Range 1 to 1000.
-  var optionalStationaryRadiusM: Locationwire_V1_TrackingPolicy.OneOf_OptionalStationaryRadiusM? = nil
+  public var optionalStationaryRadiusM: Locationwire_V1_TrackingPolicy.OneOf_OptionalStationaryRadiusM? = nil
 
-  var stationaryRadiusM: UInt32 {
+  public var stationaryRadiusM: UInt32 {
     get {
       if case .stationaryRadiusM(let v)? = optionalStationaryRadiusM {return v}
       return 0
@@ -135,9 +135,9 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
   }
 
   /// ... for at least this long, in ms. Default 300000 (5 min). Range 0 to 3600000.
-  var optionalStopTimeoutMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalStopTimeoutMs? = nil
+  public var optionalStopTimeoutMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalStopTimeoutMs? = nil
 
-  var stopTimeoutMs: UInt32 {
+  public var stopTimeoutMs: UInt32 {
     get {
       if case .stopTimeoutMs(let v)? = optionalStopTimeoutMs {return v}
       return 0
@@ -147,9 +147,9 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
 
   /// While stationary, record one heartbeat fix this often, in ms. Absent or 0: no heartbeats. Range 0 to
   /// 86400000.
-  var optionalHeartbeatIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalHeartbeatIntervalMs? = nil
+  public var optionalHeartbeatIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalHeartbeatIntervalMs? = nil
 
-  var heartbeatIntervalMs: UInt32 {
+  public var heartbeatIntervalMs: UInt32 {
     get {
       if case .heartbeatIntervalMs(let v)? = optionalHeartbeatIntervalMs {return v}
       return 0
@@ -158,12 +158,12 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
   }
 
   /// Whether the server accepts LocationBatch.compact_fixes. Default false: send rows.
-  var compactFixesAccepted: Bool = false
+  public var compactFixesAccepted: Bool = false
 
   /// Whether tracking is on at all. Absent: on.
-  var optionalTrackingEnabled: Locationwire_V1_TrackingPolicy.OneOf_OptionalTrackingEnabled? = nil
+  public var optionalTrackingEnabled: Locationwire_V1_TrackingPolicy.OneOf_OptionalTrackingEnabled? = nil
 
-  var trackingEnabled: Bool {
+  public var trackingEnabled: Bool {
     get {
       if case .trackingEnabled(let v)? = optionalTrackingEnabled {return v}
       return false
@@ -171,80 +171,80 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
     set {optionalTrackingEnabled = .trackingEnabled(newValue)}
   }
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Speed above which the device records by time, in cm/s. Default 300 (3 m/s). Range 0 to 50000.
-  nonisolated enum OneOf_OptionalSpeedThresholdCmS: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalSpeedThresholdCmS: Equatable, Sendable {
     case speedThresholdCmS(UInt32)
 
   }
 
   /// Time between recorded fixes when moving fast, in ms. Default 10000. Range 1000 to 86400000.
-  nonisolated enum OneOf_OptionalTimeIntervalMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalTimeIntervalMs: Equatable, Sendable {
     case timeIntervalMs(UInt32)
 
   }
 
   /// Distance between recorded fixes when moving slowly, in metres. Default 50. Range 0 to 100000;
   /// 0 records every fix.
-  nonisolated enum OneOf_OptionalDistanceIntervalM: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalDistanceIntervalM: Equatable, Sendable {
     case distanceIntervalM(UInt32)
 
   }
 
   /// Fixes with a horizontal accuracy of this many centimetres or more are dropped. Default 200000 (2000 m).
   /// Range 1 to 10000000.
-  nonisolated enum OneOf_OptionalMaxHorizontalAccuracyCm: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalMaxHorizontalAccuracyCm: Equatable, Sendable {
     case maxHorizontalAccuracyCm(UInt32)
 
   }
 
   /// How often the device uploads while it has something to send, in ms. Default 60000. Range 1000 to
   /// 86400000. An upload starts earlier when max_batch_size fixes are waiting.
-  nonisolated enum OneOf_OptionalUploadIntervalMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalUploadIntervalMs: Equatable, Sendable {
     case uploadIntervalMs(UInt32)
 
   }
 
   /// The most fixes in one LocationBatch. Default 500. Range 1 to 10000.
-  nonisolated enum OneOf_OptionalMaxBatchSize: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalMaxBatchSize: Equatable, Sendable {
     case maxBatchSize(UInt32)
 
   }
 
   /// Upload at the latest when the oldest unsent fix is this old, in ms, even off the upload interval.
   /// Default 3600000 (1 h). Range 1000 to 604800000 (7 days).
-  nonisolated enum OneOf_OptionalMaxBatchAgeMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalMaxBatchAgeMs: Equatable, Sendable {
     case maxBatchAgeMs(UInt32)
 
   }
 
   /// The device counts as stationary while it stays within this radius, in metres. Default 25. Range 1 to 1000.
-  nonisolated enum OneOf_OptionalStationaryRadiusM: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalStationaryRadiusM: Equatable, Sendable {
     case stationaryRadiusM(UInt32)
 
   }
 
   /// ... for at least this long, in ms. Default 300000 (5 min). Range 0 to 3600000.
-  nonisolated enum OneOf_OptionalStopTimeoutMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalStopTimeoutMs: Equatable, Sendable {
     case stopTimeoutMs(UInt32)
 
   }
 
   /// While stationary, record one heartbeat fix this often, in ms. Absent or 0: no heartbeats. Range 0 to
   /// 86400000.
-  nonisolated enum OneOf_OptionalHeartbeatIntervalMs: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalHeartbeatIntervalMs: Equatable, Sendable {
     case heartbeatIntervalMs(UInt32)
 
   }
 
   /// Whether tracking is on at all. Absent: on.
-  nonisolated enum OneOf_OptionalTrackingEnabled: Equatable, Sendable {
+  public nonisolated enum OneOf_OptionalTrackingEnabled: Equatable, Sendable {
     case trackingEnabled(Bool)
 
   }
 
-  init() {}
+  public init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -252,10 +252,10 @@ nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".TrackingPolicy"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}policy_version\0\u{3}speed_threshold_cm_s\0\u{3}time_interval_ms\0\u{3}distance_interval_m\0\u{3}max_horizontal_accuracy_cm\0\u{3}upload_interval_ms\0\u{3}max_batch_size\0\u{3}max_batch_age_ms\0\u{3}stationary_radius_m\0\u{3}stop_timeout_ms\0\u{3}heartbeat_interval_ms\0\u{3}compact_fixes_accepted\0\u{3}tracking_enabled\0\u{c}PM\u{c}P\\\u{2}")
+  public static let protoMessageName: String = _protobuf_package + ".TrackingPolicy"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}policy_version\0\u{3}speed_threshold_cm_s\0\u{3}time_interval_ms\0\u{3}distance_interval_m\0\u{3}max_horizontal_accuracy_cm\0\u{3}upload_interval_ms\0\u{3}max_batch_size\0\u{3}max_batch_age_ms\0\u{3}stationary_radius_m\0\u{3}stop_timeout_ms\0\u{3}heartbeat_interval_ms\0\u{3}compact_fixes_accepted\0\u{3}tracking_enabled\0\u{c}PM\u{c}P\\\u{2}")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -356,7 +356,7 @@ nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, Swi
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -403,7 +403,7 @@ nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, Swi
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Locationwire_V1_TrackingPolicy, rhs: Locationwire_V1_TrackingPolicy) -> Bool {
+  public static func ==(lhs: Locationwire_V1_TrackingPolicy, rhs: Locationwire_V1_TrackingPolicy) -> Bool {
     if lhs.policyVersion != rhs.policyVersion {return false}
     if lhs.optionalSpeedThresholdCmS != rhs.optionalSpeedThresholdCmS {return false}
     if lhs.optionalTimeIntervalMs != rhs.optionalTimeIntervalMs {return false}
