@@ -11,10 +11,11 @@ enum JSONNumberText {
         case tooLarge
     }
 
-    /// True when `text` follows RFC 8259's number grammar (used for numbers inside JSON strings).
-    static func isValid(_ text: String) -> Bool {
+    /// True when `text` follows RFC 8259's number grammar (used for numbers inside JSON strings), optionally
+    /// with a leading "+", which C++ and upb accept inside strings.
+    static func isValid(_ text: String, allowPlus: Bool = false) -> Bool {
         var bytes = Array(text.utf8)[...]
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        if bytes.first == UInt8(ascii: "-") || (allowPlus && bytes.first == UInt8(ascii: "+")) { bytes = bytes.dropFirst() }
         func digits(_ slice: inout ArraySlice<UInt8>) -> Int {
             var count = 0
             while let byte = slice.first, byte >= 0x30, byte <= 0x39 {

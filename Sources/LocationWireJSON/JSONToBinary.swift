@@ -93,14 +93,15 @@ struct JSONToBinary {
         case .enumeration(let schema):
             let number: Int32
             switch value.kind {
-            case .string(let name):
+            case .string(let name) where schema.number(named: name) != nil || !JSONNumberText.isValid(name, allowPlus: true):
                 guard let known = schema.number(named: name) else {
                     throw JSONError(
                         code: .invalidValue, offset: value.offset, fieldPath: path,
                         message: "\"\(name)\" is not a value of \(schema.name)")
                 }
                 number = known
-            case .number:
+            case .number, .string:
+                // A number, or a number in a string ("1"), as C++ and upb accept it.
                 number = Int32(try integer(value, path: path, min: Int64(Int32.min), max: UInt64(Int32.max)))
             default:
                 throw mismatch(value, path: path, expected: "an enum name or number")
@@ -212,7 +213,8 @@ struct JSONToBinary {
         switch value.kind {
         case .number(let number): text = number
         case .string(let string):
-            guard JSONNumberText.isValid(string) else {
+            // Inside a string, a leading "+" is allowed, as C++ and upb allow it.
+            guard JSONNumberText.isValid(string, allowPlus: true) else {
                 throw JSONError(
                     code: .invalidValue, offset: value.offset, fieldPath: path,
                     message: "\"\(string)\" is not a number")
@@ -221,7 +223,7 @@ struct JSONToBinary {
         default:
             throw mismatch(value, path: path, expected: "an integer")
         }
-        switch JSONNumberText.integerValue(text) {
+        switch JSONNumberText.integerValue(text.hasPrefix("+") ? String(text.dropFirst()) : text) {
         case .integer(let negative, let magnitude):
             return (negative, magnitude)
         case .notAnInteger:
@@ -234,20 +236,29 @@ struct JSONToBinary {
     }
 
     private func floatingPoint(_ value: JSONValue, path: FieldPath) throws(JSONError) -> Double {
+        let number: Double
         switch value.kind {
         case .number(let text):
-            return Double(text) ?? .nan  // valid JSON number text always converts
+            // Valid JSON number text always converts. The token -0 keeps its sign: C++ prints -0.0 as -0, so
+            // reading it back as -0.0 is what makes printed JSON round-trip. (C++ and upb themselves read the
+            // integer token -0 as +0.0; see vector json.LocationFix.number.float-negative-zero-integer.)
+            number = Double(text) ?? .nan
         case .string("NaN"): return .nan
         case .string("Infinity"): return .infinity
         case .string("-Infinity"): return -.infinity
         case .string(let text):
-            guard JSONNumberText.isValid(text), let number = Double(text) else {
+            guard JSONNumberText.isValid(text, allowPlus: true), let parsed = Double(text) else {
                 throw JSONError(
                     code: .invalidValue, offset: value.offset, fieldPath: path, message: "\"\(text)\" is not a number")
             }
-            return number
+            number = parsed
         default:
             throw mismatch(value, path: path, expected: "a number")
         }
+        // A number beyond the range of a double (1e400) is out of range, not infinity: only "Infinity" is.
+        guard number.isFinite || number.isNaN else {
+            throw JSONError(code: .outOfRange, offset: value.offset, fieldPath: path, message: "a number beyond the range of a double")
+        }
+        return number
     }
 }

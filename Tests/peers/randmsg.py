@@ -8,7 +8,6 @@ is hit often, not only by chance.
 """
 
 import math
-import random
 import struct
 
 from google.protobuf.descriptor import FieldDescriptor as FD
@@ -102,6 +101,9 @@ def random_int(rng, field_type):
 
 def random_float(rng, double):
     r = rng.random()
+    if r < 0.2:  # the values printers and parsers special-case
+        return rng.choice([math.nan, math.nan, math.inf, -math.inf, -0.0, 0.0, 1e6, 123456.7,
+                           5e-324 if double else f32_from_bits(1)])
     if r < 0.55:
         return rng.choice(DOUBLE_SPECIALS if double else FLOAT_SPECIALS)
     if r < 0.8:  # a random bit pattern that is not NaN (NaN payloads are tested at the wire level)

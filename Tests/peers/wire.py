@@ -262,8 +262,10 @@ def unknown_number(rng, desc):
         return MAX_FIELD
     if r < 0.78:
         return rng.randint(19000, 19999)
-    if r < 0.88:
-        return rng.choice([16, 2047, 2048, 262143, 262144, 2**28])  # tag byte-length boundaries
+    if r < 0.88:  # where the tag's varint grows a byte
+        boundaries = [n for n in (15, 16, 2047, 2048, 262143, 262144, 2**25 - 1, 2**25, 2**28)
+                      if n not in desc.fields_by_number]
+        return rng.choice(boundaries)
     while True:
         n = rng.randint(1, MAX_FIELD)
         if n not in desc.fields_by_number:

@@ -81,6 +81,7 @@ enum JSONFamily {
             ("int64-hex-string", #"{"sentAtMs":"0x10"}"#, .invalid(.jsonSchema), [], "hexadecimal is not a JSON number"),
             ("int64-space-in-string", #"{"sentAtMs":" 1"}"#, .invalid(.jsonSchema), [], "a space inside a numeric string"),
             ("int64-empty-string", #"{"sentAtMs":""}"#, .invalid(.jsonSchema), [], "an empty string is not a number"),
+            ("int64-plus-in-string", #"{"sentAtMs":"+1"}"#, .valid, [], "a leading plus inside a string, which C++ and upb accept"),
             ("int32-min", #"{"liveFix":{"altitudeCm":-2147483648}}"#, .valid, [], "the smallest sint32"),
             ("int32-too-large", #"{"liveFix":{"altitudeCm":2147483648}}"#, .invalid(.jsonSchema), [], "one above the largest sint32"),
             ("int32-too-small", #"{"liveFix":{"altitudeCm":-2147483649}}"#, .invalid(.jsonSchema), [], "one below the smallest sint32"),
@@ -119,6 +120,10 @@ enum JSONFamily {
             ("float-nan-literal", #"{"pressureHpa":NaN}"#, .invalid(.jsonSyntax), ["float", "json-syntax"], "NaN without quotes is not JSON"),
             ("float-infinity-literal", #"{"pressureHpa":Infinity}"#, .invalid(.jsonSyntax), ["float", "json-syntax"], "Infinity without quotes is not JSON"),
             ("float-nan-lowercase", #"{"pressureHpa":"nan"}"#, .invalid(.jsonSchema), ["float"], "only \"NaN\" is NaN"),
+            ("float-negative-zero-integer", #"{"pressureHpa":-0}"#, .acceptable, ["float", "peers-disagree"],
+             "the integer token -0: C++ and upb read it through the integers as +0.0; LocationWire reads -0.0, because C++ prints -0.0 as -0 and printed JSON must read back"),
+            ("float-beyond-double", #"{"pressureHpa":1e400}"#, .invalid(.jsonSchema), ["float"], "a number beyond the range of a double is not infinity"),
+            ("float-beyond-double-negative", #"{"pressureHpa":-1e400}"#, .invalid(.jsonSchema), ["float"], "nor is its negative"),
         ]
         for (name, input, intended, flags, what) in floats {
             builder.json("json.LocationFix.number.\(name)", "LocationFix", input, intended, flags: ["json-number"] + flags, what + ".")
@@ -135,6 +140,9 @@ enum JSONFamily {
         let cases: [(String, String, String, VectorBuilder.Intended, [String], String)] = [
             ("LocationBatch", "enum-name", #"{"datum":"COORDINATE_DATUM_BD09"}"#, .valid, [], "an enum by name"),
             ("LocationBatch", "enum-number", #"{"datum":2}"#, .valid, [], "an enum by number"),
+            ("LocationBatch", "enum-number-in-string", #"{"datum":"2"}"#, .valid, [], "an enum number in a string, which C++ and upb accept"),
+            ("LocationBatch", "enum-unknown-number-in-string", #"{"datum":"99"}"#, .acceptable, ["enum-unknown", "peers-disagree"],
+             "an unnamed enum number in a string: upb and LocationWire accept it, C++ 3.21 rejects it"),
             ("LocationBatch", "enum-unknown-number", #"{"datum":99}"#, .valid, ["enum-unknown"], "an enum number the schema does not name: kept"),
             ("LocationBatch", "enum-zero-name", #"{"datum":"COORDINATE_DATUM_UNSPECIFIED"}"#, .valid, ["implicit-default"], "the zero value by name: not set"),
             ("LocationBatch", "enum-unknown-name", #"{"datum":"COORDINATE_DATUM_MARS"}"#, .invalid(.jsonSchema), ["enum-unknown"], "a name the enum does not have"),
