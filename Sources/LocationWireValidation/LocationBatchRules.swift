@@ -1,111 +1,106 @@
 import LocationWire
 
 extension LocationBatch: Validatable {
-    public func validate(into report: inout ValidationReport, at path: FieldPath) {
-        report.require(!deviceId.isEmpty, path.appending(field: "device_id"), "a device id")
-        report.checkLength(deviceId, max: 128, path.appending(field: "device_id"))
-        report.require(batchId != 0, path.appending(field: "batch_id"), "a batch id")
-        report.requireTime(sentAtMs, path.appending(field: "sent_at_ms"))
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
+        report.require(!deviceId.isEmpty, path().appending(field: "device_id"), "a device id")
+        report.checkLength(deviceId, max: 128, path().appending(field: "device_id"))
+        report.require(batchId != 0, path().appending(field: "batch_id"), "a batch id")
+        report.requireTime(sentAtMs, path().appending(field: "sent_at_ms"))
 
-        validateSequence(fixes, into: &report, at: path.appending(field: "fixes"), sentAtMs: sentAtMs)
+        validateSequence(fixes, into: &report, at: path().appending(field: "fixes"), sentAtMs: sentAtMs)
         var backlog = fixes
         if let compactFixes {
             if !fixes.isEmpty, compactFixes.count > 0 {
-                report.add(.rowsAndCompact, path.appending(field: "compact_fixes"), "a batch uses fixes or compact_fixes, not both")
+                report.add(.rowsAndCompact, path().appending(field: "compact_fixes"), "a batch uses fixes or compact_fixes, not both")
             }
-            let rows = compactFixes.validate(into: &report, at: path.appending(field: "compact_fixes"), sentAtMs: sentAtMs)
+            let rows = compactFixes.validate(into: &report, at: path().appending(field: "compact_fixes"), sentAtMs: sentAtMs)
             backlog += rows ?? []
         }
         if let liveFix {
-            let livePath = path.appending(field: "live_fix")
-            liveFix.validate(into: &report, at: livePath)
+            liveFix.validate(into: &report, at: path().appending(field: "live_fix"))
             if let latest = backlog.map(\.sequence).max(), liveFix.sequence <= latest {
                 report.add(
-                    .liveFixNotLatest, livePath.appending(field: "sequence"),
+                    .liveFixNotLatest, path().appending(field: "live_fix").appending(field: "sequence"),
                     "the live fix's sequence \(liveFix.sequence) is not above the backlog's \(latest)")
             }
         }
 
         var previousEvent: UInt64?
         for (index, event) in fenceEvents.enumerated() {
-            let eventPath = path.appending(field: "fence_events").appending(index: index)
-            event.validate(into: &report, at: eventPath)
+            event.validate(into: &report, at: path().appending(field: "fence_events").appending(index: index))
             if let previousEvent, event.eventSequence <= previousEvent {
                 report.add(
-                    .eventSequenceNotIncreasing, eventPath.appending(field: "event_sequence"),
+                    .eventSequenceNotIncreasing, path().appending(field: "fence_events").appending(index: index).appending(field: "event_sequence"),
                     "\(event.eventSequence) does not follow \(previousEvent)")
             }
             previousEvent = event.eventSequence
         }
-        deviceStatus?.validate(into: &report, at: path.appending(field: "device_status"))
+        deviceStatus?.validate(into: &report, at: path().appending(field: "device_status"))
         var previousTime: Int64?
         for (index, event) in lifecycleEvents.enumerated() {
-            let eventPath = path.appending(field: "lifecycle_events").appending(index: index)
-            event.validate(into: &report, at: eventPath)
+            event.validate(into: &report, at: path().appending(field: "lifecycle_events").appending(index: index))
             if let previousTime, event.timeMs < previousTime {
-                report.add(.lifecycleEventsNotOrdered, eventPath.appending(field: "time_ms"), "lifecycle events must be oldest first")
+                report.add(.lifecycleEventsNotOrdered, path().appending(field: "lifecycle_events").appending(index: index).appending(field: "time_ms"), "lifecycle events must be oldest first")
             }
             previousTime = event.timeMs
         }
-        armedRegions?.validate(into: &report, at: path.appending(field: "armed_regions"))
+        armedRegions?.validate(into: &report, at: path().appending(field: "armed_regions"))
     }
 }
 
 extension FenceEvent: Validatable {
-    public func validate(into report: inout ValidationReport, at path: FieldPath) {
-        report.require(eventSequence != 0, path.appending(field: "event_sequence"), "an event sequence number")
-        report.checkRegionId(regionId, path.appending(field: "region_id"), required: true)
-        report.require(kind != .unspecified, path.appending(field: "kind"), "an event kind")
-        report.checkTime(osEventTimeMs, path.appending(field: "os_event_time_ms"))
-        report.requireTime(detectedAtMs, path.appending(field: "detected_at_ms"))
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
+        report.require(eventSequence != 0, path().appending(field: "event_sequence"), "an event sequence number")
+        report.checkRegionId(regionId, path().appending(field: "region_id"), required: true)
+        report.require(kind != .unspecified, path().appending(field: "kind"), "an event kind")
+        report.checkTime(osEventTimeMs, path().appending(field: "os_event_time_ms"))
+        report.requireTime(detectedAtMs, path().appending(field: "detected_at_ms"))
         if osEventTimeMs != 0, detectedAtMs != 0, detectedAtMs < osEventTimeMs {
             report.add(
-                .detectedBeforeEvent, path.appending(field: "detected_at_ms"),
+                .detectedBeforeEvent, path().appending(field: "detected_at_ms"),
                 "detected \(osEventTimeMs - detectedAtMs) ms before the OS says it happened")
         }
-        triggerFix?.validate(into: &report, at: path.appending(field: "trigger_fix"), requireSequence: false)
-        report.require(source != .unspecified, path.appending(field: "source"), "an event source")
+        triggerFix?.validate(into: &report, at: path().appending(field: "trigger_fix"), requireSequence: false)
+        report.require(source != .unspecified, path().appending(field: "source"), "an event source")
         if dwellMs != nil, kind != .dwell {
-            report.add(.dwellWithoutDwellKind, path.appending(field: "dwell_ms"), "only a DWELL event has a dwell time")
+            report.add(.dwellWithoutDwellKind, path().appending(field: "dwell_ms"), "only a DWELL event has a dwell time")
         }
     }
 }
 
 extension DeviceStatus: Validatable {
-    public func validate(into report: inout ValidationReport, at path: FieldPath) {
-        report.requireTime(observedAtMs, path.appending(field: "observed_at_ms"))
-        report.checkLength(osVersion, max: 64, path.appending(field: "os_version"))
-        report.checkLength(appVersion, max: 64, path.appending(field: "app_version"))
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
+        report.requireTime(observedAtMs, path().appending(field: "observed_at_ms"))
+        report.checkLength(osVersion, max: 64, path().appending(field: "os_version"))
+        report.checkLength(appVersion, max: 64, path().appending(field: "app_version"))
     }
 }
 
 extension LifecycleEvent: Validatable {
-    public func validate(into report: inout ValidationReport, at path: FieldPath) {
-        report.require(kind != .unspecified, path.appending(field: "kind"), "an event kind")
-        report.requireTime(timeMs, path.appending(field: "time_ms"))
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
+        report.require(kind != .unspecified, path().appending(field: "kind"), "an event kind")
+        report.requireTime(timeMs, path().appending(field: "time_ms"))
         if relaunchReason != .unspecified, kind != .relaunchedBySystem {
             report.add(
-                .relaunchReasonWithoutRelaunch, path.appending(field: "relaunch_reason"),
+                .relaunchReasonWithoutRelaunch, path().appending(field: "relaunch_reason"),
                 "only a RELAUNCHED_BY_SYSTEM event has a relaunch reason")
         }
     }
 }
 
 extension ArmedRegions: Validatable {
-    public func validate(into report: inout ValidationReport, at path: FieldPath) {
-        let armedPath = path.appending(field: "region_ids")
-        let failedPath = path.appending(field: "failed_region_ids")
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
         for (index, id) in regionIds.enumerated() {
-            report.checkRegionId(id, armedPath.appending(index: index), required: true)
+            report.checkRegionId(id, path().appending(field: "region_ids").appending(index: index), required: true)
         }
         for (index, id) in failedRegionIds.enumerated() {
-            report.checkRegionId(id, failedPath.appending(index: index), required: true)
+            report.checkRegionId(id, path().appending(field: "failed_region_ids").appending(index: index), required: true)
         }
-        report.checkUnique(regionIds, armedPath)
-        report.checkUnique(failedRegionIds, failedPath)
+        report.checkUnique(regionIds, path().appending(field: "region_ids"))
+        report.checkUnique(failedRegionIds, path().appending(field: "failed_region_ids"))
         let armed = Set(regionIds)
         for (index, id) in failedRegionIds.enumerated() where armed.contains(id) {
-            report.add(.regionArmedAndFailed, failedPath.appending(index: index), "\"\(id)\" is listed as armed and as failed")
+            report.add(.regionArmedAndFailed, path().appending(field: "failed_region_ids").appending(index: index), "\"\(id)\" is listed as armed and as failed")
         }
     }
 }

@@ -1,43 +1,41 @@
 import LocationWire
 
 extension Region: Validatable {
-    public func validate(into report: inout ValidationReport, at path: FieldPath) {
-        report.checkRegionId(id, path.appending(field: "id"), required: true)
-        report.require(version != 0, path.appending(field: "version"), "a version")
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
+        report.checkRegionId(id, path().appending(field: "id"), required: true)
+        report.require(version != 0, path().appending(field: "version"), "a version")
         if let circle {
-            circle.validate(into: &report, at: path.appending(field: "circle"))
+            circle.validate(into: &report, at: path().appending(field: "circle"))
         } else {
-            report.add(.requiredFieldMissing, path.appending(field: "circle"), "a circle is required")
+            report.add(.requiredFieldMissing, path().appending(field: "circle"), "a circle is required")
         }
         if let polygon {
-            let polygonPath = path.appending(field: "polygon")
-            polygon.validate(into: &report, at: polygonPath)
-            if let circle { checkPolygon(polygon, inside: circle, into: &report, at: polygonPath) }
+            polygon.validate(into: &report, at: path().appending(field: "polygon"))
+            if let circle { checkPolygon(polygon, inside: circle, into: &report, at: path().appending(field: "polygon")) }
         }
-        report.require(level != .unspecified, path.appending(field: "level"), "a level")
+        report.require(level != .unspecified, path().appending(field: "level"), "a level")
         if !parentId.isEmpty {
-            report.checkRegionId(parentId, path.appending(field: "parent_id"), required: false)
-            if parentId == id { report.add(.parentIsSelf, path.appending(field: "parent_id"), "a region cannot enclose itself") }
+            report.checkRegionId(parentId, path().appending(field: "parent_id"), required: false)
+            if parentId == id { report.add(.parentIsSelf, path().appending(field: "parent_id"), "a region cannot enclose itself") }
         }
         if !notifyOnEntry, !notifyOnExit, !notifyOnDwell {
-            report.add(.noTransition, path.appending(field: "notify_on_entry"), "the region notifies on nothing")
+            report.add(.noTransition, path().appending(field: "notify_on_entry"), "the region notifies on nothing")
         }
-        let delayPath = path.appending(field: "loitering_delay_ms")
         if notifyOnDwell {
             if loiteringDelayMs == 0 {
-                report.add(.requiredFieldMissing, delayPath, "a dwell region needs a loitering delay")
+                report.add(.requiredFieldMissing, path().appending(field: "loitering_delay_ms"), "a dwell region needs a loitering delay")
             } else {
-                report.checkRange(loiteringDelayMs, 1_000...86_400_000, delayPath, unit: " ms")
+                report.checkRange(loiteringDelayMs, 1_000...86_400_000, path().appending(field: "loitering_delay_ms"), unit: " ms")
             }
         } else if loiteringDelayMs != 0 {
-            report.add(.loiteringDelayWithoutDwell, delayPath, "only a dwell region has a loitering delay")
+            report.add(.loiteringDelayWithoutDwell, path().appending(field: "loitering_delay_ms"), "only a dwell region has a loitering delay")
         }
-        report.checkTime(expiresAtMs, path.appending(field: "expires_at_ms"))
-        report.checkLength(name, max: 128, path.appending(field: "name"))
+        report.checkTime(expiresAtMs, path().appending(field: "expires_at_ms"))
+        report.checkLength(name, max: 128, path().appending(field: "name"))
     }
 
     /// Every vertex within the circle (great-circle distance on the spec's sphere, 1 m of slack).
-    private func checkPolygon(_ polygon: Polygon, inside circle: Circle, into report: inout ValidationReport, at path: FieldPath) {
+    private func checkPolygon(_ polygon: Polygon, inside circle: Circle, into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
         guard let centerLatitude = circle.centerLatitudeE7, let centerLongitude = circle.centerLongitudeE7,
             circle.radiusM > 0
         else { return }
@@ -49,77 +47,74 @@ extension Region: Validatable {
             let distance = Geodesy.approximateDistanceM(
                 latitudeE7: centerLatitude, longitudeE7: centerLongitude, latitudeE7: latitude, longitudeE7: longitude)
             report.add(
-                .polygonOutsideCircle, path.appending(field: "latitudes_e7").appending(index: index),
+                .polygonOutsideCircle, path().appending(field: "latitudes_e7").appending(index: index),
                 "vertex \(index) lies about \(Int(distance)) m from the centre, beyond the \(circle.radiusM) m radius")
         }
     }
 }
 
 extension Circle: Validatable {
-    public func validate(into report: inout ValidationReport, at path: FieldPath) {
-        report.checkLatitude(centerLatitudeE7, path.appending(field: "center_latitude_e7"), required: true)
-        report.checkLongitude(centerLongitudeE7, path.appending(field: "center_longitude_e7"), required: true)
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
+        report.checkLatitude(centerLatitudeE7, path().appending(field: "center_latitude_e7"), required: true)
+        report.checkLongitude(centerLongitudeE7, path().appending(field: "center_longitude_e7"), required: true)
         if radiusM == 0 {
-            report.add(.requiredFieldMissing, path.appending(field: "radius_m"), "a radius is required")
+            report.add(.requiredFieldMissing, path().appending(field: "radius_m"), "a radius is required")
         } else {
-            report.checkRange(radiusM, 1...1_000_000, path.appending(field: "radius_m"), unit: " m")
+            report.checkRange(radiusM, 1...1_000_000, path().appending(field: "radius_m"), unit: " m")
         }
     }
 }
 
 extension Polygon: Validatable {
-    public func validate(into report: inout ValidationReport, at path: FieldPath) {
-        let latitudePath = path.appending(field: "latitudes_e7")
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
         if latitudesE7.count != longitudesE7.count {
             report.add(
-                .polygonLengthMismatch, path.appending(field: "longitudes_e7"),
+                .polygonLengthMismatch, path().appending(field: "longitudes_e7"),
                 "\(latitudesE7.count) latitudes but \(longitudesE7.count) longitudes")
         }
         if latitudesE7.count < 3 {
-            report.add(.polygonTooFewVertices, latitudePath, "\(latitudesE7.count) vertices, at least 3 needed")
+            report.add(.polygonTooFewVertices, path().appending(field: "latitudes_e7"), "\(latitudesE7.count) vertices, at least 3 needed")
         } else if latitudesE7.count > 1000 {
-            report.add(.polygonTooManyVertices, latitudePath, "\(latitudesE7.count) vertices, at most 1000 allowed")
+            report.add(.polygonTooManyVertices, path().appending(field: "latitudes_e7"), "\(latitudesE7.count) vertices, at most 1000 allowed")
         }
         for (index, latitude) in latitudesE7.enumerated() {
-            report.checkLatitude(latitude, latitudePath.appending(index: index), required: true)
+            report.checkLatitude(latitude, path().appending(field: "latitudes_e7").appending(index: index), required: true)
         }
         for (index, longitude) in longitudesE7.enumerated() {
-            report.checkLongitude(longitude, path.appending(field: "longitudes_e7").appending(index: index), required: true)
+            report.checkLongitude(longitude, path().appending(field: "longitudes_e7").appending(index: index), required: true)
         }
     }
 }
 
 extension RegionAssignment: Validatable {
-    public func validate(into report: inout ValidationReport, at path: FieldPath) {
-        report.require(assignmentVersion != 0, path.appending(field: "assignment_version"), "an assignment version")
-        report.requireTime(issuedAtMs, path.appending(field: "issued_at_ms"))
-        report.checkTime(expiresAtMs, path.appending(field: "expires_at_ms"))
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
+        report.require(assignmentVersion != 0, path().appending(field: "assignment_version"), "an assignment version")
+        report.requireTime(issuedAtMs, path().appending(field: "issued_at_ms"))
+        report.checkTime(expiresAtMs, path().appending(field: "expires_at_ms"))
         if expiresAtMs != 0, issuedAtMs != 0, expiresAtMs <= issuedAtMs {
-            report.add(.expiresBeforeIssued, path.appending(field: "expires_at_ms"), "the assignment expires before it is issued")
+            report.add(.expiresBeforeIssued, path().appending(field: "expires_at_ms"), "the assignment expires before it is issued")
         }
-        report.require(mode != .unspecified, path.appending(field: "mode"), "a mode")
-        report.require(slotBudget != 0, path.appending(field: "slot_budget"), "a slot budget")
-        let regionsPath = path.appending(field: "regions")
-        let removedPath = path.appending(field: "removed_region_ids")
+        report.require(mode != .unspecified, path().appending(field: "mode"), "a mode")
+        report.require(slotBudget != 0, path().appending(field: "slot_budget"), "a slot budget")
         switch mode {
         case .fullReplacement:
             if baseVersion != 0 {
-                report.add(.baseVersionInFull, path.appending(field: "base_version"), "a full replacement has no base version")
+                report.add(.baseVersionInFull, path().appending(field: "base_version"), "a full replacement has no base version")
             }
             if !removedRegionIds.isEmpty {
-                report.add(.removalsInFull, removedPath, "a full replacement lists no removals")
+                report.add(.removalsInFull, path().appending(field: "removed_region_ids"), "a full replacement lists no removals")
             }
             if slotBudget != 0, regions.count > Int(slotBudget) {
                 report.add(
-                    .regionCountExceedsBudget, regionsPath,
+                    .regionCountExceedsBudget, path().appending(field: "regions"),
                     "\(regions.count) regions for a budget of \(slotBudget) slots")
             }
         case .delta:
             if baseVersion == 0 {
-                report.add(.requiredFieldMissing, path.appending(field: "base_version"), "a delta needs a base version")
+                report.add(.requiredFieldMissing, path().appending(field: "base_version"), "a delta needs a base version")
             } else if baseVersion >= assignmentVersion {
                 report.add(
-                    .baseVersionNotOlder, path.appending(field: "base_version"),
+                    .baseVersionNotOlder, path().appending(field: "base_version"),
                     "base version \(baseVersion) is not older than \(assignmentVersion)")
             }
         default:
@@ -127,64 +122,63 @@ extension RegionAssignment: Validatable {
         }
         var levelById: [String: RegionLevel] = [:]
         for (index, region) in regions.enumerated() {
-            region.validate(into: &report, at: regionsPath.appending(index: index))
+            region.validate(into: &report, at: path().appending(field: "regions").appending(index: index))
             if levelById[region.id] != nil {
-                report.add(.duplicateRegionId, regionsPath.appending(index: index).appending(field: "id"), "\"\(region.id)\" appears more than once")
+                report.add(.duplicateRegionId, path().appending(field: "regions").appending(index: index).appending(field: "id"), "\"\(region.id)\" appears more than once")
             }
             levelById[region.id] = region.level
         }
         for (index, region) in regions.enumerated() {
             if let parentLevel = levelById[region.parentId], region.parentId != region.id, parentLevel.rawValue >= region.level.rawValue {
                 report.add(
-                    .parentLevelNotCoarser, regionsPath.appending(index: index).appending(field: "parent_id"),
+                    .parentLevelNotCoarser, path().appending(field: "regions").appending(index: index).appending(field: "parent_id"),
                     "parent \"\(region.parentId)\" is at level \(parentLevel), not coarser than \(region.level)")
             }
         }
         for (index, id) in removedRegionIds.enumerated() {
-            report.checkRegionId(id, removedPath.appending(index: index), required: true)
+            report.checkRegionId(id, path().appending(field: "removed_region_ids").appending(index: index), required: true)
             if levelById[id] != nil {
-                report.add(.regionRemovedAndUpserted, removedPath.appending(index: index), "\"\(id)\" is both removed and upserted")
+                report.add(.regionRemovedAndUpserted, path().appending(field: "removed_region_ids").appending(index: index), "\"\(id)\" is both removed and upserted")
             }
         }
-        report.checkUnique(removedRegionIds, removedPath)
-        refresh?.validate(into: &report, at: path.appending(field: "refresh"))
+        report.checkUnique(removedRegionIds, path().appending(field: "removed_region_ids"))
+        refresh?.validate(into: &report, at: path().appending(field: "refresh"))
     }
 }
 
 extension RefreshPolicy: Validatable {
-    public func validate(into report: inout ValidationReport, at path: FieldPath) {
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
         if let refreshDistanceM {
-            report.checkRange(refreshDistanceM, 1...10_000_000, path.appending(field: "refresh_distance_m"), unit: " m")
+            report.checkRange(refreshDistanceM, 1...10_000_000, path().appending(field: "refresh_distance_m"), unit: " m")
             if anchorLatitudeE7 == nil || anchorLongitudeE7 == nil {
                 report.add(
-                    .refreshAnchorMissing, path.appending(field: anchorLatitudeE7 == nil ? "anchor_latitude_e7" : "anchor_longitude_e7"),
+                    .refreshAnchorMissing, path().appending(field: anchorLatitudeE7 == nil ? "anchor_latitude_e7" : "anchor_longitude_e7"),
                     "a refresh distance is measured from an anchor")
             }
         }
-        report.checkLatitude(anchorLatitudeE7, path.appending(field: "anchor_latitude_e7"), required: false)
-        report.checkLongitude(anchorLongitudeE7, path.appending(field: "anchor_longitude_e7"), required: false)
+        report.checkLatitude(anchorLatitudeE7, path().appending(field: "anchor_latitude_e7"), required: false)
+        report.checkLongitude(anchorLongitudeE7, path().appending(field: "anchor_longitude_e7"), required: false)
     }
 }
 
 extension RegionRequest: Validatable {
-    public func validate(into report: inout ValidationReport, at path: FieldPath) {
-        report.require(!deviceId.isEmpty, path.appending(field: "device_id"), "a device id")
-        report.checkLength(deviceId, max: 128, path.appending(field: "device_id"))
-        report.require(reason != .unspecified, path.appending(field: "reason"), "a reason")
-        currentFix?.validate(into: &report, at: path.appending(field: "current_fix"), requireSequence: false)
-        report.require(platformSlotLimit != 0, path.appending(field: "platform_slot_limit"), "the platform's slot limit")
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
+        report.require(!deviceId.isEmpty, path().appending(field: "device_id"), "a device id")
+        report.checkLength(deviceId, max: 128, path().appending(field: "device_id"))
+        report.require(reason != .unspecified, path().appending(field: "reason"), "a reason")
+        currentFix?.validate(into: &report, at: path().appending(field: "current_fix"), requireSequence: false)
+        report.require(platformSlotLimit != 0, path().appending(field: "platform_slot_limit"), "the platform's slot limit")
         if platformSlotLimit != 0, reservedAppSlots >= platformSlotLimit {
             report.add(
-                .reservedSlotsExceedLimit, path.appending(field: "reserved_app_slots"),
+                .reservedSlotsExceedLimit, path().appending(field: "reserved_app_slots"),
                 "\(reservedAppSlots) reserved of \(platformSlotLimit) slots leaves none for the server")
         }
-        armed?.validate(into: &report, at: path.appending(field: "armed"))
-        let refinePath = path.appending(field: "refine_region_id")
+        armed?.validate(into: &report, at: path().appending(field: "armed"))
         if reason == .refineOnEntry {
-            report.checkRegionId(refineRegionId, refinePath, required: true)
+            report.checkRegionId(refineRegionId, path().appending(field: "refine_region_id"), required: true)
         } else if !refineRegionId.isEmpty {
-            report.add(.refineRegionWithoutRefineReason, refinePath, "only a REFINE_ON_ENTRY request names a region")
+            report.add(.refineRegionWithoutRefineReason, path().appending(field: "refine_region_id"), "only a REFINE_ON_ENTRY request names a region")
         }
-        report.requireTime(sentAtMs, path.appending(field: "sent_at_ms"))
+        report.requireTime(sentAtMs, path().appending(field: "sent_at_ms"))
     }
 }

@@ -6,77 +6,78 @@ public struct ValidationReport: Sendable {
 
     public init() {}
 
-    mutating func add(_ code: Violation.Code, _ path: FieldPath, _ message: String) {
-        violations.append(Violation(code: code, path: path, message: message))
+    /// Paths and messages are built only when a rule is broken, so validating a valid message allocates nothing.
+    mutating func add(_ code: Violation.Code, _ path: @autoclosure () -> FieldPath, _ message: @autoclosure () -> String) {
+        violations.append(Violation(code: code, path: path(), message: message()))
     }
 
     // MARK: - Checks shared by many rules
 
     /// Times in the spec lie in [2000-01-01, 2100-01-01): anything else is a broken clock or a unit error
     /// (seconds for milliseconds, microseconds for milliseconds).
-    static let earliestTimeMs: Int64 = 946_684_800_000
-    static let latestTimeMs: Int64 = 4_102_444_800_000
+    package static let earliestTimeMs: Int64 = 946_684_800_000
+    package static let latestTimeMs: Int64 = 4_102_444_800_000
 
-    mutating func requireTime(_ value: Int64, _ path: FieldPath) {
+    mutating func requireTime(_ value: Int64, _ path: @autoclosure () -> FieldPath) {
         if value == 0 {
-            add(.requiredFieldMissing, path, "a time is required")
+            add(.requiredFieldMissing, path(), "a time is required")
         } else {
-            checkTime(value, path)
+            checkTime(value, path())
         }
     }
 
     /// A time that may be absent (0).
-    mutating func checkTime(_ value: Int64, _ path: FieldPath) {
+    mutating func checkTime(_ value: Int64, _ path: @autoclosure () -> FieldPath) {
         guard value != 0 else { return }
         if value < Self.earliestTimeMs || value >= Self.latestTimeMs {
-            add(.timeOutOfRange, path, "\(value) ms is not between 2000-01-01 and 2100-01-01")
+            add(.timeOutOfRange, path(), "\(value) ms is not between 2000-01-01 and 2100-01-01")
         }
     }
 
-    mutating func require(_ condition: Bool, _ path: FieldPath, _ what: String) {
-        if !condition { add(.requiredFieldMissing, path, "\(what) is required") }
+    mutating func require(_ condition: Bool, _ path: @autoclosure () -> FieldPath, _ what: @autoclosure () -> String) {
+        if !condition { add(.requiredFieldMissing, path(), "\(what()) is required") }
     }
 
     mutating func checkRange<Value: BinaryInteger>(
-        _ value: Value?, _ range: ClosedRange<Int64>, _ path: FieldPath, unit: String = ""
+        _ value: Value?, _ range: ClosedRange<Int64>, _ path: @autoclosure () -> FieldPath, unit: String = ""
     ) {
         guard let value else { return }
         if !range.contains(Int64(value)) {
-            add(.valueOutOfRange, path, "\(value)\(unit) is outside \(range.lowerBound) ... \(range.upperBound)\(unit)")
+            add(.valueOutOfRange, path(), "\(value)\(unit) is outside \(range.lowerBound) ... \(range.upperBound)\(unit)")
         }
     }
 
-    mutating func checkLength(_ value: String, max: Int, _ path: FieldPath) {
+    mutating func checkLength(_ value: String, max: Int, _ path: @autoclosure () -> FieldPath) {
         if value.utf8.count > max {
-            add(.stringTooLong, path, "\(value.utf8.count) bytes, at most \(max) allowed")
+            add(.stringTooLong, path(), "\(value.utf8.count) bytes, at most \(max) allowed")
         }
     }
 
-    mutating func checkLatitude(_ value: Int32?, _ path: FieldPath, required: Bool) {
+    mutating func checkLatitude(_ value: Int32?, _ path: @autoclosure () -> FieldPath, required: Bool) {
         guard let value else {
-            if required { add(.requiredFieldMissing, path, "latitude is required") }
+            if required { add(.requiredFieldMissing, path(), "latitude is required") }
             return
         }
-        checkRange(value, -900_000_000...900_000_000, path, unit: "e-7 deg")
+        checkRange(value, -900_000_000...900_000_000, path(), unit: "e-7 deg")
     }
 
-    mutating func checkLongitude(_ value: Int32?, _ path: FieldPath, required: Bool) {
+    mutating func checkLongitude(_ value: Int32?, _ path: @autoclosure () -> FieldPath, required: Bool) {
         guard let value else {
-            if required { add(.requiredFieldMissing, path, "longitude is required") }
+            if required { add(.requiredFieldMissing, path(), "longitude is required") }
             return
         }
-        checkRange(value, -1_800_000_000...1_800_000_000, path, unit: "e-7 deg")
+        checkRange(value, -1_800_000_000...1_800_000_000, path(), unit: "e-7 deg")
     }
 
     /// A region id: `<namespace>:<local id>`, namespace 1 to 32 of [a-z0-9_.-], local id 1 to 95 of
     /// [A-Za-z0-9_.:/-], at most 128 bytes.
-    mutating func checkRegionId(_ id: String, _ path: FieldPath, required: Bool) {
+    mutating func checkRegionId(_ id: String, _ path: @autoclosure () -> FieldPath, required: Bool) {
         if id.isEmpty {
-            if required { add(.requiredFieldMissing, path, "a region id is required") }
+            if required { add(.requiredFieldMissing, path(), "a region id is required") }
             return
         }
         if !Self.isWellFormedRegionId(id) {
-            add(.regionIdMalformed, path, "\"\(id)\" is not <namespace>:<local id>")
+            add(.regionIdMalformed, path(), "\"\(id)\" is not <namespace>:<local id>")
         }
     }
 
@@ -98,10 +99,10 @@ public struct ValidationReport: Sendable {
     }
 
     /// Reports duplicates in a list of region ids.
-    mutating func checkUnique(_ ids: [String], _ path: FieldPath) {
+    mutating func checkUnique(_ ids: [String], _ path: @autoclosure () -> FieldPath) {
         var seen: Set<String> = []
         for (index, id) in ids.enumerated() where !seen.insert(id).inserted {
-            add(.duplicateRegionId, path.appending(index: index), "\"\(id)\" appears more than once")
+            add(.duplicateRegionId, path().appending(index: index), "\"\(id)\" appears more than once")
         }
     }
 }
@@ -109,7 +110,7 @@ public struct ValidationReport: Sendable {
 /// A message whose spec rules can be checked.
 public protocol Validatable: LocationWireMessage {
     /// Adds every violation of the message (and its sub-messages) to `report`, with paths under `path`.
-    func validate(into report: inout ValidationReport, at path: FieldPath)
+    func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath)
 }
 
 extension Validatable {

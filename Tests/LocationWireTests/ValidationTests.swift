@@ -76,6 +76,31 @@ extension ViolationCase: CustomTestStringConvertible {
         #expect(missing.isEmpty, "codes without a failing case: \(missing)")
     }
 
+    /// The fast path of fix validation must agree with the reporting rules on every fix.
+    @Test func theFixFastPathAgreesWithTheRules() throws {
+        var random = RandomCanonicalMessages(seed: 0xFA57)
+        var generator = SeededGenerator(seed: 0xFA57)
+        var valid = 0
+        for _ in 0..<20_000 {
+            var fix = try LocationFix(serializedBytes: random.message(LocationFix.schema))
+            // Pull values towards the ranges, so that valid fixes and single violations both occur.
+            if Bool.random(using: &generator) { fix.timeMs = Int64.random(in: 946_684_700_000...4_102_444_900_000, using: &generator) }
+            if Bool.random(using: &generator) { fix.latitudeE7 = Int32.random(in: -900_000_100...900_000_100, using: &generator) }
+            if Bool.random(using: &generator) { fix.longitudeE7 = Int32.random(in: -1_800_000_100...1_800_000_100, using: &generator) }
+            if Bool.random(using: &generator) { fix.speedCmS = UInt32.random(in: 49_990...50_010, using: &generator) }
+            if Bool.random(using: &generator) { fix.pressureHpa = Float.random(in: 99...1201, using: &generator) }
+            for requireSequence in [true, false] {
+                var report = ValidationReport()
+                fix.validate(into: &report, at: FieldPath(message: "LocationFix"), requireSequence: requireSequence)
+                let rules = fix.detailedViolations(requireSequence: requireSequence)
+                #expect(fix.satisfiesAllRules(requireSequence: requireSequence) == rules.isEmpty, "\(fix)")
+                #expect(report.violations == rules)
+                if rules.isEmpty { valid += 1 }
+            }
+        }
+        #expect(valid > 100, "the generator made valid fixes too")
+    }
+
     @Test func allViolationsAreReportedNotJustTheFirst() {
         var fix = LocationFix()
         fix.horizontalAccuracyCm = 0
