@@ -100,25 +100,23 @@ extension CompactFixes {
                 try encoded.checkShape(fixCount: fixCount, column: column)
             }
         }
-        var fixes = [LocationFix](repeating: LocationFix(), count: fixCount)
-        var values: [Int64] = []
-        for column in FixColumnKind.allColumns {
-            guard let encoded = self[column: column.fieldNumber] else { continue }
-            values.removeAll(keepingCapacity: true)
-            encoded.expandValues(into: &values)
-            if values.isEmpty { continue }
-            if encoded.presence.isEmpty {
-                for index in 0..<fixCount {
-                    try column.assign(values[index], to: &fixes[index], fixIndex: index)
+        // Rows start empty and are initialized in place (Array(repeating:) would copy a template row through
+        // the generic value witness, which costs more than the columns' own work).
+        var failure: CompactFixesError?
+        let fixes = [LocationFix](unsafeUninitializedCapacity: fixCount) { buffer, initialized in
+            for index in 0..<fixCount { (buffer.baseAddress! + index).initialize(to: LocationFix()) }
+            initialized = fixCount
+            let rows = UnsafeMutableBufferPointer(rebasing: buffer[0..<fixCount])
+            do throws(CompactFixesError) {
+                for column in FixColumnKind.allColumns {
+                    guard let encoded = self[column: column.fieldNumber], !encoded.deltas.isEmpty else { continue }
+                    try column.fill(rows, from: encoded)
                 }
-            } else {
-                var next = 0
-                for index in 0..<fixCount where encoded.presence[index / 8] & (1 << UInt8(index % 8)) != 0 {
-                    try column.assign(values[next], to: &fixes[index], fixIndex: index)
-                    next += 1
-                }
+            } catch {
+                failure = error
             }
         }
+        if let failure { throw failure }
         return fixes
     }
 }
@@ -215,21 +213,39 @@ extension FixColumn {
         }
     }
 
-    /// Appends the column's values to `values`: expands runs, then sums deltas with wrapping 64-bit arithmetic.
-    /// The shape must have been checked.
-    func expandValues(into values: inout [Int64]) {
+    /// Calls `body` with (fix index, value) for every value of the column, in order: expands runs, sums deltas
+    /// with wrapping 64-bit arithmetic, and places the k-th value at the k-th fix the presence bitmap marks (every
+    /// fix when it is empty). The shape must have been checked.
+    @inline(__always)
+    func forEachValue(_ body: (_ fixIndex: Int, _ value: Int64) throws(CompactFixesError) -> Void) throws(CompactFixesError) {
         var current: Int64 = 0
+        var presenceByte = 0
+        var pendingBits: UInt8 = presence.first ?? 0
+        var next = 0
+        // The fix the next value belongs to.
+        @inline(__always) func nextFix() -> Int {
+            if presence.isEmpty {
+                defer { next += 1 }
+                return next
+            }
+            while pendingBits == 0 {
+                presenceByte += 1
+                pendingBits = presence[presenceByte]
+            }
+            let bit = pendingBits.trailingZeroBitCount
+            pendingBits &= pendingBits &- 1
+            return presenceByte * 8 + bit
+        }
         if runLengths.isEmpty {
-            values.reserveCapacity(deltas.count)
             for delta in deltas {
                 current = current &+ delta
-                values.append(current)
+                try body(nextFix(), current)
             }
         } else {
             for (delta, length) in zip(deltas, runLengths) {
                 for _ in 0..<length {
                     current = current &+ delta
-                    values.append(current)
+                    try body(nextFix(), current)
                 }
             }
         }
@@ -279,42 +295,45 @@ struct FixColumnKind: Sendable {
         }
     }
 
-    /// Stores a column integer into the fix, checking that it fits the field's type.
-    func assign(_ value: Int64, to fix: inout LocationFix, fixIndex: Int) throws(CompactFixesError) {
-        func signed32() throws(CompactFixesError) -> Int32 {
-            guard let narrow = Int32(exactly: value) else { throw outOfRange(value, fixIndex: fixIndex) }
+    /// Stores the column's values into the rows, checking that each fits the field's type. One loop per field,
+    /// so the field is chosen once per column, not once per value.
+    func fill(_ rows: UnsafeMutableBufferPointer<LocationFix>, from column: FixColumn) throws(CompactFixesError) {
+        @inline(__always) func signed32(_ value: Int64, _ index: Int) throws(CompactFixesError) -> Int32 {
+            guard let narrow = Int32(exactly: value) else { throw outOfRange(value, fixIndex: index) }
             return narrow
         }
-        func unsigned32() throws(CompactFixesError) -> UInt32 {
-            guard let narrow = UInt32(exactly: value) else { throw outOfRange(value, fixIndex: fixIndex) }
+        @inline(__always) func unsigned32(_ value: Int64, _ index: Int) throws(CompactFixesError) -> UInt32 {
+            guard let narrow = UInt32(exactly: value) else { throw outOfRange(value, fixIndex: index) }
             return narrow
         }
         switch fieldNumber {
-        case 1: fix.sequence = UInt64(bitPattern: value)
-        case 2: fix.timeMs = value
-        case 3: fix.latitudeE7 = try signed32()
-        case 4: fix.longitudeE7 = try signed32()
-        case 5: fix.horizontalAccuracyCm = try unsigned32()
-        case 6: fix.altitudeCm = try signed32()
-        case 7: fix.verticalAccuracyCm = try unsigned32()
-        case 8: fix.speedCmS = try unsigned32()
-        case 9: fix.speedAccuracyCmS = try unsigned32()
-        case 10: fix.courseCdeg = try unsigned32()
-        case 11: fix.courseAccuracyCdeg = try unsigned32()
-        case 12: fix.elapsedRealtimeMs = UInt64(bitPattern: value)
-        case 13: fix.reason = FixReason(rawValue: try signed32())
-        case 14: fix.source = FixSource(rawValue: try signed32())
-        case 15: fix.batteryPercent = try unsigned32()
-        case 16: fix.batteryState = BatteryState(rawValue: try signed32())
-        case 17: fix.motionActivity = MotionActivity(rawValue: try signed32())
-        case 18: fix.motionConfidencePct = try unsigned32()
-        case 19: fix.floor = try signed32()
-        case 20: fix.ageMs = try unsigned32()
+        case 1: try column.forEachValue { index, value in rows[index].sequence = UInt64(bitPattern: value) }
+        case 2: try column.forEachValue { index, value in rows[index].timeMs = value }
+        case 3: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].latitudeE7 = try signed32(value, index) }
+        case 4: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].longitudeE7 = try signed32(value, index) }
+        case 5: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].horizontalAccuracyCm = try unsigned32(value, index) }
+        case 6: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].altitudeCm = try signed32(value, index) }
+        case 7: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].verticalAccuracyCm = try unsigned32(value, index) }
+        case 8: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].speedCmS = try unsigned32(value, index) }
+        case 9: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].speedAccuracyCmS = try unsigned32(value, index) }
+        case 10: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].courseCdeg = try unsigned32(value, index) }
+        case 11: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].courseAccuracyCdeg = try unsigned32(value, index) }
+        case 12: try column.forEachValue { index, value in rows[index].elapsedRealtimeMs = UInt64(bitPattern: value) }
+        case 13: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].reason = FixReason(rawValue: try signed32(value, index)) }
+        case 14: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].source = FixSource(rawValue: try signed32(value, index)) }
+        case 15: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].batteryPercent = try unsigned32(value, index) }
+        case 16: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].batteryState = BatteryState(rawValue: try signed32(value, index)) }
+        case 17: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].motionActivity = MotionActivity(rawValue: try signed32(value, index)) }
+        case 18: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].motionConfidencePct = try unsigned32(value, index) }
+        case 19: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].floor = try signed32(value, index) }
+        case 20: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].ageMs = try unsigned32(value, index) }
         case 21:
-            guard value == 0 || value == 1 else { throw outOfRange(value, fixIndex: fixIndex) }
-            fix.isMock = value == 1
-        case 22: fix.ellipsoidalHeightCm = try signed32()
-        case 23: fix.pressureHpaBits = try unsigned32()
+            try column.forEachValue { index, value throws(CompactFixesError) in
+                guard value == 0 || value == 1 else { throw outOfRange(value, fixIndex: index) }
+                rows[index].isMock = value == 1
+            }
+        case 22: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].ellipsoidalHeightCm = try signed32(value, index) }
+        case 23: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].pressureHpaBits = try unsigned32(value, index) }
         default: break
         }
     }

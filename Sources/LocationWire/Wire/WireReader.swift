@@ -446,6 +446,11 @@ public struct WireReader: ~Copyable {
             probe += 1
         }
         try checkElementCount(array.count + count, at: fieldStart)
+        if array.isEmpty {
+            array = try decodePackedVarints(count: count, end: packedEnd, convert)
+            return
+        }
+        // A second chunk of the same field (rare): append element by element.
         array.reserveCapacity(array.count + count)
         let outerEnd = end
         end = packedEnd
@@ -453,6 +458,48 @@ public struct WireReader: ~Copyable {
             array.append(convert(try readVarint()))
         }
         end = outerEnd
+    }
+
+    /// Decodes `count` varints (the number of terminating bytes in the region) straight into an array of exactly
+    /// that size. Each varint ends at one of the counted terminators, so no read passes `packedEnd`; bytes left
+    /// after the last terminator are an unterminated varint.
+    @inline(__always)
+    private mutating func decodePackedVarints<Element>(
+        count: Int, end packedEnd: UnsafeRawPointer, _ convert: (UInt64) -> Element
+    ) throws(DecodingError) -> [Element] {
+        var position = cursor
+        var failure: DecodingError?
+        let elements = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var decoded = 0
+            while decoded < count {
+                let start = position
+                var byte = position.load(as: UInt8.self)
+                position += 1
+                var value = UInt64(byte & 0x7F)
+                if byte >= 0x80 {
+                    var shift: UInt64 = 7
+                    repeat {
+                        byte = position.load(as: UInt8.self)
+                        position += 1
+                        value |= UInt64(byte & 0x7F) &<< shift
+                        shift += 7
+                    } while byte >= 0x80 && shift < 70
+                    if byte >= 0x80 {
+                        failure = error(.varintTooLong, at: start, "varint is longer than 10 bytes")
+                        break
+                    }
+                }
+                buffer[decoded] = convert(value)
+                decoded += 1
+            }
+            initialized = decoded
+        }
+        if let failure { throw failure }
+        guard position == packedEnd else {
+            throw error(.truncated, at: position, "packed field ends inside a varint")
+        }
+        cursor = packedEnd
+        return elements
     }
 
     /// Reads a packed run of 4-byte values.
