@@ -170,7 +170,19 @@ struct JSONParser {
     private mutating func parseString() throws(JSONError) -> String {
         let start = position
         position += 1  // opening quote
-        var utf8: [UInt8] = []
+        // Most strings (every member name) have no escapes: make the String straight from the input.
+        while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\"),
+            bytes[position] >= 0x20
+        {
+            position += 1
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "\"") {
+            position += 1
+            guard let string = String(validating: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)]), as: UTF8.self)
+            else { throw syntaxError("string is not valid UTF-8", at: start) }
+            return string
+        }
+        var utf8: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<position]))
         var runStart = position
         while true {
             guard position < bytes.count else { throw syntaxError("unterminated string", at: start) }

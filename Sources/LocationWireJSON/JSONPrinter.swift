@@ -10,183 +10,176 @@ public struct JSONPrintOptions: Sendable, Hashable {
     }
 }
 
-/// Prints proto3 JSON from canonical protobuf binary, driven by the message schema.
+/// Prints proto3 JSON from the codec's canonical protobuf binary, driven by the message schema.
 ///
 /// The output matches Google's C++ `MessageToJsonString` with default options character for character: lower
 /// camel case names, fields in field-number order, implicit-presence zeros omitted, explicit-presence fields
 /// printed whenever set, 64-bit integers as strings, enums by name (unknown values as numbers), bytes as
 /// padded standard base64, floats as C++ formats them, unknown fields dropped.
+///
+/// The printer streams over the codec's canonical bytes instead of building a tree: they hold known fields in
+/// field-number order, each repeated field's elements together, implicit-presence zeros left out, and unknown
+/// fields last. Whatever breaks that order (a number lower than one already printed, a known number with a
+/// foreign wire type) can only come from unknown fields and is skipped, as C++ skips unknown fields.
 struct JSONPrinter {
     private let options: JSONPrintOptions
-    private(set) var output = ""
+    private(set) var output: [UInt8] = []
     private var depth = 0
 
     init(options: JSONPrintOptions) {
         self.options = options
     }
 
-    /// A field's values, gathered with protobuf's merge rules: a singular scalar keeps its last value, a
-    /// singular message concatenates the payloads of all its occurrences (which is how messages merge), a
-    /// repeated field keeps all elements, packed or not.
-    private enum RawValue {
-        case varint(UInt64)
-        case fixed32(UInt32)
-        case fixed64(UInt64)
-        case lengthDelimited([UInt8])
+    mutating func printMessage(_ bytes: [UInt8], schema: MessageSchema) throws(DecodingError) {
+        if bytes.isEmpty {
+            output.append(contentsOf: "{}".utf8)
+            return
+        }
+        var failure: DecodingError?
+        bytes.withUnsafeBytes { buffer in
+            var reader = WireReader(buffer, limits: .default)
+            do throws(DecodingError) {
+                try printFields(&reader, schema: schema)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
-    mutating func printMessage(_ bytes: [UInt8], schema: MessageSchema) throws(DecodingError) {
-        var valuesByNumber: [UInt32: [RawValue]] = [:]
-        if !bytes.isEmpty {
-            var failure: DecodingError?
-            bytes.withUnsafeBytes { buffer in
-                do throws(DecodingError) {
-                    var reader = WireReader(buffer, limits: .default)
-                    try Self.gather(&reader, schema: schema, into: &valuesByNumber)
-                } catch {
-                    failure = error
-                }
-            }
-            if let failure { throw failure }
-        }
-        output.append("{")
+    private mutating func printFields(_ reader: inout WireReader, schema: MessageSchema) throws(DecodingError) {
+        output.append(UInt8(ascii: "{"))
         depth += 1
-        var first = true
-        for field in schema.fields {
-            guard let values = valuesByNumber[field.number], let last = values.last else { continue }
-            if field.label == .singular, !field.type.isMessage, Self.isZero(last) { continue }
-            output.append(first ? "" : ",")
-            first = false
-            newline()
-            JSONTextWriter.appendString(field.jsonName, to: &output)
-            output.append(options.pretty ? ": " : ":")
-            if field.label == .repeated {
-                output.append("[")
-                depth += 1
-                for (index, value) in values.enumerated() {
-                    if index > 0 { output.append(",") }
-                    newline()
-                    try printValue(value, type: field.type)
-                }
-                depth -= 1
+        var printedAny = false
+        var lastNumber: UInt32 = 0
+        var openArray = false  // an unpacked repeated field's array is open
+        while !reader.isAtEnd {
+            let key = try reader.readTag()
+            let number = key.fieldNumber
+            let wireType = key.wireTypeBits
+            guard let field = schema.field(number: number), number >= lastNumber,
+                field.isPacked ? wireType == WireType.lengthDelimited.rawValue : wireType == field.type.wireType.rawValue,
+                number > lastNumber || (field.label == .repeated && openArray)
+            else {
+                try reader.skipValue(key)
+                continue
+            }
+            if number > lastNumber, openArray {
+                closeArray()
+                openArray = false
+            }
+            if number > lastNumber {
+                // A new field: its name, then the value or the opening of its array.
+                if printedAny { output.append(UInt8(ascii: ",")) }
+                printedAny = true
                 newline()
-                output.append("]")
+                output.append(UInt8(ascii: "\""))
+                output.append(contentsOf: field.jsonName.utf8)
+                output.append(contentsOf: options.pretty ? "\": ".utf8 : "\":".utf8)
+                lastNumber = number
+                if field.label == .repeated {
+                    output.append(UInt8(ascii: "["))
+                    depth += 1
+                    if field.isPacked {
+                        try printPacked(&reader, field: field)
+                        closeArray()
+                    } else {
+                        newline()
+                        try printValue(&reader, type: field.type)
+                        openArray = true
+                    }
+                    continue
+                }
+                try printValue(&reader, type: field.type)
             } else {
-                try printValue(last, type: field.type)
+                // The next element of an open unpacked array.
+                output.append(UInt8(ascii: ","))
+                newline()
+                try printValue(&reader, type: field.type)
             }
         }
+        if openArray { closeArray() }
         depth -= 1
-        if !first { newline() }
-        output.append("}")
+        if printedAny { newline() }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func closeArray() {
+        depth -= 1
+        newline()
+        output.append(UInt8(ascii: "]"))
     }
 
     private mutating func newline() {
         guard options.pretty else { return }
-        output.append("\n")
-        output.append(String(repeating: " ", count: depth))
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth))
     }
 
-    private static func isZero(_ value: RawValue) -> Bool {
-        switch value {
-        case .varint(let value): value == 0
-        case .fixed32(let value): value == 0
-        case .fixed64(let value): value == 0
-        case .lengthDelimited(let bytes): bytes.isEmpty
-        }
-    }
-
-    private static func gather(
-        _ reader: inout WireReader, schema: MessageSchema, into values: inout [UInt32: [RawValue]]
-    ) throws(DecodingError) {
+    private mutating func printPacked(_ reader: inout WireReader, field: FieldSchema) throws(DecodingError) {
+        let length = try reader.readLength()
+        let outerEnd = reader.pushLimit(length)
+        var first = true
         while !reader.isAtEnd {
-            let key = try reader.readTag()
-            let wireType = key.wireTypeBits
-            guard let field = schema.field(number: key.fieldNumber) else {
-                try reader.skipValue(key)
-                continue
-            }
-            let elementWireType = field.type.wireType.rawValue
-            if field.isPacked, wireType == WireType.lengthDelimited.rawValue {
-                let bytes = try reader.readBytes()
-                var failure: DecodingError?
-                bytes.withUnsafeBytes { buffer in
-                    guard buffer.count > 0 else { return }
-                    var packed = WireReader(buffer, limits: .default)
-                    do throws(DecodingError) {
-                        while !packed.isAtEnd {
-                            values[field.number, default: []].append(try readValue(&packed, wireType: elementWireType))
-                        }
-                    } catch {
-                        failure = error
-                    }
-                }
-                if let failure { throw failure }
-            } else if wireType == elementWireType {
-                let value = try readValue(&reader, wireType: wireType)
-                switch (field.label, value) {
-                case (.repeated, _):
-                    values[field.number, default: []].append(value)
-                case (_, .lengthDelimited(let payload)) where field.type.isMessage:
-                    if case .lengthDelimited(let earlier)? = values[field.number]?.last {
-                        values[field.number] = [.lengthDelimited(earlier + payload)]
-                    } else {
-                        values[field.number] = [value]
-                    }
-                default:
-                    values[field.number] = [value]
-                }
-            } else {
-                try reader.skipValue(key)  // a known number with a foreign wire type is an unknown field
-            }
+            if !first { output.append(UInt8(ascii: ",")) }
+            first = false
+            newline()
+            try printValue(&reader, type: field.type)
         }
+        reader.popLimit(outerEnd)
     }
 
-    private static func readValue(_ reader: inout WireReader, wireType: UInt8) throws(DecodingError) -> RawValue {
-        switch wireType {
-        case WireType.varint.rawValue: return .varint(try reader.readVarint())
-        case WireType.fixed32.rawValue: return .fixed32(try reader.readFixed32())
-        case WireType.fixed64.rawValue: return .fixed64(try reader.readFixed64())
-        default: return .lengthDelimited(try reader.readBytes())
-        }
+    private mutating func appendDecimal<Value: BinaryInteger>(_ value: Value) {
+        JSONTextWriter.appendDecimal(value, to: &output)
     }
 
-    private mutating func printValue(_ value: RawValue, type: FieldType) throws(DecodingError) {
-        switch (type, value) {
-        case (.int32, .varint(let raw)): output.append(String(Int32(truncatingIfNeeded: raw)))
-        case (.uint32, .varint(let raw)): output.append(String(UInt32(truncatingIfNeeded: raw)))
-        case (.sint32, .varint(let raw)): output.append(String(ZigZag.decode(UInt32(truncatingIfNeeded: raw))))
-        case (.int64, .varint(let raw)): appendQuoted(String(Int64(bitPattern: raw)))
-        case (.uint64, .varint(let raw)): appendQuoted(String(raw))
-        case (.sint64, .varint(let raw)): appendQuoted(String(ZigZag.decode(raw)))
-        case (.bool, .varint(let raw)): output.append(raw != 0 ? "true" : "false")
-        case (.enumeration(let schema), .varint(let raw)):
-            let number = Int32(truncatingIfNeeded: raw)
+    private mutating func appendQuotedDecimal<Value: BinaryInteger>(_ value: Value) {
+        output.append(UInt8(ascii: "\""))
+        JSONTextWriter.appendDecimal(value, to: &output)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Reads one value of `type` (its wire type already checked) and prints it.
+    private mutating func printValue(_ reader: inout WireReader, type: FieldType) throws(DecodingError) {
+        switch type {
+        case .int32: appendDecimal(try reader.readInt32())
+        case .uint32: appendDecimal(try reader.readUInt32())
+        case .sint32: appendDecimal(try reader.readSInt32())
+        case .int64: appendQuotedDecimal(Int64(bitPattern: try reader.readVarint()))
+        case .uint64: appendQuotedDecimal(try reader.readVarint())
+        case .sint64: appendQuotedDecimal(try reader.readSInt64())
+        case .bool: output.append(contentsOf: (try reader.readBool() ? "true" : "false").utf8)
+        case .enumeration(let schema):
+            let number = try reader.readInt32()
             if let name = schema.name(of: number) {
-                JSONTextWriter.appendString(name, to: &output)
+                output.append(UInt8(ascii: "\""))
+                output.append(contentsOf: name.utf8)
+                output.append(UInt8(ascii: "\""))
             } else {
-                output.append(String(number))
+                appendDecimal(number)
             }
-        case (.fixed32, .fixed32(let raw)): output.append(String(raw))
-        case (.sfixed32, .fixed32(let raw)): output.append(String(Int32(bitPattern: raw)))
-        case (.float, .fixed32(let raw)): JSONTextWriter.appendFloat(Float(bitPattern: raw), to: &output)
-        case (.fixed64, .fixed64(let raw)): appendQuoted(String(raw))
-        case (.sfixed64, .fixed64(let raw)): appendQuoted(String(Int64(bitPattern: raw)))
-        case (.double, .fixed64(let raw)): JSONTextWriter.appendDouble(Double(bitPattern: raw), to: &output)
-        case (.string, .lengthDelimited(let bytes)):
-            JSONTextWriter.appendString(String(decoding: bytes, as: UTF8.self), to: &output)
-        case (.bytes, .lengthDelimited(let bytes)):
-            JSONTextWriter.appendString(JSONTextWriter.base64(bytes), to: &output)
-        case (.message(let schema), .lengthDelimited(let bytes)):
-            try printMessage(bytes, schema: schema)
-        default:
-            // gather() only keeps values whose wire type matches the field type.
-            preconditionFailure("wire type does not match field type \(type.protoName)")
+        case .fixed32: appendDecimal(try reader.readFixed32())
+        case .sfixed32: appendDecimal(Int32(bitPattern: try reader.readFixed32()))
+        case .float: JSONTextWriter.appendFloat(Float(bitPattern: try reader.readFixed32()), to: &output)
+        case .fixed64: appendQuotedDecimal(try reader.readFixed64())
+        case .sfixed64: appendQuotedDecimal(Int64(bitPattern: try reader.readFixed64()))
+        case .double: JSONTextWriter.appendDouble(Double(bitPattern: try reader.readFixed64()), to: &output)
+        case .string: JSONTextWriter.appendString(try reader.readString(), to: &output)
+        case .bytes:
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: JSONTextWriter.base64(try reader.readBytes()).utf8)
+            output.append(UInt8(ascii: "\""))
+        case .message(let schema):
+            let length = try reader.readLength()
+            if length == 0 {
+                output.append(contentsOf: "{}".utf8)
+                return
+            }
+            try reader.enterNested()
+            let outerEnd = reader.pushLimit(length)
+            try printFields(&reader, schema: schema)
+            reader.popLimit(outerEnd)
+            reader.leaveNested()
         }
-    }
-
-    private mutating func appendQuoted(_ text: String) {
-        output.append("\"")
-        output.append(text)
-        output.append("\"")
     }
 }

@@ -10,27 +10,60 @@ import Darwin
 enum JSONTextWriter {
     /// Appends `value` as a JSON string literal. Escapes what protobuf's C++ JSON printer escapes: `"` and `\`,
     /// control characters (`\b \t \n \f \r` by name, the rest as `\u00XX`), `<` and `>` (so JSON embeds safely in
-    /// HTML), and the invisible formatting code points C++ escapes; everything else is written as UTF-8.
-    static func appendString(_ value: String, to output: inout String) {
-        output.append("\"")
-        for scalar in value.unicodeScalars {
-            switch scalar.value {
-            case 0x22: output.append("\\\"")
-            case 0x5C: output.append("\\\\")
-            case 0x08: output.append("\\b")
-            case 0x09: output.append("\\t")
-            case 0x0A: output.append("\\n")
-            case 0x0C: output.append("\\f")
-            case 0x0D: output.append("\\r")
-            default:
-                if needsUnicodeEscape(scalar.value) {
-                    appendUnicodeEscape(scalar.value, to: &output)
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+    /// HTML), and the invisible formatting code points C++ escapes; everything else is copied as UTF-8, in runs.
+    static func appendString(_ value: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var runStart = 0
+            var index = 0
+            func flush(upTo end: Int) {
+                if end > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<end])) }
             }
+            while index < utf8.count {
+                let byte = utf8[index]
+                if byte >= 0x20, byte < 0x7F, byte != 0x22, byte != 0x5C, byte != 0x3C, byte != 0x3E {
+                    index += 1
+                    continue
+                }
+                // Decode the scalar starting here (the string is valid UTF-8).
+                var scalar = UInt32(byte)
+                var length = 1
+                if byte >= 0xF0 {
+                    scalar = UInt32(byte & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+                    length = 4
+                } else if byte >= 0xE0 {
+                    scalar = UInt32(byte & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
+                    length = 3
+                } else if byte >= 0xC0 {
+                    scalar = UInt32(byte & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+                    length = 2
+                }
+                let escape: StaticString?
+                switch scalar {
+                case 0x22: escape = "\\\""
+                case 0x5C: escape = "\\\\"
+                case 0x08: escape = "\\b"
+                case 0x09: escape = "\\t"
+                case 0x0A: escape = "\\n"
+                case 0x0C: escape = "\\f"
+                case 0x0D: escape = "\\r"
+                default: escape = nil
+                }
+                if let escape {
+                    flush(upTo: index)
+                    output.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+                    runStart = index + length
+                } else if needsUnicodeEscape(scalar) {
+                    flush(upTo: index)
+                    appendUnicodeEscape(scalar, to: &output)
+                    runStart = index + length
+                }
+                index += length
+            }
+            flush(upTo: utf8.count)
         }
-        output.append("\"")
+        output.append(UInt8(ascii: "\""))
     }
 
     /// The code points protobuf 3.21's C++ printer writes as `\u` escapes, measured by printing every code
@@ -48,56 +81,86 @@ enum JSONTextWriter {
         }
     }
 
-    private static func appendUnicodeEscape(_ value: UInt32, to output: inout String) {
+    private static func appendUnicodeEscape(_ value: UInt32, to output: inout [UInt8]) {
         if value > 0xFFFF {
             let offset = value - 0x10000
             appendUnicodeEscape(0xD800 + (offset >> 10), to: &output)
             appendUnicodeEscape(0xDC00 + (offset & 0x3FF), to: &output)
             return
         }
-        let hex = String(value, radix: 16)
-        output.append("\\u")
-        output.append(String(repeating: "0", count: 4 - hex.count))
-        output.append(hex)
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+        for shift in [12, 8, 4, 0] { output.append(digits[Int(value >> UInt32(shift) & 0xF)]) }
     }
 
     /// A float as C++ prints it: "NaN", "Infinity" and "-Infinity" as strings; otherwise C's `%.6g`, or `%.9g`
     /// when six significant digits do not read back as the same float (protobuf's SimpleFtoa). Checked against
     /// SimpleFtoa itself on millions of bit patterns (Tests/peers/float_format_check.cc).
-    static func appendFloat(_ value: Float, to output: inout String) {
+    static func appendFloat(_ value: Float, to output: inout [UInt8]) {
         if value.isNaN {
-            output.append("\"NaN\"")
+            output.append(contentsOf: "\"NaN\"".utf8)
         } else if value.isInfinite {
-            output.append(value < 0 ? "\"-Infinity\"" : "\"Infinity\"")
+            output.append(contentsOf: (value < 0 ? "\"-Infinity\"" : "\"Infinity\"").utf8)
         } else {
             // C++ reads the short form back with strtof, which reports ERANGE for every subnormal (its decimal
             // form is never exact), and then falls back to the long form.
-            let short = formatG(Double(value), precision: 6)
-            let roundTrips = value.isNormal || value == 0 ? Float(short) == value : false
-            output.append(roundTrips ? short : formatG(Double(value), precision: 9))
+            let wroteShort = appendFormatG(Double(value), precision: 6, to: &output) { text in
+                value.isNormal || value == 0 ? strtof(text, nil) == value : false
+            }
+            if !wroteShort {
+                _ = appendFormatG(Double(value), precision: 9, to: &output) { _ in true }
+            }
         }
     }
 
     /// A double as C++ prints it: as ``appendFloat(_:to:)`` with 15 and 17 significant digits.
-    static func appendDouble(_ value: Double, to output: inout String) {
+    static func appendDouble(_ value: Double, to output: inout [UInt8]) {
         if value.isNaN {
-            output.append("\"NaN\"")
+            output.append(contentsOf: "\"NaN\"".utf8)
         } else if value.isInfinite {
-            output.append(value < 0 ? "\"-Infinity\"" : "\"Infinity\"")
+            output.append(contentsOf: (value < 0 ? "\"-Infinity\"" : "\"Infinity\"").utf8)
         } else {
-            let short = formatG(value, precision: 15)
-            let roundTrips = value.isNormal || value == 0 ? Double(short) == value : false
-            output.append(roundTrips ? short : formatG(value, precision: 17))
+            let wroteShort = appendFormatG(value, precision: 15, to: &output) { text in
+                value.isNormal || value == 0 ? strtod(text, nil) == value : false
+            }
+            if !wroteShort {
+                _ = appendFormatG(value, precision: 17, to: &output) { _ in true }
+            }
         }
     }
 
-    /// C's `%.<precision>g`.
-    private static func formatG(_ value: Double, precision: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 48)
-        let length = withVaList([precision, value]) { arguments in
-            buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, 48, "%.*g", arguments) }
+    /// Formats `value` with C's `%.<precision>g` in a stack buffer and appends it when `accept` approves the
+    /// NUL-terminated text. Returns whether it did.
+    private static func appendFormatG(
+        _ value: Double, precision: Int32, to output: inout [UInt8], accept: (UnsafePointer<CChar>) -> Bool
+    ) -> Bool {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer in
+            let length = withVaList([precision, value]) { arguments in
+                vsnprintf(buffer.baseAddress, 48, "%.*g", arguments)
+            }
+            guard accept(buffer.baseAddress!) else { return false }
+            buffer.withMemoryRebound(to: UInt8.self) { output.append(contentsOf: $0.prefix(Int(length))) }
+            return true
         }
-        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Appends the decimal digits of `value`, as `String(value)` spells them, without making a String.
+    static func appendDecimal<Value: BinaryInteger>(_ value: Value, to output: inout [UInt8]) {
+        var magnitude = UInt64(value.magnitude)
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        guard magnitude >= 10 else {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude))
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            while magnitude > 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)

@@ -10,7 +10,7 @@ extension LocationWireMessage {
             // The printer reads the codec's own canonical output, which always decodes.
             preconditionFailure("canonical encoding of \(Self.messageName) did not decode: \(error)")
         }
-        return printer.output
+        return String(decoding: printer.output, as: UTF8.self)
     }
 
     /// Reads a message from proto3 JSON text.

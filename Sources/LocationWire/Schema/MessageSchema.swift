@@ -55,7 +55,10 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One field of a message.
-public struct FieldSchema: Sendable, Hashable {
+///
+/// A class, not a struct: JSON and the schema walkers look fields up once per value, and handing out one
+/// reference is far cheaper than copying two strings and a type (three reference counts) each time.
+public final class FieldSchema: Sendable, Hashable {
     /// How often a field occurs, and whether an unset field is distinguishable from its zero value.
     public enum Label: Sendable, Hashable {
         /// proto3 implicit presence: the zero value is not sent and reads back as "not set".
@@ -92,6 +95,17 @@ public struct FieldSchema: Sendable, Hashable {
     /// The key an element of this field carries in canonical encoding.
     public var canonicalKey: FieldKey {
         FieldKey.make(number, isPacked ? .lengthDelimited : type.wireType)
+    }
+
+    public static func == (lhs: FieldSchema, rhs: FieldSchema) -> Bool {
+        lhs.number == rhs.number && lhs.name == rhs.name && lhs.type == rhs.type && lhs.label == rhs.label
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(number)
+        hasher.combine(name)
+        hasher.combine(type)
+        hasher.combine(label)
     }
 
     /// protoc's rule: drop each underscore and upper-case the letter after it.
