@@ -45,8 +45,8 @@ public struct BatchAck: LocationWireMessage {
 
     public func encodeFields(to writer: inout WireWriter) {
         if batchId != 0 { writer.writeFixed64Field(0x09, batchId) }
-        for range in fixResults { writer.writeMessageField(0x12, range) }
-        for range in fenceEventResults { writer.writeMessageField(0x1A, range) }
+        writer.writeRepeatedMessageField(0x12, fixResults)
+        writer.writeRepeatedMessageField(0x1A, fenceEventResults)
         if let retryAfterMs { writer.writeVarintField(0x20, UInt64(retryAfterMs)) }
         if serverTimeMs != 0 { writer.writeVarintField(0x28, UInt64(bitPattern: serverTimeMs)) }
         if latestAssignmentVersion != 0 { writer.writeVarintField(0x30, latestAssignmentVersion) }

@@ -78,12 +78,18 @@ public struct LocationBatch: LocationWireMessage {
         if sentAtMs != 0 { writer.writeVarintField(0x20, UInt64(bitPattern: sentAtMs)) }
         if let sentElapsedRealtimeMs { writer.writeVarintField(0x28, sentElapsedRealtimeMs) }
         if datum.rawValue != 0 { writer.writeInt32Field(0x30, datum.rawValue) }
-        for fix in fixes { writer.writeMessageField(0x3A, fix) }
+        fixes.withUnsafeBufferPointer { fixes in
+            guard var fix = fixes.baseAddress else { return }
+            for _ in 0..<fixes.count {
+                writer.writeMessageField(0x3A) { writer in LocationFix.encodeFields(at: fix, to: &writer) }
+                fix += 1
+            }
+        }
         if let liveFix { writer.writeMessageField(0x42, liveFix) }
         if let compactFixes { writer.writeMessageField(0x4A, compactFixes) }
-        for event in fenceEvents { writer.writeMessageField(0x52, event) }
+        writer.writeRepeatedMessageField(0x52, fenceEvents)
         if let deviceStatus { writer.writeMessageField(0x5A, deviceStatus) }
-        for event in lifecycleEvents { writer.writeMessageField(0x62, event) }
+        writer.writeRepeatedMessageField(0x62, lifecycleEvents)
         if let armedRegions { writer.writeMessageField(0x6A, armedRegions) }
         writer.writeUnknownFields(unknownFields)
     }

@@ -99,31 +99,44 @@ public struct LocationFix: LocationWireMessage {
         }
     }
 
+    /// The largest encoding of the known fields: 23 fields, each at most a 2-byte key and a 10-byte varint.
+    static let maxKnownFieldsSize = 23 * 12
+
     public func encodeFields(to writer: inout WireWriter) {
-        if sequence != 0 { writer.writeVarintField(0x08, sequence) }
-        if timeMs != 0 { writer.writeVarintField(0x10, UInt64(bitPattern: timeMs)) }
-        if let latitudeE7 { writer.writeFixed32Field(0x1D, UInt32(bitPattern: latitudeE7)) }
-        if let longitudeE7 { writer.writeFixed32Field(0x25, UInt32(bitPattern: longitudeE7)) }
-        if let horizontalAccuracyCm { writer.writeVarintField(0x28, UInt64(horizontalAccuracyCm)) }
-        if let altitudeCm { writer.writeSInt32Field(0x30, altitudeCm) }
-        if let verticalAccuracyCm { writer.writeVarintField(0x38, UInt64(verticalAccuracyCm)) }
-        if let speedCmS { writer.writeVarintField(0x40, UInt64(speedCmS)) }
-        if let speedAccuracyCmS { writer.writeVarintField(0x48, UInt64(speedAccuracyCmS)) }
-        if let courseCdeg { writer.writeVarintField(0x50, UInt64(courseCdeg)) }
-        if let courseAccuracyCdeg { writer.writeVarintField(0x58, UInt64(courseAccuracyCdeg)) }
-        if let elapsedRealtimeMs { writer.writeVarintField(0x60, elapsedRealtimeMs) }
-        if reason.rawValue != 0 { writer.writeInt32Field(0x68, reason.rawValue) }
-        if source.rawValue != 0 { writer.writeInt32Field(0x70, source.rawValue) }
-        if let batteryPercent { writer.writeVarintField(0x78, UInt64(batteryPercent)) }
-        if batteryState.rawValue != 0 { writer.writeInt32Field(0x80, batteryState.rawValue) }
-        if motionActivity.rawValue != 0 { writer.writeInt32Field(0x88, motionActivity.rawValue) }
-        if let motionConfidencePct { writer.writeVarintField(0x90, UInt64(motionConfidencePct)) }
-        if let floor { writer.writeSInt32Field(0x98, floor) }
-        if let ageMs { writer.writeVarintField(0xA0, UInt64(ageMs)) }
-        if isMock { writer.writeBoolField(0xA8, true) }
-        if let ellipsoidalHeightCm { writer.writeSInt32Field(0xB0, ellipsoidalHeightCm) }
-        if let pressureHpaBits { writer.writeFixed32Field(0xBD, pressureHpaBits) }
-        writer.writeUnknownFields(unknownFields)
+        withUnsafePointer(to: self) { Self.encodeFields(at: $0, to: &writer) }
+    }
+
+    /// Encodes the fix at `fix` reading each field in place: a batch encodes its fixes through this, because
+    /// calling ``encodeFields(to:)`` on an array element copies the whole fix first (a retain and a release
+    /// included), which cost a fifth of the encoding time.
+    @inline(__always)
+    static func encodeFields(at fix: UnsafePointer<LocationFix>, to writer: inout WireWriter) {
+        var out = writer.beginBounded(maxByteCount: maxKnownFieldsSize)
+        if fix.pointee.sequence != 0 { out.writeVarintField(0x08, fix.pointee.sequence) }
+        if fix.pointee.timeMs != 0 { out.writeVarintField(0x10, UInt64(bitPattern: fix.pointee.timeMs)) }
+        if let latitudeE7 = fix.pointee.latitudeE7 { out.writeFixed32Field(0x1D, UInt32(bitPattern: latitudeE7)) }
+        if let longitudeE7 = fix.pointee.longitudeE7 { out.writeFixed32Field(0x25, UInt32(bitPattern: longitudeE7)) }
+        if let horizontalAccuracyCm = fix.pointee.horizontalAccuracyCm { out.writeVarintField(0x28, UInt64(horizontalAccuracyCm)) }
+        if let altitudeCm = fix.pointee.altitudeCm { out.writeSInt32Field(0x30, altitudeCm) }
+        if let verticalAccuracyCm = fix.pointee.verticalAccuracyCm { out.writeVarintField(0x38, UInt64(verticalAccuracyCm)) }
+        if let speedCmS = fix.pointee.speedCmS { out.writeVarintField(0x40, UInt64(speedCmS)) }
+        if let speedAccuracyCmS = fix.pointee.speedAccuracyCmS { out.writeVarintField(0x48, UInt64(speedAccuracyCmS)) }
+        if let courseCdeg = fix.pointee.courseCdeg { out.writeVarintField(0x50, UInt64(courseCdeg)) }
+        if let courseAccuracyCdeg = fix.pointee.courseAccuracyCdeg { out.writeVarintField(0x58, UInt64(courseAccuracyCdeg)) }
+        if let elapsedRealtimeMs = fix.pointee.elapsedRealtimeMs { out.writeVarintField(0x60, elapsedRealtimeMs) }
+        if fix.pointee.reason.rawValue != 0 { out.writeInt32Field(0x68, fix.pointee.reason.rawValue) }
+        if fix.pointee.source.rawValue != 0 { out.writeInt32Field(0x70, fix.pointee.source.rawValue) }
+        if let batteryPercent = fix.pointee.batteryPercent { out.writeVarintField(0x78, UInt64(batteryPercent)) }
+        if fix.pointee.batteryState.rawValue != 0 { out.writeInt32Field(0x80, fix.pointee.batteryState.rawValue) }
+        if fix.pointee.motionActivity.rawValue != 0 { out.writeInt32Field(0x88, fix.pointee.motionActivity.rawValue) }
+        if let motionConfidencePct = fix.pointee.motionConfidencePct { out.writeVarintField(0x90, UInt64(motionConfidencePct)) }
+        if let floor = fix.pointee.floor { out.writeSInt32Field(0x98, floor) }
+        if let ageMs = fix.pointee.ageMs { out.writeVarintField(0xA0, UInt64(ageMs)) }
+        if fix.pointee.isMock { out.writeBoolField(0xA8, true) }
+        if let ellipsoidalHeightCm = fix.pointee.ellipsoidalHeightCm { out.writeSInt32Field(0xB0, ellipsoidalHeightCm) }
+        if let pressureHpaBits = fix.pointee.pressureHpaBits { out.writeFixed32Field(0xBD, pressureHpaBits) }
+        writer.commit(out)
+        writer.writeUnknownFields(fix.pointee.unknownFields)
     }
 
     public static let schema = MessageSchema(

@@ -63,7 +63,7 @@ public struct RegionAssignment: LocationWireMessage {
         if expiresAtMs != 0 { writer.writeVarintField(0x18, UInt64(bitPattern: expiresAtMs)) }
         if mode.rawValue != 0 { writer.writeInt32Field(0x20, mode.rawValue) }
         if baseVersion != 0 { writer.writeVarintField(0x28, baseVersion) }
-        for region in regions { writer.writeMessageField(0x32, region) }
+        writer.writeRepeatedMessageField(0x32, regions)
         for id in removedRegionIds { writer.writeStringField(0x3A, id) }
         if let monitoringEnabled { writer.writeBoolField(0x40, monitoringEnabled) }
         if slotBudget != 0 { writer.writeVarintField(0x48, UInt64(slotBudget)) }

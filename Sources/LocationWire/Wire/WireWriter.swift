@@ -183,6 +183,35 @@ public struct WireWriter: ~Copyable {
         finishLength(at: lengthOffset)
     }
 
+    /// Writes a sub-message field whose body `encodeBody` writes.
+    @inline(__always)
+    package mutating func writeMessageField(_ key: FieldKey, encodeBody: (inout WireWriter) -> Void) {
+        writeKey(key)
+        reserve(1)
+        let lengthOffset = count
+        count += 1
+        encodeBody(&self)
+        finishLength(at: lengthOffset)
+    }
+
+    /// Writes each element of a repeated message field, borrowing the elements in place (a `for` loop over the
+    /// array would copy each one, retaining and releasing what it holds).
+    @inline(__always)
+    package mutating func writeRepeatedMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ messages: [Message]) {
+        messages.withUnsafeBufferPointer { elements in
+            guard var element = elements.baseAddress else { return }
+            for _ in 0..<elements.count {
+                writeKey(key)
+                reserve(1)
+                let lengthOffset = count
+                count += 1
+                element.pointee.encodeFields(to: &self)  // `pointee` borrows; a subscript would copy
+                finishLength(at: lengthOffset)
+                element += 1
+            }
+        }
+    }
+
     /// Writes a packed repeated field of varints; nothing when `values` is empty.
     @inline(__always)
     package mutating func writePackedVarints<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt64) {
@@ -207,6 +236,24 @@ public struct WireWriter: ~Copyable {
             storage.storeBytes(of: convert(value).littleEndian, toByteOffset: count, as: UInt32.self)
             count += 4
         }
+    }
+
+    /// Reserves `maxByteCount` bytes and returns a ``BoundedWireWriter`` that writes into them without checking
+    /// capacity: for a message made of scalar fields, whose largest encoding is known, one capacity check replaces
+    /// one per field. Nothing else may be written until ``commit(_:)`` takes the bounded writer back.
+    /// (Not a closure: a closure would capture, and so copy, the message being encoded.)
+    @inline(__always)
+    package mutating func beginBounded(maxByteCount: Int) -> BoundedWireWriter {
+        reserve(maxByteCount)
+        let start = storage + count
+        return BoundedWireWriter(position: start, end: start + maxByteCount)
+    }
+
+    /// Takes back what a ``beginBounded(maxByteCount:)`` writer wrote.
+    @inline(__always)
+    package mutating func commit(_ bounded: BoundedWireWriter) {
+        precondition(bounded.position <= bounded.end, "a bounded write overran its reservation")
+        count = bounded.position - storage
     }
 
     package mutating func writeUnknownFields(_ unknownFields: UnknownFields) {
@@ -242,5 +289,78 @@ public struct WireWriter: ~Copyable {
         }
         position.storeBytes(of: UInt8(value), as: UInt8.self)
         count += extra
+    }
+}
+
+/// Writes scalar fields into space a ``WireWriter`` reserved, without a capacity check per field.
+///
+/// The caller promises, through `maxByteCount`, an upper bound of what it writes: 2 bytes for a key of a
+/// field numbered up to 2047, 10 for any varint, 4 or 8 for fixed-width values. `end` is checked in debug builds
+/// on every write and in all builds once the body is done.
+package struct BoundedWireWriter {
+    fileprivate var position: UnsafeMutableRawPointer
+    fileprivate let end: UnsafeMutableRawPointer
+
+    fileprivate init(position: UnsafeMutableRawPointer, end: UnsafeMutableRawPointer) {
+        self.position = position
+        self.end = end
+    }
+
+    @inline(__always)
+    private mutating func writeVarint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            position.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, as: UInt8.self)
+            position += 1
+            value >>= 7
+        }
+        position.storeBytes(of: UInt8(value), as: UInt8.self)
+        position += 1
+        assert(position <= end)
+    }
+
+    @inline(__always)
+    private mutating func writeKey(_ key: FieldKey) {
+        if key < 0x80 {
+            position.storeBytes(of: UInt8(key), as: UInt8.self)
+            position += 1
+        } else {
+            writeVarint(UInt64(key))
+        }
+    }
+
+    @inline(__always)
+    package mutating func writeVarintField(_ key: FieldKey, _ value: UInt64) {
+        writeKey(key)
+        writeVarint(value)
+    }
+
+    /// An int32 or enum value, sign-extended to 64 bits when negative.
+    @inline(__always)
+    package mutating func writeInt32Field(_ key: FieldKey, _ value: Int32) {
+        writeKey(key)
+        writeVarint(UInt64(bitPattern: Int64(value)))
+    }
+
+    @inline(__always)
+    package mutating func writeSInt32Field(_ key: FieldKey, _ value: Int32) {
+        writeKey(key)
+        writeVarint(UInt64(ZigZag.encode(value)))
+    }
+
+    @inline(__always)
+    package mutating func writeBoolField(_ key: FieldKey, _ value: Bool) {
+        writeKey(key)
+        position.storeBytes(of: value ? 1 : 0, as: UInt8.self)
+        position += 1
+        assert(position <= end)
+    }
+
+    @inline(__always)
+    package mutating func writeFixed32Field(_ key: FieldKey, _ value: UInt32) {
+        writeKey(key)
+        position.storeBytes(of: value.littleEndian, toByteOffset: 0, as: UInt32.self)
+        position += 4
+        assert(position <= end)
     }
 }
