@@ -67,6 +67,10 @@ public struct WireReader: ~Copyable {
         if cursor < end, case let byte = cursor.load(as: UInt8.self), byte < 0x80 {
             cursor += 1
             key = UInt32(byte)
+        } else if end - cursor >= 2, case let second = (cursor + 1).load(as: UInt8.self), second < 0x80 {
+            // Field numbers 16 to 2047: two bytes.
+            key = UInt32(cursor.load(as: UInt8.self) & 0x7F) | UInt32(second) << 7
+            cursor += 2
         } else {
             key = try readMultiByteTag()
         }
@@ -121,8 +125,31 @@ public struct WireReader: ~Copyable {
     }
 
     /// The multi-byte path when at least 10 bytes remain, so no byte needs its own bounds check.
+    ///
+    /// A varint of up to 8 bytes (every value below 2^56: timestamps in milliseconds take 6) is decoded from one
+    /// 8-byte load without a loop: the first byte with its high bit clear ends it, and three shift-and-mask steps
+    /// close the gaps the continuation bits leave. A loop would take a branch per byte, mispredicted whenever
+    /// the lengths of consecutive values differ.
     @inline(__always)
     private mutating func readVarintWithoutBoundsChecks() throws(DecodingError) -> UInt64 {
+        let word = UInt64(littleEndian: cursor.loadUnaligned(as: UInt64.self))
+        let stopBits = ~word & 0x8080_8080_8080_8080
+        if stopBits != 0 {
+            let stop = stopBits.trailingZeroBitCount  // bit 7 of the last byte: 7, 15, ..., 63
+            // Keep the bytes up to the last one (`stop` is at most 63, so the shift is defined).
+            var value = word & (UInt64.max >> (63 - stop))
+            value = ((value & 0x7F00_7F00_7F00_7F00) >> 1) | (value & 0x007F_007F_007F_007F)
+            value = ((value & 0x3FFF_0000_3FFF_0000) >> 2) | (value & 0x0000_3FFF_0000_3FFF)
+            value = ((value & 0x0FFF_FFFF_0000_0000) >> 4) | (value & 0x0000_0000_0FFF_FFFF)
+            cursor += (stop + 1) >> 3
+            return value
+        }
+        return try readLongVarintWithoutBoundsChecks()
+    }
+
+    /// Nine and ten byte varints (values of 2^56 and above, negative int32 and int64 values).
+    @inline(never)
+    private mutating func readLongVarintWithoutBoundsChecks() throws(DecodingError) -> UInt64 {
         let start = cursor
         var value: UInt64 = 0
         var shift: UInt64 = 0
