@@ -103,6 +103,7 @@ extension CompactFixes: Validatable {
 func validateSequence(_ fixes: [LocationFix], into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, sentAtMs: Int64?) {
     var previous: UInt64?
     for (index, fix) in fixes.enumerated() {
+        if report.stopIfFull() { return }
         fix.validate(into: &report, at: path().appending(index: index))
         if let previous, fix.sequence <= previous {
             report.add(

@@ -1,14 +1,57 @@
 import LocationWire
 
 /// Collects violations while the rules of a message and its sub-messages run.
+///
+/// At most `maxViolations` are described; the rest are only counted, and rules that walk the elements of a long
+/// list stop once the report is full. A hostile compact batch of a few bytes can stand for a million empty
+/// fixes, each breaking several rules: describing them all would cost seconds and hundreds of megabytes, and no
+/// reader needs the millionth "time_ms is required".
 public struct ValidationReport: Sendable {
+    /// The violations found, in rule order, up to `maxViolations`.
     public private(set) var violations: [Violation] = []
+    /// Violations found beyond `maxViolations`: counted, not described.
+    public private(set) var omittedViolations = 0
+    public let maxViolations: Int
+    /// True when a rule over many elements (the fixes of a batch) stopped early because the report was full.
+    public private(set) var stoppedEarly = false
 
-    public init() {}
+    public static let defaultMaxViolations = 1000
+
+    public init(maxViolations: Int = ValidationReport.defaultMaxViolations) {
+        self.maxViolations = max(maxViolations, 0)
+    }
+
+    /// True when no rule was broken.
+    public var isValid: Bool { violations.isEmpty && omittedViolations == 0 && !stoppedEarly }
+
+    /// True once `maxViolations` are described. Rules that walk many elements stop then (see
+    /// ``stopIfFull()``), so the cost of a hostile message is bounded by the limit, not by its element count.
+    public var isFull: Bool { violations.count >= maxViolations }
+
+    /// Marks the report as stopped early when it is full; returns whether it is.
+    mutating func stopIfFull() -> Bool {
+        if isFull { stoppedEarly = true }
+        return isFull
+    }
 
     /// Paths and messages are built only when a rule is broken, so validating a valid message allocates nothing.
     mutating func add(_ code: Violation.Code, _ path: @autoclosure () -> FieldPath, _ message: @autoclosure () -> String) {
+        guard violations.count < maxViolations else {
+            omittedViolations += 1
+            return
+        }
         violations.append(Violation(code: code, path: path(), message: message()))
+    }
+
+    /// The violations, followed, when some were only counted, by one ``Violation/Code/violationsOmitted`` entry at
+    /// `root` that says how many.
+    public func listedViolations(root: FieldPath) -> [Violation] {
+        guard omittedViolations > 0 || stoppedEarly else { return violations }
+        let message =
+            stoppedEarly
+            ? "validation stopped after the first \(maxViolations) violations; there are more"
+            : "\(omittedViolations) more violations not listed (the first \(maxViolations) are)"
+        return violations + [Violation(code: .violationsOmitted, path: root, message: message)]
     }
 
     // MARK: - Checks shared by many rules
@@ -114,11 +157,17 @@ public protocol Validatable: LocationWireMessage {
 }
 
 extension Validatable {
-    /// Every violation of the spec's rules, in a stable order; empty when the message is valid.
+    /// The violations of the spec's rules, in a stable order; empty when the message is valid. After the first
+    /// ``ValidationReport/defaultMaxViolations`` one last ``Violation/Code/violationsOmitted`` entry counts the rest.
     public func validate() -> [Violation] {
-        var report = ValidationReport()
+        validationReport().listedViolations(root: FieldPath(message: Self.messageName))
+    }
+
+    /// Runs every rule into a report that describes at most `maxViolations` violations and counts the rest.
+    public func validationReport(maxViolations: Int = ValidationReport.defaultMaxViolations) -> ValidationReport {
+        var report = ValidationReport(maxViolations: maxViolations)
         validate(into: &report, at: FieldPath(message: Self.messageName))
-        return report.violations
+        return report
     }
 }
 

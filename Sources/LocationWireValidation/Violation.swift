@@ -95,10 +95,14 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         /// A reject reason on a range that is not REJECTED.
         public static let rejectReasonWithoutRejection = Code("reject-reason-without-rejection")
 
+        /// Not a rule: the last entry of a list cut at ``ValidationReport/maxViolations``, saying how many more
+        /// violations were found.
+        public static let violationsOmitted = Code("violations-omitted")
+
         /// A compact-form error: the code of the CompactFixesError.
         public static func compact(_ code: CompactFixesError.Code) -> Code { Code(code.rawValue) }
 
-        /// Every code, for documentation and exhaustive tests.
+        /// Every code of a rule, for documentation and exhaustive tests (not ``violationsOmitted``).
         public static let all: [Code] =
             [
                 .requiredFieldMissing, .valueOutOfRange, .timeOutOfRange, .stringTooLong, .regionIdMalformed,

@@ -108,4 +108,32 @@ extension ViolationCase: CustomTestStringConvertible {
         #expect(codes.filter { $0 == .requiredFieldMissing }.count == 4)
         #expect(codes.contains(.accuracyNotPositive))
     }
+
+    /// A compact batch of a few bytes can stand for a million empty fixes (fuzzer finding
+    /// FuzzValidation/timeout-029c5cab...): the report describes the first violations and stops.
+    @Test func aHugeInvalidCompactBatchIsReportedInBrief() throws {
+        // CompactFixes with count = 720,255 and no columns: 720,255 fixes without a sequence or a time.
+        let compact = try CompactFixes(serializedBytes: [0xA0, 0x06, 0xFF, 0xFA, 0x2B])
+        #expect(compact.count == 720_255)
+        let report = compact.validationReport()
+        #expect(report.violations.count == ValidationReport.defaultMaxViolations)
+        #expect(report.stoppedEarly)
+        #expect(!report.isValid)
+        let listed = compact.validate()
+        #expect(listed.count == ValidationReport.defaultMaxViolations + 1)
+        #expect(listed.last?.code == .violationsOmitted)
+        #expect(listed.last?.path.description == "CompactFixes")
+        // Below the limit nothing is cut: the same batch of 100 fixes lists everything.
+        let small = try CompactFixes(serializedBytes: [0xA0, 0x06, 100]).validationReport()
+        #expect(!small.stoppedEarly && small.omittedViolations == 0 && small.violations.count > 300)
+    }
+
+    @Test func aReportBelowItsLimitListsEverything() {
+        var fix = LocationFix()
+        fix.horizontalAccuracyCm = 0
+        let report = fix.validationReport(maxViolations: 2)
+        #expect(report.violations.count == 2)
+        #expect(report.omittedViolations == 3)
+        #expect(fix.validationReport().omittedViolations == 0)
+    }
 }
