@@ -62,6 +62,16 @@ public struct LocationFix: LocationWireMessage {
     }
 
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        if var scanner = reader.fastFieldScanner(), decodeFieldsFast(&scanner) {
+            reader.skipToMessageEnd()
+            return
+        }
+        try decodeFieldsCarefully(from: &reader)
+    }
+
+    /// The decoder that checks everything and explains what is wrong; ``decodeFields(from:)`` falls back to it
+    /// (and tests compare the two).
+    package mutating func decodeFieldsCarefully(from reader: inout WireReader) throws(DecodingError) {
         var key: FieldKey = 0
         do {
             while !reader.isAtEnd {
@@ -97,6 +107,81 @@ public struct LocationFix: LocationWireMessage {
         } catch {
             throw error.inField(key, of: Self.schema)
         }
+    }
+
+    /// The fast path of ``decodeFields(from:)`` (see ``FastFieldScanner``): true when it decoded the whole fix;
+    /// false hands over to the careful decoder, which starts again from the first byte.
+    @inline(__always)
+    private mutating func decodeFieldsFast(_ scanner: inout FastFieldScanner) -> Bool {
+        while let key = scanner.nextKey() {
+            switch key {
+            case 0x08:
+                guard let value = scanner.varint() else { return false }
+                sequence = value
+            case 0x10:
+                guard let value = scanner.varint() else { return false }
+                timeMs = Int64(bitPattern: value)
+            case 0x1D: latitudeE7 = Int32(bitPattern: scanner.fixed32())
+            case 0x25: longitudeE7 = Int32(bitPattern: scanner.fixed32())
+            case 0x28:
+                guard let value = scanner.varint() else { return false }
+                horizontalAccuracyCm = UInt32(truncatingIfNeeded: value)
+            case 0x30:
+                guard let value = scanner.varint() else { return false }
+                altitudeCm = ZigZag.decode(UInt32(truncatingIfNeeded: value))
+            case 0x38:
+                guard let value = scanner.varint() else { return false }
+                verticalAccuracyCm = UInt32(truncatingIfNeeded: value)
+            case 0x40:
+                guard let value = scanner.varint() else { return false }
+                speedCmS = UInt32(truncatingIfNeeded: value)
+            case 0x48:
+                guard let value = scanner.varint() else { return false }
+                speedAccuracyCmS = UInt32(truncatingIfNeeded: value)
+            case 0x50:
+                guard let value = scanner.varint() else { return false }
+                courseCdeg = UInt32(truncatingIfNeeded: value)
+            case 0x58:
+                guard let value = scanner.varint() else { return false }
+                courseAccuracyCdeg = UInt32(truncatingIfNeeded: value)
+            case 0x60:
+                guard let value = scanner.varint() else { return false }
+                elapsedRealtimeMs = value
+            case 0x68:
+                guard let value = scanner.varint() else { return false }
+                reason = FixReason(rawValue: Int32(truncatingIfNeeded: value))
+            case 0x70:
+                guard let value = scanner.varint() else { return false }
+                source = FixSource(rawValue: Int32(truncatingIfNeeded: value))
+            case 0x78:
+                guard let value = scanner.varint() else { return false }
+                batteryPercent = UInt32(truncatingIfNeeded: value)
+            case 0x80:
+                guard let value = scanner.varint() else { return false }
+                batteryState = BatteryState(rawValue: Int32(truncatingIfNeeded: value))
+            case 0x88:
+                guard let value = scanner.varint() else { return false }
+                motionActivity = MotionActivity(rawValue: Int32(truncatingIfNeeded: value))
+            case 0x90:
+                guard let value = scanner.varint() else { return false }
+                motionConfidencePct = UInt32(truncatingIfNeeded: value)
+            case 0x98:
+                guard let value = scanner.varint() else { return false }
+                floor = ZigZag.decode(UInt32(truncatingIfNeeded: value))
+            case 0xA0:
+                guard let value = scanner.varint() else { return false }
+                ageMs = UInt32(truncatingIfNeeded: value)
+            case 0xA8:
+                guard let value = scanner.varint() else { return false }
+                isMock = value != 0
+            case 0xB0:
+                guard let value = scanner.varint() else { return false }
+                ellipsoidalHeightCm = ZigZag.decode(UInt32(truncatingIfNeeded: value))
+            case 0xBD: pressureHpaBits = scanner.fixed32()
+            default: return false
+            }
+        }
+        return scanner.isAtMessageEnd
     }
 
     /// The largest encoding of the known fields: 23 fields, each at most a 2-byte key and a 10-byte varint.

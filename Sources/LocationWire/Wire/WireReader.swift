@@ -133,6 +133,10 @@ public struct WireReader: ~Copyable {
     @inline(__always)
     private mutating func readVarintWithoutBoundsChecks() throws(DecodingError) -> UInt64 {
         let word = UInt64(littleEndian: cursor.loadUnaligned(as: UInt64.self))
+        if word & 0x8000 == 0 {  // two bytes, the most common multi-byte length
+            cursor += 2
+            return (word & 0x7F) | (word >> 1 & 0x3F80)
+        }
         let stopBits = ~word & 0x8080_8080_8080_8080
         if stopBits != 0 {
             let stop = stopBits.trailingZeroBitCount  // bit 7 of the last byte: 7, 15, ..., 63

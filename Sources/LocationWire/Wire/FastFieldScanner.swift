@@ -1,0 +1,90 @@
+/// The fast path of a hot decoder (LocationFix's): reads tags, varints and fixed-width values of an ordinary
+/// message with no error handling at all, and gives up (returns nil) at anything unusual, so that the careful
+/// decoder can start again from the message's first byte and report what is wrong.
+///
+/// Giving up happens at: a tag longer than two bytes, a varint longer than eight (values of 2^56 and above,
+/// negative int32s), the last 16 bytes of the whole input (where a look-ahead load could leave it), and, checked
+/// by the caller through ``isAtMessageEnd``, a value that runs past the message's end. Every load stays inside
+/// the input: a scanner starts only where at least 16 bytes remain, and a field reads at most 2 + 8 of them.
+///
+/// Because the fast path decodes exactly what the careful decoder would for the fields it gets through, and
+/// scalar fields keep their last value, handing over part way leaves nothing to undo.
+package struct FastFieldScanner {
+    private var position: UnsafeRawPointer
+    private let messageEnd: UnsafeRawPointer
+    /// The last position from which a field (up to 2 tag bytes and an 8-byte load) can be read in bounds.
+    private let loadLimit: UnsafeRawPointer
+
+    init(position: UnsafeRawPointer, messageEnd: UnsafeRawPointer, inputEnd: UnsafeRawPointer) {
+        self.position = position
+        self.messageEnd = messageEnd
+        self.loadLimit = inputEnd - 16
+    }
+
+    /// True when the fields read so far end exactly at the message's end.
+    @inline(__always)
+    package var isAtMessageEnd: Bool { position == messageEnd }
+
+    /// The next field's key; nil at the message's end or where the fast path gives up.
+    @inline(__always)
+    package mutating func nextKey() -> FieldKey? {
+        guard position < messageEnd, position <= loadLimit else { return nil }
+        let first = UInt32(position.load(as: UInt8.self))
+        if first < 0x80 {
+            position += 1
+            return first
+        }
+        let second = UInt32((position + 1).load(as: UInt8.self))
+        guard second < 0x80 else { return nil }
+        position += 2
+        return (first & 0x7F) | second << 7
+    }
+
+    /// A varint of at most 8 bytes (see ``WireReader``'s multi-byte path for the technique); nil when longer.
+    @inline(__always)
+    package mutating func varint() -> UInt64? {
+        let word = UInt64(littleEndian: position.loadUnaligned(as: UInt64.self))
+        if word & 0x80 == 0 {
+            position += 1
+            return word & 0x7F
+        }
+        // Two bytes (values up to 16383: accuracies, speeds and most counts) take their own short path; as this
+        // function is inlined into each field's case, the branch is predicted per field.
+        if word & 0x8000 == 0 {
+            position += 2
+            return (word & 0x7F) | (word >> 1 & 0x3F80)
+        }
+        let stopBits = ~word & 0x8080_8080_8080_8080
+        guard stopBits != 0 else { return nil }
+        let stop = stopBits.trailingZeroBitCount
+        var value = word & (UInt64.max >> (63 - stop))
+        value = ((value & 0x7F00_7F00_7F00_7F00) >> 1) | (value & 0x007F_007F_007F_007F)
+        value = ((value & 0x3FFF_0000_3FFF_0000) >> 2) | (value & 0x0000_3FFF_0000_3FFF)
+        value = ((value & 0x0FFF_FFFF_0000_0000) >> 4) | (value & 0x0000_0000_0FFF_FFFF)
+        position += (stop + 1) >> 3
+        return value
+    }
+
+    @inline(__always)
+    package mutating func fixed32() -> UInt32 {
+        let value = UInt32(littleEndian: position.loadUnaligned(as: UInt32.self))
+        position += 4
+        return value
+    }
+}
+
+extension WireReader {
+    /// A fast-path scanner over the rest of the message being decoded, or nil when the input ends too close
+    /// for one (the careful decoder handles those few bytes).
+    @inline(__always)
+    package func fastFieldScanner() -> FastFieldScanner? {
+        guard inputEnd - cursor >= 16 else { return nil }
+        return FastFieldScanner(position: cursor, messageEnd: end, inputEnd: inputEnd)
+    }
+
+    /// Marks the message being decoded as fully read, after a fast path decoded all of it.
+    @inline(__always)
+    package mutating func skipToMessageEnd() {
+        cursor = end
+    }
+}
