@@ -71,7 +71,14 @@ public struct LocationBatch: LocationWireMessage {
         }
     }
 
+    /// What a fix takes on the wire, about: the fixture scenarios' fixes take 55 to 64 bytes with their key
+    /// and length. An estimate only; the writer grows if the fixes are larger.
+    static let typicalEncodedFixSize = 72
+
     public func encodeFields(to writer: inout WireWriter) {
+        if fixes.count > 4 {
+            writer.reserveCapacity(forAdditional: 128 + fixes.count * Self.typicalEncodedFixSize)
+        }
         if !deviceId.isEmpty { writer.writeStringField(0x0A, deviceId) }
         if batchId != 0 { writer.writeFixed64Field(0x11, batchId) }
         if bootId != 0 { writer.writeFixed64Field(0x19, bootId) }

@@ -47,10 +47,21 @@ public struct WireWriter: ~Copyable {
         }
     }
 
+    /// Makes room for `byteCount` more bytes at once, with no doubling past it: for an encoder that can
+    /// estimate its size (a batch of fixes), one allocation replaces a series of doublings and copies.
+    package mutating func reserveCapacity(forAdditional byteCount: Int) {
+        guard capacity &- count < byteCount else { return }
+        resize(to: count + byteCount)
+    }
+
     @inline(never)
     private mutating func grow(toFit byteCount: Int) {
         var newCapacity = capacity * 2
         while newCapacity - count < byteCount { newCapacity *= 2 }
+        resize(to: newCapacity)
+    }
+
+    private mutating func resize(to newCapacity: Int) {
         let newStorage = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
         newStorage.copyMemory(from: storage, byteCount: count)
         storage.deallocate()
