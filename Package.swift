@@ -19,8 +19,9 @@ let package = Package(
     products: [
         .library(name: "LocationWire", targets: ["LocationWire", "LocationWireValidation", "LocationWireJSON"]),
         .executable(name: "locwire", targets: ["locwire"]),
-        // For the libFuzzer package in FuzzTesting/, which builds with sanitizers and so lives apart.
+        // For the packages that live apart: FuzzTesting/ (built with sanitizers) and Benchmarks/.
         .library(name: "LocationWireFuzzing", targets: ["LocationWireFuzzing"]),
+        .library(name: "LocationWireTools", targets: ["LocationWireTools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the peer implementations LocationWire is checked and measured against, on Debian or Ubuntu, as root:
+# protoc and libprotobuf (Google's C++ protobuf), protoc-c and libprotobuf-c, the C and C++ compilers and
+# pkg-config that build their harnesses, and Python's official protobuf (upb) with jsonschema.
+# Used by .ci/run; run it yourself before Benchmarks/run.sh or the peer checks of Tests/peers/.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+
+apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev pkg-config g++ gcc gzip)
+if ! dpkg -s "${apt_packages[@]}" >/dev/null 2>&1; then
+  apt-get update -qq
+  apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+fi
+python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "protobuf==7.36.2" jsonschema
+
+protoc --version
+protoc-c --version | head -1
+python3 -c 'import google.protobuf as p; from google.protobuf.internal import api_implementation as a; print("python protobuf", p.__version__, a.Type())'
+if [[ "$(python3 -c 'from google.protobuf.internal import api_implementation as a; print(a.Type())')" != upb ]]; then
+  echo "install-peers.sh: Python protobuf does not run on upb" >&2
+  exit 1
+fi
