@@ -58,7 +58,7 @@ extension FenceEvent: Validatable {
         if osEventTimeMs != 0, detectedAtMs != 0, detectedAtMs < osEventTimeMs {
             report.add(
                 .detectedBeforeEvent, path().appending(field: "detected_at_ms"),
-                "detected \(osEventTimeMs - detectedAtMs) ms before the OS says it happened")
+                "detected \(ValidationReport.difference(osEventTimeMs, detectedAtMs)) ms before the OS says it happened")
         }
         triggerFix?.validate(into: &report, at: path().appending(field: "trigger_fix"), requireSequence: false)
         report.require(source != .unspecified, path().appending(field: "source"), "an event source")

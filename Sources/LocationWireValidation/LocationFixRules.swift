@@ -100,21 +100,37 @@ extension CompactFixes: Validatable {
 
 /// The rules for a run of backlog fixes: each fix valid, sequence numbers strictly increasing, no fix stamped
 /// more than 10 minutes after the batch was sent.
+///
+/// The fixes are read in place through a pointer: a loop over the array, or a method call on an element, copies
+/// each fix first (a retain and a release included), which cost as much as the checks themselves.
 func validateSequence(_ fixes: [LocationFix], into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, sentAtMs: Int64?) {
-    var previous: UInt64?
-    for (index, fix) in fixes.enumerated() {
-        if report.stopIfFull() { return }
-        fix.validate(into: &report, at: path().appending(index: index))
-        if let previous, fix.sequence <= previous {
-            report.add(
-                .sequenceNotIncreasing, path().appending(index: index).appending(field: "sequence"),
-                "\(fix.sequence) does not follow \(previous)")
-        }
-        previous = fix.sequence
-        if let sentAtMs, sentAtMs != 0, fix.timeMs > sentAtMs + 600_000 {
-            report.add(
-                .timeAfterSend, path().appending(index: index).appending(field: "time_ms"),
-                "the fix is stamped \((fix.timeMs - sentAtMs) / 1000) s after the batch was sent")
+    var latestTime = Int64.max
+    if let sentAtMs, sentAtMs != 0 {
+        // Saturating: an untrusted sent_at_ms near Int64.max must not overflow.
+        let (sum, overflow) = sentAtMs.addingReportingOverflow(600_000)
+        latestTime = overflow ? .max : sum
+    }
+    fixes.withUnsafeBufferPointer { fixes in
+        var previous: UInt64?
+        for index in fixes.indices {
+            if report.stopIfFull() { return }
+            let fix = fixes.baseAddress! + index
+            if !fix.pointee.satisfiesAllRules(requireSequence: true) {
+                fix.pointee.validate(into: &report, at: path().appending(index: index), requireSequence: true)
+            }
+            let sequence = fix.pointee.sequence
+            if let previous, sequence <= previous {
+                report.add(
+                    .sequenceNotIncreasing, path().appending(index: index).appending(field: "sequence"),
+                    "\(sequence) does not follow \(previous)")
+            }
+            previous = sequence
+            let timeMs = fix.pointee.timeMs
+            if timeMs > latestTime, let sentAtMs {
+                report.add(
+                    .timeAfterSend, path().appending(index: index).appending(field: "time_ms"),
+                    "the fix is stamped \(ValidationReport.difference(timeMs, sentAtMs, dividedBy: 1000)) s after the batch was sent")
+            }
         }
     }
 }

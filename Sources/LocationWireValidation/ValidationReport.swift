@@ -77,6 +77,12 @@ public struct ValidationReport: Sendable {
         }
     }
 
+    /// `later - earlier` in words for a message; untrusted times can be 2^63 apart, which Int64 cannot hold.
+    static func difference(_ later: Int64, _ earlier: Int64, dividedBy divisor: Int64 = 1) -> String {
+        let (difference, overflow) = later.subtractingReportingOverflow(earlier)
+        return overflow ? "more than \(Int64.max / divisor)" : "\(difference / divisor)"
+    }
+
     mutating func require(_ condition: Bool, _ path: @autoclosure () -> FieldPath, _ what: @autoclosure () -> String) {
         if !condition { add(.requiredFieldMissing, path(), "\(what()) is required") }
     }

@@ -136,4 +136,23 @@ extension ViolationCase: CustomTestStringConvertible {
         #expect(report.omittedViolations == 3)
         #expect(fix.validationReport().omittedViolations == 0)
     }
+
+    /// Differences of two untrusted times go into messages: they must not overflow (a trap is a crash).
+    @Test func extremeTimesAreReportedWithoutOverflow() throws {
+        var event = FenceEvent()
+        event.osEventTimeMs = .max
+        event.detectedAtMs = -1
+        #expect(event.validate().contains { $0.code == .detectedBeforeEvent })
+
+        var batch = LocationBatch()
+        batch.sentAtMs = .min + 1
+        var fix = LocationFix()
+        fix.sequence = 1
+        fix.timeMs = .max
+        batch.fixes = [fix]
+        #expect(batch.validate().contains { $0.code == .timeAfterSend })
+        batch.sentAtMs = .max
+        #expect(!batch.validate().contains { $0.code == .timeAfterSend })
+    }
 }
+
