@@ -92,4 +92,27 @@ import Testing
         }
         #expect(error.code == .truncated)
     }
+
+    /// Packed varints are decoded eight bytes at a time while eight can be loaded, byte by byte near the end of the
+    /// input and for nine- and ten-byte values; every mix must give the values back.
+    @Test func packedVarintsOfEveryLengthDecode() throws {
+        var generator = SeededGenerator(seed: 0x9ACC)
+        for _ in 0..<3_000 {
+            let count = Int.random(in: 1...40, using: &generator)
+            let deltas: [Int64] = (0..<count).map { _ in
+                let bits = Int.random(in: 0...64, using: &generator)
+                let magnitude = bits == 0 ? 0 : UInt64.random(in: 0...(UInt64.max >> (64 - bits)), using: &generator)
+                return Int64(bitPattern: magnitude)
+            }
+            let column = FixColumn(deltas: deltas)
+            let bytes = column.serializedBytes()
+            // As the whole input, so that the last values sit within eight bytes of its end.
+            #expect(try FixColumn(serializedBytes: bytes).deltas == deltas)
+            // Followed by other input, so that the eight-byte loads may look past the field.
+            var padded = FixColumn()
+            try padded.merge(serializedBytes: bytes + [0x1A, 0x00])
+            #expect(padded.deltas == deltas)
+        }
+    }
 }
+

@@ -202,10 +202,10 @@ struct Profile: ParsableCommand {
             """)
 
     enum Operation: String, ExpressibleByArgument, CaseIterable {
-        case decode, encode, validate, expand, jsonPrint = "json-print", jsonParse = "json-parse"
+        case decode, encode, validate, decodeCompact = "decode-compact", expand, jsonPrint = "json-print", jsonParse = "json-parse"
     }
 
-    @Argument(help: "One of: \(Operation.allCases.map(\.rawValue).joined(separator: ", ")); expand decodes the compact form and rebuilds the rows.")
+    @Argument(help: "One of: \(Operation.allCases.map(\.rawValue).joined(separator: ", ")); decode-compact decodes the same fixes in compact form, expand also rebuilds their rows.")
     var operation: Operation
     @Option(help: "How many times.")
     var iterations = 200
@@ -220,6 +220,7 @@ struct Profile: ParsableCommand {
             case .decode: consume(try LocationBatch(serializedBytes: rows).fixes.count)
             case .encode: consume(batch.serializedBytes().count)
             case .validate: consume(batch.validate().count)
+            case .decodeCompact: consume(Int(try LocationBatch(serializedBytes: compact).compactFixes!.count))
             case .expand: consume(try LocationBatch(serializedBytes: compact).compactFixes!.fixes().count)
             case .jsonPrint: consume(batch.jsonString().utf8.count)
             case .jsonParse: consume(try LocationBatch(jsonString: json).fixes.count)

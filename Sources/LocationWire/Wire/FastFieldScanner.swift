@@ -40,28 +40,13 @@ package struct FastFieldScanner {
         return (first & 0x7F) | second << 7
     }
 
-    /// A varint of at most 8 bytes (see ``WireReader``'s multi-byte path for the technique); nil when longer.
+    /// A varint of at most 8 bytes (``Varint/decode(word:)``); nil when longer. Inlined into each field's case,
+    /// so its branches on the length are predicted per field.
     @inline(__always)
     package mutating func varint() -> UInt64? {
-        let word = UInt64(littleEndian: position.loadUnaligned(as: UInt64.self))
-        if word & 0x80 == 0 {
-            position += 1
-            return word & 0x7F
-        }
-        // Two bytes (values up to 16383: accuracies, speeds and most counts) take their own short path; as this
-        // function is inlined into each field's case, the branch is predicted per field.
-        if word & 0x8000 == 0 {
-            position += 2
-            return (word & 0x7F) | (word >> 1 & 0x3F80)
-        }
-        let stopBits = ~word & 0x8080_8080_8080_8080
-        guard stopBits != 0 else { return nil }
-        let stop = stopBits.trailingZeroBitCount
-        var value = word & (UInt64.max >> (63 - stop))
-        value = ((value & 0x7F00_7F00_7F00_7F00) >> 1) | (value & 0x007F_007F_007F_007F)
-        value = ((value & 0x3FFF_0000_3FFF_0000) >> 2) | (value & 0x0000_3FFF_0000_3FFF)
-        value = ((value & 0x0FFF_FFFF_0000_0000) >> 4) | (value & 0x0000_0000_0FFF_FFFF)
-        position += (stop + 1) >> 3
+        guard let (value, length) = Varint.decode(word: UInt64(littleEndian: position.loadUnaligned(as: UInt64.self)))
+        else { return nil }
+        position += length
         return value
     }
 

@@ -1,9 +1,31 @@
 /// Size arithmetic and zigzag coding for base-128 varints.
 ///
 /// A varint stores 7 bits per byte, least significant group first; the high bit of each byte says another byte
-/// follows. A 64-bit value takes at most 10 bytes. Decoding itself lives in ``WireReader`` and encoding in
-/// ``WireWriter``, next to their bounds checks.
+/// follows. A 64-bit value takes at most 10 bytes. Reading and writing live in ``WireReader`` and ``WireWriter``,
+/// next to their bounds checks; ``decode(word:)`` is the branch-light core they share.
 public enum Varint {
+    /// Decodes the varint at the start of `word`, eight input bytes loaded little-endian, when it takes at most
+    /// eight bytes (every value below 2^56): its value and its length. Nil for a longer one.
+    ///
+    /// One and two bytes, the most common lengths, take their own short paths; longer ones are found by the first
+    /// byte with a clear high bit, and three shift-and-mask steps close the gaps the continuation bits leave.
+    /// A byte loop would take a branch per byte, mispredicted whenever the lengths of consecutive values differ.
+    /// Callers guarantee that eight bytes can be loaded, and that a varint ending past the bytes it may use is
+    /// caught (a terminator count, or a check of the end position).
+    @inline(__always)
+    package static func decode(word: UInt64) -> (value: UInt64, length: Int)? {
+        if word & 0x80 == 0 { return (word & 0x7F, 1) }
+        if word & 0x8000 == 0 { return ((word & 0x7F) | (word >> 1 & 0x3F80), 2) }
+        let stopBits = ~word & 0x8080_8080_8080_8080
+        guard stopBits != 0 else { return nil }
+        let stop = stopBits.trailingZeroBitCount  // bit 7 of the last byte: 23, 31, ..., 63
+        var value = word & (UInt64.max >> (63 - stop))  // the bytes up to the last one
+        value = ((value & 0x7F00_7F00_7F00_7F00) >> 1) | (value & 0x007F_007F_007F_007F)
+        value = ((value & 0x3FFF_0000_3FFF_0000) >> 2) | (value & 0x0000_3FFF_0000_3FFF)
+        value = ((value & 0x0FFF_FFFF_0000_0000) >> 4) | (value & 0x0000_0000_0FFF_FFFF)
+        return (value, (stop + 1) >> 3)
+    }
+
     /// The number of bytes the canonical (shortest) varint encoding of `value` takes: 1 to 10.
     @inlinable
     public static func encodedSize(of value: UInt64) -> Int {

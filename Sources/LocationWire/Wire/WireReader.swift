@@ -124,28 +124,12 @@ public struct WireReader: ~Copyable {
         return try readVarintNearEnd()
     }
 
-    /// The multi-byte path when at least 10 bytes remain, so no byte needs its own bounds check.
-    ///
-    /// A varint of up to 8 bytes (every value below 2^56: timestamps in milliseconds take 6) is decoded from one
-    /// 8-byte load without a loop: the first byte with its high bit clear ends it, and three shift-and-mask steps
-    /// close the gaps the continuation bits leave. A loop would take a branch per byte, mispredicted whenever
-    /// the lengths of consecutive values differ.
+    /// The multi-byte path when at least 10 bytes remain, so no byte needs its own bounds check: any varint of up
+    /// to eight bytes from one load (``Varint/decode(word:)``), longer ones byte by byte.
     @inline(__always)
     private mutating func readVarintWithoutBoundsChecks() throws(DecodingError) -> UInt64 {
-        let word = UInt64(littleEndian: cursor.loadUnaligned(as: UInt64.self))
-        if word & 0x8000 == 0 {  // two bytes, the most common multi-byte length
-            cursor += 2
-            return (word & 0x7F) | (word >> 1 & 0x3F80)
-        }
-        let stopBits = ~word & 0x8080_8080_8080_8080
-        if stopBits != 0 {
-            let stop = stopBits.trailingZeroBitCount  // bit 7 of the last byte: 7, 15, ..., 63
-            // Keep the bytes up to the last one (`stop` is at most 63, so the shift is defined).
-            var value = word & (UInt64.max >> (63 - stop))
-            value = ((value & 0x7F00_7F00_7F00_7F00) >> 1) | (value & 0x007F_007F_007F_007F)
-            value = ((value & 0x3FFF_0000_3FFF_0000) >> 2) | (value & 0x0000_3FFF_0000_3FFF)
-            value = ((value & 0x0FFF_FFFF_0000_0000) >> 4) | (value & 0x0000_0000_0FFF_FFFF)
-            cursor += (stop + 1) >> 3
+        if let (value, length) = Varint.decode(word: UInt64(littleEndian: cursor.loadUnaligned(as: UInt64.self))) {
+            cursor += length
             return value
         }
         return try readLongVarintWithoutBoundsChecks()
@@ -469,9 +453,15 @@ public struct WireReader: ~Copyable {
     ) throws(DecodingError) {
         let length = try readLength()
         let packedEnd = cursor + length
-        // Every varint ends in exactly one byte below 0x80, so counting those bytes counts the elements.
+        // Every varint ends in exactly one byte below 0x80, so counting those bytes counts the elements: eight at
+        // a time, then one by one.
         var count = 0
         var probe = cursor
+        while packedEnd - probe >= 8 {
+            let word = probe.loadUnaligned(as: UInt64.self)
+            count += (~word & 0x8080_8080_8080_8080).nonzeroBitCount
+            probe += 8
+        }
         while probe < packedEnd {
             if probe.load(as: UInt8.self) < 0x80 { count += 1 }
             probe += 1
@@ -502,6 +492,16 @@ public struct WireReader: ~Copyable {
         var failure: DecodingError?
         let elements = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             var decoded = 0
+            // While eight bytes can be loaded, varints of up to eight bytes come from one load; each ends at a
+            // counted terminator, so none passes `packedEnd`.
+            let wordLimit = inputEnd - 8
+            while decoded < count, position <= wordLimit {
+                guard let (value, length) = Varint.decode(word: UInt64(littleEndian: position.loadUnaligned(as: UInt64.self)))
+                else { break }  // nine or ten bytes: the loop below
+                position += length
+                buffer[decoded] = convert(value)
+                decoded += 1
+            }
             while decoded < count {
                 let start = position
                 var byte = position.load(as: UInt8.self)
