@@ -74,8 +74,10 @@ struct JSONPrinter {
                 printedAny = true
                 newline()
                 output.append(UInt8(ascii: "\""))
-                output.append(contentsOf: field.jsonName.utf8)
-                output.append(contentsOf: options.pretty ? "\": ".utf8 : "\":".utf8)
+                output.append(contentsOf: field.jsonNameUTF8)
+                output.append(UInt8(ascii: "\""))
+                output.append(UInt8(ascii: ":"))
+                if options.pretty { output.append(UInt8(ascii: " ")) }
                 lastNumber = number
                 if field.label == .repeated {
                     output.append(UInt8(ascii: "["))
@@ -103,6 +105,9 @@ struct JSONPrinter {
         if printedAny { newline() }
         output.append(UInt8(ascii: "}"))
     }
+
+    private static let trueLiteral = Array("true".utf8)
+    private static let falseLiteral = Array("false".utf8)
 
     private mutating func closeArray() {
         depth -= 1
@@ -148,12 +153,12 @@ struct JSONPrinter {
         case .int64: appendQuotedDecimal(Int64(bitPattern: try reader.readVarint()))
         case .uint64: appendQuotedDecimal(try reader.readVarint())
         case .sint64: appendQuotedDecimal(try reader.readSInt64())
-        case .bool: output.append(contentsOf: (try reader.readBool() ? "true" : "false").utf8)
+        case .bool: output.append(contentsOf: try reader.readBool() ? Self.trueLiteral : Self.falseLiteral)
         case .enumeration(let schema):
             let number = try reader.readInt32()
-            if let name = schema.name(of: number) {
+            if let name = schema.nameUTF8(of: number) {
                 output.append(UInt8(ascii: "\""))
-                output.append(contentsOf: name.utf8)
+                output.append(contentsOf: name)
                 output.append(UInt8(ascii: "\""))
             } else {
                 appendDecimal(number)

@@ -11,6 +11,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
     public let name: String
     /// The fields in field-number order (which is also declaration order in `proto/`).
     public let fields: [FieldSchema]
+    /// Field index + 1 by field number, for numbers below its count (all of LocationWire's); 0 for none. JSON and
+    /// the dump look a field up for every value, and a dictionary would hash each number.
+    private let fieldIndexByLowNumber: [Int]
     private let fieldIndexByNumber: [UInt32: Int]
     private let fieldIndexByName: [String: Int]
 
@@ -28,11 +31,21 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
         }
         self.fieldIndexByNumber = byNumber
         self.fieldIndexByName = byName
+        var byLowNumber = [Int](repeating: 0, count: 128)
+        for (index, field) in sorted.enumerated() where field.number < 128 {
+            byLowNumber[Int(field.number)] = index + 1
+        }
+        self.fieldIndexByLowNumber = byLowNumber
     }
 
     /// The field with this number, if the schema has one.
+    @inline(__always)
     public func field(number: UInt32) -> FieldSchema? {
-        fieldIndexByNumber[number].map { fields[$0] }
+        if number < 128 {
+            let index = fieldIndexByLowNumber[Int(number)]
+            return index == 0 ? nil : fields[index - 1]
+        }
+        return fieldIndexByNumber[number].map { fields[$0] }
     }
 
     /// The field with this `.proto` name or JSON name.
@@ -74,6 +87,8 @@ public final class FieldSchema: Sendable, Hashable {
     public let name: String
     /// The proto3 JSON name (lowerCamelCase), derived from `name` as protoc derives it.
     public let jsonName: String
+    /// `jsonName` as UTF-8, for printers that write bytes.
+    package let jsonNameUTF8: [UInt8]
     public let type: FieldType
     public let label: Label
 
@@ -81,6 +96,7 @@ public final class FieldSchema: Sendable, Hashable {
         self.number = number
         self.name = name
         self.jsonName = FieldSchema.jsonName(for: name)
+        self.jsonNameUTF8 = Array(jsonName.utf8)
         self.type = type
         self.label = label
     }
@@ -182,6 +198,7 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
     /// The named values in declaration order (which is numeric order in `proto/`).
     public let values: [(name: String, number: Int32)]
     private let nameByNumber: [Int32: String]
+    private let nameUTF8ByNumber: [Int32: [UInt8]]
     private let numberByName: [String: Int32]
 
     public init(_ fullName: String, _ values: [(String, Int32)]) {
@@ -190,7 +207,11 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
         self.values = values.map { (name: $0.0, number: $0.1) }
         self.nameByNumber = Dictionary(values.map { ($0.1, $0.0) }, uniquingKeysWith: { first, _ in first })
         self.numberByName = Dictionary(values.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
+        self.nameUTF8ByNumber = nameByNumber.mapValues { Array($0.utf8) }
     }
+
+    /// ``name(of:)`` as UTF-8, for printers that write bytes.
+    package func nameUTF8(of number: Int32) -> [UInt8]? { nameUTF8ByNumber[number] }
 
     /// The name of a value, nil for a number the schema does not name (enums are open: such values are kept).
     public func name(of number: Int32) -> String? { nameByNumber[number] }
