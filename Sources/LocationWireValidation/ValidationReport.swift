@@ -45,13 +45,13 @@ public struct ValidationReport: Sendable {
 
     /// The violations, followed, when some were only counted, by one ``Violation/Code/violationsOmitted`` entry at
     /// `root` that says how many.
-    public func listedViolations(root: FieldPath) -> [Violation] {
+    public func listedViolations(root: @autoclosure () -> FieldPath) -> [Violation] {
         guard omittedViolations > 0 || stoppedEarly else { return violations }
         let message =
             stoppedEarly
             ? "validation stopped after the first \(maxViolations) violations; there are more"
             : "\(omittedViolations) more violations not listed (the first \(maxViolations) are)"
-        return violations + [Violation(code: .violationsOmitted, path: root, message: message)]
+        return violations + [Violation(code: .violationsOmitted, path: root(), message: message)]
     }
 
     // MARK: - Checks shared by many rules
