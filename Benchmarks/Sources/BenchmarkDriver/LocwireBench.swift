@@ -61,6 +61,8 @@ struct Run: ParsableCommand {
     var quick = false
     @Flag(help: "Measure the Swift implementations only.")
     var noPeers = false
+    @Flag(help: "Skip the instruction counts (valgrind's callgrind; about 5 minutes; always skipped with --quick).")
+    var noInstructionCounts = false
     @Option(help: "Where to write the report (default: Benchmarks/RESULTS.md of the checkout).")
     var output: String?
     @Option(help: "Where to write every measurement as JSON (default: results.json beside the report).")
@@ -121,6 +123,16 @@ struct Run: ParsableCommand {
             }
         }
 
+        var instructionCounts: [InstructionCount] = []
+        if quick || noInstructionCounts {
+            omissions.append("instruction counts (\(quick ? "`--quick`" : "`--no-instruction-counts`"))")
+        } else if !InstructionCounts.isAvailable {
+            omissions.append("instruction counts: valgrind or strip is not installed (scripts/install-peers.sh installs them)")
+        } else {
+            let cpp = peers.first { $0.implementation == "cpp-libprotobuf" }?.executable
+            instructionCounts = try InstructionCounts.measure(cppHarness: cpp, workloads: directory)
+        }
+
         progress("sizes", since: clock)
         var inputs = SizeComparison.scenarioInputs()
         do {
@@ -136,7 +148,7 @@ struct Run: ParsableCommand {
         var command = "rounds \(rounds), samples \(method.samples), min sample \(Int(method.minSampleMilliseconds)) ms"
         if quick { command = "`--quick`: " + command + "; rough figures" }
         let report = Report(
-            results: results, workloads: workloads, sizes: sizes,
+            results: results, workloads: workloads, sizes: sizes, instructionCounts: instructionCounts,
             sizeInputs: inputs.map { ($0.name, $0.description) }, omissions: omissions, method: method,
             command: command, startedAt: startedAt, loadAverage: loadAverage,
             notes: try? String(contentsOf: root.appendingPathComponent("Benchmarks/NOTES.md"), encoding: .utf8))
@@ -148,8 +160,12 @@ struct Run: ParsableCommand {
             let machine: String
             let results: Results
             let sizes: [SizeComparison.Entry]
+            let instructionCounts: [InstructionCount]
         }
-        try encoder.encode(Archive(checkout: Environment.checkout, machine: Environment.machine, results: results, sizes: sizes))
+        try encoder.encode(
+            Archive(
+                checkout: Environment.checkout, machine: Environment.machine, results: results, sizes: sizes,
+                instructionCounts: instructionCounts))
             .write(to: jsonURL)
         progress("wrote \(reportURL.path) and \(jsonURL.path)", since: clock)
 

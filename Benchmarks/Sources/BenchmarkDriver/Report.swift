@@ -5,6 +5,7 @@ struct Report {
     let results: Results
     let workloads: [Workload]
     let sizes: [SizeComparison.Entry]
+    let instructionCounts: [InstructionCount]
     let sizeInputs: [(name: String, description: String)]
     /// Why an input or a peer is missing, said in the report rather than silently left out.
     let omissions: [String]
@@ -66,6 +67,7 @@ struct Report {
             out += renderWorkload(workload)
         }
         out += renderScaling()
+        out += renderInstructionCounts()
         out += renderSizes()
         if let notes {
             out += "\n" + notes.trimmingCharacters(in: .whitespacesAndNewlines) + "\n"
@@ -132,6 +134,48 @@ struct Report {
             guard let marginal = Targets.marginalCosts(results, operation: operation) else { continue }
             out += "| \(operation) | " + marginal.map { Format.nanoseconds($0) }.joined(separator: " | ")
                 + " | \(Format.ratioValue(marginal.max()! / marginal.min()!)) |\n"
+        }
+        return out
+    }
+
+    private func renderInstructionCounts() -> String {
+        guard !instructionCounts.isEmpty else { return "" }
+        var out = """
+
+            ## Instructions per operation
+
+            Counted by valgrind's callgrind, which does not depend on the machine's load (though instructions are
+            not time: branch mispredictions, cache misses and memory traffic are not in them). Each count is the
+            difference of two runs doing different numbers of operations, so start-up cancels out.
+
+            | Workload | Operation | LocationWire | C++ protobuf | C++ / LocationWire |
+            |---|---|--:|--:|--:|
+
+            """
+        func count(_ implementation: String, _ workload: String, _ operation: String) -> Int? {
+            instructionCounts.first { $0.implementation == implementation && $0.workload == workload && $0.operation == operation }?.instructions
+        }
+        var rows: [(String, String, Int?, String, Int?)] = []
+        for entry in instructionCounts where entry.implementation == SwiftOperations.locationWire {
+            let peers: [String]
+            switch entry.operation {
+            case "decode": peers = ["decode-new", "decode-arena", "decode-reuse"]
+            case "encode": peers = ["encode", "encode-reuse"]
+            case "json-print", "json-parse": peers = [entry.operation]
+            default: peers = []
+            }
+            let present = peers.filter { count("cpp-libprotobuf", entry.workload, $0) != nil }
+            if present.isEmpty {
+                rows.append((entry.workload, entry.operation, entry.instructions, "", nil))
+            }
+            for peer in present {
+                rows.append((entry.workload, entry.operation, entry.instructions, peer, count("cpp-libprotobuf", entry.workload, peer)))
+            }
+        }
+        for (workload, operation, ours, peerOperation, theirs) in rows {
+            let ratio = theirs.flatMap { theirs in ours.map { Format.ratioValue(Double(theirs) / Double($0)) } } ?? ""
+            out += "| \(workload) | \(operation) | \(ours.map { Format.count($0) } ?? "–") | "
+                + "\(theirs.map { "\(Format.count($0)) (\(peerOperation))" } ?? "") | \(ratio) |\n"
         }
         return out
     }
