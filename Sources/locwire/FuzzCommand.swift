@@ -133,8 +133,9 @@ struct FuzzCommand: ParsableCommand {
             lines.append(contentsOf: finding.detail.split(separator: "\n").map { "  " + $0 })
         }
         if !summary.findings.isEmpty { lines.append("\nwritten to \(out)/ (inputs and ready-to-add vectors)") }
-        let limit = iterations.map { "--iterations \($0)" } ?? "--time \(time!)"
-        lines.append("replay: locwire fuzz --testee '\(testee)' --seed \(seed) \(limit)")
+        // The same seed and number of inputs replay the run exactly (a time limit would not).
+        let referenceOption = reference == "builtin" ? "" : " --reference '\(reference)'"
+        lines.append("replay: locwire fuzz --testee '\(testee)'\(referenceOption) --seed \(seed) --iterations \(summary.inputs)")
         lines.append("known differences: \(knownPath)")
         return lines.joined(separator: "\n")
     }
