@@ -66,6 +66,18 @@ public enum FuzzOracle {
         }
     }
 
+    /// The body of every libFuzzer entry point (`LLVMFuzzerTestOneInput` in FuzzTesting/Sources/<Target>/):
+    /// runs `check` and traps on a violation, because a trap is what makes libFuzzer keep the input.
+    public static func libFuzzerEntry(_ target: Target, _ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+        let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+        do {
+            try check(target, input)
+        } catch {
+            fatalError("\(target.rawValue): \(error)")
+        }
+        return 0
+    }
+
     public static func checkBinary(_ type: any LocationWireMessage.Type, _ input: [UInt8], validate: Bool) throws(Violation) {
         try checkBinary(type, input, validate: validate, as: type)
     }
