@@ -4,39 +4,41 @@
 enum Geodesy {
     static let earthRadiusM = 6_371_008.8
 
-    /// True when the great-circle distance between the points is at most `meters` (points in 1e-7 degree).
-    /// Compares chord lengths, so no inverse trigonometry is needed: for arcs up to half the globe the chord
-    /// grows with the arc.
-    static func isWithin(
-        _ meters: Double, latitudeE7 lat1: Int32, longitudeE7 lon1: Int32, latitudeE7 lat2: Int32,
-        longitudeE7 lon2: Int32
-    ) -> Bool {
-        let arc = min(meters / earthRadiusM, .pi)
-        return chord(lat1, lon1, lat2, lon2) <= 2 * sin(arc / 2)
+    /// A point on the unit sphere; converting a coordinate costs four trigonometric calls, so a rule that
+    /// compares many points with one centre converts the centre once.
+    struct UnitVector {
+        let x: Double
+        let y: Double
+        let z: Double
+
+        init(latitudeE7: Int32, longitudeE7: Int32) {
+            let latitude = Double(latitudeE7) * 1e-7 * .pi / 180
+            let longitude = Double(longitudeE7) * 1e-7 * .pi / 180
+            let cosLatitude = Geodesy.cos(latitude)
+            x = cosLatitude * Geodesy.cos(longitude)
+            y = cosLatitude * Geodesy.sin(longitude)
+            z = Geodesy.sin(latitude)
+        }
+
+        /// The straight-line distance through the unit sphere to `other`.
+        func chord(to other: UnitVector) -> Double {
+            let dx = x - other.x
+            let dy = y - other.y
+            let dz = z - other.z
+            return (dx * dx + dy * dy + dz * dz).squareRoot()
+        }
     }
 
-    /// The straight-line distance through the earth in metres, a close under-estimate of the great-circle
-    /// distance at region scales; used in messages only.
-    static func approximateDistanceM(
-        latitudeE7 lat1: Int32, longitudeE7 lon1: Int32, latitudeE7 lat2: Int32, longitudeE7 lon2: Int32
-    ) -> Double {
-        chord(lat1, lon1, lat2, lon2) * earthRadiusM
+    /// The chord of the unit sphere that spans a great-circle distance of `meters`. Comparing chords needs no
+    /// inverse trigonometry: for arcs up to half the globe the chord grows with the arc.
+    static func chordLength(spanning meters: Double) -> Double {
+        2 * sin(min(meters / earthRadiusM, .pi) / 2)
     }
 
-    private static func chord(_ lat1: Int32, _ lon1: Int32, _ lat2: Int32, _ lon2: Int32) -> Double {
-        let a = unitVector(lat1, lon1)
-        let b = unitVector(lat2, lon2)
-        let dx = a.x - b.x
-        let dy = a.y - b.y
-        let dz = a.z - b.z
-        return (dx * dx + dy * dy + dz * dz).squareRoot()
-    }
-
-    private static func unitVector(_ latitudeE7: Int32, _ longitudeE7: Int32) -> (x: Double, y: Double, z: Double) {
-        let latitude = Double(latitudeE7) * 1e-7 * .pi / 180
-        let longitude = Double(longitudeE7) * 1e-7 * .pi / 180
-        let cosLatitude = cos(latitude)
-        return (cosLatitude * cos(longitude), cosLatitude * sin(longitude), sin(latitude))
+    /// A chord in metres on the earth's sphere: a close under-estimate of the great-circle distance at region
+    /// scales; used in messages only.
+    static func approximateDistanceM(chord: Double) -> Double {
+        chord * earthRadiusM
     }
 
     /// sin by Taylor series after reduction to [-pi/2, pi/2]; error below 1e-15 there.

@@ -39,13 +39,12 @@ extension Region: Validatable {
         guard let centerLatitude = circle.centerLatitudeE7, let centerLongitude = circle.centerLongitudeE7,
             circle.radiusM > 0
         else { return }
-        for (index, (latitude, longitude)) in zip(polygon.latitudesE7, polygon.longitudesE7).enumerated()
-        where !Geodesy.isWithin(
-            Double(circle.radiusM) + 1, latitudeE7: centerLatitude, longitudeE7: centerLongitude, latitudeE7: latitude,
-            longitudeE7: longitude)
-        {
-            let distance = Geodesy.approximateDistanceM(
-                latitudeE7: centerLatitude, longitudeE7: centerLongitude, latitudeE7: latitude, longitudeE7: longitude)
+        let centre = Geodesy.UnitVector(latitudeE7: centerLatitude, longitudeE7: centerLongitude)
+        let limit = Geodesy.chordLength(spanning: Double(circle.radiusM) + 1)
+        for (index, (latitude, longitude)) in zip(polygon.latitudesE7, polygon.longitudesE7).enumerated() {
+            let chord = centre.chord(to: Geodesy.UnitVector(latitudeE7: latitude, longitudeE7: longitude))
+            guard chord > limit else { continue }
+            let distance = Geodesy.approximateDistanceM(chord: chord)
             report.add(
                 .polygonOutsideCircle, path().appending(field: "latitudes_e7").appending(index: index),
                 "vertex \(index) lies about \(Int(distance)) m from the centre, beyond the \(circle.radiusM) m radius")

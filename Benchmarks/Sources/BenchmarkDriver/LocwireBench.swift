@@ -211,7 +211,7 @@ struct WriteWorkloads: ParsableCommand {
 
 struct Profile: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run one operation on the 1000-fix walking batch in a loop, for a profiler.",
+        abstract: "Run one operation on a walking batch (1000 fixes unless --fixes), a FenceEvent or a RegionAssignment in a loop, for a profiler.",
         discussion: """
             For example: valgrind --tool=callgrind .build/release/locwire-bench profile decode --iterations 50
             (callgrind counts instructions, which do not move with the machine's load).
@@ -219,18 +219,24 @@ struct Profile: ParsableCommand {
 
     enum Operation: String, ExpressibleByArgument, CaseIterable {
         case decode, encode, validate, decodeCompact = "decode-compact", expand, jsonPrint = "json-print", jsonParse = "json-parse"
+        case fenceDecode = "fence-decode", assignmentDecode = "assignment-decode", assignmentValidate = "assignment-validate"
     }
 
-    @Argument(help: "One of: \(Operation.allCases.map(\.rawValue).joined(separator: ", ")); decode-compact decodes the same fixes in compact form, expand also rebuilds their rows.")
+    @Argument(help: "One of: \(Operation.allCases.map(\.rawValue).joined(separator: ", ")); decode-compact decodes the batch's fixes in compact form, expand also rebuilds their rows; the fence- and assignment- operations use the benchmarks' FenceEvent and 20-region RegionAssignment.")
     var operation: Operation
     @Option(help: "How many times.")
     var iterations = 200
+    @Option(help: "Fixes in the walking batch.")
+    var fixes = 1000
 
     func run() throws {
-        let batch = Workloads.batch(.walk, fixes: 1000)
+        let batch = Workloads.batch(.walk, fixes: fixes)
         let rows = batch.serializedBytes()
         let compact = Workloads.compact(batch).serializedBytes()
         let json = batch.jsonString()
+        let fence = Workloads.fenceEvent().serializedBytes()
+        let assignment = Workloads.assignment(regions: 20)
+        let assignmentBytes = assignment.serializedBytes()
         for _ in 0..<iterations {
             switch operation {
             case .decode: consume(try LocationBatch(serializedBytes: rows).fixes.count)
@@ -240,6 +246,9 @@ struct Profile: ParsableCommand {
             case .expand: consume(try LocationBatch(serializedBytes: compact).compactFixes!.fixes().count)
             case .jsonPrint: consume(batch.jsonString().utf8.count)
             case .jsonParse: consume(try LocationBatch(jsonString: json).fixes.count)
+            case .fenceDecode: consume(try FenceEvent(serializedBytes: fence).regionId.utf8.count)
+            case .assignmentDecode: consume(try RegionAssignment(serializedBytes: assignmentBytes).regions.count)
+            case .assignmentValidate: consume(assignment.validate().count)
             }
         }
     }

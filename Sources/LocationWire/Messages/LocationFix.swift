@@ -62,9 +62,12 @@ public struct LocationFix: LocationWireMessage {
     }
 
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        if var scanner = reader.fastFieldScanner(), decodeFieldsFast(&scanner) {
-            reader.skipToMessageEnd()
-            return
+        if var scanner = reader.fastFieldScanner() {
+            if decodeFieldsFast(&scanner) {
+                reader.skipToMessageEnd()
+                return
+            }
+            reader.resume(at: scanner.fieldStart)
         }
         try decodeFieldsCarefully(from: &reader)
     }
@@ -110,7 +113,7 @@ public struct LocationFix: LocationWireMessage {
     }
 
     /// The fast path of ``decodeFields(from:)`` (see ``FastFieldScanner``): true when it decoded the whole fix;
-    /// false hands over to the careful decoder, which starts again from the first byte.
+    /// false hands over to the careful decoder, which goes on from the start of the field the fast path stopped at.
     @inline(__always)
     private mutating func decodeFieldsFast(_ scanner: inout FastFieldScanner) -> Bool {
         while let key = scanner.nextKey() {

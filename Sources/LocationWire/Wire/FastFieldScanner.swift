@@ -1,22 +1,28 @@
 /// The fast path of a hot decoder (LocationFix's): reads tags, varints and fixed-width values of an ordinary
 /// message with no error handling at all, and gives up (returns nil) at anything unusual, so that the careful
-/// decoder can start again from the message's first byte and report what is wrong.
+/// decoder takes over and reports what is wrong.
 ///
 /// Giving up happens at: a tag longer than two bytes, a varint longer than eight (values of 2^56 and above,
 /// negative int32s), the last 16 bytes of the whole input (where a look-ahead load could leave it), and, checked
 /// by the caller through ``isAtMessageEnd``, a value that runs past the message's end. Every load stays inside
 /// the input: a scanner starts only where at least 16 bytes remain, and a field reads at most 2 + 8 of them.
 ///
-/// Because the fast path decodes exactly what the careful decoder would for the fields it gets through, and
-/// scalar fields keep their last value, handing over part way leaves nothing to undo.
+/// Because the fast path decodes exactly what the careful decoder would for the fields it gets through, handing
+/// over part way leaves nothing to undo: the careful decoder resumes at ``fieldStart``, the start of the field the
+/// fast path could not finish (so the only fix of a small message is not decoded twice).
 package struct FastFieldScanner {
     private var position: UnsafeRawPointer
+    /// Where the last field the fast path started begins: the careful decoder resumes here when the fast path
+    /// gives up, since every field before it is fully decoded and lies within the message (reading that field
+    /// again is harmless: a scalar keeps its last value).
+    package private(set) var fieldStart: UnsafeRawPointer
     private let messageEnd: UnsafeRawPointer
     /// The last position from which a field (up to 2 tag bytes and an 8-byte load) can be read in bounds.
     private let loadLimit: UnsafeRawPointer
 
     init(position: UnsafeRawPointer, messageEnd: UnsafeRawPointer, inputEnd: UnsafeRawPointer) {
         self.position = position
+        self.fieldStart = position
         self.messageEnd = messageEnd
         self.loadLimit = inputEnd - 16
     }
@@ -28,7 +34,10 @@ package struct FastFieldScanner {
     /// The next field's key; nil at the message's end or where the fast path gives up.
     @inline(__always)
     package mutating func nextKey() -> FieldKey? {
+        // fieldStart moves only past fields that ended inside the message: one that ran past its end stays the
+        // resume point, so that the careful decoder reads it again and reports the overrun.
         guard position < messageEnd, position <= loadLimit else { return nil }
+        fieldStart = position
         let first = UInt32(position.load(as: UInt8.self))
         if first < 0x80 {
             position += 1
@@ -65,6 +74,12 @@ extension WireReader {
     package func fastFieldScanner() -> FastFieldScanner? {
         guard inputEnd - cursor >= 16 else { return nil }
         return FastFieldScanner(position: cursor, messageEnd: end, inputEnd: inputEnd)
+    }
+
+    /// Moves back to where a fast path stopped (``FastFieldScanner/fieldStart``), for the careful decoder.
+    @inline(__always)
+    package mutating func resume(at fieldStart: UnsafeRawPointer) {
+        cursor = fieldStart
     }
 
     /// Marks the message being decoded as fully read, after a fast path decoded all of it.

@@ -277,11 +277,35 @@ public struct WireReader: ~Copyable {
         let length = try readLength()
         if length == 0 { return "" }
         let bytes = UnsafeRawBufferPointer(start: cursor, count: length)
-        guard let string = String(validating: bytes, as: UTF8.self) else {
+        let string: String
+        if Self.isASCII(bytes) {
+            // ASCII is valid UTF-8, and ids almost always are ASCII: this skips the generic `String(validating:)`,
+            // which is not specialized and looks up generic metadata on every call (about 400 instructions).
+            string = String(decoding: bytes, as: UTF8.self)
+        } else if let validated = String(validating: bytes, as: UTF8.self) {
+            string = validated
+        } else {
             throw error(.invalidUTF8, at: cursor, "string is not valid UTF-8")
         }
         cursor += length
         return string
+    }
+
+    /// True when no byte has its high bit set; eight bytes at a time.
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var position = bytes.baseAddress!
+        let end = position + bytes.count
+        var bits: UInt64 = 0
+        while end - position >= 8 {
+            bits |= position.loadUnaligned(as: UInt64.self)
+            position += 8
+        }
+        while position < end {
+            bits |= UInt64(position.load(as: UInt8.self))
+            position += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     /// Reads one element of a repeated `string` field and appends it. Errors name the element's index.
