@@ -41,6 +41,10 @@ public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible 
         /// The input is larger than ``DecodingLimits/maxInputBytes``.
         public static let inputTooLarge = Code("input-too-large")
 
+        /// A field the decoder does not recognise, when ``DecodingLimits/rejectsUnknownFields`` is set (never
+        /// with the default limits, which keep unknown fields).
+        package static let unknownField = Code("unknown-field")
+
         /// Every code, for documentation and exhaustive tests.
         public static let all: [Code] = [
             .truncated, .varintTooLong, .invalidTag, .invalidWireType, .unmatchedEndGroup, .unterminatedGroup,

@@ -14,6 +14,10 @@ public struct DecodingLimits: Sendable, Hashable {
     public var maxRepeatedCount: Int
     /// The largest input accepted, in bytes. Default 2^31 - 1 (2 GiB - 1), protobuf's own message size limit.
     public var maxInputBytes: Int
+    /// When true, a field the decoder does not recognise is an error (``DecodingError/Code/unknownField``)
+    /// instead of being kept. Only for the test that proves every field of `proto/` reaches a decode case: a
+    /// forgotten case would otherwise turn the field into an unknown field and round-trip unnoticed.
+    package var rejectsUnknownFields = false
 
     public init(maxDepth: Int = 100, maxRepeatedCount: Int = 10_000_000, maxInputBytes: Int = Int(Int32.max)) {
         self.maxDepth = maxDepth

@@ -590,6 +590,9 @@ public struct WireReader: ~Copyable {
     /// `unknownFields`.
     package mutating func readUnknownField(_ key: FieldKey, into unknownFields: inout UnknownFields) throws(DecodingError) {
         let start = fieldStart
+        if limits.rejectsUnknownFields {
+            throw error(.unknownField, at: start, "field \(key >> 3) with wire type \(key & 7) is not in the schema")
+        }
         try skipValue(key)
         unknownFields.append(UnsafeRawBufferPointer(start: start, count: cursor - start))
     }
