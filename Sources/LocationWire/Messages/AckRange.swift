@@ -15,7 +15,9 @@ public struct AckRange: LocationWireMessage {
 
     public init() {}
 
-    public init(first: UInt64, last: UInt64, result: AckResult, rejectReason: RejectReason = .unspecified) {
+    public init(
+        first: UInt64, last: UInt64, result: AckResult, rejectReason: RejectReason = .unspecified
+    ) {
         self.firstSequence = first
         self.lastSequence = last
         self.result = result
@@ -29,11 +31,11 @@ public struct AckRange: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x08: firstSequence = try reader.readVarint()
-                case 0x10: lastSequence = try reader.readVarint()
-                case 0x18: result = AckResult(rawValue: try reader.readInt32())
-                case 0x20: rejectReason = RejectReason(rawValue: try reader.readInt32())
-                case 0x2A: detail = try reader.readString()
+                case Field.firstSequence.key: firstSequence = try reader.readVarint()
+                case Field.lastSequence.key: lastSequence = try reader.readVarint()
+                case Field.result.key: result = AckResult(rawValue: try reader.readInt32())
+                case Field.rejectReason.key: rejectReason = RejectReason(rawValue: try reader.readInt32())
+                case Field.detail.key: detail = try reader.readString()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -43,21 +45,31 @@ public struct AckRange: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if firstSequence != 0 { writer.writeVarintField(0x08, firstSequence) }
-        if lastSequence != 0 { writer.writeVarintField(0x10, lastSequence) }
-        if result.rawValue != 0 { writer.writeInt32Field(0x18, result.rawValue) }
-        if rejectReason.rawValue != 0 { writer.writeInt32Field(0x20, rejectReason.rawValue) }
-        if !detail.isEmpty { writer.writeStringField(0x2A, detail) }
+        if firstSequence != 0 { writer.writeVarintField(Field.firstSequence.key, firstSequence) }
+        if lastSequence != 0 { writer.writeVarintField(Field.lastSequence.key, lastSequence) }
+        if result.rawValue != 0 { writer.writeInt32Field(Field.result.key, result.rawValue) }
+        if rejectReason.rawValue != 0 {
+            writer.writeInt32Field(Field.rejectReason.key, rejectReason.rawValue)
+        }
+        if !detail.isEmpty { writer.writeStringField(Field.detail.key, detail) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.AckRange",
-        fields: [
-            FieldSchema(1, "first_sequence", .uint64),
-            FieldSchema(2, "last_sequence", .uint64),
-            FieldSchema(3, "result", .enumeration(AckResult.schema)),
-            FieldSchema(4, "reject_reason", .enumeration(RejectReason.schema)),
-            FieldSchema(5, "detail", .string),
-        ])
+    /// The fields of `locationwire.v1.AckRange`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case firstSequence, lastSequence, result, rejectReason, detail
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .firstSequence: FieldDeclaration(1, "first_sequence", .uint64)
+            case .lastSequence: FieldDeclaration(2, "last_sequence", .uint64)
+            case .result: FieldDeclaration(3, "result", .enumeration(AckResult.self))
+            case .rejectReason: FieldDeclaration(4, "reject_reason", .enumeration(RejectReason.self))
+            case .detail: FieldDeclaration(5, "detail", .string)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.AckRange", fields: Field.self)
 }

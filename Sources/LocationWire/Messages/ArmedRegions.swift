@@ -18,9 +18,9 @@ public struct ArmedRegions: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x08: assignmentVersion = try reader.readVarint()
-                case 0x12: try reader.readString(appendingTo: &regionIds)
-                case 0x1A: try reader.readString(appendingTo: &failedRegionIds)
+                case Field.assignmentVersion.key: assignmentVersion = try reader.readVarint()
+                case Field.regionIds.key: try reader.readString(appendingTo: &regionIds)
+                case Field.failedRegionIds.key: try reader.readString(appendingTo: &failedRegionIds)
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -30,17 +30,27 @@ public struct ArmedRegions: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if assignmentVersion != 0 { writer.writeVarintField(0x08, assignmentVersion) }
-        for id in regionIds { writer.writeStringField(0x12, id) }
-        for id in failedRegionIds { writer.writeStringField(0x1A, id) }
+        if assignmentVersion != 0 {
+            writer.writeVarintField(Field.assignmentVersion.key, assignmentVersion)
+        }
+        for id in regionIds { writer.writeStringField(Field.regionIds.key, id) }
+        for id in failedRegionIds { writer.writeStringField(Field.failedRegionIds.key, id) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.ArmedRegions",
-        fields: [
-            FieldSchema(1, "assignment_version", .uint64),
-            FieldSchema(2, "region_ids", .string, .repeated),
-            FieldSchema(3, "failed_region_ids", .string, .repeated),
-        ])
+    /// The fields of `locationwire.v1.ArmedRegions`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case assignmentVersion, regionIds, failedRegionIds
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .assignmentVersion: FieldDeclaration(1, "assignment_version", .uint64)
+            case .regionIds: FieldDeclaration(2, "region_ids", .string, .repeated)
+            case .failedRegionIds: FieldDeclaration(3, "failed_region_ids", .string, .repeated)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.ArmedRegions", fields: Field.self)
 }

@@ -26,13 +26,13 @@ public struct BatchAck: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x09: batchId = try reader.readFixed64()
-                case 0x12: try reader.readMessage(appendingTo: &fixResults)
-                case 0x1A: try reader.readMessage(appendingTo: &fenceEventResults)
-                case 0x20: retryAfterMs = try reader.readUInt32()
-                case 0x28: serverTimeMs = Int64(bitPattern: try reader.readVarint())
-                case 0x30: latestAssignmentVersion = try reader.readVarint()
-                case 0x3A:
+                case Field.batchId.key: batchId = try reader.readFixed64()
+                case Field.fixResults.key: try reader.readMessage(appendingTo: &fixResults)
+                case Field.fenceEventResults.key: try reader.readMessage(appendingTo: &fenceEventResults)
+                case Field.retryAfterMs.key: retryAfterMs = try reader.readUInt32()
+                case Field.serverTimeMs.key: serverTimeMs = Int64(bitPattern: try reader.readVarint())
+                case Field.latestAssignmentVersion.key: latestAssignmentVersion = try reader.readVarint()
+                case Field.trackingPolicy.key:
                     if trackingPolicy == nil { trackingPolicy = TrackingPolicy() }
                     try reader.readMessage(into: &trackingPolicy!)
                 default: try reader.readUnknownField(key, into: &unknownFields)
@@ -44,25 +44,39 @@ public struct BatchAck: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if batchId != 0 { writer.writeFixed64Field(0x09, batchId) }
-        writer.writeRepeatedMessageField(0x12, fixResults)
-        writer.writeRepeatedMessageField(0x1A, fenceEventResults)
-        if let retryAfterMs { writer.writeVarintField(0x20, UInt64(retryAfterMs)) }
-        if serverTimeMs != 0 { writer.writeVarintField(0x28, UInt64(bitPattern: serverTimeMs)) }
-        if latestAssignmentVersion != 0 { writer.writeVarintField(0x30, latestAssignmentVersion) }
-        if let trackingPolicy { writer.writeMessageField(0x3A, trackingPolicy) }
+        if batchId != 0 { writer.writeFixed64Field(Field.batchId.key, batchId) }
+        writer.writeRepeatedMessageField(Field.fixResults.key, fixResults)
+        writer.writeRepeatedMessageField(Field.fenceEventResults.key, fenceEventResults)
+        if let retryAfterMs { writer.writeVarintField(Field.retryAfterMs.key, UInt64(retryAfterMs)) }
+        if serverTimeMs != 0 {
+            writer.writeVarintField(Field.serverTimeMs.key, UInt64(bitPattern: serverTimeMs))
+        }
+        if latestAssignmentVersion != 0 {
+            writer.writeVarintField(Field.latestAssignmentVersion.key, latestAssignmentVersion)
+        }
+        if let trackingPolicy { writer.writeMessageField(Field.trackingPolicy.key, trackingPolicy) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.BatchAck",
-        fields: [
-            FieldSchema(1, "batch_id", .fixed64),
-            FieldSchema(2, "fix_results", .message(AckRange.schema), .repeated),
-            FieldSchema(3, "fence_event_results", .message(AckRange.schema), .repeated),
-            FieldSchema(4, "retry_after_ms", .uint32, .optional),
-            FieldSchema(5, "server_time_ms", .int64),
-            FieldSchema(6, "latest_assignment_version", .uint64),
-            FieldSchema(7, "tracking_policy", .message(TrackingPolicy.schema)),
-        ])
+    /// The fields of `locationwire.v1.BatchAck`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case batchId, fixResults, fenceEventResults, retryAfterMs, serverTimeMs,
+            latestAssignmentVersion, trackingPolicy
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .batchId: FieldDeclaration(1, "batch_id", .fixed64)
+            case .fixResults: FieldDeclaration(2, "fix_results", .message(AckRange.self), .repeated)
+            case .fenceEventResults:
+                FieldDeclaration(3, "fence_event_results", .message(AckRange.self), .repeated)
+            case .retryAfterMs: FieldDeclaration(4, "retry_after_ms", .uint32, .optional)
+            case .serverTimeMs: FieldDeclaration(5, "server_time_ms", .int64)
+            case .latestAssignmentVersion: FieldDeclaration(6, "latest_assignment_version", .uint64)
+            case .trackingPolicy: FieldDeclaration(7, "tracking_policy", .message(TrackingPolicy.self))
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.BatchAck", fields: Field.self)
 }

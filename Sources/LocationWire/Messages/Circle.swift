@@ -24,9 +24,11 @@ public struct Circle: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x0D: centerLatitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case 0x15: centerLongitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case 0x18: radiusM = try reader.readUInt32()
+                case Field.centerLatitudeE7.key:
+                    centerLatitudeE7 = Int32(bitPattern: try reader.readFixed32())
+                case Field.centerLongitudeE7.key:
+                    centerLongitudeE7 = Int32(bitPattern: try reader.readFixed32())
+                case Field.radiusM.key: radiusM = try reader.readUInt32()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -36,17 +38,29 @@ public struct Circle: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if let centerLatitudeE7 { writer.writeFixed32Field(0x0D, UInt32(bitPattern: centerLatitudeE7)) }
-        if let centerLongitudeE7 { writer.writeFixed32Field(0x15, UInt32(bitPattern: centerLongitudeE7)) }
-        if radiusM != 0 { writer.writeVarintField(0x18, UInt64(radiusM)) }
+        if let centerLatitudeE7 {
+            writer.writeFixed32Field(Field.centerLatitudeE7.key, UInt32(bitPattern: centerLatitudeE7))
+        }
+        if let centerLongitudeE7 {
+            writer.writeFixed32Field(Field.centerLongitudeE7.key, UInt32(bitPattern: centerLongitudeE7))
+        }
+        if radiusM != 0 { writer.writeVarintField(Field.radiusM.key, UInt64(radiusM)) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.Circle",
-        fields: [
-            FieldSchema(1, "center_latitude_e7", .sfixed32, .optional),
-            FieldSchema(2, "center_longitude_e7", .sfixed32, .optional),
-            FieldSchema(3, "radius_m", .uint32),
-        ])
+    /// The fields of `locationwire.v1.Circle`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case centerLatitudeE7, centerLongitudeE7, radiusM
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .centerLatitudeE7: FieldDeclaration(1, "center_latitude_e7", .sfixed32, .optional)
+            case .centerLongitudeE7: FieldDeclaration(2, "center_longitude_e7", .sfixed32, .optional)
+            case .radiusM: FieldDeclaration(3, "radius_m", .uint32)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.Circle", fields: Field.self)
 }

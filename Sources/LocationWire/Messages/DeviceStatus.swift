@@ -30,15 +30,16 @@ public struct DeviceStatus: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x08: observedAtMs = Int64(bitPattern: try reader.readVarint())
-                case 0x10: authorization = LocationAuthorization(rawValue: try reader.readInt32())
-                case 0x18: accuracy = LocationAccuracy(rawValue: try reader.readInt32())
-                case 0x20: locationServicesEnabled = try reader.readBool()
-                case 0x28: backgroundRefreshEnabled = try reader.readBool()
-                case 0x30: lowPowerMode = try reader.readBool()
-                case 0x38: platform = Platform(rawValue: try reader.readInt32())
-                case 0x42: osVersion = try reader.readString()
-                case 0x4A: appVersion = try reader.readString()
+                case Field.observedAtMs.key: observedAtMs = Int64(bitPattern: try reader.readVarint())
+                case Field.authorization.key:
+                    authorization = LocationAuthorization(rawValue: try reader.readInt32())
+                case Field.accuracy.key: accuracy = LocationAccuracy(rawValue: try reader.readInt32())
+                case Field.locationServicesEnabled.key: locationServicesEnabled = try reader.readBool()
+                case Field.backgroundRefreshEnabled.key: backgroundRefreshEnabled = try reader.readBool()
+                case Field.lowPowerMode.key: lowPowerMode = try reader.readBool()
+                case Field.platform.key: platform = Platform(rawValue: try reader.readInt32())
+                case Field.osVersion.key: osVersion = try reader.readString()
+                case Field.appVersion.key: appVersion = try reader.readString()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -48,29 +49,49 @@ public struct DeviceStatus: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if observedAtMs != 0 { writer.writeVarintField(0x08, UInt64(bitPattern: observedAtMs)) }
-        if authorization.rawValue != 0 { writer.writeInt32Field(0x10, authorization.rawValue) }
-        if accuracy.rawValue != 0 { writer.writeInt32Field(0x18, accuracy.rawValue) }
-        if let locationServicesEnabled { writer.writeBoolField(0x20, locationServicesEnabled) }
-        if let backgroundRefreshEnabled { writer.writeBoolField(0x28, backgroundRefreshEnabled) }
-        if let lowPowerMode { writer.writeBoolField(0x30, lowPowerMode) }
-        if platform.rawValue != 0 { writer.writeInt32Field(0x38, platform.rawValue) }
-        if !osVersion.isEmpty { writer.writeStringField(0x42, osVersion) }
-        if !appVersion.isEmpty { writer.writeStringField(0x4A, appVersion) }
+        if observedAtMs != 0 {
+            writer.writeVarintField(Field.observedAtMs.key, UInt64(bitPattern: observedAtMs))
+        }
+        if authorization.rawValue != 0 {
+            writer.writeInt32Field(Field.authorization.key, authorization.rawValue)
+        }
+        if accuracy.rawValue != 0 { writer.writeInt32Field(Field.accuracy.key, accuracy.rawValue) }
+        if let locationServicesEnabled {
+            writer.writeBoolField(Field.locationServicesEnabled.key, locationServicesEnabled)
+        }
+        if let backgroundRefreshEnabled {
+            writer.writeBoolField(Field.backgroundRefreshEnabled.key, backgroundRefreshEnabled)
+        }
+        if let lowPowerMode { writer.writeBoolField(Field.lowPowerMode.key, lowPowerMode) }
+        if platform.rawValue != 0 { writer.writeInt32Field(Field.platform.key, platform.rawValue) }
+        if !osVersion.isEmpty { writer.writeStringField(Field.osVersion.key, osVersion) }
+        if !appVersion.isEmpty { writer.writeStringField(Field.appVersion.key, appVersion) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.DeviceStatus",
-        fields: [
-            FieldSchema(1, "observed_at_ms", .int64),
-            FieldSchema(2, "authorization", .enumeration(LocationAuthorization.schema)),
-            FieldSchema(3, "accuracy", .enumeration(LocationAccuracy.schema)),
-            FieldSchema(4, "location_services_enabled", .bool, .optional),
-            FieldSchema(5, "background_refresh_enabled", .bool, .optional),
-            FieldSchema(6, "low_power_mode", .bool, .optional),
-            FieldSchema(7, "platform", .enumeration(Platform.schema)),
-            FieldSchema(8, "os_version", .string),
-            FieldSchema(9, "app_version", .string),
-        ])
+    /// The fields of `locationwire.v1.DeviceStatus`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case observedAtMs, authorization, accuracy, locationServicesEnabled, backgroundRefreshEnabled,
+            lowPowerMode, platform, osVersion, appVersion
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .observedAtMs: FieldDeclaration(1, "observed_at_ms", .int64)
+            case .authorization:
+                FieldDeclaration(2, "authorization", .enumeration(LocationAuthorization.self))
+            case .accuracy: FieldDeclaration(3, "accuracy", .enumeration(LocationAccuracy.self))
+            case .locationServicesEnabled:
+                FieldDeclaration(4, "location_services_enabled", .bool, .optional)
+            case .backgroundRefreshEnabled:
+                FieldDeclaration(5, "background_refresh_enabled", .bool, .optional)
+            case .lowPowerMode: FieldDeclaration(6, "low_power_mode", .bool, .optional)
+            case .platform: FieldDeclaration(7, "platform", .enumeration(Platform.self))
+            case .osVersion: FieldDeclaration(8, "os_version", .string)
+            case .appVersion: FieldDeclaration(9, "app_version", .string)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.DeviceStatus", fields: Field.self)
 }

@@ -33,19 +33,20 @@ public struct FenceEvent: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x08: eventSequence = try reader.readVarint()
-                case 0x12: regionId = try reader.readString()
-                case 0x18: regionVersion = try reader.readVarint()
-                case 0x20: assignmentVersion = try reader.readVarint()
-                case 0x28: kind = FenceEventKind(rawValue: try reader.readInt32())
-                case 0x30: osEventTimeMs = Int64(bitPattern: try reader.readVarint())
-                case 0x38: detectedAtMs = Int64(bitPattern: try reader.readVarint())
-                case 0x42:
+                case Field.eventSequence.key: eventSequence = try reader.readVarint()
+                case Field.regionId.key: regionId = try reader.readString()
+                case Field.regionVersion.key: regionVersion = try reader.readVarint()
+                case Field.assignmentVersion.key: assignmentVersion = try reader.readVarint()
+                case Field.kind.key: kind = FenceEventKind(rawValue: try reader.readInt32())
+                case Field.osEventTimeMs.key: osEventTimeMs = Int64(bitPattern: try reader.readVarint())
+                case Field.detectedAtMs.key: detectedAtMs = Int64(bitPattern: try reader.readVarint())
+                case Field.triggerFix.key:
                     if triggerFix == nil { triggerFix = LocationFix() }
                     try reader.readMessage(into: &triggerFix!)
-                case 0x48: source = FenceEventSource(rawValue: try reader.readInt32())
-                case 0x50: detectedElapsedRealtimeMs = try reader.readVarint()
-                case 0x58: dwellMs = try reader.readUInt32()
+                case Field.source.key: source = FenceEventSource(rawValue: try reader.readInt32())
+                case Field.detectedElapsedRealtimeMs.key:
+                    detectedElapsedRealtimeMs = try reader.readVarint()
+                case Field.dwellMs.key: dwellMs = try reader.readUInt32()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -55,33 +56,51 @@ public struct FenceEvent: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if eventSequence != 0 { writer.writeVarintField(0x08, eventSequence) }
-        if !regionId.isEmpty { writer.writeStringField(0x12, regionId) }
-        if regionVersion != 0 { writer.writeVarintField(0x18, regionVersion) }
-        if assignmentVersion != 0 { writer.writeVarintField(0x20, assignmentVersion) }
-        if kind.rawValue != 0 { writer.writeInt32Field(0x28, kind.rawValue) }
-        if osEventTimeMs != 0 { writer.writeVarintField(0x30, UInt64(bitPattern: osEventTimeMs)) }
-        if detectedAtMs != 0 { writer.writeVarintField(0x38, UInt64(bitPattern: detectedAtMs)) }
-        if let triggerFix { writer.writeMessageField(0x42, triggerFix) }
-        if source.rawValue != 0 { writer.writeInt32Field(0x48, source.rawValue) }
-        if let detectedElapsedRealtimeMs { writer.writeVarintField(0x50, detectedElapsedRealtimeMs) }
-        if let dwellMs { writer.writeVarintField(0x58, UInt64(dwellMs)) }
+        if eventSequence != 0 { writer.writeVarintField(Field.eventSequence.key, eventSequence) }
+        if !regionId.isEmpty { writer.writeStringField(Field.regionId.key, regionId) }
+        if regionVersion != 0 { writer.writeVarintField(Field.regionVersion.key, regionVersion) }
+        if assignmentVersion != 0 {
+            writer.writeVarintField(Field.assignmentVersion.key, assignmentVersion)
+        }
+        if kind.rawValue != 0 { writer.writeInt32Field(Field.kind.key, kind.rawValue) }
+        if osEventTimeMs != 0 {
+            writer.writeVarintField(Field.osEventTimeMs.key, UInt64(bitPattern: osEventTimeMs))
+        }
+        if detectedAtMs != 0 {
+            writer.writeVarintField(Field.detectedAtMs.key, UInt64(bitPattern: detectedAtMs))
+        }
+        if let triggerFix { writer.writeMessageField(Field.triggerFix.key, triggerFix) }
+        if source.rawValue != 0 { writer.writeInt32Field(Field.source.key, source.rawValue) }
+        if let detectedElapsedRealtimeMs {
+            writer.writeVarintField(Field.detectedElapsedRealtimeMs.key, detectedElapsedRealtimeMs)
+        }
+        if let dwellMs { writer.writeVarintField(Field.dwellMs.key, UInt64(dwellMs)) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.FenceEvent",
-        fields: [
-            FieldSchema(1, "event_sequence", .uint64),
-            FieldSchema(2, "region_id", .string),
-            FieldSchema(3, "region_version", .uint64),
-            FieldSchema(4, "assignment_version", .uint64),
-            FieldSchema(5, "kind", .enumeration(FenceEventKind.schema)),
-            FieldSchema(6, "os_event_time_ms", .int64),
-            FieldSchema(7, "detected_at_ms", .int64),
-            FieldSchema(8, "trigger_fix", .message(LocationFix.schema)),
-            FieldSchema(9, "source", .enumeration(FenceEventSource.schema)),
-            FieldSchema(10, "detected_elapsed_realtime_ms", .uint64, .optional),
-            FieldSchema(11, "dwell_ms", .uint32, .optional),
-        ])
+    /// The fields of `locationwire.v1.FenceEvent`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case eventSequence, regionId, regionVersion, assignmentVersion, kind, osEventTimeMs,
+            detectedAtMs, triggerFix, source, detectedElapsedRealtimeMs, dwellMs
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .eventSequence: FieldDeclaration(1, "event_sequence", .uint64)
+            case .regionId: FieldDeclaration(2, "region_id", .string)
+            case .regionVersion: FieldDeclaration(3, "region_version", .uint64)
+            case .assignmentVersion: FieldDeclaration(4, "assignment_version", .uint64)
+            case .kind: FieldDeclaration(5, "kind", .enumeration(FenceEventKind.self))
+            case .osEventTimeMs: FieldDeclaration(6, "os_event_time_ms", .int64)
+            case .detectedAtMs: FieldDeclaration(7, "detected_at_ms", .int64)
+            case .triggerFix: FieldDeclaration(8, "trigger_fix", .message(LocationFix.self))
+            case .source: FieldDeclaration(9, "source", .enumeration(FenceEventSource.self))
+            case .detectedElapsedRealtimeMs:
+                FieldDeclaration(10, "detected_elapsed_realtime_ms", .uint64, .optional)
+            case .dwellMs: FieldDeclaration(11, "dwell_ms", .uint32, .optional)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.FenceEvent", fields: Field.self)
 }

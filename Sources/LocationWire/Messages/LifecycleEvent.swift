@@ -20,10 +20,11 @@ public struct LifecycleEvent: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x08: kind = LifecycleEventKind(rawValue: try reader.readInt32())
-                case 0x10: timeMs = Int64(bitPattern: try reader.readVarint())
-                case 0x18: elapsedRealtimeMs = try reader.readVarint()
-                case 0x20: relaunchReason = RelaunchReason(rawValue: try reader.readInt32())
+                case Field.kind.key: kind = LifecycleEventKind(rawValue: try reader.readInt32())
+                case Field.timeMs.key: timeMs = Int64(bitPattern: try reader.readVarint())
+                case Field.elapsedRealtimeMs.key: elapsedRealtimeMs = try reader.readVarint()
+                case Field.relaunchReason.key:
+                    relaunchReason = RelaunchReason(rawValue: try reader.readInt32())
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -33,19 +34,32 @@ public struct LifecycleEvent: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if kind.rawValue != 0 { writer.writeInt32Field(0x08, kind.rawValue) }
-        if timeMs != 0 { writer.writeVarintField(0x10, UInt64(bitPattern: timeMs)) }
-        if let elapsedRealtimeMs { writer.writeVarintField(0x18, elapsedRealtimeMs) }
-        if relaunchReason.rawValue != 0 { writer.writeInt32Field(0x20, relaunchReason.rawValue) }
+        if kind.rawValue != 0 { writer.writeInt32Field(Field.kind.key, kind.rawValue) }
+        if timeMs != 0 { writer.writeVarintField(Field.timeMs.key, UInt64(bitPattern: timeMs)) }
+        if let elapsedRealtimeMs {
+            writer.writeVarintField(Field.elapsedRealtimeMs.key, elapsedRealtimeMs)
+        }
+        if relaunchReason.rawValue != 0 {
+            writer.writeInt32Field(Field.relaunchReason.key, relaunchReason.rawValue)
+        }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.LifecycleEvent",
-        fields: [
-            FieldSchema(1, "kind", .enumeration(LifecycleEventKind.schema)),
-            FieldSchema(2, "time_ms", .int64),
-            FieldSchema(3, "elapsed_realtime_ms", .uint64, .optional),
-            FieldSchema(4, "relaunch_reason", .enumeration(RelaunchReason.schema)),
-        ])
+    /// The fields of `locationwire.v1.LifecycleEvent`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case kind, timeMs, elapsedRealtimeMs, relaunchReason
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .kind: FieldDeclaration(1, "kind", .enumeration(LifecycleEventKind.self))
+            case .timeMs: FieldDeclaration(2, "time_ms", .int64)
+            case .elapsedRealtimeMs: FieldDeclaration(3, "elapsed_realtime_ms", .uint64, .optional)
+            case .relaunchReason:
+                FieldDeclaration(4, "relaunch_reason", .enumeration(RelaunchReason.self))
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.LifecycleEvent", fields: Field.self)
 }

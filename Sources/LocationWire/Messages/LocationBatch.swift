@@ -38,29 +38,29 @@ public struct LocationBatch: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x0A: deviceId = try reader.readString()
-                case 0x11: batchId = try reader.readFixed64()
-                case 0x19: bootId = try reader.readFixed64()
-                case 0x20: sentAtMs = Int64(bitPattern: try reader.readVarint())
-                case 0x28: sentElapsedRealtimeMs = try reader.readVarint()
-                case 0x30: datum = CoordinateDatum(rawValue: try reader.readInt32())
-                case 0x3A:
+                case Field.deviceId.key: deviceId = try reader.readString()
+                case Field.batchId.key: batchId = try reader.readFixed64()
+                case Field.bootId.key: bootId = try reader.readFixed64()
+                case Field.sentAtMs.key: sentAtMs = Int64(bitPattern: try reader.readVarint())
+                case Field.sentElapsedRealtimeMs.key: sentElapsedRealtimeMs = try reader.readVarint()
+                case Field.datum.key: datum = CoordinateDatum(rawValue: try reader.readInt32())
+                case Field.fixes.key:
                     if fixes.isEmpty { try reader.reserveCapacity(for: key, in: &fixes) }
                     try reader.readMessage(appendingTo: &fixes)
-                case 0x42:
+                case Field.liveFix.key:
                     if liveFix == nil { liveFix = LocationFix() }
                     try reader.readMessage(into: &liveFix!)
-                case 0x4A:
+                case Field.compactFixes.key:
                     if compactFixes == nil { compactFixes = CompactFixes() }
                     try reader.readMessage(into: &compactFixes!)
-                case 0x52:
+                case Field.fenceEvents.key:
                     if fenceEvents.isEmpty { try reader.reserveCapacity(for: key, in: &fenceEvents) }
                     try reader.readMessage(appendingTo: &fenceEvents)
-                case 0x5A:
+                case Field.deviceStatus.key:
                     if deviceStatus == nil { deviceStatus = DeviceStatus() }
                     try reader.readMessage(into: &deviceStatus!)
-                case 0x62: try reader.readMessage(appendingTo: &lifecycleEvents)
-                case 0x6A:
+                case Field.lifecycleEvents.key: try reader.readMessage(appendingTo: &lifecycleEvents)
+                case Field.armedRegions.key:
                     if armedRegions == nil { armedRegions = ArmedRegions() }
                     try reader.readMessage(into: &armedRegions!)
                 default: try reader.readUnknownField(key, into: &unknownFields)
@@ -79,43 +79,60 @@ public struct LocationBatch: LocationWireMessage {
         if fixes.count > 4 {
             writer.reserveCapacity(forAdditional: 128 + fixes.count * Self.typicalEncodedFixSize)
         }
-        if !deviceId.isEmpty { writer.writeStringField(0x0A, deviceId) }
-        if batchId != 0 { writer.writeFixed64Field(0x11, batchId) }
-        if bootId != 0 { writer.writeFixed64Field(0x19, bootId) }
-        if sentAtMs != 0 { writer.writeVarintField(0x20, UInt64(bitPattern: sentAtMs)) }
-        if let sentElapsedRealtimeMs { writer.writeVarintField(0x28, sentElapsedRealtimeMs) }
-        if datum.rawValue != 0 { writer.writeInt32Field(0x30, datum.rawValue) }
+        if !deviceId.isEmpty { writer.writeStringField(Field.deviceId.key, deviceId) }
+        if batchId != 0 { writer.writeFixed64Field(Field.batchId.key, batchId) }
+        if bootId != 0 { writer.writeFixed64Field(Field.bootId.key, bootId) }
+        if sentAtMs != 0 { writer.writeVarintField(Field.sentAtMs.key, UInt64(bitPattern: sentAtMs)) }
+        if let sentElapsedRealtimeMs {
+            writer.writeVarintField(Field.sentElapsedRealtimeMs.key, sentElapsedRealtimeMs)
+        }
+        if datum.rawValue != 0 { writer.writeInt32Field(Field.datum.key, datum.rawValue) }
+        // Read once: a computed static costs a call on every access.
+        let fixBound = LocationFix.maxKnownFieldsSize
         fixes.withUnsafeBufferPointer { fixes in
             guard var fix = fixes.baseAddress else { return }
             for _ in 0..<fixes.count {
-                writer.writeMessageField(0x3A) { writer in LocationFix.encodeFields(at: fix, to: &writer) }
+                let lengthOffset = writer.beginLengthDelimitedField(Field.fixes.key)
+                LocationFix.encodeFields(at: fix, to: &writer, maxKnownFieldsSize: fixBound)
+                writer.finishLengthDelimitedField(at: lengthOffset)
                 fix += 1
             }
         }
-        if let liveFix { writer.writeMessageField(0x42, liveFix) }
-        if let compactFixes { writer.writeMessageField(0x4A, compactFixes) }
-        writer.writeRepeatedMessageField(0x52, fenceEvents)
-        if let deviceStatus { writer.writeMessageField(0x5A, deviceStatus) }
-        writer.writeRepeatedMessageField(0x62, lifecycleEvents)
-        if let armedRegions { writer.writeMessageField(0x6A, armedRegions) }
+        if let liveFix { writer.writeMessageField(Field.liveFix.key, liveFix) }
+        if let compactFixes { writer.writeMessageField(Field.compactFixes.key, compactFixes) }
+        writer.writeRepeatedMessageField(Field.fenceEvents.key, fenceEvents)
+        if let deviceStatus { writer.writeMessageField(Field.deviceStatus.key, deviceStatus) }
+        writer.writeRepeatedMessageField(Field.lifecycleEvents.key, lifecycleEvents)
+        if let armedRegions { writer.writeMessageField(Field.armedRegions.key, armedRegions) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.LocationBatch",
-        fields: [
-            FieldSchema(1, "device_id", .string),
-            FieldSchema(2, "batch_id", .fixed64),
-            FieldSchema(3, "boot_id", .fixed64),
-            FieldSchema(4, "sent_at_ms", .int64),
-            FieldSchema(5, "sent_elapsed_realtime_ms", .uint64, .optional),
-            FieldSchema(6, "datum", .enumeration(CoordinateDatum.schema)),
-            FieldSchema(7, "fixes", .message(LocationFix.schema), .repeated),
-            FieldSchema(8, "live_fix", .message(LocationFix.schema)),
-            FieldSchema(9, "compact_fixes", .message(CompactFixes.schema)),
-            FieldSchema(10, "fence_events", .message(FenceEvent.schema), .repeated),
-            FieldSchema(11, "device_status", .message(DeviceStatus.schema)),
-            FieldSchema(12, "lifecycle_events", .message(LifecycleEvent.schema), .repeated),
-            FieldSchema(13, "armed_regions", .message(ArmedRegions.schema)),
-        ])
+    /// The fields of `locationwire.v1.LocationBatch`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case deviceId, batchId, bootId, sentAtMs, sentElapsedRealtimeMs, datum, fixes, liveFix,
+            compactFixes, fenceEvents, deviceStatus, lifecycleEvents, armedRegions
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .deviceId: FieldDeclaration(1, "device_id", .string)
+            case .batchId: FieldDeclaration(2, "batch_id", .fixed64)
+            case .bootId: FieldDeclaration(3, "boot_id", .fixed64)
+            case .sentAtMs: FieldDeclaration(4, "sent_at_ms", .int64)
+            case .sentElapsedRealtimeMs:
+                FieldDeclaration(5, "sent_elapsed_realtime_ms", .uint64, .optional)
+            case .datum: FieldDeclaration(6, "datum", .enumeration(CoordinateDatum.self))
+            case .fixes: FieldDeclaration(7, "fixes", .message(LocationFix.self), .repeated)
+            case .liveFix: FieldDeclaration(8, "live_fix", .message(LocationFix.self))
+            case .compactFixes: FieldDeclaration(9, "compact_fixes", .message(CompactFixes.self))
+            case .fenceEvents: FieldDeclaration(10, "fence_events", .message(FenceEvent.self), .repeated)
+            case .deviceStatus: FieldDeclaration(11, "device_status", .message(DeviceStatus.self))
+            case .lifecycleEvents:
+                FieldDeclaration(12, "lifecycle_events", .message(LifecycleEvent.self), .repeated)
+            case .armedRegions: FieldDeclaration(13, "armed_regions", .message(ArmedRegions.self))
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.LocationBatch", fields: Field.self)
 }

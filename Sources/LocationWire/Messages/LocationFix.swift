@@ -81,29 +81,30 @@ public struct LocationFix: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x08: sequence = try reader.readVarint()
-                case 0x10: timeMs = Int64(bitPattern: try reader.readVarint())
-                case 0x1D: latitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case 0x25: longitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case 0x28: horizontalAccuracyCm = try reader.readUInt32()
-                case 0x30: altitudeCm = try reader.readSInt32()
-                case 0x38: verticalAccuracyCm = try reader.readUInt32()
-                case 0x40: speedCmS = try reader.readUInt32()
-                case 0x48: speedAccuracyCmS = try reader.readUInt32()
-                case 0x50: courseCdeg = try reader.readUInt32()
-                case 0x58: courseAccuracyCdeg = try reader.readUInt32()
-                case 0x60: elapsedRealtimeMs = try reader.readVarint()
-                case 0x68: reason = FixReason(rawValue: try reader.readInt32())
-                case 0x70: source = FixSource(rawValue: try reader.readInt32())
-                case 0x78: batteryPercent = try reader.readUInt32()
-                case 0x80: batteryState = BatteryState(rawValue: try reader.readInt32())
-                case 0x88: motionActivity = MotionActivity(rawValue: try reader.readInt32())
-                case 0x90: motionConfidencePct = try reader.readUInt32()
-                case 0x98: floor = try reader.readSInt32()
-                case 0xA0: ageMs = try reader.readUInt32()
-                case 0xA8: isMock = try reader.readBool()
-                case 0xB0: ellipsoidalHeightCm = try reader.readSInt32()
-                case 0xBD: pressureHpaBits = try reader.readFixed32()
+                case Field.sequence.key: sequence = try reader.readVarint()
+                case Field.timeMs.key: timeMs = Int64(bitPattern: try reader.readVarint())
+                case Field.latitudeE7.key: latitudeE7 = Int32(bitPattern: try reader.readFixed32())
+                case Field.longitudeE7.key: longitudeE7 = Int32(bitPattern: try reader.readFixed32())
+                case Field.horizontalAccuracyCm.key: horizontalAccuracyCm = try reader.readUInt32()
+                case Field.altitudeCm.key: altitudeCm = try reader.readSInt32()
+                case Field.verticalAccuracyCm.key: verticalAccuracyCm = try reader.readUInt32()
+                case Field.speedCmS.key: speedCmS = try reader.readUInt32()
+                case Field.speedAccuracyCmS.key: speedAccuracyCmS = try reader.readUInt32()
+                case Field.courseCdeg.key: courseCdeg = try reader.readUInt32()
+                case Field.courseAccuracyCdeg.key: courseAccuracyCdeg = try reader.readUInt32()
+                case Field.elapsedRealtimeMs.key: elapsedRealtimeMs = try reader.readVarint()
+                case Field.reason.key: reason = FixReason(rawValue: try reader.readInt32())
+                case Field.source.key: source = FixSource(rawValue: try reader.readInt32())
+                case Field.batteryPercent.key: batteryPercent = try reader.readUInt32()
+                case Field.batteryState.key: batteryState = BatteryState(rawValue: try reader.readInt32())
+                case Field.motionActivity.key:
+                    motionActivity = MotionActivity(rawValue: try reader.readInt32())
+                case Field.motionConfidencePct.key: motionConfidencePct = try reader.readUInt32()
+                case Field.floor.key: floor = try reader.readSInt32()
+                case Field.ageMs.key: ageMs = try reader.readUInt32()
+                case Field.isMock.key: isMock = try reader.readBool()
+                case Field.ellipsoidalHeightCm.key: ellipsoidalHeightCm = try reader.readSInt32()
+                case Field.pressureHpa.key: pressureHpaBits = try reader.readFixed32()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -118,140 +119,291 @@ public struct LocationFix: LocationWireMessage {
     private mutating func decodeFieldsFast(_ scanner: inout FastFieldScanner) -> Bool {
         while let key = scanner.nextKey() {
             switch key {
-            case 0x08:
+            case Field.sequence.key:
                 guard let value = scanner.varint() else { return false }
                 sequence = value
-            case 0x10:
+            case Field.timeMs.key:
                 guard let value = scanner.varint() else { return false }
                 timeMs = Int64(bitPattern: value)
-            case 0x1D: latitudeE7 = Int32(bitPattern: scanner.fixed32())
-            case 0x25: longitudeE7 = Int32(bitPattern: scanner.fixed32())
-            case 0x28:
+            case Field.latitudeE7.key: latitudeE7 = Int32(bitPattern: scanner.fixed32())
+            case Field.longitudeE7.key: longitudeE7 = Int32(bitPattern: scanner.fixed32())
+            case Field.horizontalAccuracyCm.key:
                 guard let value = scanner.varint() else { return false }
                 horizontalAccuracyCm = UInt32(truncatingIfNeeded: value)
-            case 0x30:
+            case Field.altitudeCm.key:
                 guard let value = scanner.varint() else { return false }
                 altitudeCm = ZigZag.decode(UInt32(truncatingIfNeeded: value))
-            case 0x38:
+            case Field.verticalAccuracyCm.key:
                 guard let value = scanner.varint() else { return false }
                 verticalAccuracyCm = UInt32(truncatingIfNeeded: value)
-            case 0x40:
+            case Field.speedCmS.key:
                 guard let value = scanner.varint() else { return false }
                 speedCmS = UInt32(truncatingIfNeeded: value)
-            case 0x48:
+            case Field.speedAccuracyCmS.key:
                 guard let value = scanner.varint() else { return false }
                 speedAccuracyCmS = UInt32(truncatingIfNeeded: value)
-            case 0x50:
+            case Field.courseCdeg.key:
                 guard let value = scanner.varint() else { return false }
                 courseCdeg = UInt32(truncatingIfNeeded: value)
-            case 0x58:
+            case Field.courseAccuracyCdeg.key:
                 guard let value = scanner.varint() else { return false }
                 courseAccuracyCdeg = UInt32(truncatingIfNeeded: value)
-            case 0x60:
+            case Field.elapsedRealtimeMs.key:
                 guard let value = scanner.varint() else { return false }
                 elapsedRealtimeMs = value
-            case 0x68:
+            case Field.reason.key:
                 guard let value = scanner.varint() else { return false }
                 reason = FixReason(rawValue: Int32(truncatingIfNeeded: value))
-            case 0x70:
+            case Field.source.key:
                 guard let value = scanner.varint() else { return false }
                 source = FixSource(rawValue: Int32(truncatingIfNeeded: value))
-            case 0x78:
+            case Field.batteryPercent.key:
                 guard let value = scanner.varint() else { return false }
                 batteryPercent = UInt32(truncatingIfNeeded: value)
-            case 0x80:
+            case Field.batteryState.key:
                 guard let value = scanner.varint() else { return false }
                 batteryState = BatteryState(rawValue: Int32(truncatingIfNeeded: value))
-            case 0x88:
+            case Field.motionActivity.key:
                 guard let value = scanner.varint() else { return false }
                 motionActivity = MotionActivity(rawValue: Int32(truncatingIfNeeded: value))
-            case 0x90:
+            case Field.motionConfidencePct.key:
                 guard let value = scanner.varint() else { return false }
                 motionConfidencePct = UInt32(truncatingIfNeeded: value)
-            case 0x98:
+            case Field.floor.key:
                 guard let value = scanner.varint() else { return false }
                 floor = ZigZag.decode(UInt32(truncatingIfNeeded: value))
-            case 0xA0:
+            case Field.ageMs.key:
                 guard let value = scanner.varint() else { return false }
                 ageMs = UInt32(truncatingIfNeeded: value)
-            case 0xA8:
+            case Field.isMock.key:
                 guard let value = scanner.varint() else { return false }
                 isMock = value != 0
-            case 0xB0:
+            case Field.ellipsoidalHeightCm.key:
                 guard let value = scanner.varint() else { return false }
                 ellipsoidalHeightCm = ZigZag.decode(UInt32(truncatingIfNeeded: value))
-            case 0xBD: pressureHpaBits = scanner.fixed32()
+            case Field.pressureHpa.key: pressureHpaBits = scanner.fixed32()
             default: return false
             }
         }
         return scanner.isAtMessageEnd
     }
 
-    /// The largest encoding of the known fields: 23 fields, each at most a 2-byte key and a 10-byte varint.
-    static let maxKnownFieldsSize = 23 * 12
+    /// The largest encoding of the known fields, every field present at its longest, from the field list.
+    static let maxKnownFieldsSize = Field.maxScalarFieldsEncodedSize!
 
     public func encodeFields(to writer: inout WireWriter) {
-        withUnsafePointer(to: self) { Self.encodeFields(at: $0, to: &writer) }
+        withUnsafePointer(to: self) {
+            Self.encodeFields(at: $0, to: &writer, maxKnownFieldsSize: Self.maxKnownFieldsSize)
+        }
     }
 
     /// Encodes the fix at `fix` reading each field in place: a batch encodes its fixes through this, because
     /// calling ``encodeFields(to:)`` on an array element copies the whole fix first (a retain and a release
-    /// included), which cost a fifth of the encoding time.
+    /// included), which cost a fifth of the encoding time. `maxKnownFieldsSize` is ``maxKnownFieldsSize``, which a
+    /// batch reads once for all its fixes.
     @inline(__always)
-    static func encodeFields(at fix: UnsafePointer<LocationFix>, to writer: inout WireWriter) {
+    static func encodeFields(
+        at fix: UnsafePointer<LocationFix>, to writer: inout WireWriter, maxKnownFieldsSize: Int
+    ) {
         var out = writer.beginBounded(maxByteCount: maxKnownFieldsSize)
-        if fix.pointee.sequence != 0 { out.writeVarintField(0x08, fix.pointee.sequence) }
-        if fix.pointee.timeMs != 0 { out.writeVarintField(0x10, UInt64(bitPattern: fix.pointee.timeMs)) }
-        if let latitudeE7 = fix.pointee.latitudeE7 { out.writeFixed32Field(0x1D, UInt32(bitPattern: latitudeE7)) }
-        if let longitudeE7 = fix.pointee.longitudeE7 { out.writeFixed32Field(0x25, UInt32(bitPattern: longitudeE7)) }
-        if let horizontalAccuracyCm = fix.pointee.horizontalAccuracyCm { out.writeVarintField(0x28, UInt64(horizontalAccuracyCm)) }
-        if let altitudeCm = fix.pointee.altitudeCm { out.writeSInt32Field(0x30, altitudeCm) }
-        if let verticalAccuracyCm = fix.pointee.verticalAccuracyCm { out.writeVarintField(0x38, UInt64(verticalAccuracyCm)) }
-        if let speedCmS = fix.pointee.speedCmS { out.writeVarintField(0x40, UInt64(speedCmS)) }
-        if let speedAccuracyCmS = fix.pointee.speedAccuracyCmS { out.writeVarintField(0x48, UInt64(speedAccuracyCmS)) }
-        if let courseCdeg = fix.pointee.courseCdeg { out.writeVarintField(0x50, UInt64(courseCdeg)) }
-        if let courseAccuracyCdeg = fix.pointee.courseAccuracyCdeg { out.writeVarintField(0x58, UInt64(courseAccuracyCdeg)) }
-        if let elapsedRealtimeMs = fix.pointee.elapsedRealtimeMs { out.writeVarintField(0x60, elapsedRealtimeMs) }
-        if fix.pointee.reason.rawValue != 0 { out.writeInt32Field(0x68, fix.pointee.reason.rawValue) }
-        if fix.pointee.source.rawValue != 0 { out.writeInt32Field(0x70, fix.pointee.source.rawValue) }
-        if let batteryPercent = fix.pointee.batteryPercent { out.writeVarintField(0x78, UInt64(batteryPercent)) }
-        if fix.pointee.batteryState.rawValue != 0 { out.writeInt32Field(0x80, fix.pointee.batteryState.rawValue) }
-        if fix.pointee.motionActivity.rawValue != 0 { out.writeInt32Field(0x88, fix.pointee.motionActivity.rawValue) }
-        if let motionConfidencePct = fix.pointee.motionConfidencePct { out.writeVarintField(0x90, UInt64(motionConfidencePct)) }
-        if let floor = fix.pointee.floor { out.writeSInt32Field(0x98, floor) }
-        if let ageMs = fix.pointee.ageMs { out.writeVarintField(0xA0, UInt64(ageMs)) }
-        if fix.pointee.isMock { out.writeBoolField(0xA8, true) }
-        if let ellipsoidalHeightCm = fix.pointee.ellipsoidalHeightCm { out.writeSInt32Field(0xB0, ellipsoidalHeightCm) }
-        if let pressureHpaBits = fix.pointee.pressureHpaBits { out.writeFixed32Field(0xBD, pressureHpaBits) }
+        if fix.pointee.sequence != 0 { out.writeVarintField(Field.sequence.key, fix.pointee.sequence) }
+        if fix.pointee.timeMs != 0 {
+            out.writeVarintField(Field.timeMs.key, UInt64(bitPattern: fix.pointee.timeMs))
+        }
+        if let latitudeE7 = fix.pointee.latitudeE7 {
+            out.writeFixed32Field(Field.latitudeE7.key, UInt32(bitPattern: latitudeE7))
+        }
+        if let longitudeE7 = fix.pointee.longitudeE7 {
+            out.writeFixed32Field(Field.longitudeE7.key, UInt32(bitPattern: longitudeE7))
+        }
+        if let horizontalAccuracyCm = fix.pointee.horizontalAccuracyCm {
+            out.writeVarintField(Field.horizontalAccuracyCm.key, UInt64(horizontalAccuracyCm))
+        }
+        if let altitudeCm = fix.pointee.altitudeCm {
+            out.writeSInt32Field(Field.altitudeCm.key, altitudeCm)
+        }
+        if let verticalAccuracyCm = fix.pointee.verticalAccuracyCm {
+            out.writeVarintField(Field.verticalAccuracyCm.key, UInt64(verticalAccuracyCm))
+        }
+        if let speedCmS = fix.pointee.speedCmS {
+            out.writeVarintField(Field.speedCmS.key, UInt64(speedCmS))
+        }
+        if let speedAccuracyCmS = fix.pointee.speedAccuracyCmS {
+            out.writeVarintField(Field.speedAccuracyCmS.key, UInt64(speedAccuracyCmS))
+        }
+        if let courseCdeg = fix.pointee.courseCdeg {
+            out.writeVarintField(Field.courseCdeg.key, UInt64(courseCdeg))
+        }
+        if let courseAccuracyCdeg = fix.pointee.courseAccuracyCdeg {
+            out.writeVarintField(Field.courseAccuracyCdeg.key, UInt64(courseAccuracyCdeg))
+        }
+        if let elapsedRealtimeMs = fix.pointee.elapsedRealtimeMs {
+            out.writeVarintField(Field.elapsedRealtimeMs.key, elapsedRealtimeMs)
+        }
+        if fix.pointee.reason.rawValue != 0 {
+            out.writeInt32Field(Field.reason.key, fix.pointee.reason.rawValue)
+        }
+        if fix.pointee.source.rawValue != 0 {
+            out.writeInt32Field(Field.source.key, fix.pointee.source.rawValue)
+        }
+        if let batteryPercent = fix.pointee.batteryPercent {
+            out.writeVarintField(Field.batteryPercent.key, UInt64(batteryPercent))
+        }
+        if fix.pointee.batteryState.rawValue != 0 {
+            out.writeInt32Field(Field.batteryState.key, fix.pointee.batteryState.rawValue)
+        }
+        if fix.pointee.motionActivity.rawValue != 0 {
+            out.writeInt32Field(Field.motionActivity.key, fix.pointee.motionActivity.rawValue)
+        }
+        if let motionConfidencePct = fix.pointee.motionConfidencePct {
+            out.writeVarintField(Field.motionConfidencePct.key, UInt64(motionConfidencePct))
+        }
+        if let floor = fix.pointee.floor { out.writeSInt32Field(Field.floor.key, floor) }
+        if let ageMs = fix.pointee.ageMs { out.writeVarintField(Field.ageMs.key, UInt64(ageMs)) }
+        if fix.pointee.isMock { out.writeBoolField(Field.isMock.key, true) }
+        if let ellipsoidalHeightCm = fix.pointee.ellipsoidalHeightCm {
+            out.writeSInt32Field(Field.ellipsoidalHeightCm.key, ellipsoidalHeightCm)
+        }
+        if let pressureHpaBits = fix.pointee.pressureHpaBits {
+            out.writeFixed32Field(Field.pressureHpa.key, pressureHpaBits)
+        }
         writer.commit(out)
         writer.writeUnknownFields(fix.pointee.unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.LocationFix",
-        fields: [
-            FieldSchema(1, "sequence", .uint64),
-            FieldSchema(2, "time_ms", .int64),
-            FieldSchema(3, "latitude_e7", .sfixed32, .optional),
-            FieldSchema(4, "longitude_e7", .sfixed32, .optional),
-            FieldSchema(5, "horizontal_accuracy_cm", .uint32, .optional),
-            FieldSchema(6, "altitude_cm", .sint32, .optional),
-            FieldSchema(7, "vertical_accuracy_cm", .uint32, .optional),
-            FieldSchema(8, "speed_cm_s", .uint32, .optional),
-            FieldSchema(9, "speed_accuracy_cm_s", .uint32, .optional),
-            FieldSchema(10, "course_cdeg", .uint32, .optional),
-            FieldSchema(11, "course_accuracy_cdeg", .uint32, .optional),
-            FieldSchema(12, "elapsed_realtime_ms", .uint64, .optional),
-            FieldSchema(13, "reason", .enumeration(FixReason.schema)),
-            FieldSchema(14, "source", .enumeration(FixSource.schema)),
-            FieldSchema(15, "battery_percent", .uint32, .optional),
-            FieldSchema(16, "battery_state", .enumeration(BatteryState.schema)),
-            FieldSchema(17, "motion_activity", .enumeration(MotionActivity.schema)),
-            FieldSchema(18, "motion_confidence_pct", .uint32, .optional),
-            FieldSchema(19, "floor", .sint32, .optional),
-            FieldSchema(20, "age_ms", .uint32, .optional),
-            FieldSchema(21, "is_mock", .bool),
-            FieldSchema(22, "ellipsoidal_height_cm", .sint32, .optional),
-            FieldSchema(23, "pressure_hpa", .float, .optional),
-        ])
+    /// The fields of `locationwire.v1.LocationFix`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case sequence, timeMs, latitudeE7, longitudeE7, horizontalAccuracyCm, altitudeCm,
+            verticalAccuracyCm, speedCmS, speedAccuracyCmS, courseCdeg, courseAccuracyCdeg,
+            elapsedRealtimeMs, reason, source, batteryPercent, batteryState, motionActivity,
+            motionConfidencePct, floor, ageMs, isMock, ellipsoidalHeightCm, pressureHpa
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .sequence: FieldDeclaration(1, "sequence", .uint64)
+            case .timeMs: FieldDeclaration(2, "time_ms", .int64)
+            case .latitudeE7: FieldDeclaration(3, "latitude_e7", .sfixed32, .optional)
+            case .longitudeE7: FieldDeclaration(4, "longitude_e7", .sfixed32, .optional)
+            case .horizontalAccuracyCm: FieldDeclaration(5, "horizontal_accuracy_cm", .uint32, .optional)
+            case .altitudeCm: FieldDeclaration(6, "altitude_cm", .sint32, .optional)
+            case .verticalAccuracyCm: FieldDeclaration(7, "vertical_accuracy_cm", .uint32, .optional)
+            case .speedCmS: FieldDeclaration(8, "speed_cm_s", .uint32, .optional)
+            case .speedAccuracyCmS: FieldDeclaration(9, "speed_accuracy_cm_s", .uint32, .optional)
+            case .courseCdeg: FieldDeclaration(10, "course_cdeg", .uint32, .optional)
+            case .courseAccuracyCdeg: FieldDeclaration(11, "course_accuracy_cdeg", .uint32, .optional)
+            case .elapsedRealtimeMs: FieldDeclaration(12, "elapsed_realtime_ms", .uint64, .optional)
+            case .reason: FieldDeclaration(13, "reason", .enumeration(FixReason.self))
+            case .source: FieldDeclaration(14, "source", .enumeration(FixSource.self))
+            case .batteryPercent: FieldDeclaration(15, "battery_percent", .uint32, .optional)
+            case .batteryState: FieldDeclaration(16, "battery_state", .enumeration(BatteryState.self))
+            case .motionActivity:
+                FieldDeclaration(17, "motion_activity", .enumeration(MotionActivity.self))
+            case .motionConfidencePct: FieldDeclaration(18, "motion_confidence_pct", .uint32, .optional)
+            case .floor: FieldDeclaration(19, "floor", .sint32, .optional)
+            case .ageMs: FieldDeclaration(20, "age_ms", .uint32, .optional)
+            case .isMock: FieldDeclaration(21, "is_mock", .bool)
+            case .ellipsoidalHeightCm: FieldDeclaration(22, "ellipsoidal_height_cm", .sint32, .optional)
+            case .pressureHpa: FieldDeclaration(23, "pressure_hpa", .float, .optional)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.LocationFix", fields: Field.self)
+}
+
+// MARK: - Compact columns
+
+extension LocationFix {
+    /// The value of `field` as a ``CompactFixes`` column integer: 64-bit unsigned fields and the float by their
+    /// bit patterns; nil when the field is absent (explicit presence only; implicit fields always have a value).
+    func columnValue(_ field: Field) -> Int64? {
+        switch field {
+        case .sequence: Int64(bitPattern: sequence)
+        case .timeMs: timeMs
+        case .latitudeE7: latitudeE7.map(Int64.init)
+        case .longitudeE7: longitudeE7.map(Int64.init)
+        case .horizontalAccuracyCm: horizontalAccuracyCm.map(Int64.init)
+        case .altitudeCm: altitudeCm.map(Int64.init)
+        case .verticalAccuracyCm: verticalAccuracyCm.map(Int64.init)
+        case .speedCmS: speedCmS.map(Int64.init)
+        case .speedAccuracyCmS: speedAccuracyCmS.map(Int64.init)
+        case .courseCdeg: courseCdeg.map(Int64.init)
+        case .courseAccuracyCdeg: courseAccuracyCdeg.map(Int64.init)
+        case .elapsedRealtimeMs: elapsedRealtimeMs.map { Int64(bitPattern: $0) }
+        case .reason: Int64(reason.rawValue)
+        case .source: Int64(source.rawValue)
+        case .batteryPercent: batteryPercent.map(Int64.init)
+        case .batteryState: Int64(batteryState.rawValue)
+        case .motionActivity: Int64(motionActivity.rawValue)
+        case .motionConfidencePct: motionConfidencePct.map(Int64.init)
+        case .floor: floor.map(Int64.init)
+        case .ageMs: ageMs.map(Int64.init)
+        case .isMock: isMock ? 1 : 0
+        case .ellipsoidalHeightCm: ellipsoidalHeightCm.map(Int64.init)
+        case .pressureHpa: pressureHpaBits.map(Int64.init)
+        }
+    }
+
+    /// Stores the values of column `field` into `rows`, each checked to fit the field's type. One loop per field,
+    /// so the field is chosen once per column, not once per value.
+    static func fillColumn(
+        _ field: Field, of rows: UnsafeMutableBufferPointer<LocationFix>, from column: FixColumn
+    ) throws(CompactFixesError) {
+        switch field {
+        case .sequence:
+            try column.forEachValue(of: field, as: Int64.self) {
+                rows[$0].sequence = UInt64(bitPattern: $1)
+            }
+        case .timeMs: try column.forEachValue(of: field, as: Int64.self) { rows[$0].timeMs = $1 }
+        case .latitudeE7:
+            try column.forEachValue(of: field, as: Int32.self) { rows[$0].latitudeE7 = $1 }
+        case .longitudeE7:
+            try column.forEachValue(of: field, as: Int32.self) { rows[$0].longitudeE7 = $1 }
+        case .horizontalAccuracyCm:
+            try column.forEachValue(of: field, as: UInt32.self) { rows[$0].horizontalAccuracyCm = $1 }
+        case .altitudeCm:
+            try column.forEachValue(of: field, as: Int32.self) { rows[$0].altitudeCm = $1 }
+        case .verticalAccuracyCm:
+            try column.forEachValue(of: field, as: UInt32.self) { rows[$0].verticalAccuracyCm = $1 }
+        case .speedCmS: try column.forEachValue(of: field, as: UInt32.self) { rows[$0].speedCmS = $1 }
+        case .speedAccuracyCmS:
+            try column.forEachValue(of: field, as: UInt32.self) { rows[$0].speedAccuracyCmS = $1 }
+        case .courseCdeg:
+            try column.forEachValue(of: field, as: UInt32.self) { rows[$0].courseCdeg = $1 }
+        case .courseAccuracyCdeg:
+            try column.forEachValue(of: field, as: UInt32.self) { rows[$0].courseAccuracyCdeg = $1 }
+        case .elapsedRealtimeMs:
+            try column.forEachValue(of: field, as: Int64.self) {
+                rows[$0].elapsedRealtimeMs = UInt64(bitPattern: $1)
+            }
+        case .reason:
+            try column.forEachValue(of: field, as: Int32.self) {
+                rows[$0].reason = FixReason(rawValue: $1)
+            }
+        case .source:
+            try column.forEachValue(of: field, as: Int32.self) {
+                rows[$0].source = FixSource(rawValue: $1)
+            }
+        case .batteryPercent:
+            try column.forEachValue(of: field, as: UInt32.self) { rows[$0].batteryPercent = $1 }
+        case .batteryState:
+            try column.forEachValue(of: field, as: Int32.self) {
+                rows[$0].batteryState = BatteryState(rawValue: $1)
+            }
+        case .motionActivity:
+            try column.forEachValue(of: field, as: Int32.self) {
+                rows[$0].motionActivity = MotionActivity(rawValue: $1)
+            }
+        case .motionConfidencePct:
+            try column.forEachValue(of: field, as: UInt32.self) { rows[$0].motionConfidencePct = $1 }
+        case .floor: try column.forEachValue(of: field, as: Int32.self) { rows[$0].floor = $1 }
+        case .ageMs: try column.forEachValue(of: field, as: UInt32.self) { rows[$0].ageMs = $1 }
+        case .isMock: try column.forEachValue(of: field, as: Bool.self) { rows[$0].isMock = $1 }
+        case .ellipsoidalHeightCm:
+            try column.forEachValue(of: field, as: Int32.self) { rows[$0].ellipsoidalHeightCm = $1 }
+        case .pressureHpa:
+            try column.forEachValue(of: field, as: UInt32.self) { rows[$0].pressureHpaBits = $1 }
+        }
+    }
 }

@@ -16,12 +16,14 @@ public struct Polygon: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x0A: try reader.readPackedFixed32(appendingTo: &latitudesE7) { Int32(bitPattern: $0) }
-                case 0x0D:
+                case Field.latitudesE7.key:
+                    try reader.readPackedFixed32(appendingTo: &latitudesE7) { Int32(bitPattern: $0) }
+                case Field.latitudesE7.unpackedKey:
                     try reader.checkCanAppend(to: latitudesE7)
                     latitudesE7.append(Int32(bitPattern: try reader.readFixed32()))
-                case 0x12: try reader.readPackedFixed32(appendingTo: &longitudesE7) { Int32(bitPattern: $0) }
-                case 0x15:
+                case Field.longitudesE7.key:
+                    try reader.readPackedFixed32(appendingTo: &longitudesE7) { Int32(bitPattern: $0) }
+                case Field.longitudesE7.unpackedKey:
                     try reader.checkCanAppend(to: longitudesE7)
                     longitudesE7.append(Int32(bitPattern: try reader.readFixed32()))
                 default: try reader.readUnknownField(key, into: &unknownFields)
@@ -33,15 +35,23 @@ public struct Polygon: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        writer.writePackedFixed32(0x0A, latitudesE7) { UInt32(bitPattern: $0) }
-        writer.writePackedFixed32(0x12, longitudesE7) { UInt32(bitPattern: $0) }
+        writer.writePackedFixed32(Field.latitudesE7.key, latitudesE7) { UInt32(bitPattern: $0) }
+        writer.writePackedFixed32(Field.longitudesE7.key, longitudesE7) { UInt32(bitPattern: $0) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.Polygon",
-        fields: [
-            FieldSchema(1, "latitudes_e7", .sfixed32, .repeated),
-            FieldSchema(2, "longitudes_e7", .sfixed32, .repeated),
-        ])
+    /// The fields of `locationwire.v1.Polygon`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case latitudesE7, longitudesE7
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .latitudesE7: FieldDeclaration(1, "latitudes_e7", .sfixed32, .repeated)
+            case .longitudesE7: FieldDeclaration(2, "longitudes_e7", .sfixed32, .repeated)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.Polygon", fields: Field.self)
 }

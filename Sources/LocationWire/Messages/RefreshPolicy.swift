@@ -22,11 +22,13 @@ public struct RefreshPolicy: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x08: refreshDistanceM = try reader.readUInt32()
-                case 0x15: anchorLatitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case 0x1D: anchorLongitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case 0x20: onRefineEntry = try reader.readBool()
-                case 0x28: minIntervalMs = try reader.readUInt32()
+                case Field.refreshDistanceM.key: refreshDistanceM = try reader.readUInt32()
+                case Field.anchorLatitudeE7.key:
+                    anchorLatitudeE7 = Int32(bitPattern: try reader.readFixed32())
+                case Field.anchorLongitudeE7.key:
+                    anchorLongitudeE7 = Int32(bitPattern: try reader.readFixed32())
+                case Field.onRefineEntry.key: onRefineEntry = try reader.readBool()
+                case Field.minIntervalMs.key: minIntervalMs = try reader.readUInt32()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -36,21 +38,37 @@ public struct RefreshPolicy: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if let refreshDistanceM { writer.writeVarintField(0x08, UInt64(refreshDistanceM)) }
-        if let anchorLatitudeE7 { writer.writeFixed32Field(0x15, UInt32(bitPattern: anchorLatitudeE7)) }
-        if let anchorLongitudeE7 { writer.writeFixed32Field(0x1D, UInt32(bitPattern: anchorLongitudeE7)) }
-        if onRefineEntry { writer.writeBoolField(0x20, true) }
-        if minIntervalMs != 0 { writer.writeVarintField(0x28, UInt64(minIntervalMs)) }
+        if let refreshDistanceM {
+            writer.writeVarintField(Field.refreshDistanceM.key, UInt64(refreshDistanceM))
+        }
+        if let anchorLatitudeE7 {
+            writer.writeFixed32Field(Field.anchorLatitudeE7.key, UInt32(bitPattern: anchorLatitudeE7))
+        }
+        if let anchorLongitudeE7 {
+            writer.writeFixed32Field(Field.anchorLongitudeE7.key, UInt32(bitPattern: anchorLongitudeE7))
+        }
+        if onRefineEntry { writer.writeBoolField(Field.onRefineEntry.key, true) }
+        if minIntervalMs != 0 {
+            writer.writeVarintField(Field.minIntervalMs.key, UInt64(minIntervalMs))
+        }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.RefreshPolicy",
-        fields: [
-            FieldSchema(1, "refresh_distance_m", .uint32, .optional),
-            FieldSchema(2, "anchor_latitude_e7", .sfixed32, .optional),
-            FieldSchema(3, "anchor_longitude_e7", .sfixed32, .optional),
-            FieldSchema(4, "on_refine_entry", .bool),
-            FieldSchema(5, "min_interval_ms", .uint32),
-        ])
+    /// The fields of `locationwire.v1.RefreshPolicy`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case refreshDistanceM, anchorLatitudeE7, anchorLongitudeE7, onRefineEntry, minIntervalMs
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .refreshDistanceM: FieldDeclaration(1, "refresh_distance_m", .uint32, .optional)
+            case .anchorLatitudeE7: FieldDeclaration(2, "anchor_latitude_e7", .sfixed32, .optional)
+            case .anchorLongitudeE7: FieldDeclaration(3, "anchor_longitude_e7", .sfixed32, .optional)
+            case .onRefineEntry: FieldDeclaration(4, "on_refine_entry", .bool)
+            case .minIntervalMs: FieldDeclaration(5, "min_interval_ms", .uint32)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.RefreshPolicy", fields: Field.self)
 }

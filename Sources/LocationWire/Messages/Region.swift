@@ -36,24 +36,24 @@ public struct Region: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x0A: id = try reader.readString()
-                case 0x10: version = try reader.readVarint()
-                case 0x1A:
+                case Field.id.key: id = try reader.readString()
+                case Field.version.key: version = try reader.readVarint()
+                case Field.circle.key:
                     if circle == nil { circle = Circle() }
                     try reader.readMessage(into: &circle!)
-                case 0x22:
+                case Field.polygon.key:
                     if polygon == nil { polygon = Polygon() }
                     try reader.readMessage(into: &polygon!)
-                case 0x28: level = RegionLevel(rawValue: try reader.readInt32())
-                case 0x32: parentId = try reader.readString()
-                case 0x38: notifyOnEntry = try reader.readBool()
-                case 0x40: notifyOnExit = try reader.readBool()
-                case 0x48: notifyOnDwell = try reader.readBool()
-                case 0x50: loiteringDelayMs = try reader.readUInt32()
-                case 0x58: priority = try reader.readUInt32()
-                case 0x60: expiresAtMs = Int64(bitPattern: try reader.readVarint())
-                case 0x68: refineOnEntry = try reader.readBool()
-                case 0x72: name = try reader.readString()
+                case Field.level.key: level = RegionLevel(rawValue: try reader.readInt32())
+                case Field.parentId.key: parentId = try reader.readString()
+                case Field.notifyOnEntry.key: notifyOnEntry = try reader.readBool()
+                case Field.notifyOnExit.key: notifyOnExit = try reader.readBool()
+                case Field.notifyOnDwell.key: notifyOnDwell = try reader.readBool()
+                case Field.loiteringDelayMs.key: loiteringDelayMs = try reader.readUInt32()
+                case Field.priority.key: priority = try reader.readUInt32()
+                case Field.expiresAtMs.key: expiresAtMs = Int64(bitPattern: try reader.readVarint())
+                case Field.refineOnEntry.key: refineOnEntry = try reader.readBool()
+                case Field.name.key: name = try reader.readString()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -63,39 +63,52 @@ public struct Region: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if !id.isEmpty { writer.writeStringField(0x0A, id) }
-        if version != 0 { writer.writeVarintField(0x10, version) }
-        if let circle { writer.writeMessageField(0x1A, circle) }
-        if let polygon { writer.writeMessageField(0x22, polygon) }
-        if level.rawValue != 0 { writer.writeInt32Field(0x28, level.rawValue) }
-        if !parentId.isEmpty { writer.writeStringField(0x32, parentId) }
-        if notifyOnEntry { writer.writeBoolField(0x38, true) }
-        if notifyOnExit { writer.writeBoolField(0x40, true) }
-        if notifyOnDwell { writer.writeBoolField(0x48, true) }
-        if loiteringDelayMs != 0 { writer.writeVarintField(0x50, UInt64(loiteringDelayMs)) }
-        if priority != 0 { writer.writeVarintField(0x58, UInt64(priority)) }
-        if expiresAtMs != 0 { writer.writeVarintField(0x60, UInt64(bitPattern: expiresAtMs)) }
-        if refineOnEntry { writer.writeBoolField(0x68, true) }
-        if !name.isEmpty { writer.writeStringField(0x72, name) }
+        if !id.isEmpty { writer.writeStringField(Field.id.key, id) }
+        if version != 0 { writer.writeVarintField(Field.version.key, version) }
+        if let circle { writer.writeMessageField(Field.circle.key, circle) }
+        if let polygon { writer.writeMessageField(Field.polygon.key, polygon) }
+        if level.rawValue != 0 { writer.writeInt32Field(Field.level.key, level.rawValue) }
+        if !parentId.isEmpty { writer.writeStringField(Field.parentId.key, parentId) }
+        if notifyOnEntry { writer.writeBoolField(Field.notifyOnEntry.key, true) }
+        if notifyOnExit { writer.writeBoolField(Field.notifyOnExit.key, true) }
+        if notifyOnDwell { writer.writeBoolField(Field.notifyOnDwell.key, true) }
+        if loiteringDelayMs != 0 {
+            writer.writeVarintField(Field.loiteringDelayMs.key, UInt64(loiteringDelayMs))
+        }
+        if priority != 0 { writer.writeVarintField(Field.priority.key, UInt64(priority)) }
+        if expiresAtMs != 0 {
+            writer.writeVarintField(Field.expiresAtMs.key, UInt64(bitPattern: expiresAtMs))
+        }
+        if refineOnEntry { writer.writeBoolField(Field.refineOnEntry.key, true) }
+        if !name.isEmpty { writer.writeStringField(Field.name.key, name) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.Region",
-        fields: [
-            FieldSchema(1, "id", .string),
-            FieldSchema(2, "version", .uint64),
-            FieldSchema(3, "circle", .message(Circle.schema)),
-            FieldSchema(4, "polygon", .message(Polygon.schema)),
-            FieldSchema(5, "level", .enumeration(RegionLevel.schema)),
-            FieldSchema(6, "parent_id", .string),
-            FieldSchema(7, "notify_on_entry", .bool),
-            FieldSchema(8, "notify_on_exit", .bool),
-            FieldSchema(9, "notify_on_dwell", .bool),
-            FieldSchema(10, "loitering_delay_ms", .uint32),
-            FieldSchema(11, "priority", .uint32),
-            FieldSchema(12, "expires_at_ms", .int64),
-            FieldSchema(13, "refine_on_entry", .bool),
-            FieldSchema(14, "name", .string),
-        ])
+    /// The fields of `locationwire.v1.Region`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case id, version, circle, polygon, level, parentId, notifyOnEntry, notifyOnExit, notifyOnDwell,
+            loiteringDelayMs, priority, expiresAtMs, refineOnEntry, name
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .id: FieldDeclaration(1, "id", .string)
+            case .version: FieldDeclaration(2, "version", .uint64)
+            case .circle: FieldDeclaration(3, "circle", .message(Circle.self))
+            case .polygon: FieldDeclaration(4, "polygon", .message(Polygon.self))
+            case .level: FieldDeclaration(5, "level", .enumeration(RegionLevel.self))
+            case .parentId: FieldDeclaration(6, "parent_id", .string)
+            case .notifyOnEntry: FieldDeclaration(7, "notify_on_entry", .bool)
+            case .notifyOnExit: FieldDeclaration(8, "notify_on_exit", .bool)
+            case .notifyOnDwell: FieldDeclaration(9, "notify_on_dwell", .bool)
+            case .loiteringDelayMs: FieldDeclaration(10, "loitering_delay_ms", .uint32)
+            case .priority: FieldDeclaration(11, "priority", .uint32)
+            case .expiresAtMs: FieldDeclaration(12, "expires_at_ms", .int64)
+            case .refineOnEntry: FieldDeclaration(13, "refine_on_entry", .bool)
+            case .name: FieldDeclaration(14, "name", .string)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.Region", fields: Field.self)
 }

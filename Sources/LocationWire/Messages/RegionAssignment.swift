@@ -34,21 +34,21 @@ public struct RegionAssignment: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x08: assignmentVersion = try reader.readVarint()
-                case 0x10: issuedAtMs = Int64(bitPattern: try reader.readVarint())
-                case 0x18: expiresAtMs = Int64(bitPattern: try reader.readVarint())
-                case 0x20: mode = AssignmentMode(rawValue: try reader.readInt32())
-                case 0x28: baseVersion = try reader.readVarint()
-                case 0x32:
+                case Field.assignmentVersion.key: assignmentVersion = try reader.readVarint()
+                case Field.issuedAtMs.key: issuedAtMs = Int64(bitPattern: try reader.readVarint())
+                case Field.expiresAtMs.key: expiresAtMs = Int64(bitPattern: try reader.readVarint())
+                case Field.mode.key: mode = AssignmentMode(rawValue: try reader.readInt32())
+                case Field.baseVersion.key: baseVersion = try reader.readVarint()
+                case Field.regions.key:
                     if regions.isEmpty { try reader.reserveCapacity(for: key, in: &regions) }
                     try reader.readMessage(appendingTo: &regions)
-                case 0x3A: try reader.readString(appendingTo: &removedRegionIds)
-                case 0x40: monitoringEnabled = try reader.readBool()
-                case 0x48: slotBudget = try reader.readUInt32()
-                case 0x52:
+                case Field.removedRegionIds.key: try reader.readString(appendingTo: &removedRegionIds)
+                case Field.monitoringEnabled.key: monitoringEnabled = try reader.readBool()
+                case Field.slotBudget.key: slotBudget = try reader.readUInt32()
+                case Field.refresh.key:
                     if refresh == nil { refresh = RefreshPolicy() }
                     try reader.readMessage(into: &refresh!)
-                case 0x58: datum = CoordinateDatum(rawValue: try reader.readInt32())
+                case Field.datum.key: datum = CoordinateDatum(rawValue: try reader.readInt32())
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -58,33 +58,50 @@ public struct RegionAssignment: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if assignmentVersion != 0 { writer.writeVarintField(0x08, assignmentVersion) }
-        if issuedAtMs != 0 { writer.writeVarintField(0x10, UInt64(bitPattern: issuedAtMs)) }
-        if expiresAtMs != 0 { writer.writeVarintField(0x18, UInt64(bitPattern: expiresAtMs)) }
-        if mode.rawValue != 0 { writer.writeInt32Field(0x20, mode.rawValue) }
-        if baseVersion != 0 { writer.writeVarintField(0x28, baseVersion) }
-        writer.writeRepeatedMessageField(0x32, regions)
-        for id in removedRegionIds { writer.writeStringField(0x3A, id) }
-        if let monitoringEnabled { writer.writeBoolField(0x40, monitoringEnabled) }
-        if slotBudget != 0 { writer.writeVarintField(0x48, UInt64(slotBudget)) }
-        if let refresh { writer.writeMessageField(0x52, refresh) }
-        if datum.rawValue != 0 { writer.writeInt32Field(0x58, datum.rawValue) }
+        if assignmentVersion != 0 {
+            writer.writeVarintField(Field.assignmentVersion.key, assignmentVersion)
+        }
+        if issuedAtMs != 0 {
+            writer.writeVarintField(Field.issuedAtMs.key, UInt64(bitPattern: issuedAtMs))
+        }
+        if expiresAtMs != 0 {
+            writer.writeVarintField(Field.expiresAtMs.key, UInt64(bitPattern: expiresAtMs))
+        }
+        if mode.rawValue != 0 { writer.writeInt32Field(Field.mode.key, mode.rawValue) }
+        if baseVersion != 0 { writer.writeVarintField(Field.baseVersion.key, baseVersion) }
+        writer.writeRepeatedMessageField(Field.regions.key, regions)
+        for id in removedRegionIds { writer.writeStringField(Field.removedRegionIds.key, id) }
+        if let monitoringEnabled {
+            writer.writeBoolField(Field.monitoringEnabled.key, monitoringEnabled)
+        }
+        if slotBudget != 0 { writer.writeVarintField(Field.slotBudget.key, UInt64(slotBudget)) }
+        if let refresh { writer.writeMessageField(Field.refresh.key, refresh) }
+        if datum.rawValue != 0 { writer.writeInt32Field(Field.datum.key, datum.rawValue) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.RegionAssignment",
-        fields: [
-            FieldSchema(1, "assignment_version", .uint64),
-            FieldSchema(2, "issued_at_ms", .int64),
-            FieldSchema(3, "expires_at_ms", .int64),
-            FieldSchema(4, "mode", .enumeration(AssignmentMode.schema)),
-            FieldSchema(5, "base_version", .uint64),
-            FieldSchema(6, "regions", .message(Region.schema), .repeated),
-            FieldSchema(7, "removed_region_ids", .string, .repeated),
-            FieldSchema(8, "monitoring_enabled", .bool, .optional),
-            FieldSchema(9, "slot_budget", .uint32),
-            FieldSchema(10, "refresh", .message(RefreshPolicy.schema)),
-            FieldSchema(11, "datum", .enumeration(CoordinateDatum.schema)),
-        ])
+    /// The fields of `locationwire.v1.RegionAssignment`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case assignmentVersion, issuedAtMs, expiresAtMs, mode, baseVersion, regions, removedRegionIds,
+            monitoringEnabled, slotBudget, refresh, datum
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .assignmentVersion: FieldDeclaration(1, "assignment_version", .uint64)
+            case .issuedAtMs: FieldDeclaration(2, "issued_at_ms", .int64)
+            case .expiresAtMs: FieldDeclaration(3, "expires_at_ms", .int64)
+            case .mode: FieldDeclaration(4, "mode", .enumeration(AssignmentMode.self))
+            case .baseVersion: FieldDeclaration(5, "base_version", .uint64)
+            case .regions: FieldDeclaration(6, "regions", .message(Region.self), .repeated)
+            case .removedRegionIds: FieldDeclaration(7, "removed_region_ids", .string, .repeated)
+            case .monitoringEnabled: FieldDeclaration(8, "monitoring_enabled", .bool, .optional)
+            case .slotBudget: FieldDeclaration(9, "slot_budget", .uint32)
+            case .refresh: FieldDeclaration(10, "refresh", .message(RefreshPolicy.self))
+            case .datum: FieldDeclaration(11, "datum", .enumeration(CoordinateDatum.self))
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.RegionAssignment", fields: Field.self)
 }

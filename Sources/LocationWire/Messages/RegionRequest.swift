@@ -32,20 +32,20 @@ public struct RegionRequest: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x0A: deviceId = try reader.readString()
-                case 0x10: reason = RegionRequestReason(rawValue: try reader.readInt32())
-                case 0x1A:
+                case Field.deviceId.key: deviceId = try reader.readString()
+                case Field.reason.key: reason = RegionRequestReason(rawValue: try reader.readInt32())
+                case Field.currentFix.key:
                     if currentFix == nil { currentFix = LocationFix() }
                     try reader.readMessage(into: &currentFix!)
-                case 0x20: platformSlotLimit = try reader.readUInt32()
-                case 0x28: reservedAppSlots = try reader.readUInt32()
-                case 0x32:
+                case Field.platformSlotLimit.key: platformSlotLimit = try reader.readUInt32()
+                case Field.reservedAppSlots.key: reservedAppSlots = try reader.readUInt32()
+                case Field.armed.key:
                     if armed == nil { armed = ArmedRegions() }
                     try reader.readMessage(into: &armed!)
-                case 0x3A: refineRegionId = try reader.readString()
-                case 0x40: datum = CoordinateDatum(rawValue: try reader.readInt32())
-                case 0x48: sentAtMs = Int64(bitPattern: try reader.readVarint())
-                case 0x50: platform = Platform(rawValue: try reader.readInt32())
+                case Field.refineRegionId.key: refineRegionId = try reader.readString()
+                case Field.datum.key: datum = CoordinateDatum(rawValue: try reader.readInt32())
+                case Field.sentAtMs.key: sentAtMs = Int64(bitPattern: try reader.readVarint())
+                case Field.platform.key: platform = Platform(rawValue: try reader.readInt32())
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -55,31 +55,44 @@ public struct RegionRequest: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if !deviceId.isEmpty { writer.writeStringField(0x0A, deviceId) }
-        if reason.rawValue != 0 { writer.writeInt32Field(0x10, reason.rawValue) }
-        if let currentFix { writer.writeMessageField(0x1A, currentFix) }
-        if platformSlotLimit != 0 { writer.writeVarintField(0x20, UInt64(platformSlotLimit)) }
-        if reservedAppSlots != 0 { writer.writeVarintField(0x28, UInt64(reservedAppSlots)) }
-        if let armed { writer.writeMessageField(0x32, armed) }
-        if !refineRegionId.isEmpty { writer.writeStringField(0x3A, refineRegionId) }
-        if datum.rawValue != 0 { writer.writeInt32Field(0x40, datum.rawValue) }
-        if sentAtMs != 0 { writer.writeVarintField(0x48, UInt64(bitPattern: sentAtMs)) }
-        if platform.rawValue != 0 { writer.writeInt32Field(0x50, platform.rawValue) }
+        if !deviceId.isEmpty { writer.writeStringField(Field.deviceId.key, deviceId) }
+        if reason.rawValue != 0 { writer.writeInt32Field(Field.reason.key, reason.rawValue) }
+        if let currentFix { writer.writeMessageField(Field.currentFix.key, currentFix) }
+        if platformSlotLimit != 0 {
+            writer.writeVarintField(Field.platformSlotLimit.key, UInt64(platformSlotLimit))
+        }
+        if reservedAppSlots != 0 {
+            writer.writeVarintField(Field.reservedAppSlots.key, UInt64(reservedAppSlots))
+        }
+        if let armed { writer.writeMessageField(Field.armed.key, armed) }
+        if !refineRegionId.isEmpty { writer.writeStringField(Field.refineRegionId.key, refineRegionId) }
+        if datum.rawValue != 0 { writer.writeInt32Field(Field.datum.key, datum.rawValue) }
+        if sentAtMs != 0 { writer.writeVarintField(Field.sentAtMs.key, UInt64(bitPattern: sentAtMs)) }
+        if platform.rawValue != 0 { writer.writeInt32Field(Field.platform.key, platform.rawValue) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.RegionRequest",
-        fields: [
-            FieldSchema(1, "device_id", .string),
-            FieldSchema(2, "reason", .enumeration(RegionRequestReason.schema)),
-            FieldSchema(3, "current_fix", .message(LocationFix.schema)),
-            FieldSchema(4, "platform_slot_limit", .uint32),
-            FieldSchema(5, "reserved_app_slots", .uint32),
-            FieldSchema(6, "armed", .message(ArmedRegions.schema)),
-            FieldSchema(7, "refine_region_id", .string),
-            FieldSchema(8, "datum", .enumeration(CoordinateDatum.schema)),
-            FieldSchema(9, "sent_at_ms", .int64),
-            FieldSchema(10, "platform", .enumeration(Platform.schema)),
-        ])
+    /// The fields of `locationwire.v1.RegionRequest`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case deviceId, reason, currentFix, platformSlotLimit, reservedAppSlots, armed, refineRegionId,
+            datum, sentAtMs, platform
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .deviceId: FieldDeclaration(1, "device_id", .string)
+            case .reason: FieldDeclaration(2, "reason", .enumeration(RegionRequestReason.self))
+            case .currentFix: FieldDeclaration(3, "current_fix", .message(LocationFix.self))
+            case .platformSlotLimit: FieldDeclaration(4, "platform_slot_limit", .uint32)
+            case .reservedAppSlots: FieldDeclaration(5, "reserved_app_slots", .uint32)
+            case .armed: FieldDeclaration(6, "armed", .message(ArmedRegions.self))
+            case .refineRegionId: FieldDeclaration(7, "refine_region_id", .string)
+            case .datum: FieldDeclaration(8, "datum", .enumeration(CoordinateDatum.self))
+            case .sentAtMs: FieldDeclaration(9, "sent_at_ms", .int64)
+            case .platform: FieldDeclaration(10, "platform", .enumeration(Platform.self))
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.RegionRequest", fields: Field.self)
 }

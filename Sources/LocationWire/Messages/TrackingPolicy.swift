@@ -64,19 +64,19 @@ public struct TrackingPolicy: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x08: policyVersion = try reader.readVarint()
-                case 0x10: speedThresholdCmS = try reader.readUInt32()
-                case 0x18: timeIntervalMs = try reader.readUInt32()
-                case 0x20: distanceIntervalM = try reader.readUInt32()
-                case 0x28: maxHorizontalAccuracyCm = try reader.readUInt32()
-                case 0x30: uploadIntervalMs = try reader.readUInt32()
-                case 0x38: maxBatchSize = try reader.readUInt32()
-                case 0x40: maxBatchAgeMs = try reader.readUInt32()
-                case 0x48: stationaryRadiusM = try reader.readUInt32()
-                case 0x50: stopTimeoutMs = try reader.readUInt32()
-                case 0x58: heartbeatIntervalMs = try reader.readUInt32()
-                case 0x60: compactFixesAccepted = try reader.readBool()
-                case 0x68: trackingEnabled = try reader.readBool()
+                case Field.policyVersion.key: policyVersion = try reader.readVarint()
+                case Field.speedThresholdCmS.key: speedThresholdCmS = try reader.readUInt32()
+                case Field.timeIntervalMs.key: timeIntervalMs = try reader.readUInt32()
+                case Field.distanceIntervalM.key: distanceIntervalM = try reader.readUInt32()
+                case Field.maxHorizontalAccuracyCm.key: maxHorizontalAccuracyCm = try reader.readUInt32()
+                case Field.uploadIntervalMs.key: uploadIntervalMs = try reader.readUInt32()
+                case Field.maxBatchSize.key: maxBatchSize = try reader.readUInt32()
+                case Field.maxBatchAgeMs.key: maxBatchAgeMs = try reader.readUInt32()
+                case Field.stationaryRadiusM.key: stationaryRadiusM = try reader.readUInt32()
+                case Field.stopTimeoutMs.key: stopTimeoutMs = try reader.readUInt32()
+                case Field.heartbeatIntervalMs.key: heartbeatIntervalMs = try reader.readUInt32()
+                case Field.compactFixesAccepted.key: compactFixesAccepted = try reader.readBool()
+                case Field.trackingEnabled.key: trackingEnabled = try reader.readBool()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -86,37 +86,62 @@ public struct TrackingPolicy: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if policyVersion != 0 { writer.writeVarintField(0x08, policyVersion) }
-        if let speedThresholdCmS { writer.writeVarintField(0x10, UInt64(speedThresholdCmS)) }
-        if let timeIntervalMs { writer.writeVarintField(0x18, UInt64(timeIntervalMs)) }
-        if let distanceIntervalM { writer.writeVarintField(0x20, UInt64(distanceIntervalM)) }
-        if let maxHorizontalAccuracyCm { writer.writeVarintField(0x28, UInt64(maxHorizontalAccuracyCm)) }
-        if let uploadIntervalMs { writer.writeVarintField(0x30, UInt64(uploadIntervalMs)) }
-        if let maxBatchSize { writer.writeVarintField(0x38, UInt64(maxBatchSize)) }
-        if let maxBatchAgeMs { writer.writeVarintField(0x40, UInt64(maxBatchAgeMs)) }
-        if let stationaryRadiusM { writer.writeVarintField(0x48, UInt64(stationaryRadiusM)) }
-        if let stopTimeoutMs { writer.writeVarintField(0x50, UInt64(stopTimeoutMs)) }
-        if let heartbeatIntervalMs { writer.writeVarintField(0x58, UInt64(heartbeatIntervalMs)) }
-        if compactFixesAccepted { writer.writeBoolField(0x60, true) }
-        if let trackingEnabled { writer.writeBoolField(0x68, trackingEnabled) }
+        if policyVersion != 0 { writer.writeVarintField(Field.policyVersion.key, policyVersion) }
+        if let speedThresholdCmS {
+            writer.writeVarintField(Field.speedThresholdCmS.key, UInt64(speedThresholdCmS))
+        }
+        if let timeIntervalMs {
+            writer.writeVarintField(Field.timeIntervalMs.key, UInt64(timeIntervalMs))
+        }
+        if let distanceIntervalM {
+            writer.writeVarintField(Field.distanceIntervalM.key, UInt64(distanceIntervalM))
+        }
+        if let maxHorizontalAccuracyCm {
+            writer.writeVarintField(Field.maxHorizontalAccuracyCm.key, UInt64(maxHorizontalAccuracyCm))
+        }
+        if let uploadIntervalMs {
+            writer.writeVarintField(Field.uploadIntervalMs.key, UInt64(uploadIntervalMs))
+        }
+        if let maxBatchSize { writer.writeVarintField(Field.maxBatchSize.key, UInt64(maxBatchSize)) }
+        if let maxBatchAgeMs { writer.writeVarintField(Field.maxBatchAgeMs.key, UInt64(maxBatchAgeMs)) }
+        if let stationaryRadiusM {
+            writer.writeVarintField(Field.stationaryRadiusM.key, UInt64(stationaryRadiusM))
+        }
+        if let stopTimeoutMs { writer.writeVarintField(Field.stopTimeoutMs.key, UInt64(stopTimeoutMs)) }
+        if let heartbeatIntervalMs {
+            writer.writeVarintField(Field.heartbeatIntervalMs.key, UInt64(heartbeatIntervalMs))
+        }
+        if compactFixesAccepted { writer.writeBoolField(Field.compactFixesAccepted.key, true) }
+        if let trackingEnabled { writer.writeBoolField(Field.trackingEnabled.key, trackingEnabled) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.TrackingPolicy",
-        fields: [
-            FieldSchema(1, "policy_version", .uint64),
-            FieldSchema(2, "speed_threshold_cm_s", .uint32, .optional),
-            FieldSchema(3, "time_interval_ms", .uint32, .optional),
-            FieldSchema(4, "distance_interval_m", .uint32, .optional),
-            FieldSchema(5, "max_horizontal_accuracy_cm", .uint32, .optional),
-            FieldSchema(6, "upload_interval_ms", .uint32, .optional),
-            FieldSchema(7, "max_batch_size", .uint32, .optional),
-            FieldSchema(8, "max_batch_age_ms", .uint32, .optional),
-            FieldSchema(9, "stationary_radius_m", .uint32, .optional),
-            FieldSchema(10, "stop_timeout_ms", .uint32, .optional),
-            FieldSchema(11, "heartbeat_interval_ms", .uint32, .optional),
-            FieldSchema(12, "compact_fixes_accepted", .bool),
-            FieldSchema(13, "tracking_enabled", .bool, .optional),
-        ])
+    /// The fields of `locationwire.v1.TrackingPolicy`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case policyVersion, speedThresholdCmS, timeIntervalMs, distanceIntervalM,
+            maxHorizontalAccuracyCm, uploadIntervalMs, maxBatchSize, maxBatchAgeMs, stationaryRadiusM,
+            stopTimeoutMs, heartbeatIntervalMs, compactFixesAccepted, trackingEnabled
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .policyVersion: FieldDeclaration(1, "policy_version", .uint64)
+            case .speedThresholdCmS: FieldDeclaration(2, "speed_threshold_cm_s", .uint32, .optional)
+            case .timeIntervalMs: FieldDeclaration(3, "time_interval_ms", .uint32, .optional)
+            case .distanceIntervalM: FieldDeclaration(4, "distance_interval_m", .uint32, .optional)
+            case .maxHorizontalAccuracyCm:
+                FieldDeclaration(5, "max_horizontal_accuracy_cm", .uint32, .optional)
+            case .uploadIntervalMs: FieldDeclaration(6, "upload_interval_ms", .uint32, .optional)
+            case .maxBatchSize: FieldDeclaration(7, "max_batch_size", .uint32, .optional)
+            case .maxBatchAgeMs: FieldDeclaration(8, "max_batch_age_ms", .uint32, .optional)
+            case .stationaryRadiusM: FieldDeclaration(9, "stationary_radius_m", .uint32, .optional)
+            case .stopTimeoutMs: FieldDeclaration(10, "stop_timeout_ms", .uint32, .optional)
+            case .heartbeatIntervalMs: FieldDeclaration(11, "heartbeat_interval_ms", .uint32, .optional)
+            case .compactFixesAccepted: FieldDeclaration(12, "compact_fixes_accepted", .bool)
+            case .trackingEnabled: FieldDeclaration(13, "tracking_enabled", .bool, .optional)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.TrackingPolicy", fields: Field.self)
 }

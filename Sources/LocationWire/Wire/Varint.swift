@@ -26,6 +26,24 @@ public enum Varint {
         return (value, (stop + 1) >> 3)
     }
 
+    /// The most bytes a varint takes: a 64-bit value in groups of 7 bits.
+    public static let maxEncodedSize = 10
+
+    /// Stores `value` as a varint in its shortest form at `position` and moves `position` past it; the caller has
+    /// made room for ``maxEncodedSize`` bytes. The one varint writer: both wire writers and length fix-ups use it.
+    /// (It advances a pointer rather than returning a length: that saves two instructions per value in a fix.)
+    @inline(__always)
+    package static func store(_ value: UInt64, advancing position: inout UnsafeMutableRawPointer) {
+        var value = value
+        while value >= 0x80 {
+            position.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, as: UInt8.self)
+            position += 1
+            value >>= 7
+        }
+        position.storeBytes(of: UInt8(value), as: UInt8.self)
+        position += 1
+    }
+
     /// The number of bytes the canonical (shortest) varint encoding of `value` takes: 1 to 10.
     @inlinable
     public static func encodedSize(of value: UInt64) -> Int {

@@ -5,7 +5,7 @@
 /// one byte for the length, lets the sub-message write itself, and moves the body only in the rare case that its
 /// length needs more than one byte (128 bytes or more). Fixes, fence events and acks are shorter than that, so a
 /// batch is encoded without computing any size twice.
-public struct WireWriter: ~Copyable {
+public struct WireWriter: ~Copyable, FieldWriter {
     private var storage: UnsafeMutableRawPointer
     private var capacity: Int
     /// Bytes written so far.
@@ -69,33 +69,15 @@ public struct WireWriter: ~Copyable {
         capacity = newCapacity
     }
 
-    // MARK: - Primitives
+    // MARK: - Primitives (the field writers are in ``FieldWriter``)
 
     /// Writes a varint in its shortest form.
     @inline(__always)
     package mutating func writeVarint(_ value: UInt64) {
-        reserve(10)
-        var value = value
+        reserve(Varint.maxEncodedSize)
         var position = storage + count
-        while value >= 0x80 {
-            position.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, as: UInt8.self)
-            position += 1
-            value >>= 7
-        }
-        position.storeBytes(of: UInt8(value), as: UInt8.self)
-        count = position - storage + 1
-    }
-
-    /// Writes a field key; keys of fields 1 to 15 take one byte, 16 to 2047 two.
-    @inline(__always)
-    package mutating func writeKey(_ key: FieldKey) {
-        if key < 0x80 {
-            reserve(1)
-            storage.storeBytes(of: UInt8(key), toByteOffset: count, as: UInt8.self)
-            count += 1
-        } else {
-            writeVarint(UInt64(key))
-        }
+        Varint.store(value, advancing: &position)
+        count = position - storage
     }
 
     @inline(__always)
@@ -122,6 +104,186 @@ public struct WireWriter: ~Copyable {
     }
 
     // MARK: - Fields
+
+    package mutating func writeStringField(_ key: FieldKey, _ value: String) {
+        writeKey(key)
+        var value = value
+        value.withUTF8 { utf8 in
+            writeVarint(UInt64(utf8.count))
+            writeRaw(UnsafeRawBufferPointer(utf8))
+        }
+    }
+
+    package mutating func writeBytesField(_ key: FieldKey, _ value: [UInt8]) {
+        writeKey(key)
+        writeVarint(UInt64(value.count))
+        value.withUnsafeBytes { writeRaw($0) }
+    }
+
+    /// Writes `key` and reserves one byte for a length: the start of a length-delimited field whose body the
+    /// caller writes next and closes with ``finishLengthDelimitedField(at:)``. (Not a closure: a closure would
+    /// capture, and so copy, the message being encoded.)
+    @inline(__always)
+    package mutating func beginLengthDelimitedField(_ key: FieldKey) -> Int {
+        writeKey(key)
+        reserve(1)
+        count += 1
+        return count - 1
+    }
+
+    /// Fills in the length reserved by ``beginLengthDelimitedField(_:)`` at `lengthOffset`; moves the body right
+    /// in the rare case that its length needs more than one byte (128 bytes or more).
+    @inline(__always)
+    package mutating func finishLengthDelimitedField(at lengthOffset: Int) {
+        let length = count - lengthOffset - 1
+        if length < 0x80 {
+            storage.storeBytes(of: UInt8(length), toByteOffset: lengthOffset, as: UInt8.self)
+        } else {
+            widenLength(length, at: lengthOffset)
+        }
+    }
+
+    /// Writes a sub-message field: key, length, body.
+    @inline(__always)
+    package mutating func writeMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ message: borrowing Message) {
+        let lengthOffset = beginLengthDelimitedField(key)
+        message.encodeFields(to: &self)
+        finishLengthDelimitedField(at: lengthOffset)
+    }
+
+    /// Writes each element of a repeated message field, borrowing the elements in place (a `for` loop over the
+    /// array would copy each one, retaining and releasing what it holds).
+    @inline(__always)
+    package mutating func writeRepeatedMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ messages: [Message]) {
+        messages.withUnsafeBufferPointer { elements in
+            guard var element = elements.baseAddress else { return }
+            for _ in 0..<elements.count {
+                let lengthOffset = beginLengthDelimitedField(key)
+                element.pointee.encodeFields(to: &self)  // `pointee` borrows; a subscript would copy
+                finishLengthDelimitedField(at: lengthOffset)
+                element += 1
+            }
+        }
+    }
+
+    /// Writes a packed repeated field of varints; nothing when `values` is empty.
+    @inline(__always)
+    package mutating func writePackedVarints<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt64) {
+        guard !values.isEmpty else { return }
+        let lengthOffset = beginLengthDelimitedField(key)
+        for value in values {
+            writeVarint(convert(value))
+        }
+        finishLengthDelimitedField(at: lengthOffset)
+    }
+
+    /// Writes a packed repeated field of 4-byte values; nothing when `values` is empty.
+    package mutating func writePackedFixed32<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt32) {
+        guard !values.isEmpty else { return }
+        writeKey(key)
+        writeVarint(UInt64(values.count * 4))
+        reserve(values.count * 4)
+        for value in values {
+            storage.storeBytes(of: convert(value).littleEndian, toByteOffset: count, as: UInt32.self)
+            count += 4
+        }
+    }
+
+    /// Reserves `maxByteCount` bytes and returns a ``BoundedWireWriter`` that writes into them without checking
+    /// capacity: for a message made of scalar fields, whose largest encoding is known, one capacity check replaces
+    /// one per field. Nothing else may be written until ``commit(_:)`` takes the bounded writer back.
+    /// (Not a closure: a closure would capture, and so copy, the message being encoded.)
+    ///
+    /// `maxByteCount` must bound what the bounded writer is given to write: derive it from the message's field
+    /// list (``MessageFields/maxScalarFieldsEncodedSize``), never write it by hand.
+    @inline(__always)
+    package mutating func beginBounded(maxByteCount: Int) -> BoundedWireWriter {
+        reserve(maxByteCount)
+        let start = storage + count
+        return BoundedWireWriter(position: start, end: start + maxByteCount)
+    }
+
+    /// Takes back what a ``beginBounded(maxByteCount:)`` writer wrote.
+    @inline(__always)
+    package mutating func commit(_ bounded: BoundedWireWriter) {
+        // A last line of defence: the bound comes from the field list and a test encodes the largest possible
+        // message against it, so this never fires unless both are wrong.
+        precondition(bounded.position <= bounded.end, "a bounded write overran its reservation")
+        count = bounded.position - storage
+    }
+
+    package mutating func writeUnknownFields(_ unknownFields: UnknownFields) {
+        guard !unknownFields.isEmpty else { return }
+        unknownFields.bytes.withUnsafeBytes { writeRaw($0) }
+    }
+
+    @inline(never)
+    private mutating func widenLength(_ length: Int, at lengthOffset: Int) {
+        let extra = Varint.encodedSize(of: UInt64(length)) - 1
+        reserve(extra)
+        let bodyStart = storage + lengthOffset + 1
+        (bodyStart + extra).copyMemory(from: bodyStart, byteCount: length)  // memmove semantics
+        var position = storage + lengthOffset
+        Varint.store(UInt64(length), advancing: &position)
+        count += extra
+    }
+}
+
+/// Writes scalar fields into space a ``WireWriter`` reserved, without a capacity check per field.
+///
+/// Its writes are not checked in release builds (that is its purpose: a fix encodes through it, and a check per
+/// field cost a tenth of the encoding time); debug builds check every write, and ``WireWriter/commit(_:)``
+/// checks the end in every build. It stays in bounds because the space reserved for it is the largest encoding
+/// of the message's declared fields (``MessageFields/maxScalarFieldsEncodedSize``), and an encoder writes each
+/// declared field at most once: `Tests/LocationWireTests/WireWriterTests.swift` encodes the largest possible
+/// fix against that bound.
+package struct BoundedWireWriter: FieldWriter {
+    fileprivate var position: UnsafeMutableRawPointer
+    fileprivate let end: UnsafeMutableRawPointer
+
+    fileprivate init(position: UnsafeMutableRawPointer, end: UnsafeMutableRawPointer) {
+        self.position = position
+        self.end = end
+    }
+
+    @inline(__always)
+    package mutating func writeVarint(_ value: UInt64) {
+        Varint.store(value, advancing: &position)
+        assert(position <= end)
+    }
+
+    @inline(__always)
+    package mutating func writeFixed32(_ value: UInt32) {
+        position.storeBytes(of: value.littleEndian, as: UInt32.self)
+        position += 4
+        assert(position <= end)
+    }
+
+    @inline(__always)
+    package mutating func writeFixed64(_ value: UInt64) {
+        position.storeBytes(of: value.littleEndian, as: UInt64.self)
+        position += 8
+        assert(position <= end)
+    }
+}
+
+/// The field writers both writers share, built on their three primitives.
+package protocol FieldWriter: ~Copyable {
+    /// Writes a varint in its shortest form.
+    mutating func writeVarint(_ value: UInt64)
+    /// Writes four little-endian bytes.
+    mutating func writeFixed32(_ value: UInt32)
+    /// Writes eight little-endian bytes.
+    mutating func writeFixed64(_ value: UInt64)
+}
+
+extension FieldWriter where Self: ~Copyable {
+    /// Writes a field key; keys of fields 1 to 15 take one byte, 16 to 2047 two. Keys are constants in the
+    /// encoders, so the varint loop folds away.
+    @inline(__always)
+    package mutating func writeKey(_ key: FieldKey) {
+        writeVarint(UInt64(key))
+    }
 
     @inline(__always)
     package mutating func writeVarintField(_ key: FieldKey, _ value: UInt64) {
@@ -151,9 +313,7 @@ public struct WireWriter: ~Copyable {
     @inline(__always)
     package mutating func writeBoolField(_ key: FieldKey, _ value: Bool) {
         writeKey(key)
-        reserve(1)
-        storage.storeBytes(of: value ? 1 : 0, toByteOffset: count, as: UInt8.self)
-        count += 1
+        writeVarint(value ? 1 : 0)
     }
 
     @inline(__always)
@@ -166,212 +326,5 @@ public struct WireWriter: ~Copyable {
     package mutating func writeFixed64Field(_ key: FieldKey, _ value: UInt64) {
         writeKey(key)
         writeFixed64(value)
-    }
-
-    package mutating func writeStringField(_ key: FieldKey, _ value: String) {
-        writeKey(key)
-        var value = value
-        value.withUTF8 { utf8 in
-            writeVarint(UInt64(utf8.count))
-            writeRaw(UnsafeRawBufferPointer(utf8))
-        }
-    }
-
-    package mutating func writeBytesField(_ key: FieldKey, _ value: [UInt8]) {
-        writeKey(key)
-        writeVarint(UInt64(value.count))
-        value.withUnsafeBytes { writeRaw($0) }
-    }
-
-    /// Writes a sub-message field: key, length, body.
-    @inline(__always)
-    package mutating func writeMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ message: borrowing Message) {
-        writeKey(key)
-        reserve(1)
-        let lengthOffset = count
-        count += 1
-        message.encodeFields(to: &self)
-        finishLength(at: lengthOffset)
-    }
-
-    /// Writes a sub-message field whose body `encodeBody` writes.
-    @inline(__always)
-    package mutating func writeMessageField(_ key: FieldKey, encodeBody: (inout WireWriter) -> Void) {
-        writeKey(key)
-        reserve(1)
-        let lengthOffset = count
-        count += 1
-        encodeBody(&self)
-        finishLength(at: lengthOffset)
-    }
-
-    /// Writes each element of a repeated message field, borrowing the elements in place (a `for` loop over the
-    /// array would copy each one, retaining and releasing what it holds).
-    @inline(__always)
-    package mutating func writeRepeatedMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ messages: [Message]) {
-        messages.withUnsafeBufferPointer { elements in
-            guard var element = elements.baseAddress else { return }
-            for _ in 0..<elements.count {
-                writeKey(key)
-                reserve(1)
-                let lengthOffset = count
-                count += 1
-                element.pointee.encodeFields(to: &self)  // `pointee` borrows; a subscript would copy
-                finishLength(at: lengthOffset)
-                element += 1
-            }
-        }
-    }
-
-    /// Writes a packed repeated field of varints; nothing when `values` is empty.
-    @inline(__always)
-    package mutating func writePackedVarints<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt64) {
-        guard !values.isEmpty else { return }
-        writeKey(key)
-        reserve(1)
-        let lengthOffset = count
-        count += 1
-        for value in values {
-            writeVarint(convert(value))
-        }
-        finishLength(at: lengthOffset)
-    }
-
-    /// Writes a packed repeated field of 4-byte values; nothing when `values` is empty.
-    package mutating func writePackedFixed32<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt32) {
-        guard !values.isEmpty else { return }
-        writeKey(key)
-        writeVarint(UInt64(values.count * 4))
-        reserve(values.count * 4)
-        for value in values {
-            storage.storeBytes(of: convert(value).littleEndian, toByteOffset: count, as: UInt32.self)
-            count += 4
-        }
-    }
-
-    /// Reserves `maxByteCount` bytes and returns a ``BoundedWireWriter`` that writes into them without checking
-    /// capacity: for a message made of scalar fields, whose largest encoding is known, one capacity check replaces
-    /// one per field. Nothing else may be written until ``commit(_:)`` takes the bounded writer back.
-    /// (Not a closure: a closure would capture, and so copy, the message being encoded.)
-    @inline(__always)
-    package mutating func beginBounded(maxByteCount: Int) -> BoundedWireWriter {
-        reserve(maxByteCount)
-        let start = storage + count
-        return BoundedWireWriter(position: start, end: start + maxByteCount)
-    }
-
-    /// Takes back what a ``beginBounded(maxByteCount:)`` writer wrote.
-    @inline(__always)
-    package mutating func commit(_ bounded: BoundedWireWriter) {
-        precondition(bounded.position <= bounded.end, "a bounded write overran its reservation")
-        count = bounded.position - storage
-    }
-
-    package mutating func writeUnknownFields(_ unknownFields: UnknownFields) {
-        guard !unknownFields.isEmpty else { return }
-        unknownFields.bytes.withUnsafeBytes { writeRaw($0) }
-    }
-
-    /// Fills in the one-byte length reserved at `lengthOffset`, or, for a body of 128 bytes or more, moves the
-    /// body right to make room for the longer varint.
-    @inline(__always)
-    private mutating func finishLength(at lengthOffset: Int) {
-        let length = count - lengthOffset - 1
-        if length < 0x80 {
-            storage.storeBytes(of: UInt8(length), toByteOffset: lengthOffset, as: UInt8.self)
-        } else {
-            widenLength(length, at: lengthOffset)
-        }
-    }
-
-    @inline(never)
-    private mutating func widenLength(_ length: Int, at lengthOffset: Int) {
-        let lengthSize = Varint.encodedSize(of: UInt64(length))
-        let extra = lengthSize - 1
-        reserve(extra)
-        let bodyStart = storage + lengthOffset + 1
-        (bodyStart + extra).copyMemory(from: bodyStart, byteCount: length)  // memmove semantics
-        var value = UInt64(length)
-        var position = storage + lengthOffset
-        while value >= 0x80 {
-            position.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, as: UInt8.self)
-            position += 1
-            value >>= 7
-        }
-        position.storeBytes(of: UInt8(value), as: UInt8.self)
-        count += extra
-    }
-}
-
-/// Writes scalar fields into space a ``WireWriter`` reserved, without a capacity check per field.
-///
-/// The caller promises, through `maxByteCount`, an upper bound of what it writes: 2 bytes for a key of a
-/// field numbered up to 2047, 10 for any varint, 4 or 8 for fixed-width values. `end` is checked in debug builds
-/// on every write and in all builds once the body is done.
-package struct BoundedWireWriter {
-    fileprivate var position: UnsafeMutableRawPointer
-    fileprivate let end: UnsafeMutableRawPointer
-
-    fileprivate init(position: UnsafeMutableRawPointer, end: UnsafeMutableRawPointer) {
-        self.position = position
-        self.end = end
-    }
-
-    @inline(__always)
-    private mutating func writeVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            position.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, as: UInt8.self)
-            position += 1
-            value >>= 7
-        }
-        position.storeBytes(of: UInt8(value), as: UInt8.self)
-        position += 1
-        assert(position <= end)
-    }
-
-    @inline(__always)
-    private mutating func writeKey(_ key: FieldKey) {
-        if key < 0x80 {
-            position.storeBytes(of: UInt8(key), as: UInt8.self)
-            position += 1
-        } else {
-            writeVarint(UInt64(key))
-        }
-    }
-
-    @inline(__always)
-    package mutating func writeVarintField(_ key: FieldKey, _ value: UInt64) {
-        writeKey(key)
-        writeVarint(value)
-    }
-
-    /// An int32 or enum value, sign-extended to 64 bits when negative.
-    @inline(__always)
-    package mutating func writeInt32Field(_ key: FieldKey, _ value: Int32) {
-        writeKey(key)
-        writeVarint(UInt64(bitPattern: Int64(value)))
-    }
-
-    @inline(__always)
-    package mutating func writeSInt32Field(_ key: FieldKey, _ value: Int32) {
-        writeKey(key)
-        writeVarint(UInt64(ZigZag.encode(value)))
-    }
-
-    @inline(__always)
-    package mutating func writeBoolField(_ key: FieldKey, _ value: Bool) {
-        writeKey(key)
-        position.storeBytes(of: value ? 1 : 0, as: UInt8.self)
-        position += 1
-        assert(position <= end)
-    }
-
-    @inline(__always)
-    package mutating func writeFixed32Field(_ key: FieldKey, _ value: UInt32) {
-        writeKey(key)
-        position.storeBytes(of: value.littleEndian, toByteOffset: 0, as: UInt32.self)
-        position += 4
-        assert(position <= end)
     }
 }

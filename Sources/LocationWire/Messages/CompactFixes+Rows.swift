@@ -43,7 +43,10 @@ public struct CompactFixesError: Error, Hashable, Sendable, CustomStringConverti
 
     public var description: String {
         var place = ""
-        if let fieldNumber { place += " in column \(LocationFix.schema.field(number: UInt32(fieldNumber))?.name ?? "\(fieldNumber)")" }
+        if let fieldNumber {
+            place +=
+                " in column \(LocationFix.schema.field(number: UInt32(fieldNumber))?.name ?? "\(fieldNumber)")"
+        }
         if let fixIndex { place += " at fix \(fixIndex)" }
         return "\(code)\(place): \(message)"
     }
@@ -58,22 +61,24 @@ extension CompactFixes {
     public init(fixes: [LocationFix]) throws(CompactFixesError) {
         self.init()
         guard fixes.count <= Int(UInt32.max) else {
-            throw CompactFixesError(code: .countOverflow, message: "\(fixes.count) fixes do not fit a count")
+            throw CompactFixesError(
+                code: .countOverflow, message: "\(fixes.count) fixes do not fit a count")
         }
         if let index = fixes.firstIndex(where: { !$0.unknownFields.isEmpty }) {
             throw CompactFixesError(
-                code: .unknownFields, fixIndex: index, message: "the fix carries unknown fields; send it as a row")
+                code: .unknownFields, fixIndex: index,
+                message: "the fix carries unknown fields; send it as a row")
         }
         count = UInt32(fixes.count)
         var values: [Int64] = []
         values.reserveCapacity(fixes.count)
         var presence: [UInt8] = []
-        for column in FixColumnKind.allColumns {
+        for column in CompactFixes.columnFields {
             values.removeAll(keepingCapacity: true)
             presence = [UInt8](repeating: 0, count: (fixes.count + 7) / 8)
             var anyNonZero = false
             for (index, fix) in fixes.enumerated() {
-                if let value = column.value(of: fix) {
+                if let value = fix.columnValue(column) {
                     values.append(value)
                     presence[index / 8] |= 1 << UInt8(index % 8)
                     anyNonZero = anyNonZero || value != 0
@@ -82,21 +87,25 @@ extension CompactFixes {
             if values.isEmpty || (!column.hasPresence && !anyNonZero) { continue }
             var encoded = FixColumn.canonical(values: values)
             if column.hasPresence, values.count < fixes.count { encoded.presence = presence }
-            self[column: column.fieldNumber] = encoded
+            self[column: column.columnNumber] = encoded
         }
     }
 
     /// Reconstructs the fixes, following the rule in `proto/locationwire/v1/compact_fixes.proto` exactly.
     /// Refuses to expand more than `limit` fixes, checked before anything is allocated.
-    public func fixes(limit: Int = CompactFixes.defaultFixLimit) throws(CompactFixesError) -> [LocationFix] {
+    public func fixes(
+        limit: Int = CompactFixes.defaultFixLimit
+    ) throws(CompactFixesError)
+        -> [LocationFix]
+    {
         let fixCount = Int(count)
         guard fixCount <= limit else {
             throw CompactFixesError(
                 code: .tooManyFixes, message: "count \(fixCount) exceeds the limit of \(limit) fixes")
         }
         // Check every column before allocating the rows, so malformed input costs no memory.
-        for column in FixColumnKind.allColumns {
-            if let encoded = self[column: column.fieldNumber] {
+        for column in CompactFixes.columnFields {
+            if let encoded = self[column: column.columnNumber] {
                 try encoded.checkShape(fixCount: fixCount, column: column)
             }
         }
@@ -108,9 +117,11 @@ extension CompactFixes {
             initialized = fixCount
             let rows = UnsafeMutableBufferPointer(rebasing: buffer[0..<fixCount])
             do throws(CompactFixesError) {
-                for column in FixColumnKind.allColumns {
-                    guard let encoded = self[column: column.fieldNumber], !encoded.deltas.isEmpty else { continue }
-                    try column.fill(rows, from: encoded)
+                for column in CompactFixes.columnFields {
+                    guard let encoded = self[column: column.columnNumber], !encoded.deltas.isEmpty else {
+                        continue
+                    }
+                    try LocationFix.fillColumn(column, of: rows, from: encoded)
                 }
             } catch {
                 failure = error
@@ -143,7 +154,9 @@ extension FixColumn {
             }
         }
         let plainSize = packedSize(deltas.lazy.map { ZigZag.encode($0) })
-        let runSize = packedSize(runDeltas.lazy.map { ZigZag.encode($0) }) + packedSize(runLengths.lazy.map { UInt64($0) })
+        let runSize =
+            packedSize(runDeltas.lazy.map { ZigZag.encode($0) })
+            + packedSize(runLengths.lazy.map { UInt64($0) })
         if runSize < plainSize {
             return FixColumn(deltas: runDeltas, runLengths: runLengths)
         }
@@ -158,19 +171,20 @@ extension FixColumn {
     }
 
     /// The number of steps (values) the column expands to, or an error when its shape is invalid.
-    func checkShape(fixCount: Int, column: FixColumnKind) throws(CompactFixesError) {
+    func checkShape(fixCount: Int, column: LocationFix.Field) throws(CompactFixesError) {
         var steps = deltas.count
         if !runLengths.isEmpty {
             guard runLengths.count == deltas.count else {
                 throw CompactFixesError(
-                    code: .runLengthsMismatch, fieldNumber: column.fieldNumber,
+                    code: .runLengthsMismatch, fieldNumber: column.columnNumber,
                     message: "\(runLengths.count) run lengths for \(deltas.count) deltas")
             }
             steps = 0
             for length in runLengths {
                 guard length > 0 else {
                     throw CompactFixesError(
-                        code: .runLengthsMismatch, fieldNumber: column.fieldNumber, message: "a run length is 0")
+                        code: .runLengthsMismatch, fieldNumber: column.columnNumber,
+                        message: "a run length is 0")
                 }
                 steps += Int(length)
                 // Checked on every run so that a hostile run length cannot make the sum overflow.
@@ -179,45 +193,50 @@ extension FixColumn {
         }
         guard steps <= fixCount else {
             throw CompactFixesError(
-                code: .columnTooLong, fieldNumber: column.fieldNumber,
+                code: .columnTooLong, fieldNumber: column.columnNumber,
                 message: "the column holds more values than the \(fixCount) fixes")
         }
         if presence.isEmpty {
             guard steps == 0 || steps == fixCount else {
                 throw CompactFixesError(
-                    code: .presenceMismatch, fieldNumber: column.fieldNumber,
+                    code: .presenceMismatch, fieldNumber: column.columnNumber,
                     message: "\(steps) values for \(fixCount) fixes but no presence bitmap")
             }
             return
         }
         guard column.hasPresence else {
             throw CompactFixesError(
-                code: .presenceMismatch, fieldNumber: column.fieldNumber,
+                code: .presenceMismatch, fieldNumber: column.columnNumber,
                 message: "the field has no presence, so its column must not carry a presence bitmap")
         }
         guard presence.count == (fixCount + 7) / 8 else {
             throw CompactFixesError(
-                code: .presenceMismatch, fieldNumber: column.fieldNumber,
-                message: "presence has \(presence.count) bytes, \(fixCount) fixes need \((fixCount + 7) / 8)")
+                code: .presenceMismatch, fieldNumber: column.columnNumber,
+                message:
+                    "presence has \(presence.count) bytes, \(fixCount) fixes need \((fixCount + 7) / 8)")
         }
         var setBits = 0
         for byte in presence { setBits += byte.nonzeroBitCount }
         if fixCount % 8 != 0, presence[presence.count - 1] >> UInt8(fixCount % 8) != 0 {
             throw CompactFixesError(
-                code: .presenceMismatch, fieldNumber: column.fieldNumber, message: "presence has bits set past the last fix")
+                code: .presenceMismatch, fieldNumber: column.columnNumber,
+                message: "presence has bits set past the last fix")
         }
         guard setBits == steps else {
             throw CompactFixesError(
-                code: .presenceMismatch, fieldNumber: column.fieldNumber,
+                code: .presenceMismatch, fieldNumber: column.columnNumber,
                 message: "presence marks \(setBits) fixes but the column holds \(steps) values")
         }
     }
 
     /// Calls `body` with (fix index, value) for every value of the column, in order: expands runs, sums deltas
     /// with wrapping 64-bit arithmetic, and places the k-th value at the k-th fix the presence bitmap marks (every
-    /// fix when it is empty). The shape must have been checked.
+    /// fix when it is empty). Each value is converted to `Value`, the type of `field`; one that does not fit is
+    /// an error. The shape must have been checked.
     @inline(__always)
-    func forEachValue(_ body: (_ fixIndex: Int, _ value: Int64) throws(CompactFixesError) -> Void) throws(CompactFixesError) {
+    func forEachValue<Value: CompactColumnValue>(
+        of field: LocationFix.Field, as _: Value.Type, _ body: (_ fixIndex: Int, _ value: Value) -> Void
+    ) throws(CompactFixesError) {
         var current: Int64 = 0
         var presenceByte = 0
         var pendingBits: UInt8 = presence.first ?? 0
@@ -236,111 +255,67 @@ extension FixColumn {
             pendingBits &= pendingBits &- 1
             return presenceByte * 8 + bit
         }
+        @inline(__always) func emit(_ value: Int64) throws(CompactFixesError) {
+            let fixIndex = nextFix()
+            guard let converted = Value(columnValue: value) else {
+                throw CompactFixesError(
+                    code: .valueOutOfRange, fieldNumber: field.columnNumber, fixIndex: fixIndex,
+                    message: "\(value) does not fit the field's type")
+            }
+            body(fixIndex, converted)
+        }
         if runLengths.isEmpty {
             for delta in deltas {
                 current = current &+ delta
-                try body(nextFix(), current)
+                try emit(current)
             }
         } else {
             for (delta, length) in zip(deltas, runLengths) {
                 for _ in 0..<length {
                     current = current &+ delta
-                    try body(nextFix(), current)
+                    try emit(current)
                 }
             }
         }
     }
 }
 
-/// How each LocationFix field maps to a column of 64-bit integers.
-struct FixColumnKind: Sendable {
-    /// The LocationFix field number, which is also the column's field number in CompactFixes.
-    let fieldNumber: Int
-    /// Explicit presence (the column may carry a presence bitmap).
-    let hasPresence: Bool
+extension LocationFix.Field {
+    /// The field number of the field's column in ``CompactFixes``: the same as in ``LocationFix``.
+    var columnNumber: Int { Int(number) }
 
-    static let allColumns: [FixColumnKind] = (1...CompactFixes.columnCount).map { number in
-        FixColumnKind(
-            fieldNumber: number, hasPresence: LocationFix.schema.field(number: UInt32(number))?.label == .optional)
-    }
+    /// Whether the field has explicit presence, so that its column may carry a presence bitmap.
+    var hasPresence: Bool { declaration.label == .optional }
+}
 
-    /// The field's value as a column integer: 64-bit unsigned fields and the float by bit pattern; nil when the
-    /// field is absent (explicit presence only; implicit fields always have a value).
-    func value(of fix: LocationFix) -> Int64? {
-        switch fieldNumber {
-        case 1: Int64(bitPattern: fix.sequence)
-        case 2: fix.timeMs
-        case 3: fix.latitudeE7.map(Int64.init)
-        case 4: fix.longitudeE7.map(Int64.init)
-        case 5: fix.horizontalAccuracyCm.map(Int64.init)
-        case 6: fix.altitudeCm.map(Int64.init)
-        case 7: fix.verticalAccuracyCm.map(Int64.init)
-        case 8: fix.speedCmS.map(Int64.init)
-        case 9: fix.speedAccuracyCmS.map(Int64.init)
-        case 10: fix.courseCdeg.map(Int64.init)
-        case 11: fix.courseAccuracyCdeg.map(Int64.init)
-        case 12: fix.elapsedRealtimeMs.map { Int64(bitPattern: $0) }
-        case 13: Int64(fix.reason.rawValue)
-        case 14: Int64(fix.source.rawValue)
-        case 15: fix.batteryPercent.map(Int64.init)
-        case 16: Int64(fix.batteryState.rawValue)
-        case 17: Int64(fix.motionActivity.rawValue)
-        case 18: fix.motionConfidencePct.map(Int64.init)
-        case 19: fix.floor.map(Int64.init)
-        case 20: fix.ageMs.map(Int64.init)
-        case 21: fix.isMock ? 1 : 0
-        case 22: fix.ellipsoidalHeightCm.map(Int64.init)
-        case 23: fix.pressureHpaBits.map(Int64.init)
-        default: nil
-        }
-    }
+extension CompactFixes {
+    /// Every column, in field-number order (`allCases` would build a new array at every use).
+    static let columnFields = LocationFix.Field.allCases
+}
 
-    /// Stores the column's values into the rows, checking that each fits the field's type. One loop per field,
-    /// so the field is chosen once per column, not once per value.
-    func fill(_ rows: UnsafeMutableBufferPointer<LocationFix>, from column: FixColumn) throws(CompactFixesError) {
-        @inline(__always) func signed32(_ value: Int64, _ index: Int) throws(CompactFixesError) -> Int32 {
-            guard let narrow = Int32(exactly: value) else { throw outOfRange(value, fixIndex: index) }
-            return narrow
-        }
-        @inline(__always) func unsigned32(_ value: Int64, _ index: Int) throws(CompactFixesError) -> UInt32 {
-            guard let narrow = UInt32(exactly: value) else { throw outOfRange(value, fixIndex: index) }
-            return narrow
-        }
-        switch fieldNumber {
-        case 1: try column.forEachValue { index, value in rows[index].sequence = UInt64(bitPattern: value) }
-        case 2: try column.forEachValue { index, value in rows[index].timeMs = value }
-        case 3: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].latitudeE7 = try signed32(value, index) }
-        case 4: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].longitudeE7 = try signed32(value, index) }
-        case 5: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].horizontalAccuracyCm = try unsigned32(value, index) }
-        case 6: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].altitudeCm = try signed32(value, index) }
-        case 7: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].verticalAccuracyCm = try unsigned32(value, index) }
-        case 8: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].speedCmS = try unsigned32(value, index) }
-        case 9: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].speedAccuracyCmS = try unsigned32(value, index) }
-        case 10: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].courseCdeg = try unsigned32(value, index) }
-        case 11: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].courseAccuracyCdeg = try unsigned32(value, index) }
-        case 12: try column.forEachValue { index, value in rows[index].elapsedRealtimeMs = UInt64(bitPattern: value) }
-        case 13: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].reason = FixReason(rawValue: try signed32(value, index)) }
-        case 14: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].source = FixSource(rawValue: try signed32(value, index)) }
-        case 15: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].batteryPercent = try unsigned32(value, index) }
-        case 16: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].batteryState = BatteryState(rawValue: try signed32(value, index)) }
-        case 17: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].motionActivity = MotionActivity(rawValue: try signed32(value, index)) }
-        case 18: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].motionConfidencePct = try unsigned32(value, index) }
-        case 19: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].floor = try signed32(value, index) }
-        case 20: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].ageMs = try unsigned32(value, index) }
-        case 21:
-            try column.forEachValue { index, value throws(CompactFixesError) in
-                guard value == 0 || value == 1 else { throw outOfRange(value, fixIndex: index) }
-                rows[index].isMock = value == 1
-            }
-        case 22: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].ellipsoidalHeightCm = try signed32(value, index) }
-        case 23: try column.forEachValue { index, value throws(CompactFixesError) in rows[index].pressureHpaBits = try unsigned32(value, index) }
-        default: break
-        }
-    }
+/// A type a column value (64-bit integer) converts to: a LocationFix field's Swift type, or the type its bit
+/// pattern is carried in.
+protocol CompactColumnValue {
+    /// The value, or nil when `columnValue` is out of the type's range.
+    init?(columnValue: Int64)
+}
 
-    private func outOfRange(_ value: Int64, fixIndex: Int) -> CompactFixesError {
-        CompactFixesError(
-            code: .valueOutOfRange, fieldNumber: fieldNumber, fixIndex: fixIndex,
-            message: "\(value) does not fit the field's type")
+extension Int64: CompactColumnValue {
+    @inline(__always) init?(columnValue: Int64) { self = columnValue }
+}
+
+extension Int32: CompactColumnValue {
+    @inline(__always) init?(columnValue: Int64) { self.init(exactly: columnValue) }
+}
+
+extension UInt32: CompactColumnValue {
+    @inline(__always) init?(columnValue: Int64) { self.init(exactly: columnValue) }
+}
+
+extension Bool: CompactColumnValue {
+    /// 0 or 1; anything else is out of range.
+    @inline(__always) init?(columnValue: Int64) {
+        guard columnValue == 0 || columnValue == 1 else { return nil }
+        self = columnValue == 1
     }
 }

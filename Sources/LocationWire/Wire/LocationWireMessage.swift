@@ -4,7 +4,7 @@
 /// of a sub-message merge, packed and unpacked repeated scalars are both accepted, unknown fields are kept);
 /// encoding is canonical (field-number order, packed repeats, implicit-presence zeros omitted, unknown fields
 /// last), so `decode(encode(m)) == m`, and `encode(decode(b)) == b` for canonical `b`.
-public protocol LocationWireMessage: Sendable, Hashable {
+public protocol LocationWireMessage: Sendable, Hashable, MessageSchemaProvider {
     /// The message's field table.
     static var schema: MessageSchema { get }
 
@@ -96,7 +96,7 @@ extension LocationWireMessage {
 ///
 /// proto3 enums are open: a value the schema does not name is kept as a number and re-encoded unchanged, so
 /// these are structs over `rawValue` rather than Swift enums.
-public protocol LocationWireEnum: RawRepresentable, Hashable, Sendable, CustomStringConvertible
+public protocol LocationWireEnum: RawRepresentable, Hashable, Sendable, CustomStringConvertible, EnumSchemaProvider
 where RawValue == Int32 {
     static var schema: EnumSchema { get }
     init(rawValue: Int32)

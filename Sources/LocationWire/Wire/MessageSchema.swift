@@ -142,55 +142,6 @@ public final class FieldSchema: Sendable, Hashable {
     }
 }
 
-/// The type of a field, as `.proto` spells it.
-public enum FieldType: Sendable, Hashable {
-    case int32, int64, uint32, uint64, sint32, sint64
-    case fixed32, fixed64, sfixed32, sfixed64
-    case bool, float, double, string, bytes
-    case enumeration(EnumSchema)
-    case message(MessageSchema)
-
-    /// The wire type of one unpacked value.
-    public var wireType: WireType {
-        switch self {
-        case .int32, .int64, .uint32, .uint64, .sint32, .sint64, .bool, .enumeration: .varint
-        case .fixed64, .sfixed64, .double: .fixed64
-        case .fixed32, .sfixed32, .float: .fixed32
-        case .string, .bytes, .message: .lengthDelimited
-        }
-    }
-
-    public var isPackable: Bool { wireType == .varint || wireType == .fixed32 || wireType == .fixed64 }
-
-    public var isMessage: Bool {
-        if case .message = self { return true }
-        return false
-    }
-
-    /// The name `.proto` uses: `sint32`, `string`, or the full name of an enum or message.
-    public var protoName: String {
-        switch self {
-        case .int32: "int32"
-        case .int64: "int64"
-        case .uint32: "uint32"
-        case .uint64: "uint64"
-        case .sint32: "sint32"
-        case .sint64: "sint64"
-        case .fixed32: "fixed32"
-        case .fixed64: "fixed64"
-        case .sfixed32: "sfixed32"
-        case .sfixed64: "sfixed64"
-        case .bool: "bool"
-        case .float: "float"
-        case .double: "double"
-        case .string: "string"
-        case .bytes: "bytes"
-        case .enumeration(let schema): schema.fullName
-        case .message(let schema): schema.fullName
-        }
-    }
-}
-
 /// A description of one enum type: its full name and its named values.
 public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
     public let fullName: String

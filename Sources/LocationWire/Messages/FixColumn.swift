@@ -27,15 +27,17 @@ public struct FixColumn: LocationWireMessage {
                 key = 0
                 key = try reader.readTag()
                 switch key {
-                case 0x0A: try reader.readPackedVarints(appendingTo: &deltas) { ZigZag.decode($0) }
-                case 0x08:
+                case Field.deltas.key:
+                    try reader.readPackedVarints(appendingTo: &deltas) { ZigZag.decode($0) }
+                case Field.deltas.unpackedKey:
                     try reader.checkCanAppend(to: deltas)
                     deltas.append(try reader.readSInt64())
-                case 0x12: try reader.readPackedVarints(appendingTo: &runLengths) { UInt32(truncatingIfNeeded: $0) }
-                case 0x10:
+                case Field.runLengths.key:
+                    try reader.readPackedVarints(appendingTo: &runLengths) { UInt32(truncatingIfNeeded: $0) }
+                case Field.runLengths.unpackedKey:
                     try reader.checkCanAppend(to: runLengths)
                     runLengths.append(try reader.readUInt32())
-                case 0x1A: presence = try reader.readBytes()
+                case Field.presence.key: presence = try reader.readBytes()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -45,17 +47,25 @@ public struct FixColumn: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        writer.writePackedVarints(0x0A, deltas) { ZigZag.encode($0) }
-        writer.writePackedVarints(0x12, runLengths) { UInt64($0) }
-        if !presence.isEmpty { writer.writeBytesField(0x1A, presence) }
+        writer.writePackedVarints(Field.deltas.key, deltas) { ZigZag.encode($0) }
+        writer.writePackedVarints(Field.runLengths.key, runLengths) { UInt64($0) }
+        if !presence.isEmpty { writer.writeBytesField(Field.presence.key, presence) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.v1.FixColumn",
-        fields: [
-            FieldSchema(1, "deltas", .sint64, .repeated),
-            FieldSchema(2, "run_lengths", .uint32, .repeated),
-            FieldSchema(3, "presence", .bytes),
-        ])
+    /// The fields of `locationwire.v1.FixColumn`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case deltas, runLengths, presence
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .deltas: FieldDeclaration(1, "deltas", .sint64, .repeated)
+            case .runLengths: FieldDeclaration(2, "run_lengths", .uint32, .repeated)
+            case .presence: FieldDeclaration(3, "presence", .bytes)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.v1.FixColumn", fields: Field.self)
 }

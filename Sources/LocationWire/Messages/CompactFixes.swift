@@ -6,13 +6,15 @@
 public struct CompactFixes: LocationWireMessage {
     /// The columns, indexed by LocationFix field number (index 0 is unused, so `columns[3]` is latitude_e7).
     /// A nil column is absent on the wire.
-    public private(set) var columns: [FixColumn?] = Array(repeating: nil, count: CompactFixes.columnCount + 1)
+    public private(set) var columns: [FixColumn?] = Array(
+        repeating: nil, count: CompactFixes.columnCount + 1)
     /// The number of fixes.
     public var count: UInt32 = 0
     public var unknownFields = UnknownFields()
 
-    /// LocationFix fields 1 to 23 each have a column.
-    public static let columnCount = 23
+    /// Every LocationFix field has a column of the same number; the numbers run from 1 without gaps (the
+    /// `LocationFix.Field` list).
+    public static let columnCount = LocationFix.Field.allCases.count
 
     public init() {}
 
@@ -27,11 +29,13 @@ public struct CompactFixes: LocationWireMessage {
             while !reader.isAtEnd {
                 key = 0
                 key = try reader.readTag()
-                let fieldNumber = Int(key >> 3)
-                if key & 7 == 2, fieldNumber >= 1, fieldNumber <= Self.columnCount {
+                let fieldNumber = Int(key.fieldNumber)
+                if key.wireTypeBits == WireType.lengthDelimited.rawValue, fieldNumber >= 1,
+                    fieldNumber <= Self.columnCount
+                {
                     if columns[fieldNumber] == nil { columns[fieldNumber] = FixColumn() }
                     try reader.readMessage(into: &columns[fieldNumber]!)
-                } else if key == 0x320 {
+                } else if key == Self.countField.key {
                     count = try reader.readUInt32()
                 } else {
                     try reader.readUnknownField(key, into: &unknownFields)
@@ -48,12 +52,18 @@ public struct CompactFixes: LocationWireMessage {
                 writer.writeMessageField(FieldKey.make(UInt32(fieldNumber), .lengthDelimited), column)
             }
         }
-        if count != 0 { writer.writeVarintField(0x320, UInt64(count)) }
+        if count != 0 { writer.writeVarintField(Self.countField.key, UInt64(count)) }
         writer.writeUnknownFields(unknownFields)
     }
 
+    /// The one field that is not a column.
+    static let countField = FieldDeclaration(100, "count", .uint32)
+
+    /// The columns, one per `LocationFix.Field` with the field's number and name, then `count`.
     public static let schema = MessageSchema(
         "locationwire.v1.CompactFixes",
-        fields: LocationFix.schema.fields.map { FieldSchema($0.number, $0.name, .message(FixColumn.schema)) }
-            + [FieldSchema(100, "count", .uint32)])
+        fields: LocationFix.Field.allCases.map {
+            FieldSchema($0.number, "\($0.declaration.name)", .message(FixColumn.schema))
+        }
+            + [countField.schema])
 }
