@@ -26,6 +26,32 @@ public enum Varint {
         return (value, (stop + 1) >> 3)
     }
 
+    /// What ``scan(_:end:maxLength:)`` found.
+    package enum ScanResult {
+        case complete(value: UInt64, length: Int)
+        /// The bytes end (at `end`) before the varint does.
+        case truncated
+        /// `maxLength` bytes all have their continuation bit set.
+        case tooLong
+    }
+
+    /// Reads a varint of at most `maxLength` bytes at `position` one byte at a time, reading nothing at or past
+    /// `end`: the one careful varint reader, for tags and lengths (5 bytes), values (10), and whatever the
+    /// one-load path ``decode(word:)`` leaves. Bits beyond 64 are dropped, as C++ and upb drop them.
+    @inline(__always)
+    package static func scan(_ position: UnsafeRawPointer, end: UnsafeRawPointer, maxLength: Int) -> ScanResult {
+        var value: UInt64 = 0
+        var length = 0
+        while length < maxLength {
+            guard position + length < end else { return .truncated }
+            let byte = (position + length).load(as: UInt8.self)
+            value |= UInt64(byte & 0x7F) &<< UInt64(7 * length)
+            length += 1
+            if byte < 0x80 { return .complete(value: value, length: length) }
+        }
+        return .tooLong
+    }
+
     /// The most bytes a varint takes: a 64-bit value in groups of 7 bits.
     public static let maxEncodedSize = 10
 

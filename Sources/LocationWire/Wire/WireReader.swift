@@ -85,24 +85,16 @@ public struct WireReader: ~Copyable {
 
     @inline(never)
     private mutating func readMultiByteTag() throws(DecodingError) -> UInt32 {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        for _ in 0..<5 {
-            guard cursor < end else {
-                throw error(.truncated, at: fieldStart, "input ends inside a field tag")
+        switch Varint.scan(cursor, end: end, maxLength: 5) {
+        case .complete(let value, let length):
+            guard value <= UInt64(UInt32.max) else {
+                throw error(.invalidTag, at: fieldStart, "field number \(value >> 3) is above 2^29 - 1")
             }
-            let byte = cursor.load(as: UInt8.self)
-            cursor += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 {
-                guard value <= UInt64(UInt32.max) else {
-                    throw error(.invalidTag, at: fieldStart, "field number \(value >> 3) is above 2^29 - 1")
-                }
-                return UInt32(value)
-            }
-            shift += 7
+            cursor += length
+            return UInt32(value)
+        case .truncated: throw error(.truncated, at: fieldStart, "input ends inside a field tag")
+        case .tooLong: throw error(.invalidTag, at: fieldStart, "field tag is longer than 5 bytes")
         }
-        throw error(.invalidTag, at: fieldStart, "field tag is longer than 5 bytes")
     }
 
     // MARK: - Scalars
@@ -117,57 +109,28 @@ public struct WireReader: ~Copyable {
                 cursor += 1
                 return UInt64(byte)
             }
-            if end - cursor >= 10 {
-                return try readVarintWithoutBoundsChecks()
+            if end - cursor >= 8,
+                let (value, length) = Varint.decode(word: UInt64(littleEndian: cursor.loadUnaligned(as: UInt64.self)))
+            {
+                // Any varint of up to eight bytes from one load (``Varint/decode(word:)``).
+                cursor += length
+                return value
             }
         }
-        return try readVarintNearEnd()
+        return try readVarintByteByByte()
     }
 
-    /// The multi-byte path when at least 10 bytes remain, so no byte needs its own bounds check: any varint of up
-    /// to eight bytes from one load (``Varint/decode(word:)``), longer ones byte by byte.
-    @inline(__always)
-    private mutating func readVarintWithoutBoundsChecks() throws(DecodingError) -> UInt64 {
-        if let (value, length) = Varint.decode(word: UInt64(littleEndian: cursor.loadUnaligned(as: UInt64.self))) {
+    /// Nine and ten byte varints (values of 2^56 and above, negative int32 and int64 values), and any varint in
+    /// the last eight bytes of a message.
+    @inline(never)
+    private mutating func readVarintByteByByte() throws(DecodingError) -> UInt64 {
+        switch Varint.scan(cursor, end: end, maxLength: Varint.maxEncodedSize) {
+        case .complete(let value, let length):
             cursor += length
             return value
+        case .truncated: throw error(.truncated, at: cursor, "input ends inside a varint")
+        case .tooLong: throw error(.varintTooLong, at: cursor, "varint is longer than 10 bytes")
         }
-        return try readLongVarintWithoutBoundsChecks()
-    }
-
-    /// Nine and ten byte varints (values of 2^56 and above, negative int32 and int64 values).
-    @inline(never)
-    private mutating func readLongVarintWithoutBoundsChecks() throws(DecodingError) -> UInt64 {
-        let start = cursor
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        // At most 10 bytes: 9 groups of 7 bits plus the lowest bit of the 10th.
-        for _ in 0..<10 {
-            let byte = cursor.load(as: UInt8.self)
-            cursor += 1
-            value |= UInt64(byte & 0x7F) &<< shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-        throw error(.varintTooLong, at: start, "varint is longer than 10 bytes")
-    }
-
-    @inline(never)
-    private mutating func readVarintNearEnd() throws(DecodingError) -> UInt64 {
-        let start = cursor
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        for _ in 0..<10 {
-            guard cursor < end else {
-                throw error(.truncated, at: start, "input ends inside a varint")
-            }
-            let byte = cursor.load(as: UInt8.self)
-            cursor += 1
-            value |= UInt64(byte & 0x7F) &<< shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-        throw error(.varintTooLong, at: start, "varint is longer than 10 bytes")
     }
 
     /// Reads four little-endian bytes.
@@ -243,20 +206,13 @@ public struct WireReader: ~Copyable {
 
     @inline(never)
     private mutating func readMultiByteLength() throws(DecodingError) -> UInt64 {
-        let start = cursor
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        for _ in 0..<5 {
-            guard cursor < end else {
-                throw error(.truncated, at: start, "input ends inside a length prefix")
-            }
-            let byte = cursor.load(as: UInt8.self)
-            cursor += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
+        switch Varint.scan(cursor, end: end, maxLength: 5) {
+        case .complete(let value, let length):
+            cursor += length
+            return value
+        case .truncated: throw error(.truncated, at: cursor, "input ends inside a length prefix")
+        case .tooLong: throw error(.varintTooLong, at: cursor, "length prefix is longer than 5 bytes")
         }
-        throw error(.varintTooLong, at: start, "length prefix is longer than 5 bytes")
     }
 
     /// A length prefix beyond the input is truncation; beyond the enclosing sub-message (while the input goes
@@ -422,29 +378,15 @@ public struct WireReader: ~Copyable {
     }
 
     private func skimTag(_ probe: inout UnsafeRawPointer) -> FieldKey? {
-        var key: UInt32 = 0
-        var shift: UInt32 = 0
-        while probe < end, shift < 35 {
-            let byte = probe.load(as: UInt8.self)
-            probe += 1
-            key |= UInt32(byte & 0x7F) &<< shift
-            if byte < 0x80 { return key }
-            shift += 7
-        }
-        return nil
+        skimVarint(&probe, maxLength: 5).map { FieldKey(truncatingIfNeeded: $0) }
     }
 
-    private func skimVarint(_ probe: inout UnsafeRawPointer) -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while probe < end, shift < 70 {
-            let byte = probe.load(as: UInt8.self)
-            probe += 1
-            value |= UInt64(byte & 0x7F) &<< shift
-            if byte < 0x80 { return value }
-            shift += 7
+    private func skimVarint(_ probe: inout UnsafeRawPointer, maxLength: Int = Varint.maxEncodedSize) -> UInt64? {
+        guard case .complete(let value, let length) = Varint.scan(probe, end: end, maxLength: maxLength) else {
+            return nil
         }
-        return nil
+        probe += length
+        return value
     }
 
     private func skimLengthDelimited(_ probe: inout UnsafeRawPointer) -> Bool {
@@ -527,25 +469,19 @@ public struct WireReader: ~Copyable {
                 decoded += 1
             }
             while decoded < count {
-                let start = position
-                var byte = position.load(as: UInt8.self)
-                position += 1
-                var value = UInt64(byte & 0x7F)
-                if byte >= 0x80 {
-                    var shift: UInt64 = 7
-                    repeat {
-                        byte = position.load(as: UInt8.self)
-                        position += 1
-                        value |= UInt64(byte & 0x7F) &<< shift
-                        shift += 7
-                    } while byte >= 0x80 && shift < 70
-                    if byte >= 0x80 {
-                        failure = error(.varintTooLong, at: start, "varint is longer than 10 bytes")
-                        break
-                    }
+                // Nine or ten bytes, or too close to the end of the input for a word load.
+                switch Varint.scan(position, end: packedEnd, maxLength: Varint.maxEncodedSize) {
+                case .complete(let value, let length):
+                    position += length
+                    buffer[decoded] = convert(value)
+                    decoded += 1
+                    continue
+                case .truncated:  // cannot happen: every counted varint ends at a terminator inside the field
+                    failure = error(.truncated, at: position, "packed field ends inside a varint")
+                case .tooLong:
+                    failure = error(.varintTooLong, at: position, "varint is longer than 10 bytes")
                 }
-                buffer[decoded] = convert(value)
-                decoded += 1
+                break
             }
             initialized = decoded
         }
