@@ -156,7 +156,7 @@ def main():
             out.write(f"  {json.dumps(key)}: {json.dumps(value)},\n")
         out.write('  "samples": [\n    ' + ",\n    ".join(lines) + "\n  ]\n}\n")
     print(f"every_field_goldens.py: {len(rows)} samples of {len(set(r['type'] for r in rows))} message types "
-          f"-> {os.path.relpath(args.out)}", file=sys.stderr)
+          f"-> {args.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

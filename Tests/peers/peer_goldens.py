@@ -245,7 +245,7 @@ def main():
     with open(args.out, "w", encoding="utf-8") as out:
         out.write(render(rows, cpp_version.strip()))
     print(f"peer_goldens.py: {len(rows)} samples (upb {PROTOBUF_VERSION}, C++ {cpp_version.strip()}) "
-          f"-> {os.path.relpath(args.out)}", file=sys.stderr)
+          f"-> {args.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
