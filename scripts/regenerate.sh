@@ -50,7 +50,9 @@ done
 for tool in protoc python3 g++ pkg-config swift diff; do
   command -v "$tool" >/dev/null 2>&1 || fail "'$tool' not found (scripts/install-peers.sh installs the peers)"
 done
-[[ "$(python3 -c 'from google.protobuf.internal import api_implementation as a; print(a.Type())' 2>/dev/null)" == upb ]] ||
+backend="$(python3 -c 'from google.protobuf.internal import api_implementation as a; print(a.Type())' 2>/dev/null ||
+  true)"
+[[ "$backend" == upb ]] ||
   fail "Python protobuf on upb not found (scripts/install-peers.sh)"
 pkg-config --exists protobuf || fail "libprotobuf-dev not found (scripts/install-peers.sh)"
 if [[ -n "$locwire" ]]; then
@@ -96,7 +98,8 @@ python3 Tests/peers/every_field_goldens.py --descriptors "$descriptors" --out "$
   fail "Tests/peers/every_field_goldens.py failed"
 
 step 3 "PeerGoldens.swift (upb bytes, C++ JSON)"
-python3 Tests/peers/peer_goldens.py --descriptors "$descriptors" --out "$out/Tests/LocationWireTests/PeerGoldens.swift" ||
+python3 Tests/peers/peer_goldens.py --descriptors "$descriptors" \
+  --out "$out/Tests/LocationWireTests/PeerGoldens.swift" ||
   fail "Tests/peers/peer_goldens.py failed"
 
 if ((check)); then
@@ -110,7 +113,8 @@ generated=conformance/testees/swift-protobuf/SwiftProtobufTestee/Sources/Locatio
 if ((check)); then
   # generate.sh --check prints its diff on stdout and exits 1 when stale; any other failure is a tool problem.
   rc=0
-  conformance/testees/swift-protobuf/generate.sh --check >"$tmp/swift-protobuf.diff" 2>"$tmp/swift-protobuf.log" || rc=$?
+  conformance/testees/swift-protobuf/generate.sh --check >"$tmp/swift-protobuf.diff" 2>"$tmp/swift-protobuf.log" ||
+    rc=$?
   if ((rc == 1)) && grep -q 'is stale' "$tmp/swift-protobuf.log"; then
     stale+=("$generated/")
     reports+=("$(shorten "$tmp/swift-protobuf.diff")")
