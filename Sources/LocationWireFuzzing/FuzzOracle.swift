@@ -47,13 +47,22 @@ public enum FuzzOracle {
         }
     }
 
+    /// What `check` did with an input that violated nothing, so a test can tell a skipped input from a checked one.
+    public enum Outcome: Sendable, Equatable {
+        /// Nothing was checked: the input is larger than `maxInputBytes`, or a selector target's input is empty.
+        case skipped
+        /// The input was decoded (or rejected by the decoder) and every property held.
+        case checked
+    }
+
     /// Runs `target`'s checks on `input`; throws a Violation when a property does not hold.
-    public static func check(_ target: Target, _ input: [UInt8]) throws(Violation) {
-        guard input.count <= maxInputBytes else { return }
+    @discardableResult
+    public static func check(_ target: Target, _ input: [UInt8]) throws(Violation) -> Outcome {
+        guard input.count <= maxInputBytes else { return .skipped }
         switch target {
         case .validation, .json:
             // The first byte picks the message type, so one target covers all 17; the rest is the input.
-            guard let selector = input.first else { return }
+            guard let selector = input.first else { return .skipped }
             let type = MessageRegistry.allTypes[Int(selector) % MessageRegistry.allTypes.count]
             let body = Array(input.dropFirst())
             if target == .json {
@@ -64,6 +73,7 @@ public enum FuzzOracle {
         default:
             try checkBinary(target.messageType!, input, validate: false)
         }
+        return .checked
     }
 
     /// The body of every libFuzzer entry point (`LLVMFuzzerTestOneInput` in FuzzTesting/Sources/<Target>/):

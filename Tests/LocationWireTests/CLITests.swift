@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireJSON
 import Testing
 
 /// The `locwire` command line contract: formats, type names, and exit status 0 (success), 1 (input rejected),
@@ -18,7 +19,15 @@ import Testing
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("locwire")
     }
 
+    /// The most one run may take; then the child is killed and the test fails instead of hanging.
+    static let deadline: TimeInterval = 120
+
+    /// Runs locwire with `input` on its standard input. Standard input is written and standard error read on
+    /// their own threads while this one reads standard output: done one after the other, a child that fills one
+    /// pipe (64 KiB on Linux) while the test is still writing or reading another would block both forever.
     func run(_ arguments: [String], input: [UInt8] = []) throws -> Outcome {
+        // A child that exits without reading its input must cost a write error, not the test process (SIGPIPE).
+        signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = Self.locwire
         process.arguments = arguments
@@ -29,12 +38,33 @@ import Testing
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input))
-        try stdin.fileHandleForWriting.close()
+        let pending = DispatchGroup()
+        let errors = Received()
+        let writer = stdin.fileHandleForWriting
+        DispatchQueue.global().async(group: pending) {
+            try? writer.write(contentsOf: input)  // fails only if the child exits early; its status tells why
+            try? writer.close()
+        }
+        let errorReader = stderr.fileHandleForReading
+        DispatchQueue.global().async(group: pending) { errors.data = errorReader.readDataToEndOfFile() }
+        let watchdog = DispatchWorkItem { [process] in
+            if process.isRunning { process.terminate() }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline, execute: watchdog)
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        pending.wait()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: [UInt8](output), stderr: String(decoding: errors, as: UTF8.self))
+        watchdog.cancel()
+        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM {
+            Issue.record("locwire \(arguments.joined(separator: " ")) did not finish within \(Self.deadline) s")
+        }
+        return Outcome(status: process.terminationStatus, stdout: [UInt8](output),
+                       stderr: String(decoding: errors.data, as: UTF8.self))
+    }
+
+    /// What a reader thread received, handed back to the test's thread (DispatchGroup.wait orders the accesses).
+    final class Received: @unchecked Sendable {
+        var data = Data()
     }
 
     static let batch: [UInt8] = Valid.batch.serializedBytes()
@@ -113,6 +143,35 @@ import Testing
         let missing = try run(["validate", "--type", "LocationFix", "/nonexistent/file.binpb"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("cannot read /nonexistent/file.binpb"))
+    }
+
+    /// An error message longer than a pipe buffer: when standard error was read only after standard output had
+    /// ended, locwire blocked writing it and the test waited for it forever.
+    @Test func errorsLongerThanAPipeBufferDoNotHang() throws {
+        let name = String(repeating: "x", count: 100_000)
+        let outcome = try run(["convert", "--type", "LocationBatch", "--from", "json", "--to", "binpb"],
+                              input: Array("{\"\(name)\":1}".utf8))
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("json-unknown-field"))
+        #expect(outcome.stderr.utf8.count > 1 << 16)
+    }
+
+    /// More than a mebibyte in and out, far beyond a pipe buffer. (locwire reads all of its input before it writes,
+    /// so this holds even with writes and reads in turn; it guards the pipes for a command that streams.)
+    @Test func convertsMoreThanAMebibyteThroughPipes() throws {
+        var batch = Valid.batch
+        let fix = batch.fixes[0]
+        batch.fixes = (1...50_000).map { sequence in
+            var copy = fix
+            copy.sequence = UInt64(sequence)
+            return copy
+        }
+        let input = batch.serializedBytes()
+        #expect(input.count > 1 << 20)
+        let outcome = try run(["convert", "--type", "LocationBatch", "--from", "binpb", "--to", "json"], input: input)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.count > input.count)
+        #expect(try LocationBatch(jsonUTF8: outcome.stdout) == batch)
     }
 
     @Test func helpExitsZero() throws {

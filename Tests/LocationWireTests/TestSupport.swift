@@ -41,6 +41,13 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
+/// A seed of its own for every name, the same on every run and machine: 64-bit FNV-1a over the UTF-8 bytes. Not
+/// `hashValue`, which Swift randomizes per process (a failure could not be replayed), and not the name's length,
+/// which gave Region and Circle the same random stream.
+func stableSeed(_ name: String) -> UInt64 {
+    name.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+}
+
 /// Random messages built from the schema tables alone, as canonical protobuf binary: fields in number order,
 /// repeated scalars packed, implicit-presence zeros left out. Decoding such bytes and re-encoding them must give
 /// the same bytes back, which checks every hand-written decoder and encoder against the schema.
