@@ -150,12 +150,12 @@ public typealias DeclaredFieldType = GenericFieldType<any EnumSchemaProvider.Typ
 /// A type that describes an enum: what a ``DeclaredFieldType`` names. A protocol of its own, with nothing else in
 /// it, so that naming a type in a declaration costs a constant (``LocationWireEnum``'s conformances would make the
 /// compiler fetch a witness table at run time, in the middle of a decoder).
-public protocol EnumSchemaProvider {
+public protocol EnumSchemaProvider: SendableMetatype {
     static var schema: EnumSchema { get }
 }
 
 /// A type that describes a message: what a ``DeclaredFieldType`` names (see ``EnumSchemaProvider``).
-public protocol MessageSchemaProvider {
+public protocol MessageSchemaProvider: SendableMetatype {
     static var schema: MessageSchema { get }
 }
 
