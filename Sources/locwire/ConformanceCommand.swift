@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWireConformance
+import LocationWireVectors
 
 struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireVectors
 import Testing
 
 /// The conformance suite itself: the committed vectors, the built-in testee, the runner's handling of failure

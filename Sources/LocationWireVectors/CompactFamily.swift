@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireConformance
 import LocationWireTools
 
 /// Family (e): the compact, columnar form of fixes. Rows to the canonical columns (LocationBatch input, the

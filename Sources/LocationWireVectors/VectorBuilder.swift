@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireConformance
 import LocationWireJSON
 import LocationWireTools
 

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireConformance
 import LocationWireTools
 import LocationWireValidation
 

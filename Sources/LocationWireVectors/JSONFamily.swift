@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireConformance
 import LocationWireJSON
 import LocationWireTools
 

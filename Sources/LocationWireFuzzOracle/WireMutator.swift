@@ -4,7 +4,7 @@ import LocationWireTools
 /// Mutations that know the wire format: they parse an input into fields (using the schema to find sub-messages,
 /// packed fields and strings) and change it in the ways protobuf implementations most often get wrong, then fall
 /// back to blind byte edits. Deterministic for a given generator state.
-struct WireMutator {
+package struct WireMutator {
     /// One field as found in the input: its tag, and either a scalar value's bytes or a payload.
     struct Field {
         var number: UInt32
@@ -18,6 +18,10 @@ struct WireMutator {
     }
 
     var random: SeededRandom
+
+    package init(random: SeededRandom) {
+        self.random = random
+    }
 
     /// Parses canonical-ish bytes into fields, or nil when they do not parse (then only byte edits apply).
     static func parse(_ bytes: ArraySlice<UInt8>, schema: MessageSchema?, depth: Int = 0) -> [Field]? {
@@ -100,7 +104,7 @@ struct WireMutator {
     }
 
     /// A mutated copy of `input`: one to four mutations, structural when the input parses.
-    mutating func mutate(_ input: [UInt8], schema: MessageSchema, donor: [UInt8]) -> [UInt8] {
+    package mutating func mutate(_ input: [UInt8], schema: MessageSchema, donor: [UInt8]) -> [UInt8] {
         var bytes = input
         for _ in 0...random.index(4) {
             if random.index(10) < 7, var fields = Self.parse(bytes[...], schema: schema), !fields.isEmpty {

@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireConformance
 
 /// `locwire conformance generate`: builds every vector family from its generator and writes (or checks) the
 /// files in `conformance/vectors/`. The output depends on nothing but this code: the same version always writes
