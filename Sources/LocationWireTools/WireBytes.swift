@@ -38,43 +38,22 @@ package enum WireBytes {
         tag(number, 0) + varint(value, length: length)
     }
 
-    /// The fields of a canonical encoding: (field number, the field's bytes), in order.
-    package static func fields(of bytes: [UInt8]) -> [(number: UInt32, bytes: [UInt8])] {
-        var fields: [(UInt32, [UInt8])] = []
-        var index = 0
-        while index < bytes.count {
-            let start = index
-            var key: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                let byte = bytes[index]
-                index += 1
-                key |= UInt64(byte & 0x7F) << shift
-                shift += 7
-                if byte < 0x80 { break }
-            }
-            switch key & 7 {
-            case 0:
-                while bytes[index] >= 0x80 { index += 1 }
-                index += 1
-            case 1: index += 8
-            case 5: index += 4
-            case 2:
-                var length: UInt64 = 0
-                var lengthShift: UInt64 = 0
-                while true {
-                    let byte = bytes[index]
-                    index += 1
-                    length |= UInt64(byte & 0x7F) << lengthShift
-                    lengthShift += 7
-                    if byte < 0x80 { break }
+    /// The fields of a canonical encoding of a `schema` message, in order: each field's schema and its bytes, tag
+    /// included. Traps on bytes that do not walk (they come from the codec or the sample messages).
+    package static func fields(of bytes: [UInt8], schema: MessageSchema) -> [(field: FieldSchema, bytes: [UInt8])] {
+        guard !bytes.isEmpty else { return [] }
+        return bytes.withUnsafeBytes { buffer in
+            var walker = SchemaFieldWalker(buffer)
+            var fields: [(FieldSchema, [UInt8])] = []
+            do {
+                while let occurrence = try walker.next(in: schema) {
+                    guard let field = occurrence.field else { preconditionFailure("unknown field in a canonical sample") }
+                    fields.append((field, Array(walker.bytes(from: occurrence.tagStart, to: occurrence.end))))
                 }
-                index += Int(length)
-            default:
-                preconditionFailure("groups do not occur in canonical encodings")
+            } catch {
+                preconditionFailure("a canonical encoding does not walk: \(error)")
             }
-            fields.append((UInt32(key >> 3), Array(bytes[start..<index])))
+            return fields
         }
-        return fields
     }
 }

@@ -26,7 +26,7 @@ enum CanonicalFamily {
             builder.binary(
                 "canonical.\(schema.name).all-fields", schema.name, sample, .valid, flags: ["field-coverage"],
                 "Every field of \(schema.name) set; the input is already canonical.")
-            let fields = WireBytes.fields(of: sample)
+            let fields = WireBytes.fields(of: sample, schema: schema)
             if fields.count > 1 {
                 builder.binary(
                     "canonical.\(schema.name).reversed-order", schema.name, fields.reversed().flatMap(\.bytes), .valid,

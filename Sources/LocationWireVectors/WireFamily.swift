@@ -37,8 +37,8 @@ enum WireFamily {
             let sample = SampleMessages.full(schema)
             var offset = 0
             var seen: Set<String> = []
-            for (number, fieldBytes) in WireBytes.fields(of: sample) {
-                let name = schema.field(number: number)!.name
+            for (field, fieldBytes) in WireBytes.fields(of: sample, schema: schema) {
+                let (name, number) = (field.name, field.number)
                 let keyLength = fieldBytes.firstIndex { $0 < 0x80 }! + 1
                 let wireType = fieldBytes[0] & 7
                 var cuts: [(String, Int, String)] = []
@@ -68,7 +68,7 @@ enum WireFamily {
                 offset += fieldBytes.count
             }
             // A cut on a field boundary is not an error: it is the message of the fields before it.
-            let fields = WireBytes.fields(of: sample)
+            let fields = WireBytes.fields(of: sample, schema: schema)
             if fields.count > 1 {
                 let boundary = fields.prefix(fields.count / 2).reduce(0) { $0 + $1.bytes.count }
                 builder.binary(
