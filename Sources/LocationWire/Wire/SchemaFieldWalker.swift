@@ -8,7 +8,10 @@ package struct FieldOccurrence {
     /// The schema's field when the occurrence is that field's: the number is in the schema and the wire type is
     /// the field's own, or length-delimited for a packed repeated field. nil for an unknown field, including a known
     /// number with a foreign wire type (decoders keep such an occurrence as an unknown field, as C++ and upb do).
-    package let field: FieldSchema?
+    ///
+    /// Not counted: the schema passed to ``SchemaFieldWalker/next(in:)`` owns its fields and outlives the walk, so
+    /// an occurrence is a plain value that copies without reference counting (JSON printing makes one per value).
+    package unowned(unsafe) let field: FieldSchema?
     /// The number is in the schema but the wire type is not the field's: an unknown field that looks known.
     package let hasForeignWireType: Bool
     /// A packed run of a repeated scalar field: the payload holds elements, read with
@@ -58,12 +61,12 @@ package struct PackedElement {
 ///
 /// The walker borrows `buffer` (create it inside `withUnsafeBytes` and do not let it escape).
 package struct SchemaFieldWalker: ~Copyable {
-    private var reader: WireReader
-    private let buffer: UnsafeRawBufferPointer
+    @usableFromInline var reader: WireReader
+    @usableFromInline let buffer: UnsafeRawBufferPointer
     /// Where the latest occurrence's bytes end; ``next(in:)`` passes over what the caller left unread before it.
-    private var pendingEnd = 0
+    @usableFromInline var pendingEnd = 0
     /// The key of a start- or end-group tag just read and not entered; ``next(in:)`` skips (or rejects) it.
-    private var pendingGroupKey: FieldKey = 0
+    @usableFromInline var pendingGroupKey: FieldKey = 0
 
     /// A walker over `buffer`, which must have a base address (callers handle empty input without a walker).
     package init(_ buffer: UnsafeRawBufferPointer, limits: DecodingLimits = .default) {
@@ -72,12 +75,15 @@ package struct SchemaFieldWalker: ~Copyable {
     }
 
     /// The offset of the next byte to read.
-    @inline(__always)
+    @inlinable @inline(__always)
     package var offset: Int { reader.offset }
 
     /// The next field of the message being walked, or nil at its end (the end of the input, of an entered
     /// sub-message, or, inside an entered group, the end of its enclosing message: an unterminated group).
-    @inline(__always)
+    ///
+    /// Inlinable: JSON printing calls it once per value from another module; as an out-of-line call the printer
+    /// took a quarter longer or more, inlined it runs the instructions its own loop did.
+    @inlinable @inline(__always)
     package mutating func next(in schema: MessageSchema) throws(DecodingError) -> FieldOccurrence? {
         if pendingGroupKey != 0 { try passGroup() }
         let unread = pendingEnd - reader.offset
@@ -122,8 +128,8 @@ package struct SchemaFieldWalker: ~Copyable {
 
     /// Skips a group that was not entered (checking it as a decoder does), or rejects an end-group tag that
     /// closes nothing.
-    @inline(never)
-    private mutating func passGroup() throws(DecodingError) {
+    @usableFromInline @inline(never)
+    mutating func passGroup() throws(DecodingError) {
         let key = pendingGroupKey
         pendingGroupKey = 0
         try reader.skipValue(key)
@@ -131,7 +137,7 @@ package struct SchemaFieldWalker: ~Copyable {
     }
 
     /// The bytes of an occurrence's value (for a length-delimited field, its payload).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func bytes(of occurrence: FieldOccurrence) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: buffer[occurrence.valueStart..<occurrence.end])
     }
