@@ -4,7 +4,8 @@ import LocationWireTools
 
 /// Family (a): the binary wire format's edge cases, those of Google's binary conformance suite carried over to
 /// LocationWire's messages. Where C++ and upb disagree the vector is `acceptable`.
-enum WireFamily {
+enum WireFamily: VectorFamily {
+    static let name = "wire"
     static let description = """
         The protobuf binary wire format on LocationWire's messages: truncation at every kind of position, bad \
         tags and wire types, overlong and over-long varints, 64-bit values in 32-bit fields, booleans, packed and \
@@ -12,18 +13,8 @@ enum WireFamily {
         prefixes, groups and nesting depth.
         """
 
-    static func build() -> VectorBuilder {
-        var builder = VectorBuilder(family: "wire")
-        truncations(&builder)
-        tags(&builder)
-        varints(&builder)
-        repeats(&builder)
-        duplicatesAndMerges(&builder)
-        unknownFields(&builder)
-        utf8(&builder)
-        lengths(&builder)
-        groupsAndDepth(&builder)
-        return builder
+    static var sections: [VectorFamilySection] {
+        [truncations, tags, varints, repeats, duplicatesAndMerges, unknownFields, utf8, lengths, groupsAndDepth]
     }
 
     // MARK: Truncation
