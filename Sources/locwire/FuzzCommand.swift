@@ -69,16 +69,7 @@ struct FuzzCommand: ParsableCommand {
         let referenceChoice: DifferentialFuzzer.Reference =
             reference == "builtin" ? .builtin : .process(TesteeProcess(command: reference))
         let knownPath = known ?? "conformance/failures/\(implementation).fuzz.txt"
-        var knownList = FailureList(source: "none")
-        if FileManager.default.fileExists(atPath: knownPath) {
-            do {
-                knownList = try FailureList.load(URL(fileURLWithPath: knownPath))
-            } catch {
-                throw UsageFailure(message: "\(error)")
-            }
-        } else if known != nil {
-            throw UsageFailure(message: "no known-differences file at \(knownPath)")
-        }
+        let knownList = try loadFailureList(named: known, default: knownPath, what: "known-differences file")
         var options = DifferentialFuzzer.Options(seed: seed)
         options.iterations = iterations
         options.seconds = time
