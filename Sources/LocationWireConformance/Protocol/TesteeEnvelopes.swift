@@ -71,3 +71,10 @@ extension HelloResponse: TesteeHello {
     public static let envelopeSchema = TesteeResponse.envelopeSchema(
         named: "locationwire.conformance.v1.TesteeResponse")
 }
+
+extension TesteeResponse {
+    /// The answer to a request the testee cannot read: a runtime error for no vector in particular.
+    static func runtimeError(_ message: String) -> TesteeResponse {
+        TesteeResponse(.vector(VectorResponse(vectorId: "", result: .runtimeError(message))))
+    }
+}
