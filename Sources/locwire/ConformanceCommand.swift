@@ -63,13 +63,7 @@ struct ConformanceRunCommand: ParsableCommand {
             throw UsageFailure(message: "cannot load vectors: \(error) (run from the repository root, or pass --vectors)")
         }
         let command = testee ?? Self.builtinTesteeCommand()
-        let process = TesteeProcess(command: command)
-        let hello: String
-        do {
-            hello = try process.start().implementation
-        } catch {
-            throw UsageFailure(message: "\(error)")
-        }
+        let (process, hello) = try startTestee(command)
         let failureList = try loadFailureList(
             named: failures, default: "conformance/failures/\(hello).txt", what: "failure list")
         let total = files.reduce(0) { $0 + $1.vectors.count }

@@ -59,13 +59,7 @@ struct FuzzCommand: ParsableCommand {
     }
 
     func run() throws {
-        let process = TesteeProcess(command: testee)
-        let implementation: String
-        do {
-            implementation = try process.start().implementation
-        } catch {
-            throw UsageFailure(message: "\(error)")
-        }
+        let (process, implementation) = try startTestee(testee)
         let referenceChoice: DifferentialFuzzer.Reference =
             reference == "builtin" ? .builtin : .process(TesteeProcess(command: reference))
         let knownPath = known ?? "conformance/failures/\(implementation).fuzz.txt"

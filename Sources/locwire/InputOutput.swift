@@ -94,3 +94,14 @@ func loadFailureList(named path: String?, default defaultPath: String, what: Str
         throw UsageFailure(message: "\(error)")
     }
 }
+
+/// Starts the testee that `command` runs and returns it with the implementation name its hello gave; a testee
+/// that does not start or answer is a usage error (exit status 2).
+func startTestee(_ command: String) throws -> (TesteeProcess, implementation: String) {
+    let process = TesteeProcess(command: command)
+    do {
+        return (process, try process.start().implementation)
+    } catch {
+        throw UsageFailure(message: "\(error)")
+    }
+}
