@@ -115,35 +115,33 @@ enum JSONTextWriter {
     /// when six significant digits do not read back as the same float (protobuf's SimpleFtoa). Checked against
     /// SimpleFtoa itself on millions of bit patterns (Tests/peers/float_format_check.cc).
     static func appendFloat(_ value: Float, to output: inout [UInt8]) {
-        if value.isNaN {
-            output.append(contentsOf: "\"NaN\"".utf8)
-        } else if value.isInfinite {
-            output.append(contentsOf: (value < 0 ? "\"-Infinity\"" : "\"Infinity\"").utf8)
-        } else {
-            // C++ reads the short form back with strtof, which reports ERANGE for every subnormal (its decimal
-            // form is never exact), and then falls back to the long form.
-            let wroteShort = appendFormatG(Double(value), precision: 6, to: &output) { text in
-                value.isNormal || value == 0 ? strtof(text, nil) == value : false
-            }
-            if !wroteShort {
-                _ = appendFormatG(Double(value), precision: 9, to: &output) { _ in true }
-            }
+        // C++ reads the short form back with strtof, which reports ERANGE for every subnormal (its decimal form is
+        // never exact), and then falls back to the long form.
+        appendFloatingPoint(Double(value), digits: (6, 9), to: &output) { text in
+            value.isNormal || value == 0 ? strtof(text, nil) == value : false
         }
     }
 
     /// A double as C++ prints it: as ``appendFloat(_:to:)`` with 15 and 17 significant digits.
     static func appendDouble(_ value: Double, to output: inout [UInt8]) {
+        appendFloatingPoint(value, digits: (15, 17), to: &output) { text in
+            value.isNormal || value == 0 ? strtod(text, nil) == value : false
+        }
+    }
+
+    /// NaN and the infinities as strings; otherwise `value` with `digits.short` significant digits when
+    /// `readsBack` accepts that text, and with `digits.long` when it does not. (A float widened to a double
+    /// keeps its NaN, sign and infinity, so floats come here as doubles.)
+    private static func appendFloatingPoint(
+        _ value: Double, digits: (short: Int32, long: Int32), to output: inout [UInt8],
+        readsBack: (UnsafePointer<CChar>) -> Bool
+    ) {
         if value.isNaN {
             output.append(contentsOf: "\"NaN\"".utf8)
         } else if value.isInfinite {
             output.append(contentsOf: (value < 0 ? "\"-Infinity\"" : "\"Infinity\"").utf8)
-        } else {
-            let wroteShort = appendFormatG(value, precision: 15, to: &output) { text in
-                value.isNormal || value == 0 ? strtod(text, nil) == value : false
-            }
-            if !wroteShort {
-                _ = appendFormatG(value, precision: 17, to: &output) { _ in true }
-            }
+        } else if !appendFormatG(value, precision: digits.short, to: &output, accept: readsBack) {
+            _ = appendFormatG(value, precision: digits.long, to: &output) { _ in true }
         }
     }
 
