@@ -28,7 +28,9 @@ package struct WireMutator {
 
     /// Parses bytes into fields with ``SchemaFieldWalker`` (which decides what is a known field), or nil when
     /// they do not parse, or hold a group: then only byte edits apply. A known sub-message whose payload does
-    /// not parse keeps its bytes and gets no children.
+    /// not parse keeps its bytes and gets no children. What parses is what decoders read: a tag or length prefix
+    /// longer than 5 bytes does not (the mutator's own parser before the walker took up to 10, so some mutation
+    /// streams differ from those of earlier versions from the first such input on).
     static func parse(_ bytes: [UInt8], schema: MessageSchema) -> [Field]? {
         guard !bytes.isEmpty else { return [] }
         return bytes.withUnsafeBytes { buffer in
