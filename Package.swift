@@ -1,14 +1,18 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Dependencies point one way:
-//   LocationWire (wire primitives, messages, schema; standard library only)
-//     <- LocationWireValidation (spec rules; standard library only)
-//     <- LocationWireJSON (proto3 JSON mapping; standard library only)
-//     <- LocationWireTools (dump, type registry, trace simulator: shared by the CLI and tests)
-//     <- LocationWireConformance (testee protocol, built-in testee, vectors, runner, matrix)
-//     <- LocationWireFuzzing (fuzz oracle, wire-aware mutations, differential fuzzer)
-//     <- locwire (command line, swift-argument-parser)
+// Dependencies point one way: each module depends only on modules listed above it.
+//   LocationWire             wire primitives, messages, schema; standard library only
+//   LocationWireValidation   spec rules; standard library only                              (on LocationWire)
+//   LocationWireJSON         proto3 JSON mapping; standard library only                     (on LocationWire)
+//   LocationWireTools        dump, type registry, trace simulator, seeded random, raw wire bytes, sample
+//                            messages: shared by the CLI, the modules below and the tests  (on the three above)
+//   LocationWireFuzzOracle   fuzz oracle and wire-aware mutator: all the libFuzzer targets link (on Tools)
+//   LocationWireConformance  testee protocol, built-in testee, vector file format, runner, matrix (on Tools)
+//   LocationWireVectors      the conformance vector generator                               (on Conformance)
+//   LocationWireFuzzing      differential fuzzer                                (on FuzzOracle, Conformance)
+//   locwire                  command line, swift-argument-parser                   (on Vectors, Fuzzing)
+// "on X" names the highest modules depended upon; each also uses what X uses.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -20,7 +24,7 @@ let package = Package(
         .library(name: "LocationWire", targets: ["LocationWire", "LocationWireValidation", "LocationWireJSON"]),
         .executable(name: "locwire", targets: ["locwire"]),
         // For the packages that live apart: FuzzTesting/ (built with sanitizers) and Benchmarks/.
-        .library(name: "LocationWireFuzzing", targets: ["LocationWireFuzzing"]),
+        .library(name: "LocationWireFuzzOracle", targets: ["LocationWireFuzzOracle"]),
         .library(name: "LocationWireTools", targets: ["LocationWireTools"]),
     ],
     dependencies: [
@@ -36,21 +40,33 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "LocationWireFuzzOracle",
+            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LocationWireConformance",
             dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
             swiftSettings: strictSettings
         ),
         .target(
+            name: "LocationWireVectors",
+            dependencies: [
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
+                "LocationWireConformance",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LocationWireFuzzing",
-            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireConformance"],
+            dependencies: ["LocationWire", "LocationWireTools", "LocationWireFuzzOracle", "LocationWireConformance"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "locwire",
             dependencies: [
-                "LocationWireTools",
-                "LocationWireConformance",
-                "LocationWireFuzzing",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
+                "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -59,7 +75,7 @@ let package = Package(
             name: "LocationWireTests",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
-                "LocationWireConformance", "LocationWireFuzzing",
+                "LocationWireFuzzOracle", "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing",
             ],
             swiftSettings: strictSettings
         ),

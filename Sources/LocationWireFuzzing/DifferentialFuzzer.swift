@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireFuzzOracle
 import LocationWireTools
 
 /// Differential fuzzing of any implementation that speaks the testee protocol, against a reference (LocationWire's

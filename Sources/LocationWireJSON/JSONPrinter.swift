@@ -20,7 +20,8 @@ public struct JSONPrintOptions: Sendable, Hashable {
 /// The printer streams over the codec's canonical bytes instead of building a tree: they hold known fields in
 /// field-number order, each repeated field's elements together, implicit-presence zeros left out, and unknown
 /// fields last. Whatever breaks that order (a number lower than one already printed, a known number with a
-/// foreign wire type) can only come from unknown fields and is skipped, as C++ skips unknown fields.
+/// foreign wire type) can only come from unknown fields and is skipped, as C++ skips unknown fields. The fields
+/// are found by `SchemaFieldWalker`, which decides what is a known field.
 struct JSONPrinter {
     private let options: JSONPrintOptions
     private(set) var output: [UInt8] = []
@@ -37,9 +38,9 @@ struct JSONPrinter {
         }
         var failure: DecodingError?
         bytes.withUnsafeBytes { buffer in
-            var reader = WireReader(buffer, limits: .default)
+            var walker = SchemaFieldWalker(buffer)
             do throws(DecodingError) {
-                try printFields(&reader, schema: schema)
+                try printFields(&walker, schema: schema)
             } catch {
                 failure = error
             }
@@ -47,23 +48,19 @@ struct JSONPrinter {
         if let failure { throw failure }
     }
 
-    private mutating func printFields(_ reader: inout WireReader, schema: MessageSchema) throws(DecodingError) {
+    private mutating func printFields(_ walker: inout SchemaFieldWalker, schema: MessageSchema) throws(DecodingError) {
         output.append(UInt8(ascii: "{"))
         depth += 1
         var printedAny = false
         var lastNumber: UInt32 = 0
         var openArray = false  // an unpacked repeated field's array is open
-        while !reader.isAtEnd {
-            let key = try reader.readTag()
-            let number = key.fieldNumber
-            let wireType = key.wireTypeBits
-            guard let field = schema.field(number: number), number >= lastNumber,
-                field.isPacked ? wireType == WireType.lengthDelimited.rawValue : wireType == field.type.wireType.rawValue,
+        while let occurrence = try walker.next(in: schema) {
+            let number = occurrence.number
+            // Unknown fields are not printed; nor are known numbers out of canonical order, which only unknown
+            // fields can hold. The walker passes over what is not read.
+            guard let field = occurrence.field, number >= lastNumber,
                 number > lastNumber || (field.label == .repeated && openArray)
-            else {
-                try reader.skipValue(key)
-                continue
-            }
+            else { continue }
             if number > lastNumber, openArray {
                 closeArray()
                 openArray = false
@@ -82,22 +79,22 @@ struct JSONPrinter {
                 if field.label == .repeated {
                     output.append(UInt8(ascii: "["))
                     depth += 1
-                    if field.isPacked {
-                        try printPacked(&reader, field: field)
+                    if occurrence.isPacked {
+                        try printPacked(&walker, occurrence, type: field.type)
                         closeArray()
                     } else {
                         newline()
-                        try printValue(&reader, type: field.type)
+                        try printValue(&walker, occurrence, type: field.type)
                         openArray = true
                     }
                     continue
                 }
-                try printValue(&reader, type: field.type)
+                try printValue(&walker, occurrence, type: field.type)
             } else {
                 // The next element of an open unpacked array.
                 output.append(UInt8(ascii: ","))
                 newline()
-                try printValue(&reader, type: field.type)
+                try printValue(&walker, occurrence, type: field.type)
             }
         }
         if openArray { closeArray() }
@@ -121,17 +118,18 @@ struct JSONPrinter {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth))
     }
 
-    private mutating func printPacked(_ reader: inout WireReader, field: FieldSchema) throws(DecodingError) {
-        let length = try reader.readLength()
-        let outerEnd = reader.pushLimit(length)
+    private mutating func printPacked(
+        _ walker: inout SchemaFieldWalker, _ occurrence: FieldOccurrence, type: FieldType
+    ) throws(DecodingError) {
+        let level = try walker.enter(occurrence)
         var first = true
-        while !reader.isAtEnd {
+        while let element = try walker.nextElement(type.wireType) {
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
             newline()
-            try printValue(&reader, type: field.type)
+            printScalar(element.bits, type: type)
         }
-        reader.popLimit(outerEnd)
+        walker.leave(level)
     }
 
     private mutating func appendDecimal<Value: BinaryInteger>(_ value: Value) {
@@ -144,18 +142,47 @@ struct JSONPrinter {
         output.append(UInt8(ascii: "\""))
     }
 
-    /// Reads one value of `type` (its wire type already checked) and prints it.
-    private mutating func printValue(_ reader: inout WireReader, type: FieldType) throws(DecodingError) {
+    /// Prints the value of a known field occurrence of `type` (its wire type already checked by the walker).
+    @inline(__always)
+    private mutating func printValue(
+        _ walker: inout SchemaFieldWalker, _ occurrence: FieldOccurrence, type: FieldType
+    ) throws(DecodingError) {
         switch type {
-        case .int32: appendDecimal(try reader.readInt32())
-        case .uint32: appendDecimal(try reader.readUInt32())
-        case .sint32: appendDecimal(try reader.readSInt32())
-        case .int64: appendQuotedDecimal(Int64(bitPattern: try reader.readVarint()))
-        case .uint64: appendQuotedDecimal(try reader.readVarint())
-        case .sint64: appendQuotedDecimal(try reader.readSInt64())
-        case .bool: output.append(contentsOf: try reader.readBool() ? Self.trueLiteral : Self.falseLiteral)
+        case .string:
+            guard JSONTextWriter.appendString(utf8: walker.bytes(of: occurrence), to: &output) else {
+                throw DecodingError(
+                    code: .invalidUTF8, offset: occurrence.valueStart, message: "string is not valid UTF-8")
+            }
+        case .bytes:
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: JSONTextWriter.base64(Array(walker.bytes(of: occurrence))).utf8)
+            output.append(UInt8(ascii: "\""))
+        case .message(let schema):
+            if occurrence.length == 0 {
+                output.append(contentsOf: "{}".utf8)
+                return
+            }
+            let level = try walker.enter(occurrence)
+            try printFields(&walker, schema: schema)
+            walker.leave(level)
+        default:
+            printScalar(occurrence.bits, type: type)
+        }
+    }
+
+    /// Prints a numeric, bool or enum value from its wire bits (a varint, or a fixed-width value's bits).
+    @inline(__always)
+    private mutating func printScalar(_ bits: UInt64, type: FieldType) {
+        switch type {
+        case .int32: appendDecimal(Int32(truncatingIfNeeded: bits))
+        case .uint32: appendDecimal(UInt32(truncatingIfNeeded: bits))
+        case .sint32: appendDecimal(ZigZag.decode(UInt32(truncatingIfNeeded: bits)))
+        case .int64: appendQuotedDecimal(Int64(bitPattern: bits))
+        case .uint64: appendQuotedDecimal(bits)
+        case .sint64: appendQuotedDecimal(ZigZag.decode(bits))
+        case .bool: output.append(contentsOf: bits != 0 ? Self.trueLiteral : Self.falseLiteral)
         case .enumeration(let schema):
-            let number = try reader.readInt32()
+            let number = Int32(truncatingIfNeeded: bits)
             if let name = schema.nameUTF8(of: number) {
                 output.append(UInt8(ascii: "\""))
                 output.append(contentsOf: name)
@@ -163,28 +190,13 @@ struct JSONPrinter {
             } else {
                 appendDecimal(number)
             }
-        case .fixed32: appendDecimal(try reader.readFixed32())
-        case .sfixed32: appendDecimal(Int32(bitPattern: try reader.readFixed32()))
-        case .float: JSONTextWriter.appendFloat(Float(bitPattern: try reader.readFixed32()), to: &output)
-        case .fixed64: appendQuotedDecimal(try reader.readFixed64())
-        case .sfixed64: appendQuotedDecimal(Int64(bitPattern: try reader.readFixed64()))
-        case .double: JSONTextWriter.appendDouble(Double(bitPattern: try reader.readFixed64()), to: &output)
-        case .string: JSONTextWriter.appendString(try reader.readString(), to: &output)
-        case .bytes:
-            output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: JSONTextWriter.base64(try reader.readBytes()).utf8)
-            output.append(UInt8(ascii: "\""))
-        case .message(let schema):
-            let length = try reader.readLength()
-            if length == 0 {
-                output.append(contentsOf: "{}".utf8)
-                return
-            }
-            try reader.enterNested()
-            let outerEnd = reader.pushLimit(length)
-            try printFields(&reader, schema: schema)
-            reader.popLimit(outerEnd)
-            reader.leaveNested()
+        case .fixed32: appendDecimal(UInt32(truncatingIfNeeded: bits))
+        case .sfixed32: appendDecimal(Int32(truncatingIfNeeded: bits))
+        case .float: JSONTextWriter.appendFloat(Float(bitPattern: UInt32(truncatingIfNeeded: bits)), to: &output)
+        case .fixed64: appendQuotedDecimal(bits)
+        case .sfixed64: appendQuotedDecimal(Int64(bitPattern: bits))
+        case .double: JSONTextWriter.appendDouble(Double(bitPattern: bits), to: &output)
+        case .string, .bytes, .message: break  // length-delimited: printValue handles them
         }
     }
 }

@@ -12,57 +12,75 @@ enum JSONTextWriter {
     /// control characters (`\b \t \n \f \r` by name, the rest as `\u00XX`), `<` and `>` (so JSON embeds safely in
     /// HTML), and the invisible formatting code points C++ escapes; everything else is copied as UTF-8, in runs.
     static func appendString(_ value: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { utf8 in
-            var runStart = 0
-            var index = 0
-            func flush(upTo end: Int) {
-                if end > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<end])) }
-            }
-            while index < utf8.count {
-                let byte = utf8[index]
-                if byte >= 0x20, byte < 0x7F, byte != 0x22, byte != 0x5C, byte != 0x3C, byte != 0x3E {
-                    index += 1
-                    continue
-                }
-                // Decode the scalar starting here (the string is valid UTF-8).
-                var scalar = UInt32(byte)
-                var length = 1
-                if byte >= 0xF0 {
-                    scalar = UInt32(byte & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
-                    length = 4
-                } else if byte >= 0xE0 {
-                    scalar = UInt32(byte & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
-                    length = 3
-                } else if byte >= 0xC0 {
-                    scalar = UInt32(byte & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
-                    length = 2
-                }
-                let escape: StaticString?
-                switch scalar {
-                case 0x22: escape = "\\\""
-                case 0x5C: escape = "\\\\"
-                case 0x08: escape = "\\b"
-                case 0x09: escape = "\\t"
-                case 0x0A: escape = "\\n"
-                case 0x0C: escape = "\\f"
-                case 0x0D: escape = "\\r"
-                default: escape = nil
-                }
-                if let escape {
-                    flush(upTo: index)
-                    output.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
-                    runStart = index + length
-                } else if needsUnicodeEscape(scalar) {
-                    flush(upTo: index)
-                    appendUnicodeEscape(scalar, to: &output)
-                    runStart = index + length
-                }
-                index += length
-            }
-            flush(upTo: utf8.count)
+        value.withUTF8 { appendString(validUTF8: $0, to: &output) }
+    }
+
+    /// Appends `bytes` as a JSON string literal, as ``appendString(_:to:)`` does, when they are valid UTF-8;
+    /// returns false (appending nothing) when they are not. ASCII, the common case, is escaped straight from the
+    /// bytes, without making a String.
+    static func appendString(utf8 bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) -> Bool {
+        let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
+        if !utf8.contains(where: { $0 >= 0x80 }) {
+            appendString(validUTF8: utf8, to: &output)
+            return true
         }
+        guard let string = String(validating: utf8, as: UTF8.self) else { return false }
+        appendString(string, to: &output)
+        return true
+    }
+
+    private static func appendString(validUTF8 utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var index = 0
+        func flush(upTo end: Int) {
+            if end > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<end])) }
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte >= 0x20, byte < 0x7F, byte != 0x22, byte != 0x5C, byte != 0x3C, byte != 0x3E {
+                index += 1
+                continue
+            }
+            // Decode the scalar starting here (the string is valid UTF-8).
+            var scalar = UInt32(byte)
+            var length = 1
+            if byte >= 0xF0 {
+                scalar = UInt32(byte & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+                    | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+                length = 4
+            } else if byte >= 0xE0 {
+                scalar = UInt32(byte & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
+                    | UInt32(utf8[index + 2] & 0x3F)
+                length = 3
+            } else if byte >= 0xC0 {
+                scalar = UInt32(byte & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+                length = 2
+            }
+            let escape: StaticString?
+            switch scalar {
+            case 0x22: escape = "\\\""
+            case 0x5C: escape = "\\\\"
+            case 0x08: escape = "\\b"
+            case 0x09: escape = "\\t"
+            case 0x0A: escape = "\\n"
+            case 0x0C: escape = "\\f"
+            case 0x0D: escape = "\\r"
+            default: escape = nil
+            }
+            if let escape {
+                flush(upTo: index)
+                output.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+                runStart = index + length
+            } else if needsUnicodeEscape(scalar) {
+                flush(upTo: index)
+                appendUnicodeEscape(scalar, to: &output)
+                runStart = index + length
+            }
+            index += length
+        }
+        flush(upTo: utf8.count)
         output.append(UInt8(ascii: "\""))
     }
 
@@ -97,35 +115,33 @@ enum JSONTextWriter {
     /// when six significant digits do not read back as the same float (protobuf's SimpleFtoa). Checked against
     /// SimpleFtoa itself on millions of bit patterns (Tests/peers/float_format_check.cc).
     static func appendFloat(_ value: Float, to output: inout [UInt8]) {
-        if value.isNaN {
-            output.append(contentsOf: "\"NaN\"".utf8)
-        } else if value.isInfinite {
-            output.append(contentsOf: (value < 0 ? "\"-Infinity\"" : "\"Infinity\"").utf8)
-        } else {
-            // C++ reads the short form back with strtof, which reports ERANGE for every subnormal (its decimal
-            // form is never exact), and then falls back to the long form.
-            let wroteShort = appendFormatG(Double(value), precision: 6, to: &output) { text in
-                value.isNormal || value == 0 ? strtof(text, nil) == value : false
-            }
-            if !wroteShort {
-                _ = appendFormatG(Double(value), precision: 9, to: &output) { _ in true }
-            }
+        // C++ reads the short form back with strtof, which reports ERANGE for every subnormal (its decimal form is
+        // never exact), and then falls back to the long form.
+        appendFloatingPoint(Double(value), digits: (6, 9), to: &output) { text in
+            value.isNormal || value == 0 ? strtof(text, nil) == value : false
         }
     }
 
     /// A double as C++ prints it: as ``appendFloat(_:to:)`` with 15 and 17 significant digits.
     static func appendDouble(_ value: Double, to output: inout [UInt8]) {
+        appendFloatingPoint(value, digits: (15, 17), to: &output) { text in
+            value.isNormal || value == 0 ? strtod(text, nil) == value : false
+        }
+    }
+
+    /// NaN and the infinities as strings; otherwise `value` with `digits.short` significant digits when
+    /// `readsBack` accepts that text, and with `digits.long` when it does not. (A float widened to a double
+    /// keeps its NaN, sign and infinity, so floats come here as doubles.)
+    private static func appendFloatingPoint(
+        _ value: Double, digits: (short: Int32, long: Int32), to output: inout [UInt8],
+        readsBack: (UnsafePointer<CChar>) -> Bool
+    ) {
         if value.isNaN {
             output.append(contentsOf: "\"NaN\"".utf8)
         } else if value.isInfinite {
             output.append(contentsOf: (value < 0 ? "\"-Infinity\"" : "\"Infinity\"").utf8)
-        } else {
-            let wroteShort = appendFormatG(value, precision: 15, to: &output) { text in
-                value.isNormal || value == 0 ? strtod(text, nil) == value : false
-            }
-            if !wroteShort {
-                _ = appendFormatG(value, precision: 17, to: &output) { _ in true }
-            }
+        } else if !appendFormatG(value, precision: digits.short, to: &output, accept: readsBack) {
+            _ = appendFormatG(value, precision: digits.long, to: &output) { _ in true }
         }
     }
 

@@ -22,25 +22,13 @@ public struct AnyMessageCodec: Sendable {
     public func decodeBinary(_ bytes: [UInt8], limits: DecodingLimits = .default) throws(DecodingError)
         -> any LocationWireMessage
     {
-        try Self.decode(messageType, bytes, limits)
-    }
-
-    private static func decode<Message: LocationWireMessage>(
-        _ type: Message.Type, _ bytes: [UInt8], _ limits: DecodingLimits
-    ) throws(DecodingError) -> any LocationWireMessage {
-        try Message(serializedBytes: bytes, limits: limits)
+        try messageType.init(serializedBytes: bytes, limits: limits)
     }
 
     public func decodeJSON(_ utf8: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONError)
         -> any LocationWireMessage
     {
-        try Self.decodeJSON(messageType, utf8, options)
-    }
-
-    private static func decodeJSON<Message: LocationWireMessage>(
-        _ type: Message.Type, _ utf8: [UInt8], _ options: JSONParseOptions
-    ) throws(JSONError) -> any LocationWireMessage {
-        try Message(jsonUTF8: utf8, options: options)
+        try messageType.init(jsonUTF8: utf8, options: options)
     }
 
     public static func encodeBinary(_ message: any LocationWireMessage) -> [UInt8] {

@@ -21,9 +21,10 @@ public enum WireDump {
         var failure: DecodingError?
         if !bytes.isEmpty {
             bytes.withUnsafeBytes { buffer in
-                var reader = WireReader(buffer, limits: limits)
+                var walker = SchemaFieldWalker(buffer, limits: limits)
                 do throws(DecodingError) {
-                    try dumpMessage(&reader, bytes: bytes, schema: schema, path: FieldPath(message: schema.name), depth: 0, lines: &lines)
+                    let path = FieldPath(message: schema.name)
+                    try dumpMessage(&walker, bytes: bytes, schema: schema, path: path, depth: 0, lines: &lines)
                 } catch {
                     failure = error
                 }
@@ -78,145 +79,133 @@ public enum WireDump {
     }
 
     private static func dumpMessage(
-        _ reader: inout WireReader, bytes: [UInt8], schema: MessageSchema, path: FieldPath, depth: Int, lines: inout Lines
+        _ walker: inout SchemaFieldWalker, bytes: [UInt8], schema: MessageSchema, path: FieldPath, depth: Int,
+        lines: inout Lines
     ) throws(DecodingError) {
         var counts: [UInt32: Int] = [:]
-        while !reader.isAtEnd {
-            let tagStart = reader.offset
-            let key = try reader.readTag()
-            if key.wireTypeBits == WireType.endGroup.rawValue {
+        while let occurrence = try walker.next(in: schema) {
+            if occurrence.wireType == .endGroup {
                 throw DecodingError(
-                    code: .unmatchedEndGroup, offset: tagStart, fieldPath: path,
-                    message: "end-group tag for field \(key.fieldNumber) without a start")
+                    code: .unmatchedEndGroup, offset: occurrence.tagStart, fieldPath: path,
+                    message: "end-group tag for field \(occurrence.number) without a start")
             }
             try dumpField(
-                key, tagStart: tagStart, &reader, bytes: bytes, schema: schema, path: path, depth: depth,
-                counts: &counts, lines: &lines)
+                occurrence, &walker, bytes: bytes, schema: schema, path: path, depth: depth, counts: &counts,
+                lines: &lines)
         }
     }
 
-    /// One field whose tag was just read: its line, and for sub-messages, packed fields and groups, the lines
-    /// of what they contain.
+    /// One field occurrence: its line, and for sub-messages, packed fields and groups, the lines of what they
+    /// contain.
     private static func dumpField(
-        _ key: FieldKey, tagStart: Int, _ reader: inout WireReader, bytes: [UInt8], schema: MessageSchema,
+        _ occurrence: FieldOccurrence, _ walker: inout SchemaFieldWalker, bytes: [UInt8], schema: MessageSchema,
         path: FieldPath, depth: Int, counts: inout [UInt32: Int], lines: inout Lines
     ) throws(DecodingError) {
-        let number = key.fieldNumber
-        let wireType = WireType(rawValue: key.wireTypeBits)!
-        let field = schema.field(number: number)
-        // A known number with a foreign wire type is an unknown field, as decoders treat it.
-        let packed = field.map { $0.isPacked && wireType == .lengthDelimited } ?? false
-        let known = field.flatMap { packed || $0.type.wireType == wireType ? $0 : nil }
+        let number = occurrence.number
+        let wireType = occurrence.wireType
+        // The walker decides what is known: a known number with a foreign wire type is an unknown field.
+        let known = occurrence.field
         var fieldPath = path
         if let known {
             fieldPath = fieldPath.appending(field: known.name)
-            if known.label == .repeated && !packed {
+            if known.label == .repeated && !occurrence.isPacked {
                 fieldPath = fieldPath.appending(index: counts[number, default: 0])
                 counts[number, default: 0] += 1
             }
         } else {
             fieldPath = fieldPath.appending(.unknownField(number))
         }
-        let note = field != nil && known == nil ? " (unknown: wire type differs from the schema)" : ""
+        let note = occurrence.hasForeignWireType ? " (unknown: wire type differs from the schema)" : ""
         let label = "\(number):\(wireType.name) \(fieldPath)\(note)"
+        let tagStart = occurrence.tagStart
         switch wireType {
         case .varint:
-            let value = try reader.readVarint()
-            let shown = known.map { render(value, $0.type) } ?? String(value)
-            lines.add(bytes, tagStart, reader.offset, depth: depth, label: label, value: shown)
+            let shown = known.map { render(occurrence.bits, $0.type) } ?? String(occurrence.bits)
+            lines.add(bytes, tagStart, occurrence.end, depth: depth, label: label, value: shown)
         case .fixed32:
-            let value = try reader.readFixed32()
+            let value = UInt32(truncatingIfNeeded: occurrence.bits)
             let shown = known.map { render32(value, $0.type) } ?? "0x" + String(value, radix: 16)
-            lines.add(bytes, tagStart, reader.offset, depth: depth, label: label, value: shown)
+            lines.add(bytes, tagStart, occurrence.end, depth: depth, label: label, value: shown)
         case .fixed64:
-            let value = try reader.readFixed64()
+            let value = occurrence.bits
             let shown = known.map { render64(value, $0.type) } ?? "0x" + String(value, radix: 16)
-            lines.add(bytes, tagStart, reader.offset, depth: depth, label: label, value: shown)
+            lines.add(bytes, tagStart, occurrence.end, depth: depth, label: label, value: shown)
         case .lengthDelimited:
-            let length = try reader.readLength()
-            let payloadStart = reader.offset
+            let length = occurrence.length
+            let payloadStart = occurrence.valueStart
             if let known, case .message(let nested) = known.type {
                 lines.add(bytes, tagStart, payloadStart, depth: depth, label: label, value: "{ \(length) bytes")
-                try reader.enterNested()
-                let outerEnd = reader.pushLimit(length)
-                try dumpMessage(&reader, bytes: bytes, schema: nested, path: fieldPath, depth: depth + 1, lines: &lines)
-                reader.popLimit(outerEnd)
-                reader.leaveNested()
+                let level = try walker.enter(occurrence)
+                try dumpMessage(&walker, bytes: bytes, schema: nested, path: fieldPath, depth: depth + 1, lines: &lines)
+                walker.leave(level)
                 lines.closeBrace(depth: depth)
-            } else if let known, packed {
+            } else if let known, occurrence.isPacked {
                 lines.add(bytes, tagStart, payloadStart, depth: depth, label: label, value: "packed, \(length) bytes")
-                let outerEnd = reader.pushLimit(length)
+                let level = try walker.enter(occurrence)
                 var index = counts[number, default: 0]
-                while !reader.isAtEnd {
-                    let start = reader.offset
-                    let shown: String
-                    switch known.type.wireType {
-                    case .fixed32:
-                        guard reader.remaining >= 4 else { throw packedLengthError(start, fieldPath, size: 4) }
-                        shown = render32(try reader.readFixed32(), known.type)
-                    case .fixed64:
-                        guard reader.remaining >= 8 else { throw packedLengthError(start, fieldPath, size: 8) }
-                        shown = render64(try reader.readFixed64(), known.type)
-                    default:
-                        shown = render(try reader.readVarint(), known.type)
+                do {
+                    while let element = try walker.nextElement(known.type.wireType) {
+                        let shown = switch known.type.wireType {
+                        case .fixed32: render32(UInt32(truncatingIfNeeded: element.bits), known.type)
+                        case .fixed64: render64(element.bits, known.type)
+                        default: render(element.bits, known.type)
+                        }
+                        lines.add(
+                            bytes, element.start, element.end, depth: depth + 1, label: "[\(index)]", value: shown)
+                        index += 1
                     }
-                    lines.add(bytes, start, reader.offset, depth: depth + 1, label: "[\(index)]", value: shown)
-                    index += 1
+                } catch where error.code == .invalidPackedLength {
+                    // The walker does not know paths; this error is about the packed field as a whole.
+                    throw DecodingError(
+                        code: error.code, offset: error.offset, fieldPath: fieldPath, message: error.message)
                 }
                 counts[number] = index
-                reader.popLimit(outerEnd)
+                walker.leave(level)
             } else {
                 lines.add(bytes, tagStart, payloadStart, depth: depth, label: label, value: "\(length) bytes")
-                let payload = Array(bytes[payloadStart..<(payloadStart + length)])
-                let text = String(validating: payload, as: UTF8.self)
+                let text = String(validating: walker.bytes(of: occurrence), as: UTF8.self)
                 if length > 0 {
                     let shown = known?.type == .bytes ? "bytes" : text.map(quote) ?? "(not UTF-8)"
-                    lines.add(bytes, payloadStart, payloadStart + length, depth: depth + 1, label: shown, value: "")
+                    lines.add(bytes, payloadStart, occurrence.end, depth: depth + 1, label: shown, value: "")
                 }
                 if known?.type == .string, text == nil {
                     throw DecodingError(
-                        code: .invalidUTF8, offset: payloadStart, fieldPath: fieldPath, message: "string is not valid UTF-8")
+                        code: .invalidUTF8, offset: payloadStart, fieldPath: fieldPath,
+                        message: "string is not valid UTF-8")
                 }
-                reader.skip(length)
             }
         case .startGroup:
-            lines.add(bytes, tagStart, reader.offset, depth: depth, label: label, value: "group {")
-            try reader.enterNested()
+            lines.add(bytes, tagStart, occurrence.end, depth: depth, label: label, value: "group {")
+            try walker.enterGroup()
             var groupCounts: [UInt32: Int] = [:]
-            let noFields = MessageSchema("group", fields: [])
             while true {
-                let start = reader.offset
-                guard !reader.isAtEnd else {
+                guard let inner = try walker.next(in: noFields) else {
                     throw DecodingError(
-                        code: .unterminatedGroup, offset: start, fieldPath: fieldPath,
+                        code: .unterminatedGroup, offset: walker.offset, fieldPath: fieldPath,
                         message: "group \(number) has no end-group tag")
                 }
-                let innerKey = try reader.readTag()
-                if innerKey.wireTypeBits == WireType.endGroup.rawValue {
-                    guard innerKey.fieldNumber == number else {
+                if inner.wireType == .endGroup {
+                    guard inner.number == number else {
                         throw DecodingError(
-                            code: .unmatchedEndGroup, offset: start, fieldPath: fieldPath,
-                            message: "end-group tag for field \(innerKey.fieldNumber) inside group \(number)")
+                            code: .unmatchedEndGroup, offset: inner.tagStart, fieldPath: fieldPath,
+                            message: "end-group tag for field \(inner.number) inside group \(number)")
                     }
-                    lines.add(bytes, start, reader.offset, depth: depth, label: "\(number):egroup", value: "}")
+                    lines.add(bytes, inner.tagStart, inner.end, depth: depth, label: "\(number):egroup", value: "}")
+                    walker.leaveGroup()
                     break
                 }
                 try dumpField(
-                    innerKey, tagStart: start, &reader, bytes: bytes, schema: noFields, path: fieldPath,
-                    depth: depth + 1, counts: &groupCounts, lines: &lines)
+                    inner, &walker, bytes: bytes, schema: noFields, path: fieldPath, depth: depth + 1,
+                    counts: &groupCounts, lines: &lines)
             }
-            reader.leaveNested()
         case .endGroup:
             // dumpMessage and the group loop handle end tags before calling here.
             break
         }
     }
 
-    private static func packedLengthError(_ offset: Int, _ path: FieldPath, size: Int) -> DecodingError {
-        DecodingError(
-            code: .invalidPackedLength, offset: offset, fieldPath: path,
-            message: "packed \(size)-byte values do not fill the field")
-    }
+    /// The schema of a group's contents: groups are never known fields, so nothing inside them is either.
+    private static let noFields = MessageSchema("group", fields: [])
 
     private static func render(_ value: UInt64, _ type: FieldType) -> String {
         switch type {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWireConformance
+import LocationWireVectors
 
 struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -62,14 +63,9 @@ struct ConformanceRunCommand: ParsableCommand {
             throw UsageFailure(message: "cannot load vectors: \(error) (run from the repository root, or pass --vectors)")
         }
         let command = testee ?? Self.builtinTesteeCommand()
-        let process = TesteeProcess(command: command)
-        let hello: String
-        do {
-            hello = try process.start().implementation
-        } catch {
-            throw UsageFailure(message: "\(error)")
-        }
-        let failureList = try loadFailureList(implementation: hello)
+        let (process, hello) = try startTestee(command)
+        let failureList = try loadFailureList(
+            named: failures, default: "conformance/failures/\(hello).txt", what: "failure list")
         let total = files.reduce(0) { $0 + $1.vectors.count }
         var progress = Progress(enabled: !quiet, total: total)
         let runner = ConformanceRunner(timeoutMilliseconds: Int(timeout * 1000), filters: filters)
@@ -78,16 +74,8 @@ struct ConformanceRunCommand: ParsableCommand {
         }
         progress.finish()
         let rendered = try ReportFormat(rawValue: format.rawValue)!.render(report)
-        if let output {
-            do {
-                try Data(rendered.utf8).write(to: URL(fileURLWithPath: output))
-            } catch {
-                throw UsageFailure(message: "cannot write \(output): \(error.localizedDescription)")
-            }
-            if !quiet { printToStandardError(ReportFormat.text.summaryLine(report)) }
-        } else {
-            print(rendered, terminator: "")
-        }
+        try writeText(rendered, toFile: output)
+        if output != nil && !quiet { printToStandardError(ReportFormat.text.summaryLine(report)) }
         if !report.passed {
             throw InputRejected(message: "conformance failed for \(report.implementation)")
         }
@@ -99,18 +87,6 @@ struct ConformanceRunCommand: ParsableCommand {
         return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "' conformance testee"
     }
 
-    func loadFailureList(implementation: String) throws -> FailureList {
-        let path = failures ?? "conformance/failures/\(implementation).txt"
-        guard FileManager.default.fileExists(atPath: path) else {
-            if failures != nil { throw UsageFailure(message: "no failure list at \(path)") }
-            return FailureList(source: "none (\(path) does not exist)")
-        }
-        do {
-            return try FailureList.load(URL(fileURLWithPath: path))
-        } catch {
-            throw UsageFailure(message: "\(error)")
-        }
-    }
 }
 
 /// Progress on standard error: a rewritten line on a terminal, a line per tenth otherwise.
@@ -233,11 +209,6 @@ struct ConformanceMatrixCommand: ParsableCommand {
                 throw UsageFailure(message: "cannot read report \(path): \(error)")
             }
         }
-        let markdown = ResultsMatrix(reports: decoded).markdown()
-        if let output {
-            try Data(markdown.utf8).write(to: URL(fileURLWithPath: output))
-        } else {
-            print(markdown, terminator: "")
-        }
+        try writeText(ResultsMatrix(reports: decoded).markdown(), toFile: output)
     }
 }

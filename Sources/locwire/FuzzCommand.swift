@@ -59,26 +59,11 @@ struct FuzzCommand: ParsableCommand {
     }
 
     func run() throws {
-        let process = TesteeProcess(command: testee)
-        let implementation: String
-        do {
-            implementation = try process.start().implementation
-        } catch {
-            throw UsageFailure(message: "\(error)")
-        }
+        let (process, implementation) = try startTestee(testee)
         let referenceChoice: DifferentialFuzzer.Reference =
             reference == "builtin" ? .builtin : .process(TesteeProcess(command: reference))
         let knownPath = known ?? "conformance/failures/\(implementation).fuzz.txt"
-        var knownList = FailureList(source: "none")
-        if FileManager.default.fileExists(atPath: knownPath) {
-            do {
-                knownList = try FailureList.load(URL(fileURLWithPath: knownPath))
-            } catch {
-                throw UsageFailure(message: "\(error)")
-            }
-        } else if known != nil {
-            throw UsageFailure(message: "no known-differences file at \(knownPath)")
-        }
+        let knownList = try loadFailureList(named: known, default: knownPath, what: "known-differences file")
         var options = DifferentialFuzzer.Options(seed: seed)
         options.iterations = iterations
         options.seconds = time

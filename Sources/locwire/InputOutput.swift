@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWire
+import LocationWireConformance
 import LocationWireJSON
 import LocationWireTools
 
@@ -63,4 +64,44 @@ struct MessageInputOptions: ParsableArguments {
 
 func writeToStandardOutput(_ bytes: [UInt8]) {
     FileHandle.standardOutput.write(Data(bytes))
+}
+
+/// Writes `text` to the file at `path`, or to standard output when there is none. A file that cannot be written
+/// is a usage error (exit status 2).
+func writeText(_ text: String, toFile path: String?) throws {
+    guard let path else {
+        print(text, terminator: "")
+        return
+    }
+    do {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    } catch {
+        throw UsageFailure(message: "cannot write \(path): \(error.localizedDescription)")
+    }
+}
+
+/// A list of expected failures (`conformance run`) or known differences (`fuzz`): the file the user named, which
+/// must exist; else the implementation's default file when it exists; else an empty list that says why.
+func loadFailureList(named path: String?, default defaultPath: String, what: String) throws -> FailureList {
+    let chosen = path ?? defaultPath
+    guard FileManager.default.fileExists(atPath: chosen) else {
+        if path != nil { throw UsageFailure(message: "no \(what) at \(chosen)") }
+        return FailureList(source: "none (\(chosen) does not exist)")
+    }
+    do {
+        return try FailureList.load(URL(fileURLWithPath: chosen))
+    } catch {
+        throw UsageFailure(message: "\(error)")
+    }
+}
+
+/// Starts the testee that `command` runs and returns it with the implementation name its hello gave; a testee
+/// that does not start or answer is a usage error (exit status 2).
+func startTestee(_ command: String) throws -> (TesteeProcess, implementation: String) {
+    let process = TesteeProcess(command: command)
+    do {
+        return (process, try process.start().implementation)
+    } catch {
+        throw UsageFailure(message: "\(error)")
+    }
 }

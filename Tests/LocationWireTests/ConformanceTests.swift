@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireVectors
 import Testing
 
 /// The conformance suite itself: the committed vectors, the built-in testee, the runner's handling of failure
@@ -46,17 +47,22 @@ import Testing
     private func collectFields(_ bytes: [UInt8], _ schema: MessageSchema, into covered: inout Set<String>) {
         guard !bytes.isEmpty else { return }
         bytes.withUnsafeBytes { buffer in
-            var reader = WireReader(buffer, limits: .default)
-            while !reader.isAtEnd {
-                guard let key = try? reader.readTag(), let field = schema.field(number: key.fieldNumber) else { return }
-                if case .message(let nested) = field.type, key.wireTypeBits == 2 {
-                    guard let payload = try? reader.readBytes() else { return }
-                    covered.insert("\(schema.name).\(field.name)")
-                    collectFields(payload, nested, into: &covered)
-                } else {
-                    covered.insert("\(schema.name).\(field.name)")
-                    guard (try? reader.skipValue(key)) != nil else { return }
-                }
+            var walker = SchemaFieldWalker(buffer)
+            try? collectFields(&walker, schema, into: &covered)
+        }
+    }
+
+    /// Every known field the walker finds, and those of known sub-messages.
+    private func collectFields(
+        _ walker: inout SchemaFieldWalker, _ schema: MessageSchema, into covered: inout Set<String>
+    ) throws(DecodingError) {
+        while let occurrence = try walker.next(in: schema) {
+            guard let field = occurrence.field else { continue }
+            covered.insert("\(schema.name).\(field.name)")
+            if case .message(let nested) = field.type {
+                let level = try walker.enter(occurrence)
+                try collectFields(&walker, nested, into: &covered)
+                walker.leave(level)
             }
         }
     }

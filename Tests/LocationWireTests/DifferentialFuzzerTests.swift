@@ -1,8 +1,9 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireFuzzOracle
+import LocationWireFuzzing
 import LocationWireTools
-@testable import LocationWireFuzzing
 import Testing
 
 /// The differential fuzzer: reproducible, quiet when two implementations agree, loud (and minimizing) when not.

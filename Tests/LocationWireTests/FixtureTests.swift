@@ -2,6 +2,7 @@ import LocationWire
 import LocationWireConformance
 import LocationWireTools
 import LocationWireValidation
+import LocationWireVectors
 import Testing
 
 /// The fixture generator: deterministic, valid, and faithful to the TrackingPolicy reporting rules.

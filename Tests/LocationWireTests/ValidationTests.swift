@@ -1,6 +1,7 @@
 import LocationWire
 import LocationWireConformance
 import LocationWireValidation
+import LocationWireVectors
 import Testing
 
 extension ViolationCase: CustomTestStringConvertible {

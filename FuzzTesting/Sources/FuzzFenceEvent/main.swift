@@ -1,4 +1,4 @@
-import LocationWireFuzzing
+import LocationWireFuzzOracle
 
 // Decodes a FenceEvent, then checks FuzzOracle's properties (round trip, fixed point, JSON);
 // a violation traps, so that libFuzzer keeps the input.

@@ -1,4 +1,4 @@
-import LocationWireFuzzing
+import LocationWireFuzzOracle
 
 // The first byte picks one of the 17 message types (MessageRegistry.allTypes[byte % 17]); parses the
 // rest as that type's proto3 JSON, then checks FuzzOracle's properties (round trip, fixed point, JSON);

@@ -1,7 +1,7 @@
 import LocationWire
 
 /// `locationwire.conformance.v1.Decoded`: the outputs a testee produced from an input it accepted.
-public struct DecodedOutput: LocationWireMessage {
+public struct DecodedOutput: ProtocolMessage {
     public var binaryOutput: [UInt8] = []
     public var jsonOutput: String = ""
     public var violations: [ReportedViolation] = []
@@ -12,25 +12,17 @@ public struct DecodedOutput: LocationWireMessage {
 
     public init() {}
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case 0x0A: binaryOutput = try reader.readBytes()
-                case 0x12: jsonOutput = try reader.readString()
-                case 0x1A: try reader.readMessage(appendingTo: &violations)
-                case 0x22: rowsOutput = try reader.readBytes()
-                case 0x2A: compactOutput = try reader.readBytes()
-                case 0x32: compactError = try reader.readString()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case 0x0A: binaryOutput = try reader.readBytes()
+        case 0x12: jsonOutput = try reader.readString()
+        case 0x1A: try reader.readMessage(appendingTo: &violations)
+        case 0x22: rowsOutput = try reader.readBytes()
+        case 0x2A: compactOutput = try reader.readBytes()
+        case 0x32: compactError = try reader.readString()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

@@ -1,28 +1,20 @@
 import LocationWire
 
 /// `locationwire.conformance.v1.HelloRequest`: the runner introduces itself.
-public struct HelloRequest: LocationWireMessage {
+public struct HelloRequest: ProtocolMessage {
     public var protocolVersion: UInt32 = 0
     public var runner: String = ""
     public var unknownFields = UnknownFields()
 
     public init() {}
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case 0x08: protocolVersion = try reader.readUInt32()
-                case 0x12: runner = try reader.readString()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case 0x08: protocolVersion = try reader.readUInt32()
+        case 0x12: runner = try reader.readString()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

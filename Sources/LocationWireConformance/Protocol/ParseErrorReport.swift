@@ -1,7 +1,7 @@
 import LocationWire
 
 /// `locationwire.conformance.v1.ParseError`: the testee rejected the input.
-public struct ParseErrorReport: LocationWireMessage {
+public struct ParseErrorReport: ProtocolMessage {
     public var category: ErrorCategory = .unspecified
     public var code: String = ""
     public var message: String = ""
@@ -17,23 +17,15 @@ public struct ParseErrorReport: LocationWireMessage {
         self.fieldPath = fieldPath
     }
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case 0x08: category = ErrorCategory(rawValue: try reader.readInt32())
-                case 0x12: code = try reader.readString()
-                case 0x1A: message = try reader.readString()
-                case 0x22: fieldPath = try reader.readString()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case 0x08: category = ErrorCategory(rawValue: try reader.readInt32())
+        case 0x12: code = try reader.readString()
+        case 0x1A: message = try reader.readString()
+        case 0x22: fieldPath = try reader.readString()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

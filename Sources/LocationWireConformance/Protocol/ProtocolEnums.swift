@@ -14,12 +14,11 @@ public struct TesteeFeature: LocationWireEnum {
     public static let errorCategories = TesteeFeature(rawValue: 6)
     public static let compactFixes = TesteeFeature(rawValue: 7)
 
-    public static let schema = EnumSchema(
-        "locationwire.conformance.v1.Feature",
+    public static let schema = EnumSchema.numberedInOrder(
+        "locationwire.conformance.v1.Feature", prefix: "FEATURE_",
         [
-            ("FEATURE_UNSPECIFIED", 0), ("FEATURE_BINARY_INPUT", 1), ("FEATURE_BINARY_OUTPUT", 2),
-            ("FEATURE_JSON_INPUT", 3), ("FEATURE_JSON_OUTPUT", 4), ("FEATURE_VALIDATION", 5),
-            ("FEATURE_ERROR_CATEGORIES", 6), ("FEATURE_COMPACT_FIXES", 7),
+            "UNSPECIFIED", "BINARY_INPUT", "BINARY_OUTPUT", "JSON_INPUT", "JSON_OUTPUT", "VALIDATION",
+            "ERROR_CATEGORIES", "COMPACT_FIXES",
         ])
 }
 
@@ -35,12 +34,9 @@ public struct TesteeCheck: LocationWireEnum {
     public static let compactToRows = TesteeCheck(rawValue: 4)
     public static let rowsToCompact = TesteeCheck(rawValue: 5)
 
-    public static let schema = EnumSchema(
-        "locationwire.conformance.v1.Check",
-        [
-            ("CHECK_UNSPECIFIED", 0), ("CHECK_BINARY_OUTPUT", 1), ("CHECK_JSON_OUTPUT", 2), ("CHECK_VALIDATE", 3),
-            ("CHECK_COMPACT_TO_ROWS", 4), ("CHECK_ROWS_TO_COMPACT", 5),
-        ])
+    public static let schema = EnumSchema.numberedInOrder(
+        "locationwire.conformance.v1.Check", prefix: "CHECK_",
+        ["UNSPECIFIED", "BINARY_OUTPUT", "JSON_OUTPUT", "VALIDATE", "COMPACT_TO_ROWS", "ROWS_TO_COMPACT"])
 }
 
 /// `locationwire.conformance.v1.ErrorCategory`: the coarse kind of a parse error.
@@ -60,14 +56,11 @@ public struct ErrorCategory: LocationWireEnum {
     public static let jsonSyntax = ErrorCategory(rawValue: 9)
     public static let jsonSchema = ErrorCategory(rawValue: 10)
 
-    public static let schema = EnumSchema(
-        "locationwire.conformance.v1.ErrorCategory",
+    public static let schema = EnumSchema.numberedInOrder(
+        "locationwire.conformance.v1.ErrorCategory", prefix: "ERROR_CATEGORY_",
         [
-            ("ERROR_CATEGORY_UNSPECIFIED", 0), ("ERROR_CATEGORY_TRUNCATED", 1), ("ERROR_CATEGORY_BAD_TAG", 2),
-            ("ERROR_CATEGORY_BAD_WIRE_TYPE", 3), ("ERROR_CATEGORY_BAD_VARINT", 4), ("ERROR_CATEGORY_BAD_GROUP", 5),
-            ("ERROR_CATEGORY_BAD_LENGTH", 6), ("ERROR_CATEGORY_INVALID_UTF8", 7),
-            ("ERROR_CATEGORY_LIMIT_EXCEEDED", 8), ("ERROR_CATEGORY_JSON_SYNTAX", 9),
-            ("ERROR_CATEGORY_JSON_SCHEMA", 10),
+            "UNSPECIFIED", "TRUNCATED", "BAD_TAG", "BAD_WIRE_TYPE", "BAD_VARINT", "BAD_GROUP", "BAD_LENGTH",
+            "INVALID_UTF8", "LIMIT_EXCEEDED", "JSON_SYNTAX", "JSON_SCHEMA",
         ])
 
     /// The short name vector files use: "truncated", "bad-tag", ...
@@ -78,7 +71,10 @@ public struct ErrorCategory: LocationWireEnum {
 
     /// The category for a vector file's short name.
     public init?(vectorName: String) {
-        guard let match = Self.schema.values.first(where: { ErrorCategory(rawValue: $0.number).vectorName == vectorName })
+        guard
+            let match = Self.schema.values.first(where: {
+                ErrorCategory(rawValue: $0.number).vectorName == vectorName
+            })
         else { return nil }
         self.init(rawValue: match.number)
     }
@@ -87,5 +83,13 @@ public struct ErrorCategory: LocationWireEnum {
 extension StringProtocol {
     fileprivate func replacingUnderscores() -> String {
         String(map { $0 == "_" ? "-" : $0 })
+    }
+}
+
+extension EnumSchema {
+    /// The schema of a protocol enum whose values are numbered 0, 1, 2, ... in the order of `names`, as all of
+    /// testee.proto's are, each name written with the enum's `prefix` (`FEATURE_` + `BINARY_INPUT`).
+    fileprivate static func numberedInOrder(_ fullName: String, prefix: String, _ names: [String]) -> EnumSchema {
+        EnumSchema(fullName, names.enumerated().map { (prefix + $0.element, Int32($0.offset)) })
     }
 }

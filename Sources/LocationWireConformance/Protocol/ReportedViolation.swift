@@ -1,7 +1,7 @@
 import LocationWire
 
 /// `locationwire.conformance.v1.Violation`: one broken rule as a testee reports it.
-public struct ReportedViolation: LocationWireMessage {
+public struct ReportedViolation: ProtocolMessage {
     public var code: String = ""
     public var path: String = ""
     public var message: String = ""
@@ -15,22 +15,14 @@ public struct ReportedViolation: LocationWireMessage {
         self.message = message
     }
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case 0x0A: code = try reader.readString()
-                case 0x12: path = try reader.readString()
-                case 0x1A: message = try reader.readString()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case 0x0A: code = try reader.readString()
+        case 0x12: path = try reader.readString()
+        case 0x1A: message = try reader.readString()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

@@ -1,65 +1,20 @@
 import LocationWire
 
 /// `locationwire.conformance.v1.TesteeRequest`: what the runner sends, framed by a 4-byte little-endian length.
-public struct TesteeRequest: LocationWireMessage {
-    public enum Kind: Hashable, Sendable {
-        case hello(HelloRequest)
-        case vector(VectorRequest)
-    }
-
-    public var kind: Kind?
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
-    public init(_ kind: Kind) {
-        self.kind = kind
-    }
-
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case 0x0A:
-                    var hello = HelloRequest()
-                    if case .hello(let earlier)? = kind { hello = earlier }
-                    try reader.readMessage(into: &hello)
-                    kind = .hello(hello)
-                case 0x12:
-                    var vector = VectorRequest()
-                    if case .vector(let earlier)? = kind { vector = earlier }
-                    try reader.readMessage(into: &vector)
-                    kind = .vector(vector)
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
-        }
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        switch kind {
-        case .hello(let hello): writer.writeMessageField(0x0A, hello)
-        case .vector(let vector): writer.writeMessageField(0x12, vector)
-        case nil: break
-        }
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    public static let schema = MessageSchema(
-        "locationwire.conformance.v1.TesteeRequest",
-        fields: [FieldSchema(1, "hello", .message(HelloRequest.schema)), FieldSchema(2, "vector", .message(VectorRequest.schema))])
-}
+public typealias TesteeRequest = TesteeEnvelope<HelloRequest, VectorRequest>
 
 /// `locationwire.conformance.v1.TesteeResponse`: what the testee answers, framed the same way.
-public struct TesteeResponse: LocationWireMessage {
+public typealias TesteeResponse = TesteeEnvelope<HelloResponse, VectorResponse>
+
+/// The protocol's two envelopes, one message shape under two names: a oneof `kind` of `hello` (field 1) or
+/// `vector` (field 2), whose payloads are the request or the response messages.
+public struct TesteeEnvelope<Hello: TesteeHello, Vector: ProtocolMessage>: ProtocolMessage {
     public enum Kind: Hashable, Sendable {
-        case hello(HelloResponse)
-        case vector(VectorResponse)
+        case hello(Hello)
+        case vector(Vector)
+
+        var hello: Hello? { if case .hello(let hello) = self { hello } else { nil } }
+        var vector: Vector? { if case .vector(let vector) = self { vector } else { nil } }
     }
 
     public var kind: Kind?
@@ -71,29 +26,13 @@ public struct TesteeResponse: LocationWireMessage {
         self.kind = kind
     }
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case 0x0A:
-                    var hello = HelloResponse()
-                    if case .hello(let earlier)? = kind { hello = earlier }
-                    try reader.readMessage(into: &hello)
-                    kind = .hello(hello)
-                case 0x12:
-                    var vector = VectorResponse()
-                    if case .vector(let earlier)? = kind { vector = earlier }
-                    try reader.readMessage(into: &vector)
-                    kind = .vector(vector)
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case 0x0A: kind = .hello(try reader.readMessage(merging: kind?.hello))
+        case 0x12: kind = .vector(try reader.readMessage(merging: kind?.vector))
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {
@@ -105,7 +44,37 @@ public struct TesteeResponse: LocationWireMessage {
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.conformance.v1.TesteeResponse",
-        fields: [FieldSchema(1, "hello", .message(HelloResponse.schema)), FieldSchema(2, "vector", .message(VectorResponse.schema))])
+    /// `TesteeRequest`'s or `TesteeResponse`'s, by the hello it carries.
+    public static var schema: MessageSchema { Hello.envelopeSchema }
+
+    /// The schema of the envelope named `fullName` that carries these payloads.
+    static func envelopeSchema(named fullName: String) -> MessageSchema {
+        MessageSchema(
+            fullName,
+            fields: [
+                FieldSchema(1, "hello", .message(Hello.schema)), FieldSchema(2, "vector", .message(Vector.schema)),
+            ])
+    }
+}
+
+/// A hello message, which names the envelope that carries it: a generic type cannot store its schema itself.
+public protocol TesteeHello: ProtocolMessage {
+    /// The schema of the envelope this hello travels in.
+    static var envelopeSchema: MessageSchema { get }
+}
+
+extension HelloRequest: TesteeHello {
+    public static let envelopeSchema = TesteeRequest.envelopeSchema(named: "locationwire.conformance.v1.TesteeRequest")
+}
+
+extension HelloResponse: TesteeHello {
+    public static let envelopeSchema = TesteeResponse.envelopeSchema(
+        named: "locationwire.conformance.v1.TesteeResponse")
+}
+
+extension TesteeResponse {
+    /// The answer to a request the testee cannot read: a runtime error for no vector in particular.
+    static func runtimeError(_ message: String) -> TesteeResponse {
+        TesteeResponse(.vector(VectorResponse(vectorId: "", result: .runtimeError(message))))
+    }
 }

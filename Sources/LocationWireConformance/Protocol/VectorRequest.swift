@@ -1,7 +1,7 @@
 import LocationWire
 
 /// `locationwire.conformance.v1.VectorRequest`: one vector for the testee to run.
-public struct VectorRequest: LocationWireMessage {
+public struct VectorRequest: ProtocolMessage {
     /// The input to decode: protobuf binary or proto3 JSON (a oneof on the wire).
     public enum Input: Hashable, Sendable {
         case binary([UInt8])
@@ -23,27 +23,16 @@ public struct VectorRequest: LocationWireMessage {
         self.checks = checks
     }
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case 0x0A: vectorId = try reader.readString()
-                case 0x12: messageType = try reader.readString()
-                case 0x1A: input = .binary(try reader.readBytes())
-                case 0x22: input = .json(try reader.readString())
-                case 0x2A: try reader.readPackedVarints(appendingTo: &checks) { TesteeCheck(rawValue: Int32(truncatingIfNeeded: $0)) }
-                case 0x28:
-                    try reader.checkCanAppend(to: checks)
-                    checks.append(TesteeCheck(rawValue: try reader.readInt32()))
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case 0x0A: vectorId = try reader.readString()
+        case 0x12: messageType = try reader.readString()
+        case 0x1A: input = .binary(try reader.readBytes())
+        case 0x22: input = .json(try reader.readString())
+        case 0x2A, 0x28: try reader.readEnums(key, appendingTo: &checks)
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {
@@ -54,7 +43,7 @@ public struct VectorRequest: LocationWireMessage {
         case .json(let text): writer.writeStringField(0x22, text)
         case nil: break
         }
-        writer.writePackedVarints(0x2A, checks) { UInt64(bitPattern: Int64($0.rawValue)) }
+        writer.writePackedEnums(0x2A, checks)
         writer.writeUnknownFields(unknownFields)
     }
 

@@ -1,13 +1,16 @@
 import LocationWire
 
 /// `locationwire.conformance.v1.VectorResponse`: the testee's answer to one vector.
-public struct VectorResponse: LocationWireMessage {
+public struct VectorResponse: ProtocolMessage {
     /// The outcome (a oneof on the wire).
     public enum Result: Hashable, Sendable {
         case decoded(DecodedOutput)
         case parseError(ParseErrorReport)
         case skipped(String)
         case runtimeError(String)
+
+        var decoded: DecodedOutput? { if case .decoded(let output) = self { output } else { nil } }
+        var parseError: ParseErrorReport? { if case .parseError(let report) = self { report } else { nil } }
     }
 
     public var vectorId: String = ""
@@ -21,33 +24,16 @@ public struct VectorResponse: LocationWireMessage {
         self.result = result
     }
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case 0x0A: vectorId = try reader.readString()
-                case 0x12:
-                    // A oneof member that occurs again merges with itself, like any sub-message.
-                    var decoded = DecodedOutput()
-                    if case .decoded(let earlier)? = result { decoded = earlier }
-                    try reader.readMessage(into: &decoded)
-                    result = .decoded(decoded)
-                case 0x1A:
-                    var parseError = ParseErrorReport()
-                    if case .parseError(let earlier)? = result { parseError = earlier }
-                    try reader.readMessage(into: &parseError)
-                    result = .parseError(parseError)
-                case 0x22: result = .skipped(try reader.readString())
-                case 0x2A: result = .runtimeError(try reader.readString())
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case 0x0A: vectorId = try reader.readString()
+        case 0x12: result = .decoded(try reader.readMessage(merging: result?.decoded))
+        case 0x1A: result = .parseError(try reader.readMessage(merging: result?.parseError))
+        case 0x22: result = .skipped(try reader.readString())
+        case 0x2A: result = .runtimeError(try reader.readString())
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {
@@ -66,7 +52,8 @@ public struct VectorResponse: LocationWireMessage {
         "locationwire.conformance.v1.VectorResponse",
         fields: [
             FieldSchema(1, "vector_id", .string), FieldSchema(2, "decoded", .message(DecodedOutput.schema)),
-            FieldSchema(3, "parse_error", .message(ParseErrorReport.schema)), FieldSchema(4, "skipped", .string, .optional),
+            FieldSchema(3, "parse_error", .message(ParseErrorReport.schema)),
+            FieldSchema(4, "skipped", .string, .optional),
             FieldSchema(5, "runtime_error", .string, .optional),
         ])
 }

@@ -29,7 +29,7 @@ public struct BuiltinTestee: Sendable {
         case .vector(let vector):
             return TesteeResponse(.vector(run(vector, requestHasUnknownFields: !request.unknownFields.isEmpty)))
         case nil:
-            return TesteeResponse(.vector(VectorResponse(vectorId: "", result: .runtimeError("empty request"))))
+            return .runtimeError("empty request")
         }
     }
 

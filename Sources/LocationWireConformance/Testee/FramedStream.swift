@@ -57,16 +57,16 @@ public struct FramedStream: Sendable {
     /// Writes one frame.
     public func writeFrame(_ body: [UInt8]) throws(Failure) {
         let length = UInt32(body.count)
-        var frame: [UInt8] = [UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24)]
+        var frame: [UInt8] = [
+            UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24),
+        ]
         frame.append(contentsOf: body)
         var written = 0
         while written < frame.count {
-            let result = frame.withUnsafeBytes { write(output, $0.baseAddress! + written, frame.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .broken("write failed: errno \(errno)")
+            let start = written
+            written += try Self.retryingInterrupted("write") {
+                frame.withUnsafeBytes { write(output, $0.baseAddress! + start, frame.count - start) }
             }
-            written += result
         }
     }
 
@@ -75,21 +75,17 @@ public struct FramedStream: Sendable {
         var filled = 0
         while filled < buffer.count {
             if let deadline {
-                let remaining = deadline - Self.now()
-                guard remaining > 0 else { throw .timedOut }
+                guard deadline - Self.now() > 0 else { throw .timedOut }
                 var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&descriptor, 1, Int32(clamping: remaining))
-                if ready < 0 {
-                    if errno == EINTR { continue }
-                    throw .broken("poll failed: errno \(errno)")
+                // An interrupted poll waits again for what is left of the time, not for all of it.
+                let ready = try Self.retryingInterrupted("poll") {
+                    Int(poll(&descriptor, 1, Int32(clamping: max(deadline - Self.now(), 0))))
                 }
                 if ready == 0 { throw .timedOut }
             }
             let count = buffer.count
-            let result = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress! + filled, count - filled) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .broken("read failed: errno \(errno)")
+            let result = try Self.retryingInterrupted("read") {
+                buffer.withUnsafeMutableBytes { read(input, $0.baseAddress! + filled, count - filled) }
             }
             if result == 0 {
                 if filled == 0 && allowCleanEnd { return 0 }
@@ -98,6 +94,16 @@ public struct FramedStream: Sendable {
             filled += result
         }
         return filled
+    }
+
+    /// Runs a system call until a signal does not interrupt it (EINTR); returns its non-negative result, and
+    /// turns any other failure into a broken stream.
+    private static func retryingInterrupted(_ name: String, _ call: () -> Int) throws(Failure) -> Int {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            if errno != EINTR { throw .broken("\(name) failed: errno \(errno)") }
+        }
     }
 
     private static func now() -> Int {
@@ -118,7 +124,9 @@ public enum TesteeServer {
     }
 
     /// Returns the process exit status: 0 after a clean end of input, 1 on a broken stream.
-    public static func serve(_ testee: BuiltinTestee = BuiltinTestee(), misbehaviour: Misbehaviour = Misbehaviour()) -> Int32 {
+    public static func serve(
+        _ testee: BuiltinTestee = BuiltinTestee(), misbehaviour: Misbehaviour = Misbehaviour()
+    ) -> Int32 {
         let stream = FramedStream(input: 0, output: 1)
         while true {
             let frame: [UInt8]
@@ -139,7 +147,7 @@ public enum TesteeServer {
                 }
                 response = testee.handle(request)
             } catch {
-                response = TesteeResponse(.vector(VectorResponse(vectorId: "", result: .runtimeError("request does not decode: \(error)"))))
+                response = .runtimeError("request does not decode: \(error)")
             }
             do {
                 try stream.writeFrame(response.serializedBytes())

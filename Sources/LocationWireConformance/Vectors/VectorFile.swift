@@ -54,6 +54,11 @@ public struct VectorFile: Codable, Sendable, Equatable {
 
 public struct VectorFileError: Error, CustomStringConvertible {
     public let message: String
+
+    public init(message: String) {
+        self.message = message
+    }
+
     public var description: String { message }
 }
 

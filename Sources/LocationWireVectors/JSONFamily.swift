@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireConformance
 import LocationWireJSON
 import LocationWireTools
 
@@ -7,22 +8,16 @@ import LocationWireTools
 /// bytes and JSON an implementation must produce; binary input whose JSON output must mean the same as the
 /// expected JSON. Where Google's C++ (3.21) and upb disagree, or LocationWire is stricter than both, the vector is
 /// `acceptable`.
-enum JSONFamily {
+enum JSONFamily: VectorFamily {
+    static let name = "json"
     static let description = """
         The proto3 JSON mapping: names (JSON and .proto), 64-bit integers as strings, integral numbers in any \
         notation, float specials, enums by name and number, base64 bytes, null, strict JSON syntax; and the JSON \
         an implementation prints for binary input, compared by meaning.
         """
 
-    static func build() -> VectorBuilder {
-        var builder = VectorBuilder(family: "json")
-        roundTrips(&builder)
-        numbers(&builder)
-        otherScalars(&builder)
-        nullsAndNames(&builder)
-        syntax(&builder)
-        printing(&builder)
-        return builder
+    static var sections: [VectorFamilySection] {
+        [roundTrips, numbers, otherScalars, nullsAndNames, syntax, printing]
     }
 
     /// The canonical JSON of each full sample is valid input that gives back the sample's bytes; so are the

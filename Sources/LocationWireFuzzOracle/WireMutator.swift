@@ -4,7 +4,7 @@ import LocationWireTools
 /// Mutations that know the wire format: they parse an input into fields (using the schema to find sub-messages,
 /// packed fields and strings) and change it in the ways protobuf implementations most often get wrong, then fall
 /// back to blind byte edits. Deterministic for a given generator state.
-struct WireMutator {
+package struct WireMutator {
     /// One field as found in the input: its tag, and either a scalar value's bytes or a payload.
     struct Field {
         var number: UInt32
@@ -19,53 +19,41 @@ struct WireMutator {
 
     var random: SeededRandom
 
-    /// Parses canonical-ish bytes into fields, or nil when they do not parse (then only byte edits apply).
-    static func parse(_ bytes: ArraySlice<UInt8>, schema: MessageSchema?, depth: Int = 0) -> [Field]? {
-        var fields: [Field] = []
-        var index = bytes.startIndex
-        func varint() -> UInt64? {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < bytes.endIndex, shift < 70 {
-                let byte = bytes[index]
-                index += 1
-                value |= UInt64(byte & 0x7F) &<< shift
-                if byte < 0x80 { return value }
-                shift += 7
-            }
-            return nil
+    package init(random: SeededRandom) {
+        self.random = random
+    }
+
+    /// Sub-messages nested deeper than this are kept as opaque payloads (mutations rarely need to reach further).
+    static let maxParseDepth = 8
+
+    /// Parses bytes into fields with ``SchemaFieldWalker`` (which decides what is a known field), or nil when
+    /// they do not parse, or hold a group: then only byte edits apply. A known sub-message whose payload does
+    /// not parse keeps its bytes and gets no children. What parses is what decoders read: a tag or length prefix
+    /// longer than 5 bytes does not (the mutator's own parser before the walker took up to 10, so some mutation
+    /// streams differ from those of earlier versions from the first such input on).
+    static func parse(_ bytes: [UInt8], schema: MessageSchema) -> [Field]? {
+        guard !bytes.isEmpty else { return [] }
+        return bytes.withUnsafeBytes { buffer in
+            var walker = SchemaFieldWalker(buffer)
+            return (try? parseFields(&walker, schema: schema, depth: 0)) ?? nil
         }
-        while index < bytes.endIndex {
-            guard let key = varint(), key >> 3 > 0, key >> 3 <= UInt64(FieldKey.maxFieldNumber) else { return nil }
-            let number = UInt32(key >> 3)
-            let wireType = UInt8(key & 7)
-            let valueStart = index
-            var field = Field(number: number, wireType: wireType, value: [], children: nil, schema: nil)
-            switch wireType {
-            case 0:
-                guard varint() != nil else { return nil }
-                field.value = Array(bytes[valueStart..<index])
-            case 1, 5:
-                let size = wireType == 1 ? 8 : 4
-                guard bytes.endIndex - index >= size else { return nil }
-                index += size
-                field.value = Array(bytes[valueStart..<index])
-            case 2:
-                guard let length = varint(), length <= UInt64(bytes.endIndex - index) else { return nil }
-                let payload = bytes[index..<(index + Int(length))]
-                index += Int(length)
-                field.value = Array(payload)
-                if let known = schema?.field(number: number) {
-                    field.schema = known
-                    if case .message(let nested) = known.type, depth < 8 {
-                        field.children = parse(payload, schema: nested, depth: depth + 1)
-                    }
-                }
-            default:
-                return nil  // groups and invalid wire types: leave to byte edits
-            }
-            if field.schema == nil, let known = schema?.field(number: number), known.type.wireType.rawValue == wireType {
-                field.schema = known
+    }
+
+    /// The fields up to the end of the walker's message; nil when one is a group.
+    private static func parseFields(
+        _ walker: inout SchemaFieldWalker, schema: MessageSchema, depth: Int
+    ) throws(DecodingError) -> [Field]? {
+        var fields: [Field] = []
+        while let occurrence = try walker.next(in: schema) {
+            // Groups are left to byte edits: their fields would need a tree of their own.
+            if occurrence.wireType == .startGroup || occurrence.wireType == .endGroup { return nil }
+            var field = Field(
+                number: occurrence.number, wireType: occurrence.wireType.rawValue,
+                value: Array(walker.bytes(of: occurrence)), children: nil, schema: occurrence.field)
+            if case .message(let nested)? = occurrence.field?.type, depth < maxParseDepth {
+                let level = try walker.enter(occurrence)
+                field.children = (try? parseFields(&walker, schema: nested, depth: depth + 1)) ?? nil
+                walker.leave(level)
             }
             fields.append(field)
         }
@@ -75,10 +63,10 @@ struct WireMutator {
     static func encode(_ fields: [Field]) -> [UInt8] {
         var output: [UInt8] = []
         for field in fields {
-            appendVarint(UInt64(field.number) << 3 | UInt64(field.wireType), &output)
-            if field.wireType == 2 {
+            output += WireBytes.tag(field.number, field.wireType)
+            if field.wireType == WireType.lengthDelimited.rawValue {
                 let payload = field.children.map(encode) ?? field.value
-                appendVarint(UInt64(payload.count), &output)
+                output += WireBytes.varint(UInt64(payload.count))
                 output += payload
             } else {
                 output += field.value
@@ -87,23 +75,11 @@ struct WireMutator {
         return output
     }
 
-    static func appendVarint(_ value: UInt64, _ output: inout [UInt8], padTo length: Int = 0) {
-        var bytes: [UInt8] = []
-        var rest = value
-        repeat {
-            bytes.append(UInt8(rest & 0x7F))
-            rest >>= 7
-        } while rest != 0
-        while bytes.count < length { bytes.append(0) }
-        for index in 0..<(bytes.count - 1) { bytes[index] |= 0x80 }
-        output += bytes
-    }
-
     /// A mutated copy of `input`: one to four mutations, structural when the input parses.
-    mutating func mutate(_ input: [UInt8], schema: MessageSchema, donor: [UInt8]) -> [UInt8] {
+    package mutating func mutate(_ input: [UInt8], schema: MessageSchema, donor: [UInt8]) -> [UInt8] {
         var bytes = input
         for _ in 0...random.index(4) {
-            if random.index(10) < 7, var fields = Self.parse(bytes[...], schema: schema), !fields.isEmpty {
+            if random.index(10) < 7, var fields = Self.parse(bytes, schema: schema), !fields.isEmpty {
                 structural(&fields, donor: donor, schema: schema)
                 bytes = Self.encode(fields)
             } else {
@@ -161,9 +137,7 @@ struct WireMutator {
         case 4:  // overlong varint value (sometimes beyond 10 bytes)
             if fields[index].wireType == 0 {
                 let value = decodeVarint(fields[index].value)
-                var padded: [UInt8] = []
-                Self.appendVarint(value, &padded, padTo: [2, 5, 9, 10, 10, 11][random.index(6)])
-                fields[index].value = padded
+                fields[index].value = WireBytes.varint(value, length: [2, 5, 9, 10, 10, 11][random.index(6)])
             }
         case 5:  // corrupt a length: the payload loses or gains bytes
             if fields[index].wireType == 2 {
@@ -175,25 +149,26 @@ struct WireMutator {
                 }
             }
         case 6:  // splice a field from another message
-            if let donorFields = Self.parse(donor[...], schema: schema), !donorFields.isEmpty {
+            if let donorFields = Self.parse(donor, schema: schema), !donorFields.isEmpty {
                 fields.insert(donorFields[random.index(donorFields.count)], at: random.index(fields.count + 1))
             }
         case 7:  // add an unknown field of any wire type
             fields.insert(unknownField(), at: random.index(fields.count + 1))
         case 8:  // break UTF-8 in a string
             if fields[index].schema?.type == .string {
-                let broken: [[UInt8]] = [[0xC3, 0x28], [0xA0], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC0, 0x80]]
-                fields[index].value.insert(contentsOf: broken[random.index(broken.count)], at: random.index(fields[index].value.count + 1))
+                let broken: [[UInt8]] = [
+                    [0xC3, 0x28], [0xA0], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC0, 0x80],
+                ]
+                let sequence = broken[random.index(broken.count)]
+                fields[index].value.insert(contentsOf: sequence, at: random.index(fields[index].value.count + 1))
             }
         case 9:  // push a value out of its range: 64-bit into 32-bit fields, unknown enums, bool 2
             if fields[index].wireType == 0 {
                 let extremes: [UInt64] = [1 << 32, 1 << 63, .max, 2, 0x7FFF_FFFF, 0x8000_0000, 99, 1 << 31 | 5]
-                var value: [UInt8] = []
-                Self.appendVarint(extremes[random.index(extremes.count)], &value)
-                fields[index].value = value
+                fields[index].value = WireBytes.varint(extremes[random.index(extremes.count)])
             } else if fields[index].wireType == 5 {
                 let floats: [UInt32] = [0x7FC0_0001, 0x8000_0000, 0x7F80_0000, 0x0000_0001, 0xFF7F_FFFF]
-                fields[index].value = withUnsafeBytes(of: floats[random.index(floats.count)].littleEndian) { Array($0) }
+                fields[index].value = WireBytes.fixed32(floats[random.index(floats.count)])
             }
         case 10:  // send a known field with another wire type
             if fields[index].wireType == 0 {
@@ -231,7 +206,10 @@ struct WireMutator {
                 index += 1
             }
             guard index <= payload.count else { break }
-            elements.append(Field(number: field.number, wireType: type.wireType.rawValue, value: Array(payload[start..<index]), children: nil, schema: nil))
+            elements.append(
+                Field(
+                    number: field.number, wireType: type.wireType.rawValue, value: Array(payload[start..<index]),
+                    children: nil, schema: nil))
         }
         return elements
     }

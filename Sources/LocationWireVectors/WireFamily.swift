@@ -1,8 +1,11 @@
 import LocationWire
+import LocationWireConformance
+import LocationWireTools
 
 /// Family (a): the binary wire format's edge cases, those of Google's binary conformance suite carried over to
 /// LocationWire's messages. Where C++ and upb disagree the vector is `acceptable`.
-enum WireFamily {
+enum WireFamily: VectorFamily {
+    static let name = "wire"
     static let description = """
         The protobuf binary wire format on LocationWire's messages: truncation at every kind of position, bad \
         tags and wire types, overlong and over-long varints, 64-bit values in 32-bit fields, booleans, packed and \
@@ -10,18 +13,8 @@ enum WireFamily {
         prefixes, groups and nesting depth.
         """
 
-    static func build() -> VectorBuilder {
-        var builder = VectorBuilder(family: "wire")
-        truncations(&builder)
-        tags(&builder)
-        varints(&builder)
-        repeats(&builder)
-        duplicatesAndMerges(&builder)
-        unknownFields(&builder)
-        utf8(&builder)
-        lengths(&builder)
-        groupsAndDepth(&builder)
-        return builder
+    static var sections: [VectorFamilySection] {
+        [truncations, tags, varints, repeats, duplicatesAndMerges, unknownFields, utf8, lengths, groupsAndDepth]
     }
 
     // MARK: Truncation
@@ -35,8 +28,8 @@ enum WireFamily {
             let sample = SampleMessages.full(schema)
             var offset = 0
             var seen: Set<String> = []
-            for (number, fieldBytes) in WireBytes.fields(of: sample) {
-                let name = schema.field(number: number)!.name
+            for (field, fieldBytes) in WireBytes.fields(of: sample, schema: schema) {
+                let (name, number) = (field.name, field.number)
                 let keyLength = fieldBytes.firstIndex { $0 < 0x80 }! + 1
                 let wireType = fieldBytes[0] & 7
                 var cuts: [(String, Int, String)] = []
@@ -66,7 +59,7 @@ enum WireFamily {
                 offset += fieldBytes.count
             }
             // A cut on a field boundary is not an error: it is the message of the fields before it.
-            let fields = WireBytes.fields(of: sample)
+            let fields = WireBytes.fields(of: sample, schema: schema)
             if fields.count > 1 {
                 let boundary = fields.prefix(fields.count / 2).reduce(0) { $0 + $1.bytes.count }
                 builder.binary(

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireConformance
 import LocationWireJSON
 import LocationWireTools
 
@@ -37,19 +38,43 @@ struct VectorBuilder {
         _ id: String, _ type: String, _ input: [UInt8], _ intended: Intended, flags: [String], _ comment: String
     ) {
         let codec = AnyMessageCodec(typeName: type)!
-        var vector = Vector(
+        let vector = Vector(
             id: id, messageType: Self.fullName(type), inputHex: Hex.encode(input), result: .valid, flags: flags,
             comment: comment)
         let outcome = Result { () throws(DecodingError) in try codec.decodeBinary(input) }
+        add(vector, intended, outcome) { BuiltinTestee.category(of: $0.code) }
+    }
+
+    /// A vector with JSON input.
+    mutating func json(
+        _ id: String, _ type: String, _ input: String, _ intended: Intended, flags: [String], _ comment: String
+    ) {
+        let codec = AnyMessageCodec(typeName: type)!
+        let vector = Vector(
+            id: id, messageType: Self.fullName(type), inputJSON: input, result: .valid, flags: flags, comment: comment)
+        let outcome = Result { () throws(JSONError) in try codec.decodeJSON(Array(input.utf8)) }
+        add(vector, intended, outcome) { $0.code.isSyntaxError ? .jsonSyntax : .jsonSchema }
+    }
+
+    /// Completes a vector from what the reference codec did with its input (`outcome`) and adds it; stops the
+    /// generation when that is not what the author intended. `category` classifies the codec's error.
+    private mutating func add<Failure: Error>(
+        _ vector: Vector, _ intended: Intended, _ outcome: Result<any LocationWireMessage, Failure>,
+        category: (Failure) -> ErrorCategory
+    ) {
+        var vector = vector
+        let id = vector.id
         switch (intended, outcome) {
         case (.valid, .success(let message)):
             vector.canonicalHex = Hex.encode(AnyMessageCodec.encodeBinary(message))
             vector.canonicalJSON = AnyMessageCodec.encodeJSON(message)
-        case (.invalid(let category), .failure(let error)):
-            let actual = BuiltinTestee.category(of: error.code)
-            precondition(actual == category, "\(id): intended \(category.vectorName), the codec says \(actual.vectorName) (\(error))")
+        case (.invalid(let intendedCategory), .failure(let error)):
+            let actual = category(error)
+            precondition(
+                actual == intendedCategory,
+                "\(id): intended \(intendedCategory.vectorName), the codec says \(actual.vectorName) (\(error))")
             vector.result = .invalid
-            vector.errorCategory = category.vectorName
+            vector.errorCategory = intendedCategory.vectorName
         case (.acceptable, _):
             vector.result = .acceptable
         case (.valid, .failure(let error)):
@@ -80,33 +105,6 @@ struct VectorBuilder {
         } else {
             preconditionFailure("regression \(vector.id): no input")
         }
-    }
-
-    /// A vector with JSON input.
-    mutating func json(
-        _ id: String, _ type: String, _ input: String, _ intended: Intended, flags: [String], _ comment: String
-    ) {
-        let codec = AnyMessageCodec(typeName: type)!
-        var vector = Vector(
-            id: id, messageType: Self.fullName(type), inputJSON: input, result: .valid, flags: flags, comment: comment)
-        let outcome = Result { () throws(JSONError) in try codec.decodeJSON(Array(input.utf8)) }
-        switch (intended, outcome) {
-        case (.valid, .success(let message)):
-            vector.canonicalHex = Hex.encode(AnyMessageCodec.encodeBinary(message))
-            vector.canonicalJSON = AnyMessageCodec.encodeJSON(message)
-        case (.invalid(let category), .failure(let error)):
-            let actual: ErrorCategory = error.code.isSyntaxError ? .jsonSyntax : .jsonSchema
-            precondition(actual == category, "\(id): intended \(category.vectorName), the codec says \(actual.vectorName) (\(error))")
-            vector.result = .invalid
-            vector.errorCategory = category.vectorName
-        case (.acceptable, _):
-            vector.result = .acceptable
-        case (.valid, .failure(let error)):
-            preconditionFailure("\(id): intended valid, the codec rejects it: \(error)")
-        case (.invalid, .success):
-            preconditionFailure("\(id): intended invalid, the codec accepts it")
-        }
-        add(vector)
     }
 }
 
@@ -153,4 +151,26 @@ enum VectorFlags {
         "hostile": "Input crafted to make a careless implementation allocate or loop without bound.",
         "fuzz-finding": "Found by a fuzzer (libFuzzer or `locwire fuzz`) and kept as a regression vector.",
     ]
+}
+
+/// One part of a vector family: it adds its vectors to the family's builder.
+typealias VectorFamilySection = (inout VectorBuilder) -> Void
+
+/// A family of vectors, written to `conformance/vectors/<name>.json`.
+protocol VectorFamily {
+    /// The family's name: its file's name and the first component of its vector ids.
+    static var name: String { get }
+    /// What the family tests, for humans (the file's `description`).
+    static var description: String { get }
+    /// The family's parts, in the order their vectors appear in the file.
+    static var sections: [VectorFamilySection] { get }
+}
+
+extension VectorFamily {
+    /// Every vector of the family.
+    static func build() -> VectorBuilder {
+        var builder = VectorBuilder(family: name)
+        for section in sections { section(&builder) }
+        return builder
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireConformance
 
 /// `locwire conformance generate`: builds every vector family from its generator and writes (or checks) the
 /// files in `conformance/vectors/`. The output depends on nothing but this code: the same version always writes
@@ -9,22 +10,19 @@ public enum VectorGenerator {
     /// Every family's file, in a fixed order. Vectors in `regressions` (one JSON vector per file, as
     /// `locwire fuzz` writes them) join the wire family, their expectations rechecked like any other vector's.
     public static func generate(regressions: URL? = nil) throws -> [VectorFile] {
-        var wire = WireFamily.build()
-        for vector in try loadRegressions(regressions) {
-            wire.regression(vector)
-        }
-        let families: [(VectorBuilder, String)] = [
-            (wire, WireFamily.description),
-            (CanonicalFamily.build(), CanonicalFamily.description),
-            (JSONFamily.build(), JSONFamily.description),
-            (SemanticFamily.build(), SemanticFamily.description),
-            (CompactFamily.build(), CompactFamily.description),
+        let regressionVectors = try loadRegressions(regressions)
+        let families: [any VectorFamily.Type] = [
+            WireFamily.self, CanonicalFamily.self, JSONFamily.self, SemanticFamily.self, CompactFamily.self,
         ]
-        return families.map { builder, description in
+        return families.map { family in
+            var builder = family.build()
+            if family.name == WireFamily.name {
+                for vector in regressionVectors { builder.regression(vector) }
+            }
             let used = Set(builder.vectors.flatMap(\.flags))
             let flags = VectorFlags.all.filter { used.contains($0.key) }
             return VectorFile(
-                family: builder.family, description: description, generator: generatorName, flags: flags,
+                family: family.name, description: family.description, generator: generatorName, flags: flags,
                 vectors: builder.vectors)
         }
     }

@@ -88,27 +88,22 @@ public enum FuzzOracle {
         return 0
     }
 
-    public static func checkBinary(_ type: any LocationWireMessage.Type, _ input: [UInt8], validate: Bool) throws(Violation) {
-        try checkBinary(type, input, validate: validate, as: type)
-    }
-
-    private static func checkBinary<Message: LocationWireMessage>(
-        _ type: any LocationWireMessage.Type, _ input: [UInt8], validate: Bool, as: Message.Type
-    ) throws(Violation) {
-        guard let message = try? Message(serializedBytes: input) else { return }
+    public static func checkBinary(_ type: any LocationWireMessage.Type, _ input: [UInt8], validate: Bool)
+        throws(Violation)
+    {
+        guard let message = try? AnyMessageCodec(type).decodeBinary(input) else { return }
         try checkDecoded(message, validate: validate)
     }
 
     public static func checkJSON(_ type: any LocationWireMessage.Type, _ input: [UInt8]) throws(Violation) {
-        try checkJSON(input, as: type)
-    }
-
-    private static func checkJSON<Message: LocationWireMessage>(_ input: [UInt8], as: Message.Type) throws(Violation) {
-        guard let message = try? Message(jsonUTF8: input) else { return }
+        guard let message = try? AnyMessageCodec(type).decodeJSON(input) else { return }
         try checkDecoded(message, validate: true)
     }
 
-    private static func checkDecoded<Message: LocationWireMessage>(_ message: Message, validate: Bool) throws(Violation) {
+    /// The properties of a decoded message, checked with its concrete type (the existential is opened here).
+    private static func checkDecoded<Message: LocationWireMessage>(_ message: Message, validate: Bool)
+        throws(Violation)
+    {
         let name = Message.messageName
         let encoded = message.serializedBytes()
         let again: Message

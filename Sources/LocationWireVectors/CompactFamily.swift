@@ -1,18 +1,22 @@
 import LocationWire
+import LocationWireConformance
 import LocationWireTools
 
 /// Family (e): the compact, columnar form of fixes. Rows to the canonical columns (LocationBatch input, the
 /// expected CompactFixes), columns to rows (CompactFixes input, the expected rows), and every reconstruction
 /// error. Implementations without the compact form opt out.
-enum CompactFamily {
+enum CompactFamily: VectorFamily {
+    static let name = "compact"
     static let description = """
         Compact fixes: LocationFix rows to canonical CompactFixes columns (run-length coding only where shorter, \
         presence bitmaps only for partial columns) and back, exactly, with every reconstruction error of \
         compact_fixes.proto, hostile counts and run lengths included.
         """
 
-    static func build() -> VectorBuilder {
-        var builder = VectorBuilder(family: "compact")
+    static var sections: [VectorFamilySection] { [rowsAndColumns, nonCanonical, errors] }
+
+    /// Rows to columns and back for simulated traces and hand-made edge cases.
+    static func rowsAndColumns(_ builder: inout VectorBuilder) {
         var simulatedRows: [(String, [LocationFix])] = []
         for (scenario, seed) in [(TraceSimulator.Scenario.walk, 1 as UInt64), (.drive, 2), (.stationary, 3), (.urbanCanyon, 4), (.clockJump, 5)] {
             var simulator = TraceSimulator(scenario: scenario, seed: seed)
@@ -66,9 +70,6 @@ enum CompactFamily {
                 id: "compact.rows-to-columns.unknown-fields", messageType: VectorBuilder.fullName("LocationBatch"),
                 inputHex: Hex.encode(unknownBatch.serializedBytes()), result: .valid, compactError: "compact-unknown-fields",
                 flags: ["compact", "unknown-fields"], comment: "A fix with an unknown field cannot become columns; it stays a row."))
-        nonCanonical(&builder)
-        errors(&builder)
-        return builder
     }
 
     /// Columns that are valid but not canonical still give the right rows.

@@ -1,17 +1,22 @@
 import LocationWire
+import LocationWireConformance
+import LocationWireTools
 
 /// Family (b): canonical encoding. Every field of every message, alone, with its canonical bytes and JSON; then
 /// non-canonical inputs (reversed field order, unpacked repeats, explicit defaults, unknown fields first) whose
 /// canonical re-encoding the implementation must produce byte for byte.
-enum CanonicalFamily {
+enum CanonicalFamily: VectorFamily {
+    static let name = "canonical"
     static let description = """
         Canonical encoding: fields in field-number order, repeated numeric scalars packed, implicit-presence \
         zeros omitted, explicit-presence fields written whenever set, unknown fields last in arrival order, \
         shortest varints. One vector per field of every message shows that field's bytes and JSON.
         """
 
-    static func build() -> VectorBuilder {
-        var builder = VectorBuilder(family: "canonical")
+    static var sections: [VectorFamilySection] { [messages, boundaries] }
+
+    /// For each message type: every field alone, all fields, and the non-canonical forms of the sample.
+    static func messages(_ builder: inout VectorBuilder) {
         for type in MessageRegistry.allTypes {
             let schema = type.schema
             for field in schema.fields {
@@ -24,7 +29,7 @@ enum CanonicalFamily {
             builder.binary(
                 "canonical.\(schema.name).all-fields", schema.name, sample, .valid, flags: ["field-coverage"],
                 "Every field of \(schema.name) set; the input is already canonical.")
-            let fields = WireBytes.fields(of: sample)
+            let fields = WireBytes.fields(of: sample, schema: schema)
             if fields.count > 1 {
                 builder.binary(
                     "canonical.\(schema.name).reversed-order", schema.name, fields.reversed().flatMap(\.bytes), .valid,
@@ -63,6 +68,10 @@ enum CanonicalFamily {
                 .valid, flags: ["unknown-fields", "field-order"],
                 "Two private-range unknown fields before the first known field: canonical output writes them after it, in order.")
         }
+    }
+
+    /// Sizes where an encoder's length computation could be off by one.
+    static func boundaries(_ builder: inout VectorBuilder) {
         // Varint sizes at their boundaries, where an off-by-one in size computation would show.
         for (index, value) in [127, 128, 16_383, 16_384, 2_097_151, 2_097_152, 268_435_455, 268_435_456, UInt64(UInt32.max), 1 << 35, 1 << 42, 1 << 49, 1 << 56, 1 << 63, .max].enumerated() {
             builder.binary(
@@ -84,7 +93,6 @@ enum CanonicalFamily {
                 "canonical.RegionAssignment.sub-message-length-\(length)", "RegionAssignment", WireBytes.lengthDelimited(6, region), .valid,
                 flags: ["overlong-varint"], "A region of \(length) bytes, whose length prefix takes \(WireBytes.varint(UInt64(length)).count) bytes.")
         }
-        return builder
     }
 
     static func zeroValue(_ type: FieldType) -> [UInt8] {

@@ -1,19 +1,23 @@
 import LocationWire
+import LocationWireConformance
 import LocationWireTools
 import LocationWireValidation
 
 /// Family (d): the spec's rules beyond the wire format (proto/README.md, "Validation rules"). Each vector is a
 /// message that decodes; the expected result is the exact list of violations a validator reports (code and
 /// field path), empty for a valid message. Implementations that do not validate opt out of this family.
-enum SemanticFamily {
+enum SemanticFamily: VectorFamily {
+    static let name = "semantic"
     static let description = """
         Validation: every rule of proto/README.md with a message that breaks it and the exact violations \
         (code and field path) a validator must report, plus valid messages, boundary values included, that must \
         produce none. An implementation without validation opts out of this family.
         """
 
-    static func build() -> VectorBuilder {
-        var builder = VectorBuilder(family: "semantic")
+    static var sections: [VectorFamilySection] { [violations, valid] }
+
+    /// One message per case of ``ViolationCases``, with every violation the validator reports.
+    static func violations(_ builder: inout VectorBuilder) {
         var counts: [String: Int] = [:]
         for rule in ViolationCases.all {
             let slug = Self.slug(rule.path)
@@ -25,11 +29,14 @@ enum SemanticFamily {
                 intended: ExpectedViolation(code: rule.code.rawValue, path: rule.path),
                 comment: "Breaks \(rule.code) at \(rule.path).")
         }
+    }
+
+    /// Messages that break no rule, boundary values included.
+    static func valid(_ builder: inout VectorBuilder) {
         for (name, type, bytes) in validMessages() {
             add(&builder, id: "semantic.\(type).valid.\(name)", type: type, bytes: bytes, intended: nil,
                 comment: "A valid \(type) (\(name)): no violation.")
         }
-        return builder
     }
 
     private static func add(
