@@ -12,28 +12,37 @@ public struct HelloResponse: ProtocolMessage {
 
     public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
         switch key {
-        case 0x08: protocolVersion = try reader.readUInt32()
-        case 0x12: implementation = try reader.readString()
-        case 0x1A: version = try reader.readString()
-        case 0x22, 0x20: try reader.readEnums(key, appendingTo: &features)
+        case Field.protocolVersion.key: protocolVersion = try reader.readUInt32()
+        case Field.implementation.key: implementation = try reader.readString()
+        case Field.version.key: version = try reader.readString()
+        case Field.features.key, Field.features.unpackedKey: try reader.readEnums(key, appendingTo: &features)
         default: return false
         }
         return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if protocolVersion != 0 { writer.writeVarintField(0x08, UInt64(protocolVersion)) }
-        if !implementation.isEmpty { writer.writeStringField(0x12, implementation) }
-        if !version.isEmpty { writer.writeStringField(0x1A, version) }
-        writer.writePackedEnums(0x22, features)
+        if protocolVersion != 0 { writer.writeVarintField(Field.protocolVersion.key, UInt64(protocolVersion)) }
+        if !implementation.isEmpty { writer.writeStringField(Field.implementation.key, implementation) }
+        if !version.isEmpty { writer.writeStringField(Field.version.key, version) }
+        writer.writePackedEnums(Field.features.key, features)
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.conformance.v1.HelloResponse",
-        fields: [
-            FieldSchema(1, "protocol_version", .uint32), FieldSchema(2, "implementation", .string),
-            FieldSchema(3, "version", .string),
-            FieldSchema(4, "features", .enumeration(TesteeFeature.schema), .repeated),
-        ])
+    /// The fields of `locationwire.conformance.v1.HelloResponse`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case protocolVersion, implementation, version, features
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .protocolVersion: FieldDeclaration(1, "protocol_version", .uint32)
+            case .implementation: FieldDeclaration(2, "implementation", .string)
+            case .version: FieldDeclaration(3, "version", .string)
+            case .features: FieldDeclaration(4, "features", .enumeration(TesteeFeature.self), .repeated)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.conformance.v1.HelloResponse", fields: Field.self)
 }

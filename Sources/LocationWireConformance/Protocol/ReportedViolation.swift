@@ -17,22 +17,34 @@ public struct ReportedViolation: ProtocolMessage {
 
     public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
         switch key {
-        case 0x0A: code = try reader.readString()
-        case 0x12: path = try reader.readString()
-        case 0x1A: message = try reader.readString()
+        case Field.code.key: code = try reader.readString()
+        case Field.path.key: path = try reader.readString()
+        case Field.message.key: message = try reader.readString()
         default: return false
         }
         return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if !code.isEmpty { writer.writeStringField(0x0A, code) }
-        if !path.isEmpty { writer.writeStringField(0x12, path) }
-        if !message.isEmpty { writer.writeStringField(0x1A, message) }
+        if !code.isEmpty { writer.writeStringField(Field.code.key, code) }
+        if !path.isEmpty { writer.writeStringField(Field.path.key, path) }
+        if !message.isEmpty { writer.writeStringField(Field.message.key, message) }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.conformance.v1.Violation",
-        fields: [FieldSchema(1, "code", .string), FieldSchema(2, "path", .string), FieldSchema(3, "message", .string)])
+    /// The fields of `locationwire.conformance.v1.Violation`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case code, path, message
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .code: FieldDeclaration(1, "code", .string)
+            case .path: FieldDeclaration(2, "path", .string)
+            case .message: FieldDeclaration(3, "message", .string)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.conformance.v1.Violation", fields: Field.self)
 }

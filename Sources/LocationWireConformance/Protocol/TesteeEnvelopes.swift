@@ -28,8 +28,8 @@ public struct TesteeEnvelope<Hello: TesteeHello, Vector: ProtocolMessage>: Proto
 
     public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
         switch key {
-        case 0x0A: kind = .hello(try reader.readMessage(merging: kind?.hello))
-        case 0x12: kind = .vector(try reader.readMessage(merging: kind?.vector))
+        case Field.hello.key: kind = .hello(try reader.readMessage(merging: kind?.hello))
+        case Field.vector.key: kind = .vector(try reader.readMessage(merging: kind?.vector))
         default: return false
         }
         return true
@@ -37,8 +37,8 @@ public struct TesteeEnvelope<Hello: TesteeHello, Vector: ProtocolMessage>: Proto
 
     public func encodeFields(to writer: inout WireWriter) {
         switch kind {
-        case .hello(let hello): writer.writeMessageField(0x0A, hello)
-        case .vector(let vector): writer.writeMessageField(0x12, vector)
+        case .hello(let hello): writer.writeMessageField(Field.hello.key, hello)
+        case .vector(let vector): writer.writeMessageField(Field.vector.key, vector)
         case nil: break
         }
         writer.writeUnknownFields(unknownFields)
@@ -47,13 +47,22 @@ public struct TesteeEnvelope<Hello: TesteeHello, Vector: ProtocolMessage>: Proto
     /// `TesteeRequest`'s or `TesteeResponse`'s, by the hello it carries.
     public static var schema: MessageSchema { Hello.envelopeSchema }
 
+    /// The fields of both envelopes, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case hello, vector
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .hello: FieldDeclaration(1, "hello", .message(Hello.self))
+            case .vector: FieldDeclaration(2, "vector", .message(Vector.self))
+            }
+        }
+    }
+
     /// The schema of the envelope named `fullName` that carries these payloads.
     static func envelopeSchema(named fullName: String) -> MessageSchema {
-        MessageSchema(
-            fullName,
-            fields: [
-                FieldSchema(1, "hello", .message(Hello.schema)), FieldSchema(2, "vector", .message(Vector.schema)),
-            ])
+        MessageSchema(fullName, fields: Field.self)
     }
 }
 

@@ -25,33 +25,43 @@ public struct VectorRequest: ProtocolMessage {
 
     public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
         switch key {
-        case 0x0A: vectorId = try reader.readString()
-        case 0x12: messageType = try reader.readString()
-        case 0x1A: input = .binary(try reader.readBytes())
-        case 0x22: input = .json(try reader.readString())
-        case 0x2A, 0x28: try reader.readEnums(key, appendingTo: &checks)
+        case Field.vectorId.key: vectorId = try reader.readString()
+        case Field.messageType.key: messageType = try reader.readString()
+        case Field.binaryInput.key: input = .binary(try reader.readBytes())
+        case Field.jsonInput.key: input = .json(try reader.readString())
+        case Field.checks.key, Field.checks.unpackedKey: try reader.readEnums(key, appendingTo: &checks)
         default: return false
         }
         return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if !vectorId.isEmpty { writer.writeStringField(0x0A, vectorId) }
-        if !messageType.isEmpty { writer.writeStringField(0x12, messageType) }
+        if !vectorId.isEmpty { writer.writeStringField(Field.vectorId.key, vectorId) }
+        if !messageType.isEmpty { writer.writeStringField(Field.messageType.key, messageType) }
         switch input {
-        case .binary(let bytes): writer.writeBytesField(0x1A, bytes)
-        case .json(let text): writer.writeStringField(0x22, text)
+        case .binary(let bytes): writer.writeBytesField(Field.binaryInput.key, bytes)
+        case .json(let text): writer.writeStringField(Field.jsonInput.key, text)
         case nil: break
         }
-        writer.writePackedEnums(0x2A, checks)
+        writer.writePackedEnums(Field.checks.key, checks)
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.conformance.v1.VectorRequest",
-        fields: [
-            FieldSchema(1, "vector_id", .string), FieldSchema(2, "message_type", .string),
-            FieldSchema(3, "binary_input", .bytes, .optional), FieldSchema(4, "json_input", .string, .optional),
-            FieldSchema(5, "checks", .enumeration(TesteeCheck.schema), .repeated),
-        ])
+    /// The fields of `locationwire.conformance.v1.VectorRequest`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case vectorId, messageType, binaryInput, jsonInput, checks
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .vectorId: FieldDeclaration(1, "vector_id", .string)
+            case .messageType: FieldDeclaration(2, "message_type", .string)
+            case .binaryInput: FieldDeclaration(3, "binary_input", .bytes, .optional)
+            case .jsonInput: FieldDeclaration(4, "json_input", .string, .optional)
+            case .checks: FieldDeclaration(5, "checks", .enumeration(TesteeCheck.self), .repeated)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.conformance.v1.VectorRequest", fields: Field.self)
 }

@@ -26,34 +26,43 @@ public struct VectorResponse: ProtocolMessage {
 
     public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
         switch key {
-        case 0x0A: vectorId = try reader.readString()
-        case 0x12: result = .decoded(try reader.readMessage(merging: result?.decoded))
-        case 0x1A: result = .parseError(try reader.readMessage(merging: result?.parseError))
-        case 0x22: result = .skipped(try reader.readString())
-        case 0x2A: result = .runtimeError(try reader.readString())
+        case Field.vectorId.key: vectorId = try reader.readString()
+        case Field.decoded.key: result = .decoded(try reader.readMessage(merging: result?.decoded))
+        case Field.parseError.key: result = .parseError(try reader.readMessage(merging: result?.parseError))
+        case Field.skipped.key: result = .skipped(try reader.readString())
+        case Field.runtimeError.key: result = .runtimeError(try reader.readString())
         default: return false
         }
         return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if !vectorId.isEmpty { writer.writeStringField(0x0A, vectorId) }
+        if !vectorId.isEmpty { writer.writeStringField(Field.vectorId.key, vectorId) }
         switch result {
-        case .decoded(let decoded): writer.writeMessageField(0x12, decoded)
-        case .parseError(let parseError): writer.writeMessageField(0x1A, parseError)
-        case .skipped(let reason): writer.writeStringField(0x22, reason)
-        case .runtimeError(let message): writer.writeStringField(0x2A, message)
+        case .decoded(let decoded): writer.writeMessageField(Field.decoded.key, decoded)
+        case .parseError(let parseError): writer.writeMessageField(Field.parseError.key, parseError)
+        case .skipped(let reason): writer.writeStringField(Field.skipped.key, reason)
+        case .runtimeError(let message): writer.writeStringField(Field.runtimeError.key, message)
         case nil: break
         }
         writer.writeUnknownFields(unknownFields)
     }
 
-    public static let schema = MessageSchema(
-        "locationwire.conformance.v1.VectorResponse",
-        fields: [
-            FieldSchema(1, "vector_id", .string), FieldSchema(2, "decoded", .message(DecodedOutput.schema)),
-            FieldSchema(3, "parse_error", .message(ParseErrorReport.schema)),
-            FieldSchema(4, "skipped", .string, .optional),
-            FieldSchema(5, "runtime_error", .string, .optional),
-        ])
+    /// The fields of `locationwire.conformance.v1.VectorResponse`, as `proto/` declares them (see ``MessageFields``).
+    public enum Field: MessageFields {
+        case vectorId, decoded, parseError, skipped, runtimeError
+
+        @inline(__always)
+        public var declaration: FieldDeclaration {
+            switch self {
+            case .vectorId: FieldDeclaration(1, "vector_id", .string)
+            case .decoded: FieldDeclaration(2, "decoded", .message(DecodedOutput.self))
+            case .parseError: FieldDeclaration(3, "parse_error", .message(ParseErrorReport.self))
+            case .skipped: FieldDeclaration(4, "skipped", .string, .optional)
+            case .runtimeError: FieldDeclaration(5, "runtime_error", .string, .optional)
+            }
+        }
+    }
+
+    public static let schema = MessageSchema("locationwire.conformance.v1.VectorResponse", fields: Field.self)
 }
