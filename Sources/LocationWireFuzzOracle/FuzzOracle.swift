@@ -88,9 +88,9 @@ public enum FuzzOracle {
         return 0
     }
 
-    public static func checkBinary(_ type: any LocationWireMessage.Type, _ input: [UInt8], validate: Bool)
-        throws(Violation)
-    {
+    public static func checkBinary(
+        _ type: any LocationWireMessage.Type, _ input: [UInt8], validate: Bool
+    ) throws(Violation) {
         guard let message = try? AnyMessageCodec(type).decodeBinary(input) else { return }
         try checkDecoded(message, validate: validate)
     }
@@ -101,9 +101,9 @@ public enum FuzzOracle {
     }
 
     /// The properties of a decoded message, checked with its concrete type (the existential is opened here).
-    private static func checkDecoded<Message: LocationWireMessage>(_ message: Message, validate: Bool)
-        throws(Violation)
-    {
+    private static func checkDecoded<Message: LocationWireMessage>(
+        _ message: Message, validate: Bool
+    ) throws(Violation) {
         let name = Message.messageName
         let encoded = message.serializedBytes()
         let again: Message

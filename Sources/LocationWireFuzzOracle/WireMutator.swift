@@ -215,7 +215,9 @@ package struct WireMutator {
     }
 
     private mutating func unknownField() -> Field {
-        let numbers: [UInt32] = [99, 1000, 50_000, 59_999, FieldKey.maxFieldNumber, 24, 100 + UInt32(random.index(100))]
+        let numbers: [UInt32] = [
+            99, 1000, 50_000, 59_999, FieldKey.maxFieldNumber, 24, 100 + UInt32(random.index(100)),
+        ]
         let number = numbers[random.index(numbers.count)]
         switch random.index(5) {
         case 0: return Field(number: number, wireType: 0, value: [0x96, 0x01], children: nil, schema: nil)

@@ -93,7 +93,9 @@ public final class DifferentialFuzzer {
         }
         if let directory = options.vectorsDirectory, let files = try? ConformanceRunner.loadVectors(from: directory) {
             for vector in files.flatMap(\.vectors) where vector.result == .valid {
-                if let hex = vector.inputHex, let bytes = Hex.decode(hex), let type = MessageRegistry.type(named: vector.messageType) {
+                if let hex = vector.inputHex, let bytes = Hex.decode(hex),
+                    let type = MessageRegistry.type(named: vector.messageType)
+                {
                     seeds.append((type, bytes))
                 }
             }
@@ -125,7 +127,9 @@ public final class DifferentialFuzzer {
                     summary.explained[signature] = entry.reason
                 } else if summary.findings.filter({ $0.signature == signature }).count < options.examplesPerSignature {
                     let minimized = minimize(type, input, signature: signature)
-                    let finding = Finding(signature: signature, messageType: type.fullMessageName, input: minimized, detail: detail, explanation: nil)
+                    let finding = Finding(
+                        signature: signature, messageType: type.fullMessageName, input: minimized, detail: detail,
+                        explanation: nil)
                     summary.findings.append(finding)
                     try? write(finding, type: type)
                 }
@@ -161,13 +165,18 @@ public final class DifferentialFuzzer {
     func compare(_ type: any LocationWireMessage.Type, _ input: [UInt8], id: String) -> Comparison {
         var checks: [TesteeCheck] = [.binaryOutput]
         if testeeFeatures.contains(.jsonOutput) { checks.append(.jsonOutput) }
-        let request = VectorRequest(vectorId: id, messageType: type.fullMessageName, input: .binary(input), checks: checks)
+        let request = VectorRequest(
+            vectorId: id, messageType: type.fullMessageName, input: .binary(input), checks: checks)
         let expected: VectorResponse
         switch reference {
         case .builtin:
-            expected = BuiltinTestee().run(VectorRequest(vectorId: id, messageType: type.fullMessageName, input: .binary(input), checks: [.binaryOutput, .jsonOutput]))
+            expected = BuiltinTestee().run(
+                VectorRequest(
+                    vectorId: id, messageType: type.fullMessageName, input: .binary(input),
+                    checks: [.binaryOutput, .jsonOutput]))
         case .process(let process):
-            guard case .response(let response) = process.run(request, timeoutMilliseconds: options.timeoutMilliseconds) else {
+            guard case .response(let response) = process.run(request, timeoutMilliseconds: options.timeoutMilliseconds)
+            else {
                 return .finding(signature: "reference-failed", detail: "the reference crashed or hung")
             }
             expected = response
@@ -194,7 +203,9 @@ public final class DifferentialFuzzer {
                 signature: "verdict.reference-rejects.\(code)" + (insideUnknown ? ".in-unknown-field" : ""),
                 detail: "the reference rejects it (\(error.message)); the testee accepts it")
         case (.decoded?, .parseError(let error)?):
-            return .finding(signature: "verdict.testee-rejects", detail: "the testee rejects it (\(error.message)); the reference accepts it")
+            return .finding(
+                signature: "verdict.testee-rejects",
+                detail: "the testee rejects it (\(error.message)); the reference accepts it")
         case (.decoded(let reference)?, .decoded(let output)?):
             return compareOutputs(type, reference: reference, testee: output)
         default:
@@ -204,11 +215,15 @@ public final class DifferentialFuzzer {
 
     /// Both accepted: the re-encodings must match; where they do not, the JSON of both (which leaves unknown
     /// fields out) tells a difference in known values from one in unknown fields only.
-    private func compareOutputs(_ type: any LocationWireMessage.Type, reference: DecodedOutput, testee: DecodedOutput) -> Comparison {
+    private func compareOutputs(
+        _ type: any LocationWireMessage.Type, reference: DecodedOutput, testee: DecodedOutput
+    ) -> Comparison {
         let codec = AnyMessageCodec(type)
         if testee.binaryOutput != reference.binaryOutput {
             guard let decoded = try? codec.decodeBinary(testee.binaryOutput) else {
-                return .finding(signature: "binary.undecodable", detail: "the testee's re-encoding does not decode: \(Hex.encode(testee.binaryOutput))")
+                return .finding(
+                    signature: "binary.undecodable",
+                    detail: "the testee's re-encoding does not decode: \(Hex.encode(testee.binaryOutput))")
             }
             let testeeJSON = AnyMessageCodec.encodeJSON(decoded)
             if testeeJSON != reference.jsonOutput {
@@ -218,16 +233,21 @@ public final class DifferentialFuzzer {
             }
             return .finding(
                 signature: "binary.unknown-fields",
-                detail: "same known fields, different unknown-field bytes\n  reference: \(Hex.encode(reference.binaryOutput))\n     testee: \(Hex.encode(testee.binaryOutput))")
+                detail:
+                    "same known fields, different unknown-field bytes\n  reference: \(Hex.encode(reference.binaryOutput))\n     testee: \(Hex.encode(testee.binaryOutput))"
+            )
         }
         if testeeFeatures.contains(.jsonOutput) {
             guard let fromJSON = try? codec.decodeJSON(Array(testee.jsonOutput.utf8)) else {
-                return .finding(signature: "json.unparsable", detail: "the testee's JSON does not parse: \(testee.jsonOutput)")
+                return .finding(
+                    signature: "json.unparsable", detail: "the testee's JSON does not parse: \(testee.jsonOutput)")
             }
             if AnyMessageCodec.encodeJSON(fromJSON) != reference.jsonOutput {
                 return .finding(
                     signature: "json.value",
-                    detail: "the JSON means something else\n  reference: \(reference.jsonOutput)\n     testee: \(testee.jsonOutput)")
+                    detail:
+                        "the JSON means something else\n  reference: \(reference.jsonOutput)\n     testee: \(testee.jsonOutput)"
+                )
             }
         }
         return .agreeAccepted
@@ -277,26 +297,36 @@ public final class DifferentialFuzzer {
         if let directory = options.findingsDirectory {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data(finding.input).write(to: directory.appendingPathComponent("\(id).binpb"))
-            let vector = Self.vector(id: id, type: type, input: finding.input, testeeName: testee.hello?.implementation ?? "testee", finding: finding)
+            let vector = Self.vector(
+                id: id, type: type, input: finding.input, testeeName: testee.hello?.implementation ?? "testee",
+                finding: finding)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try (encoder.encode(vector) + Data("\n".utf8)).write(to: directory.appendingPathComponent("\(id).vector.json"))
+            try (encoder.encode(vector) + Data("\n".utf8)).write(
+                to: directory.appendingPathComponent("\(id).vector.json"))
         }
         if let regressions = options.regressionDirectory {
             let folder = regressions.appendingPathComponent(FuzzOracle.Target.validation.rawValue)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let selector = UInt8(MessageRegistry.allTypes.firstIndex { ObjectIdentifier($0) == ObjectIdentifier(type) }!)
-            try Data([selector] + finding.input).write(to: folder.appendingPathComponent("differential-\(slug)-\(digest)"))
+            let selector = UInt8(
+                MessageRegistry.allTypes.firstIndex { ObjectIdentifier($0) == ObjectIdentifier(type) }!)
+            try Data([selector] + finding.input).write(
+                to: folder.appendingPathComponent("differential-\(slug)-\(digest)"))
         }
     }
 
     /// The conformance vector for a finding, with the reference's verdict as the expectation; the comment says
     /// what the testee did, for whoever adds it to conformance/regressions/.
-    static func vector(id: String, type: any LocationWireMessage.Type, input: [UInt8], testeeName: String, finding: Finding) -> Vector {
+    static func vector(
+        id: String, type: any LocationWireMessage.Type, input: [UInt8], testeeName: String, finding: Finding
+    ) -> Vector {
         let codec = AnyMessageCodec(type)
         var vector = Vector(
-            id: id, messageType: type.fullMessageName, inputHex: Hex.encode(input), result: .valid, flags: ["fuzz-finding"],
-            comment: "Found by `locwire fuzz` against \(testeeName) (\(finding.signature)): \(finding.detail.split(separator: "\n").first ?? "")")
+            id: id, messageType: type.fullMessageName, inputHex: Hex.encode(input), result: .valid,
+            flags: ["fuzz-finding"],
+            comment:
+                "Found by `locwire fuzz` against \(testeeName) (\(finding.signature)): \(finding.detail.split(separator: "\n").first ?? "")"
+        )
         do {
             let message = try codec.decodeBinary(input)
             vector.canonicalHex = Hex.encode(AnyMessageCodec.encodeBinary(message))

@@ -15,7 +15,9 @@ enum JSONNumberText {
     /// with a leading "+", which C++ and upb accept inside strings.
     static func isValid(_ text: String, allowPlus: Bool = false) -> Bool {
         var bytes = Array(text.utf8)[...]
-        if bytes.first == UInt8(ascii: "-") || (allowPlus && bytes.first == UInt8(ascii: "+")) { bytes = bytes.dropFirst() }
+        if bytes.first == UInt8(ascii: "-") || (allowPlus && bytes.first == UInt8(ascii: "+")) {
+            bytes = bytes.dropFirst()
+        }
         func digits(_ slice: inout ArraySlice<UInt8>) -> Int {
             var count = 0
             while let byte = slice.first, byte >= 0x30, byte <= 0x39 {

@@ -178,7 +178,9 @@ struct JSONParser {
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: "\"") {
             position += 1
-            guard let string = String(validating: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)]), as: UTF8.self)
+            guard
+                let string = String(
+                    validating: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)]), as: UTF8.self)
             else { throw syntaxError("string is not valid UTF-8", at: start) }
             return string
         }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Formatting of JSON output text, matching Google's C++ implementation character for character.
@@ -47,11 +47,13 @@ enum JSONTextWriter {
             var scalar = UInt32(byte)
             var length = 1
             if byte >= 0xF0 {
-                scalar = UInt32(byte & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+                scalar =
+                    UInt32(byte & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
                     | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
                 length = 4
             } else if byte >= 0xE0 {
-                scalar = UInt32(byte & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
+                scalar =
+                    UInt32(byte & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
                     | UInt32(utf8[index + 2] & 0x3F)
                 length = 3
             } else if byte >= 0xC0 {

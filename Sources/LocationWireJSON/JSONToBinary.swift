@@ -91,7 +91,8 @@ struct JSONToBinary {
         case .enumeration(let schema):
             let number: Int32
             switch value.kind {
-            case .string(let name) where schema.number(named: name) != nil || !JSONNumberText.isValid(name, allowPlus: true):
+            case .string(let name)
+            where schema.number(named: name) != nil || !JSONNumberText.isValid(name, allowPlus: true):
                 guard let known = schema.number(named: name) else {
                     throw JSONError(
                         code: .invalidValue, offset: value.offset, fieldPath: path(),
@@ -147,7 +148,9 @@ struct JSONToBinary {
             writer.writeKey(key)
             writer.writeFixed64(UInt64(bitPattern: number))
         case .bool:
-            guard case .bool(let flag) = value.kind else { throw mismatch(value, path: path(), expected: "true or false") }
+            guard case .bool(let flag) = value.kind else {
+                throw mismatch(value, path: path(), expected: "true or false")
+            }
             writer.writeKey(key)
             writer.writeVarint(flag ? 1 : 0)
         case .float:
@@ -182,11 +185,14 @@ struct JSONToBinary {
     }
 
     /// The exact integer a number or numeric string denotes, within `min ... max`.
-    private func integer(_ value: JSONValue, path: @autoclosure () -> FieldPath, min: Int64, max: UInt64) throws(JSONError) -> Int64 {
+    private func integer(
+        _ value: JSONValue, path: @autoclosure () -> FieldPath, min: Int64, max: UInt64
+    ) throws(JSONError) -> Int64 {
         let (negative, magnitude) = try integerParts(value, path: path())
         func outOfRange() -> JSONError {
             JSONError(
-                code: .outOfRange, offset: value.offset, fieldPath: path(), message: "value is outside \(min) ... \(max)")
+                code: .outOfRange, offset: value.offset, fieldPath: path(),
+                message: "value is outside \(min) ... \(max)")
         }
         if negative {
             // The largest magnitude allowed below zero: |min|, computed without overflowing for Int64.min.
@@ -207,7 +213,9 @@ struct JSONToBinary {
         return magnitude
     }
 
-    private func integerParts(_ value: JSONValue, path: @autoclosure () -> FieldPath) throws(JSONError) -> (Bool, UInt64) {
+    private func integerParts(
+        _ value: JSONValue, path: @autoclosure () -> FieldPath
+    ) throws(JSONError) -> (Bool, UInt64) {
         let text: String
         switch value.kind {
         case .number(let number): text = number
@@ -248,7 +256,8 @@ struct JSONToBinary {
         case .string(let text):
             guard JSONNumberText.isValid(text, allowPlus: true), let parsed = Double(text) else {
                 throw JSONError(
-                    code: .invalidValue, offset: value.offset, fieldPath: path(), message: "\"\(text)\" is not a number")
+                    code: .invalidValue, offset: value.offset, fieldPath: path(), message: "\"\(text)\" is not a number"
+                )
             }
             number = parsed
         default:
@@ -256,7 +265,9 @@ struct JSONToBinary {
         }
         // A number beyond the range of a double (1e400) is out of range, not infinity: only "Infinity" is.
         guard number.isFinite || number.isNaN else {
-            throw JSONError(code: .outOfRange, offset: value.offset, fieldPath: path(), message: "a number beyond the range of a double")
+            throw JSONError(
+                code: .outOfRange, offset: value.offset, fieldPath: path(),
+                message: "a number beyond the range of a double")
         }
         return number
     }

@@ -30,7 +30,9 @@ extension LocationWireMessage {
         self = try result.get()
     }
 
-    private static func parseJSON(_ utf8: UnsafeBufferPointer<UInt8>, options: JSONParseOptions) -> Result<Self, JSONError> {
+    private static func parseJSON(
+        _ utf8: UnsafeBufferPointer<UInt8>, options: JSONParseOptions
+    ) -> Result<Self, JSONError> {
         let path = FieldPath(message: messageName)
         do throws(JSONError) {
             let tree = try JSONParser.parse(utf8, maxDepth: options.maxDepth)

@@ -19,13 +19,17 @@ public struct AnyMessageCodec: Sendable {
 
     public var schema: MessageSchema { messageType.schema }
 
-    public func decodeBinary(_ bytes: [UInt8], limits: DecodingLimits = .default) throws(DecodingError)
+    public func decodeBinary(
+        _ bytes: [UInt8], limits: DecodingLimits = .default
+    ) throws(DecodingError)
         -> any LocationWireMessage
     {
         try messageType.init(serializedBytes: bytes, limits: limits)
     }
 
-    public func decodeJSON(_ utf8: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONError)
+    public func decodeJSON(
+        _ utf8: [UInt8], options: JSONParseOptions = JSONParseOptions()
+    ) throws(JSONError)
         -> any LocationWireMessage
     {
         try messageType.init(jsonUTF8: utf8, options: options)
@@ -35,7 +39,9 @@ public struct AnyMessageCodec: Sendable {
         message.serializedBytes()
     }
 
-    public static func encodeJSON(_ message: any LocationWireMessage, options: JSONPrintOptions = JSONPrintOptions())
+    public static func encodeJSON(
+        _ message: any LocationWireMessage, options: JSONPrintOptions = JSONPrintOptions()
+    )
         -> String
     {
         message.jsonString(options: options)

@@ -47,7 +47,9 @@ package enum WireBytes {
             var fields: [(FieldSchema, [UInt8])] = []
             do {
                 while let occurrence = try walker.next(in: schema) {
-                    guard let field = occurrence.field else { preconditionFailure("unknown field in a canonical sample") }
+                    guard let field = occurrence.field else {
+                        preconditionFailure("unknown field in a canonical sample")
+                    }
                     fields.append((field, Array(walker.bytes(from: occurrence.tagStart, to: occurrence.end))))
                 }
             } catch {

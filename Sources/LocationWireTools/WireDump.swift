@@ -65,7 +65,9 @@ public enum WireDump {
         }
 
         mutating func closeBrace(depth: Int) {
-            text += String(repeating: " ", count: 8 + Self.bytesPerLine * 3 + 1) + String(repeating: "  ", count: depth) + "}\n"
+            text +=
+                String(repeating: " ", count: 8 + Self.bytesPerLine * 3 + 1) + String(repeating: "  ", count: depth)
+                + "}\n"
         }
 
         private func pad(_ text: String, _ width: Int) -> String {
@@ -145,16 +147,17 @@ public enum WireDump {
                 var index = counts[number, default: 0]
                 do {
                     while let element = try walker.nextElement(known.type.wireType) {
-                        let shown = switch known.type.wireType {
-                        case .fixed32: render32(UInt32(truncatingIfNeeded: element.bits), known.type)
-                        case .fixed64: render64(element.bits, known.type)
-                        default: render(element.bits, known.type)
-                        }
+                        let shown =
+                            switch known.type.wireType {
+                            case .fixed32: render32(UInt32(truncatingIfNeeded: element.bits), known.type)
+                            case .fixed64: render64(element.bits, known.type)
+                            default: render(element.bits, known.type)
+                            }
                         lines.add(
                             bytes, element.start, element.end, depth: depth + 1, label: "[\(index)]", value: shown)
                         index += 1
                     }
-                } catch where error.code == .invalidPackedLength {
+                } catch  where error.code == .invalidPackedLength {
                     // The walker does not know paths; this error is about the packed field as a whole.
                     throw DecodingError(
                         code: error.code, offset: error.offset, fieldPath: fieldPath, message: error.message)

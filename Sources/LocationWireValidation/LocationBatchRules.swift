@@ -11,9 +11,12 @@ extension LocationBatch: Validatable {
         var backlog = fixes
         if let compactFixes {
             if !fixes.isEmpty, compactFixes.count > 0 {
-                report.add(.rowsAndCompact, path().appending(field: "compact_fixes"), "a batch uses fixes or compact_fixes, not both")
+                report.add(
+                    .rowsAndCompact, path().appending(field: "compact_fixes"),
+                    "a batch uses fixes or compact_fixes, not both")
             }
-            let rows = compactFixes.validate(into: &report, at: path().appending(field: "compact_fixes"), sentAtMs: sentAtMs)
+            let rows = compactFixes.validate(
+                into: &report, at: path().appending(field: "compact_fixes"), sentAtMs: sentAtMs)
             backlog += rows ?? []
         }
         if let liveFix {
@@ -30,7 +33,8 @@ extension LocationBatch: Validatable {
             event.validate(into: &report, at: path().appending(field: "fence_events").appending(index: index))
             if let previousEvent, event.eventSequence <= previousEvent {
                 report.add(
-                    .eventSequenceNotIncreasing, path().appending(field: "fence_events").appending(index: index).appending(field: "event_sequence"),
+                    .eventSequenceNotIncreasing,
+                    path().appending(field: "fence_events").appending(index: index).appending(field: "event_sequence"),
                     "\(event.eventSequence) does not follow \(previousEvent)")
             }
             previousEvent = event.eventSequence
@@ -40,7 +44,10 @@ extension LocationBatch: Validatable {
         for (index, event) in lifecycleEvents.enumerated() {
             event.validate(into: &report, at: path().appending(field: "lifecycle_events").appending(index: index))
             if let previousTime, event.timeMs < previousTime {
-                report.add(.lifecycleEventsNotOrdered, path().appending(field: "lifecycle_events").appending(index: index).appending(field: "time_ms"), "lifecycle events must be oldest first")
+                report.add(
+                    .lifecycleEventsNotOrdered,
+                    path().appending(field: "lifecycle_events").appending(index: index).appending(field: "time_ms"),
+                    "lifecycle events must be oldest first")
             }
             previousTime = event.timeMs
         }
@@ -58,12 +65,14 @@ extension FenceEvent: Validatable {
         if osEventTimeMs != 0, detectedAtMs != 0, detectedAtMs < osEventTimeMs {
             report.add(
                 .detectedBeforeEvent, path().appending(field: "detected_at_ms"),
-                "detected \(ValidationReport.difference(osEventTimeMs, detectedAtMs)) ms before the OS says it happened")
+                "detected \(ValidationReport.difference(osEventTimeMs, detectedAtMs)) ms before the OS says it happened"
+            )
         }
         triggerFix?.validate(into: &report, at: path().appending(field: "trigger_fix"), requireSequence: false)
         report.require(source != .unspecified, path().appending(field: "source"), "an event source")
         if dwellMs != nil, kind != .dwell {
-            report.add(.dwellWithoutDwellKind, path().appending(field: "dwell_ms"), "only a DWELL event has a dwell time")
+            report.add(
+                .dwellWithoutDwellKind, path().appending(field: "dwell_ms"), "only a DWELL event has a dwell time")
         }
     }
 }
@@ -94,13 +103,16 @@ extension ArmedRegions: Validatable {
             report.checkRegionId(id, path().appending(field: "region_ids").appending(index: index), required: true)
         }
         for (index, id) in failedRegionIds.enumerated() {
-            report.checkRegionId(id, path().appending(field: "failed_region_ids").appending(index: index), required: true)
+            report.checkRegionId(
+                id, path().appending(field: "failed_region_ids").appending(index: index), required: true)
         }
         report.checkUnique(regionIds, path().appending(field: "region_ids"))
         report.checkUnique(failedRegionIds, path().appending(field: "failed_region_ids"))
         let armed = Set(regionIds)
         for (index, id) in failedRegionIds.enumerated() where armed.contains(id) {
-            report.add(.regionArmedAndFailed, path().appending(field: "failed_region_ids").appending(index: index), "\"\(id)\" is listed as armed and as failed")
+            report.add(
+                .regionArmedAndFailed, path().appending(field: "failed_region_ids").appending(index: index),
+                "\"\(id)\" is listed as armed and as failed")
         }
     }
 }

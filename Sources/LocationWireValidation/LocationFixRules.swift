@@ -20,7 +20,9 @@ extension LocationFix: Validatable {
             (batteryPercent ?? 0) <= 100, (motionConfidencePct ?? 0) <= 100
         else { return false }
         if let altitudeCm, altitudeCm < -1_000_000 || altitudeCm > 10_000_000 { return false }
-        if let ellipsoidalHeightCm, ellipsoidalHeightCm < -1_000_000 || ellipsoidalHeightCm > 10_000_000 { return false }
+        if let ellipsoidalHeightCm, ellipsoidalHeightCm < -1_000_000 || ellipsoidalHeightCm > 10_000_000 {
+            return false
+        }
         if let floor, floor < -200 || floor > 300 { return false }
         if let pressure = pressureHpa, !(pressure.isFinite && pressure >= 100 && pressure <= 1200) { return false }
         return true
@@ -28,7 +30,9 @@ extension LocationFix: Validatable {
 
     /// The rules of `location_fix.proto`. A fix that only describes a position (a fence event's trigger fix, a
     /// region request's current fix) need not carry a sequence number.
-    package func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, requireSequence: Bool) {
+    package func validate(
+        into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, requireSequence: Bool
+    ) {
         if satisfiesAllRules(requireSequence: requireSequence) { return }
         checkEveryRule(into: &report, at: path(), requireSequence: requireSequence)
     }
@@ -40,7 +44,9 @@ extension LocationFix: Validatable {
         return report.violations
     }
 
-    private func checkEveryRule(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, requireSequence: Bool) {
+    private func checkEveryRule(
+        into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, requireSequence: Bool
+    ) {
         if requireSequence { report.require(sequence != 0, path().appending(field: "sequence"), "a sequence number") }
         report.requireTime(timeMs, path().appending(field: "time_ms"))
         report.checkLatitude(latitudeE7, path().appending(field: "latitude_e7"), required: true)
@@ -58,12 +64,14 @@ extension LocationFix: Validatable {
             ellipsoidalHeightCm, -1_000_000...10_000_000, path().appending(field: "ellipsoidal_height_cm"), unit: " cm")
         report.checkRange(speedCmS, 0...50_000, path().appending(field: "speed_cm_s"), unit: " cm/s")
         report.checkRange(courseCdeg, 0...35_999, path().appending(field: "course_cdeg"), unit: " cdeg")
-        report.checkRange(courseAccuracyCdeg, 0...18_000, path().appending(field: "course_accuracy_cdeg"), unit: " cdeg")
+        report.checkRange(
+            courseAccuracyCdeg, 0...18_000, path().appending(field: "course_accuracy_cdeg"), unit: " cdeg")
         report.checkRange(batteryPercent, 0...100, path().appending(field: "battery_percent"), unit: " %")
         report.checkRange(motionConfidencePct, 0...100, path().appending(field: "motion_confidence_pct"), unit: " %")
         report.checkRange(floor, -200...300, path().appending(field: "floor"))
         if let pressure = pressureHpa, !(pressure.isFinite && (100...1200).contains(pressure)) {
-            report.add(.valueOutOfRange, path().appending(field: "pressure_hpa"), "\(pressure) hPa is outside 100 ... 1200")
+            report.add(
+                .valueOutOfRange, path().appending(field: "pressure_hpa"), "\(pressure) hPa is outside 100 ... 1200")
         }
     }
 }
@@ -80,7 +88,9 @@ extension CompactFixes: Validatable {
     /// Reconstructs the rows and checks them like row fixes; a fix's path is `<path>[i]`, i being the index of
     /// the reconstructed fix. Returns the rows, or nil when they cannot be reconstructed.
     @discardableResult
-    func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, sentAtMs: Int64?) -> [LocationFix]? {
+    func validate(
+        into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, sentAtMs: Int64?
+    ) -> [LocationFix]? {
         let rows: [LocationFix]
         do {
             rows = try fixes()
@@ -103,7 +113,9 @@ extension CompactFixes: Validatable {
 ///
 /// The fixes are read in place through a pointer: a loop over the array, or a method call on an element, copies
 /// each fix first (a retain and a release included), which cost as much as the checks themselves.
-func validateSequence(_ fixes: [LocationFix], into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, sentAtMs: Int64?) {
+func validateSequence(
+    _ fixes: [LocationFix], into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, sentAtMs: Int64?
+) {
     var latestTime = Int64.max
     if let sentAtMs, sentAtMs != 0 {
         // Saturating: an untrusted sent_at_ms near Int64.max must not overflow.
@@ -129,7 +141,8 @@ func validateSequence(_ fixes: [LocationFix], into report: inout ValidationRepor
             if timeMs > latestTime, let sentAtMs {
                 report.add(
                     .timeAfterSend, path().appending(index: index).appending(field: "time_ms"),
-                    "the fix is stamped \(ValidationReport.difference(timeMs, sentAtMs, dividedBy: 1000)) s after the batch was sent")
+                    "the fix is stamped \(ValidationReport.difference(timeMs, sentAtMs, dividedBy: 1000)) s after the batch was sent"
+                )
             }
         }
     }
@@ -144,7 +157,9 @@ extension FixColumn: Validatable {
                 "\(runLengths.count) run lengths for \(deltas.count) deltas")
         }
         for (index, length) in runLengths.enumerated() where length == 0 {
-            report.add(.compact(.runLengthsMismatch), path().appending(field: "run_lengths").appending(index: index), "a run length is 0")
+            report.add(
+                .compact(.runLengthsMismatch), path().appending(field: "run_lengths").appending(index: index),
+                "a run length is 0")
         }
     }
 }

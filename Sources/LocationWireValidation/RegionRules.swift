@@ -11,31 +11,43 @@ extension Region: Validatable {
         }
         if let polygon {
             polygon.validate(into: &report, at: path().appending(field: "polygon"))
-            if let circle { checkPolygon(polygon, inside: circle, into: &report, at: path().appending(field: "polygon")) }
+            if let circle {
+                checkPolygon(polygon, inside: circle, into: &report, at: path().appending(field: "polygon"))
+            }
         }
         report.require(level != .unspecified, path().appending(field: "level"), "a level")
         if !parentId.isEmpty {
             report.checkRegionId(parentId, path().appending(field: "parent_id"), required: false)
-            if parentId == id { report.add(.parentIsSelf, path().appending(field: "parent_id"), "a region cannot enclose itself") }
+            if parentId == id {
+                report.add(.parentIsSelf, path().appending(field: "parent_id"), "a region cannot enclose itself")
+            }
         }
         if !notifyOnEntry, !notifyOnExit, !notifyOnDwell {
             report.add(.noTransition, path().appending(field: "notify_on_entry"), "the region notifies on nothing")
         }
         if notifyOnDwell {
             if loiteringDelayMs == 0 {
-                report.add(.requiredFieldMissing, path().appending(field: "loitering_delay_ms"), "a dwell region needs a loitering delay")
+                report.add(
+                    .requiredFieldMissing, path().appending(field: "loitering_delay_ms"),
+                    "a dwell region needs a loitering delay")
             } else {
-                report.checkRange(loiteringDelayMs, 1_000...86_400_000, path().appending(field: "loitering_delay_ms"), unit: " ms")
+                report.checkRange(
+                    loiteringDelayMs, 1_000...86_400_000, path().appending(field: "loitering_delay_ms"), unit: " ms")
             }
         } else if loiteringDelayMs != 0 {
-            report.add(.loiteringDelayWithoutDwell, path().appending(field: "loitering_delay_ms"), "only a dwell region has a loitering delay")
+            report.add(
+                .loiteringDelayWithoutDwell, path().appending(field: "loitering_delay_ms"),
+                "only a dwell region has a loitering delay")
         }
         report.checkTime(expiresAtMs, path().appending(field: "expires_at_ms"))
         report.checkLength(name, max: 128, path().appending(field: "name"))
     }
 
     /// Every vertex within the circle (great-circle distance on the spec's sphere, 1 m of slack).
-    private func checkPolygon(_ polygon: Polygon, inside circle: Circle, into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
+    private func checkPolygon(
+        _ polygon: Polygon, inside circle: Circle, into report: inout ValidationReport,
+        at path: @autoclosure () -> FieldPath
+    ) {
         guard let centerLatitude = circle.centerLatitudeE7, let centerLongitude = circle.centerLongitudeE7,
             circle.radiusM > 0
         else { return }
@@ -72,15 +84,21 @@ extension Polygon: Validatable {
                 "\(latitudesE7.count) latitudes but \(longitudesE7.count) longitudes")
         }
         if latitudesE7.count < 3 {
-            report.add(.polygonTooFewVertices, path().appending(field: "latitudes_e7"), "\(latitudesE7.count) vertices, at least 3 needed")
+            report.add(
+                .polygonTooFewVertices, path().appending(field: "latitudes_e7"),
+                "\(latitudesE7.count) vertices, at least 3 needed")
         } else if latitudesE7.count > 1000 {
-            report.add(.polygonTooManyVertices, path().appending(field: "latitudes_e7"), "\(latitudesE7.count) vertices, at most 1000 allowed")
+            report.add(
+                .polygonTooManyVertices, path().appending(field: "latitudes_e7"),
+                "\(latitudesE7.count) vertices, at most 1000 allowed")
         }
         for (index, latitude) in latitudesE7.enumerated() {
-            report.checkLatitude(latitude, path().appending(field: "latitudes_e7").appending(index: index), required: true)
+            report.checkLatitude(
+                latitude, path().appending(field: "latitudes_e7").appending(index: index), required: true)
         }
         for (index, longitude) in longitudesE7.enumerated() {
-            report.checkLongitude(longitude, path().appending(field: "longitudes_e7").appending(index: index), required: true)
+            report.checkLongitude(
+                longitude, path().appending(field: "longitudes_e7").appending(index: index), required: true)
         }
     }
 }
@@ -91,17 +109,23 @@ extension RegionAssignment: Validatable {
         report.requireTime(issuedAtMs, path().appending(field: "issued_at_ms"))
         report.checkTime(expiresAtMs, path().appending(field: "expires_at_ms"))
         if expiresAtMs != 0, issuedAtMs != 0, expiresAtMs <= issuedAtMs {
-            report.add(.expiresBeforeIssued, path().appending(field: "expires_at_ms"), "the assignment expires before it is issued")
+            report.add(
+                .expiresBeforeIssued, path().appending(field: "expires_at_ms"),
+                "the assignment expires before it is issued")
         }
         report.require(mode != .unspecified, path().appending(field: "mode"), "a mode")
         report.require(slotBudget != 0, path().appending(field: "slot_budget"), "a slot budget")
         switch mode {
         case .fullReplacement:
             if baseVersion != 0 {
-                report.add(.baseVersionInFull, path().appending(field: "base_version"), "a full replacement has no base version")
+                report.add(
+                    .baseVersionInFull, path().appending(field: "base_version"),
+                    "a full replacement has no base version")
             }
             if !removedRegionIds.isEmpty {
-                report.add(.removalsInFull, path().appending(field: "removed_region_ids"), "a full replacement lists no removals")
+                report.add(
+                    .removalsInFull, path().appending(field: "removed_region_ids"),
+                    "a full replacement lists no removals")
             }
             if slotBudget != 0, regions.count > Int(slotBudget) {
                 report.add(
@@ -110,7 +134,8 @@ extension RegionAssignment: Validatable {
             }
         case .delta:
             if baseVersion == 0 {
-                report.add(.requiredFieldMissing, path().appending(field: "base_version"), "a delta needs a base version")
+                report.add(
+                    .requiredFieldMissing, path().appending(field: "base_version"), "a delta needs a base version")
             } else if baseVersion >= assignmentVersion {
                 report.add(
                     .baseVersionNotOlder, path().appending(field: "base_version"),
@@ -123,21 +148,30 @@ extension RegionAssignment: Validatable {
         for (index, region) in regions.enumerated() {
             region.validate(into: &report, at: path().appending(field: "regions").appending(index: index))
             if levelById[region.id] != nil {
-                report.add(.duplicateRegionId, path().appending(field: "regions").appending(index: index).appending(field: "id"), "\"\(region.id)\" appears more than once")
+                report.add(
+                    .duplicateRegionId,
+                    path().appending(field: "regions").appending(index: index).appending(field: "id"),
+                    "\"\(region.id)\" appears more than once")
             }
             levelById[region.id] = region.level
         }
         for (index, region) in regions.enumerated() {
-            if let parentLevel = levelById[region.parentId], region.parentId != region.id, parentLevel.rawValue >= region.level.rawValue {
+            if let parentLevel = levelById[region.parentId], region.parentId != region.id,
+                parentLevel.rawValue >= region.level.rawValue
+            {
                 report.add(
-                    .parentLevelNotCoarser, path().appending(field: "regions").appending(index: index).appending(field: "parent_id"),
+                    .parentLevelNotCoarser,
+                    path().appending(field: "regions").appending(index: index).appending(field: "parent_id"),
                     "parent \"\(region.parentId)\" is at level \(parentLevel), not coarser than \(region.level)")
             }
         }
         for (index, id) in removedRegionIds.enumerated() {
-            report.checkRegionId(id, path().appending(field: "removed_region_ids").appending(index: index), required: true)
+            report.checkRegionId(
+                id, path().appending(field: "removed_region_ids").appending(index: index), required: true)
             if levelById[id] != nil {
-                report.add(.regionRemovedAndUpserted, path().appending(field: "removed_region_ids").appending(index: index), "\"\(id)\" is both removed and upserted")
+                report.add(
+                    .regionRemovedAndUpserted, path().appending(field: "removed_region_ids").appending(index: index),
+                    "\"\(id)\" is both removed and upserted")
             }
         }
         report.checkUnique(removedRegionIds, path().appending(field: "removed_region_ids"))
@@ -148,10 +182,12 @@ extension RegionAssignment: Validatable {
 extension RefreshPolicy: Validatable {
     public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
         if let refreshDistanceM {
-            report.checkRange(refreshDistanceM, 1...10_000_000, path().appending(field: "refresh_distance_m"), unit: " m")
+            report.checkRange(
+                refreshDistanceM, 1...10_000_000, path().appending(field: "refresh_distance_m"), unit: " m")
             if anchorLatitudeE7 == nil || anchorLongitudeE7 == nil {
                 report.add(
-                    .refreshAnchorMissing, path().appending(field: anchorLatitudeE7 == nil ? "anchor_latitude_e7" : "anchor_longitude_e7"),
+                    .refreshAnchorMissing,
+                    path().appending(field: anchorLatitudeE7 == nil ? "anchor_latitude_e7" : "anchor_longitude_e7"),
                     "a refresh distance is measured from an anchor")
             }
         }
@@ -166,7 +202,8 @@ extension RegionRequest: Validatable {
         report.checkLength(deviceId, max: 128, path().appending(field: "device_id"))
         report.require(reason != .unspecified, path().appending(field: "reason"), "a reason")
         currentFix?.validate(into: &report, at: path().appending(field: "current_fix"), requireSequence: false)
-        report.require(platformSlotLimit != 0, path().appending(field: "platform_slot_limit"), "the platform's slot limit")
+        report.require(
+            platformSlotLimit != 0, path().appending(field: "platform_slot_limit"), "the platform's slot limit")
         if platformSlotLimit != 0, reservedAppSlots >= platformSlotLimit {
             report.add(
                 .reservedSlotsExceedLimit, path().appending(field: "reserved_app_slots"),
@@ -176,7 +213,9 @@ extension RegionRequest: Validatable {
         if reason == .refineOnEntry {
             report.checkRegionId(refineRegionId, path().appending(field: "refine_region_id"), required: true)
         } else if !refineRegionId.isEmpty {
-            report.add(.refineRegionWithoutRefineReason, path().appending(field: "refine_region_id"), "only a REFINE_ON_ENTRY request names a region")
+            report.add(
+                .refineRegionWithoutRefineReason, path().appending(field: "refine_region_id"),
+                "only a REFINE_ON_ENTRY request names a region")
         }
         report.requireTime(sentAtMs, path().appending(field: "sent_at_ms"))
     }

@@ -35,7 +35,9 @@ public struct ValidationReport: Sendable {
     }
 
     /// Paths and messages are built only when a rule is broken, so validating a valid message allocates nothing.
-    mutating func add(_ code: Violation.Code, _ path: @autoclosure () -> FieldPath, _ message: @autoclosure () -> String) {
+    mutating func add(
+        _ code: Violation.Code, _ path: @autoclosure () -> FieldPath, _ message: @autoclosure () -> String
+    ) {
         guard violations.count < maxViolations else {
             omittedViolations += 1
             return
@@ -92,7 +94,9 @@ public struct ValidationReport: Sendable {
     ) {
         guard let value else { return }
         if !range.contains(Int64(value)) {
-            add(.valueOutOfRange, path(), "\(value)\(unit) is outside \(range.lowerBound) ... \(range.upperBound)\(unit)")
+            add(
+                .valueOutOfRange, path(),
+                "\(value)\(unit) is outside \(range.lowerBound) ... \(range.upperBound)\(unit)")
         }
     }
 
@@ -137,12 +141,16 @@ public struct ValidationReport: Sendable {
         let local = bytes[(colon + 1)...]
         guard (1...32).contains(namespace.count), (1...95).contains(local.count) else { return false }
         func isLowerOrDigit(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
-        let namespaceValid = namespace.allSatisfy { isLowerOrDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+        let namespaceValid = namespace.allSatisfy {
+            isLowerOrDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+        }
         let localValid = local.allSatisfy { byte in
             isLowerOrDigit(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || [UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "-")].contains(byte)
+                || [UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "-")]
+                    .contains(byte)
         }
         return namespaceValid && localValid
     }

@@ -115,7 +115,8 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
                 .baseVersionNotOlder, .regionCountExceedsBudget, .regionRemovedAndUpserted, .refreshAnchorMissing,
                 .reservedSlotsExceedLimit, .refineRegionWithoutRefineReason, .rangeInverted, .rangesOverlap,
                 .rangesNotSorted, .rejectReasonMissing, .rejectReasonWithoutRejection,
-            ] + CompactFixesError.Code.all.filter { $0 != .tooManyFixes && $0 != .unknownFields && $0 != .countOverflow }
+            ]
+            + CompactFixesError.Code.all.filter { $0 != .tooManyFixes && $0 != .unknownFields && $0 != .countOverflow }
             .map { Code($0.rawValue) }
     }
 

@@ -21,9 +21,11 @@ enum CanonicalFamily: VectorFamily {
             let schema = type.schema
             for field in schema.fields {
                 builder.binary(
-                    "canonical.\(schema.name).field.\(field.name)", schema.name, SampleMessages.only(field, in: schema), .valid,
+                    "canonical.\(schema.name).field.\(field.name)", schema.name, SampleMessages.only(field, in: schema),
+                    .valid,
                     flags: ["field-coverage"],
-                    "Only \(field.name) (\(field.number), \(field.type.protoName)\(field.label == .repeated ? ", repeated" : "")) is set.")
+                    "Only \(field.name) (\(field.number), \(field.type.protoName)\(field.label == .repeated ? ", repeated" : "")) is set."
+                )
             }
             let sample = SampleMessages.full(schema)
             builder.binary(
@@ -33,14 +35,17 @@ enum CanonicalFamily: VectorFamily {
             if fields.count > 1 {
                 builder.binary(
                     "canonical.\(schema.name).reversed-order", schema.name, fields.reversed().flatMap(\.bytes), .valid,
-                    flags: ["field-order"], "Every field set, in reverse field order: canonical output is in field-number order.")
+                    flags: ["field-order"],
+                    "Every field set, in reverse field order: canonical output is in field-number order.")
             }
-            let explicitZeros = schema.fields.filter { $0.label == .singular && !$0.type.isMessage }.flatMap { field -> [UInt8] in
+            let explicitZeros = schema.fields.filter { $0.label == .singular && !$0.type.isMessage }.flatMap {
+                field -> [UInt8] in
                 WireBytes.tag(field.number, field.type.wireType.rawValue) + zeroValue(field.type)
             }
             if !explicitZeros.isEmpty {
                 builder.binary(
-                    "canonical.\(schema.name).implicit-zeros-written", schema.name, explicitZeros, .valid, flags: ["implicit-default"],
+                    "canonical.\(schema.name).implicit-zeros-written", schema.name, explicitZeros, .valid,
+                    flags: ["implicit-default"],
                     "Every field without presence written with its zero value: canonical output omits them all.")
             }
             let optionalZeros = schema.fields.filter { $0.label == .optional }.flatMap { field -> [UInt8] in
@@ -48,14 +53,17 @@ enum CanonicalFamily: VectorFamily {
             }
             if !optionalZeros.isEmpty {
                 builder.binary(
-                    "canonical.\(schema.name).explicit-zeros", schema.name, optionalZeros, .valid, flags: ["explicit-presence"],
-                    "Every field with explicit presence set to zero: canonical output keeps them all (zero is a value).")
+                    "canonical.\(schema.name).explicit-zeros", schema.name, optionalZeros, .valid,
+                    flags: ["explicit-presence"],
+                    "Every field with explicit presence set to zero: canonical output keeps them all (zero is a value)."
+                )
             }
             let packable = schema.fields.filter(\.isPacked)
             if !packable.isEmpty {
                 let unpacked = packable.flatMap { field -> [UInt8] in
                     [0, 1].flatMap { element in
-                        WireBytes.tag(field.number, field.type.wireType.rawValue) + SampleMessages.value(field, in: schema, element: element, depth: 0)
+                        WireBytes.tag(field.number, field.type.wireType.rawValue)
+                            + SampleMessages.value(field, in: schema, element: element, depth: 0)
                     }
                 }
                 builder.binary(
@@ -64,18 +72,24 @@ enum CanonicalFamily: VectorFamily {
             }
             builder.binary(
                 "canonical.\(schema.name).unknown-fields-first", schema.name,
-                WireBytes.varintField(50_001, 1) + WireBytes.lengthDelimited(50_002, [0x61]) + Array(sample.prefix(fields.first?.bytes.count ?? 0)),
+                WireBytes.varintField(50_001, 1) + WireBytes.lengthDelimited(50_002, [0x61])
+                    + Array(sample.prefix(fields.first?.bytes.count ?? 0)),
                 .valid, flags: ["unknown-fields", "field-order"],
-                "Two private-range unknown fields before the first known field: canonical output writes them after it, in order.")
+                "Two private-range unknown fields before the first known field: canonical output writes them after it, in order."
+            )
         }
     }
 
     /// Sizes where an encoder's length computation could be off by one.
     static func boundaries(_ builder: inout VectorBuilder) {
         // Varint sizes at their boundaries, where an off-by-one in size computation would show.
-        for (index, value) in [127, 128, 16_383, 16_384, 2_097_151, 2_097_152, 268_435_455, 268_435_456, UInt64(UInt32.max), 1 << 35, 1 << 42, 1 << 49, 1 << 56, 1 << 63, .max].enumerated() {
+        for (index, value) in [
+            127, 128, 16_383, 16_384, 2_097_151, 2_097_152, 268_435_455, 268_435_456, UInt64(UInt32.max), 1 << 35,
+            1 << 42, 1 << 49, 1 << 56, 1 << 63, .max,
+        ].enumerated() {
             builder.binary(
-                "canonical.LocationFix.varint-boundary.\(index)", "LocationFix", WireBytes.varintField(1, value), .valid,
+                "canonical.LocationFix.varint-boundary.\(index)", "LocationFix", WireBytes.varintField(1, value),
+                .valid,
                 flags: ["overlong-varint"], "sequence = \(value), at a varint length boundary.")
         }
         // Field numbers whose tags change length: 15 -> 16 (1 -> 2 bytes) is inside LocationFix.
@@ -90,8 +104,11 @@ enum CanonicalFamily: VectorFamily {
             let region = WireBytes.lengthDelimited(14, [UInt8](repeating: 0x61, count: nameLength))
             precondition(region.count == length)
             builder.binary(
-                "canonical.RegionAssignment.sub-message-length-\(length)", "RegionAssignment", WireBytes.lengthDelimited(6, region), .valid,
-                flags: ["overlong-varint"], "A region of \(length) bytes, whose length prefix takes \(WireBytes.varint(UInt64(length)).count) bytes.")
+                "canonical.RegionAssignment.sub-message-length-\(length)", "RegionAssignment",
+                WireBytes.lengthDelimited(6, region), .valid,
+                flags: ["overlong-varint"],
+                "A region of \(length) bytes, whose length prefix takes \(WireBytes.varint(UInt64(length)).count) bytes."
+            )
         }
     }
 

@@ -34,19 +34,25 @@ enum SemanticFamily: VectorFamily {
     /// Messages that break no rule, boundary values included.
     static func valid(_ builder: inout VectorBuilder) {
         for (name, type, bytes) in validMessages() {
-            add(&builder, id: "semantic.\(type).valid.\(name)", type: type, bytes: bytes, intended: nil,
+            add(
+                &builder, id: "semantic.\(type).valid.\(name)", type: type, bytes: bytes, intended: nil,
                 comment: "A valid \(type) (\(name)): no violation.")
         }
     }
 
     private static func add(
-        _ builder: inout VectorBuilder, id: String, type: String, bytes: [UInt8], intended: ExpectedViolation?, comment: String
+        _ builder: inout VectorBuilder, id: String, type: String, bytes: [UInt8], intended: ExpectedViolation?,
+        comment: String
     ) {
         let codec = AnyMessageCodec(typeName: type)!
         let message = try! codec.decodeBinary(bytes)
-        let violations = AnyMessageCodec.validate(message).map { ExpectedViolation(code: $0.code.rawValue, path: $0.path.description) }
+        let violations = AnyMessageCodec.validate(message).map {
+            ExpectedViolation(code: $0.code.rawValue, path: $0.path.description)
+        }
         if let intended {
-            precondition(violations.contains(intended), "\(id): the validator does not report \(intended.code) at \(intended.path)")
+            precondition(
+                violations.contains(intended),
+                "\(id): the validator does not report \(intended.code) at \(intended.path)")
         } else {
             precondition(violations.isEmpty, "\(id): intended valid, the validator reports \(violations)")
         }

@@ -24,7 +24,9 @@ struct VectorBuilder {
 
     mutating func add(_ vector: Vector) {
         precondition(ids.insert(vector.id).inserted, "duplicate vector id \(vector.id)")
-        precondition(vector.id.hasPrefix(family + "."), "vector \(vector.id) is not in family \(family) (regression vectors go in the wire family)")
+        precondition(
+            vector.id.hasPrefix(family + "."),
+            "vector \(vector.id) is not in family \(family) (regression vectors go in the wire family)")
         for flag in vector.flags { precondition(VectorFlags.all[flag] != nil, "flag \(flag) is not documented") }
         vectors.append(vector)
     }

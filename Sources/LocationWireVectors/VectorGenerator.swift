@@ -34,10 +34,13 @@ public enum VectorGenerator {
 
     /// The regression vectors of a folder, in file name order; none when it does not exist.
     static func loadRegressions(_ directory: URL?) throws -> [Vector] {
-        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
+            return []
+        }
         return try names.filter { $0.hasSuffix(".json") }.sorted().map { name in
             do {
-                return try JSONDecoder().decode(Vector.self, from: Data(contentsOf: directory.appendingPathComponent(name)))
+                return try JSONDecoder().decode(
+                    Vector.self, from: Data(contentsOf: directory.appendingPathComponent(name)))
             } catch {
                 throw VectorFileError(message: "regression vector \(name): \(error)")
             }
@@ -76,7 +79,8 @@ public enum VectorGenerator {
             let expected = Set(files.map { "\($0.family).json" })
             let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             for name in present where name.hasSuffix(".json") && !expected.contains(name) {
-                differences.append(Difference(file: directory.appendingPathComponent(name).path, reason: "not made by the generator"))
+                differences.append(
+                    Difference(file: directory.appendingPathComponent(name).path, reason: "not made by the generator"))
             }
         }
         return differences

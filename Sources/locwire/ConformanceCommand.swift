@@ -7,7 +7,10 @@ struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
         abstract: "Run the conformance suite, serve as a testee, generate vectors, or write the results matrix.",
-        subcommands: [ConformanceRunCommand.self, ConformanceTesteeCommand.self, ConformanceGenerateCommand.self, ConformanceMatrixCommand.self],
+        subcommands: [
+            ConformanceRunCommand.self, ConformanceTesteeCommand.self, ConformanceGenerateCommand.self,
+            ConformanceMatrixCommand.self,
+        ],
         defaultSubcommand: ConformanceRunCommand.self
     )
 }
@@ -27,10 +30,16 @@ struct ConformanceRunCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The command that starts the implementation under test; the built-in testee when absent.", valueName: "command"))
+    @Option(
+        help: ArgumentHelp(
+            "The command that starts the implementation under test; the built-in testee when absent.",
+            valueName: "command"))
     var testee: String?
 
-    @Option(help: ArgumentHelp("Expected-failure list; default conformance/failures/<implementation>.txt if it exists.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Expected-failure list; default conformance/failures/<implementation>.txt if it exists.", valueName: "file")
+    )
     var failures: String?
 
     @Option(help: "Report format.")
@@ -45,7 +54,9 @@ struct ConformanceRunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds a testee may take for one vector.", valueName: "seconds"))
     var timeout = 10.0
 
-    @Option(name: .customLong("filter"), help: ArgumentHelp("Run only vectors with this id or id prefix (repeatable).", valueName: "prefix"))
+    @Option(
+        name: .customLong("filter"),
+        help: ArgumentHelp("Run only vectors with this id or id prefix (repeatable).", valueName: "prefix"))
     var filters: [String] = []
 
     @Flag(help: "No progress on standard error.")
@@ -60,7 +71,8 @@ struct ConformanceRunCommand: ParsableCommand {
         do {
             files = try ConformanceRunner.loadVectors(from: URL(fileURLWithPath: vectors))
         } catch {
-            throw UsageFailure(message: "cannot load vectors: \(error) (run from the repository root, or pass --vectors)")
+            throw UsageFailure(
+                message: "cannot load vectors: \(error) (run from the repository root, or pass --vectors)")
         }
         let command = testee ?? Self.builtinTesteeCommand()
         let (process, hello) = try startTestee(command)
@@ -107,7 +119,8 @@ struct Progress {
         if result.status.isUnexpected { problems += 1 }
         if terminal {
             if done % 25 == 0 || done == selected {
-                FileHandle.standardError.write(Data("\r[\(done)/\(selected)] \(problems) unexpected  \(result.id.prefix(60))\u{1B}[K".utf8))
+                FileHandle.standardError.write(
+                    Data("\r[\(done)/\(selected)] \(problems) unexpected  \(result.id.prefix(60))\u{1B}[K".utf8))
             }
         } else {
             let tenth = done * 10 / max(selected, 1)
@@ -134,13 +147,17 @@ struct ConformanceTesteeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "testee",
         abstract: "Serve the testee protocol on stdin and stdout with the built-in implementation.",
-        discussion: "The runner, the differential fuzzer and anyone's tools drive the built-in implementation through this command, exactly as they drive any other implementation."
+        discussion:
+            "The runner, the differential fuzzer and anyone's tools drive the built-in implementation through this command, exactly as they drive any other implementation."
     )
 
-    @Option(help: ArgumentHelp("Exit with status 3 when asked for this vector id (for testing runners).", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "Exit with status 3 when asked for this vector id (for testing runners).", visibility: .hidden))
     var crashOn: String?
 
-    @Option(help: ArgumentHelp("Stop answering when asked for this vector id (for testing runners).", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp("Stop answering when asked for this vector id (for testing runners).", visibility: .hidden))
     var hangOn: String?
 
     func run() throws {
@@ -170,12 +187,16 @@ struct ConformanceGenerateCommand: ParsableCommand {
         } catch {
             throw UsageFailure(message: "cannot write vectors to \(output): \(error)")
         }
-        let files = try VectorGenerator.generate(regressions: VectorGenerator.regressionsDirectory(besides: URL(fileURLWithPath: output)))
+        let files = try VectorGenerator.generate(
+            regressions: VectorGenerator.regressionsDirectory(besides: URL(fileURLWithPath: output)))
         let count = files.reduce(0) { $0 + $1.vectors.count }
         if check {
             guard differences.isEmpty else {
-                for difference in differences { printToStandardError("stale: \(difference.file): \(difference.reason)") }
-                throw InputRejected(message: "the committed vectors are not current; run `locwire conformance generate`")
+                for difference in differences {
+                    printToStandardError("stale: \(difference.file): \(difference.reason)")
+                }
+                throw InputRejected(
+                    message: "the committed vectors are not current; run `locwire conformance generate`")
             }
             printToStandardError("vectors are current: \(count) vectors in \(files.count) files")
         } else {

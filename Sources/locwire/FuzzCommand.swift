@@ -23,7 +23,9 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The command that starts the implementation under test.", valueName: "command"))
     var testee: String
 
-    @Option(help: ArgumentHelp("'builtin' (LocationWire, in process) or the command of another testee.", valueName: "reference"))
+    @Option(
+        help: ArgumentHelp(
+            "'builtin' (LocationWire, in process) or the command of another testee.", valueName: "reference"))
     var reference = "builtin"
 
     @Option(help: "The random seed; the same seed replays the same inputs.")
@@ -38,16 +40,24 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds an implementation may take for one input.", valueName: "seconds"))
     var timeout = 5.0
 
-    @Option(help: ArgumentHelp("Known differences; default conformance/failures/<implementation>.fuzz.txt if it exists.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Known differences; default conformance/failures/<implementation>.fuzz.txt if it exists.", valueName: "file"
+        ))
     var known: String?
 
     @Option(help: ArgumentHelp("Where findings are written.", valueName: "directory"))
     var out = "fuzz-findings"
 
-    @Option(help: ArgumentHelp("Regression folder for findings' inputs (default FuzzTesting/Regressions if it exists).", valueName: "directory"))
+    @Option(
+        help: ArgumentHelp(
+            "Regression folder for findings' inputs (default FuzzTesting/Regressions if it exists).",
+            valueName: "directory"))
     var regressions: String?
 
-    @Option(help: ArgumentHelp("Conformance vectors used as extra seeds, when the directory exists.", valueName: "directory"))
+    @Option(
+        help: ArgumentHelp(
+            "Conformance vectors used as extra seeds, when the directory exists.", valueName: "directory"))
     var vectors = "conformance/vectors"
 
     @Flag(help: "No progress on standard error.")
@@ -97,9 +107,15 @@ struct FuzzCommand: ParsableCommand {
     private func report(_ summary: DifferentialFuzzer.Summary, implementation: String, knownPath: String) -> String {
         var lines: [String] = []
         let rate = Int(Double(summary.inputs) / max(summary.seconds, 0.001))
-        lines.append("Differential fuzzing of \(implementation) against \(reference == "builtin" ? "the built-in implementation" : reference)")
-        lines.append("seed \(seed); \(summary.inputs) inputs in \(String(format: "%.1f", summary.seconds)) s (\(rate)/s); testee started \(summary.testeeStarts) time(s)")
-        lines.append("accepted by both: \(summary.acceptedByBoth); rejected by both: \(summary.rejectedByBoth); skipped by the testee: \(summary.skipped)")
+        lines.append(
+            "Differential fuzzing of \(implementation) against \(reference == "builtin" ? "the built-in implementation" : reference)"
+        )
+        lines.append(
+            "seed \(seed); \(summary.inputs) inputs in \(String(format: "%.1f", summary.seconds)) s (\(rate)/s); testee started \(summary.testeeStarts) time(s)"
+        )
+        lines.append(
+            "accepted by both: \(summary.acceptedByBoth); rejected by both: \(summary.rejectedByBoth); skipped by the testee: \(summary.skipped)"
+        )
         if summary.bySignature.isEmpty {
             lines.append("findings: none")
         } else {
@@ -114,13 +130,16 @@ struct FuzzCommand: ParsableCommand {
         }
         for finding in summary.findings {
             lines.append("")
-            lines.append("UNEXPLAINED \(finding.signature) in \(finding.messageType), minimized to \(finding.input.count) bytes: \(Hex.encode(finding.input))")
+            lines.append(
+                "UNEXPLAINED \(finding.signature) in \(finding.messageType), minimized to \(finding.input.count) bytes: \(Hex.encode(finding.input))"
+            )
             lines.append(contentsOf: finding.detail.split(separator: "\n").map { "  " + $0 })
         }
         if !summary.findings.isEmpty { lines.append("\nwritten to \(out)/ (inputs and ready-to-add vectors)") }
         // The same seed and number of inputs replay the run exactly (a time limit would not).
         let referenceOption = reference == "builtin" ? "" : " --reference '\(reference)'"
-        lines.append("replay: locwire fuzz --testee '\(testee)'\(referenceOption) --seed \(seed) --iterations \(summary.inputs)")
+        lines.append(
+            "replay: locwire fuzz --testee '\(testee)'\(referenceOption) --seed \(seed) --iterations \(summary.inputs)")
         lines.append("known differences: \(knownPath)")
         return lines.joined(separator: "\n")
     }

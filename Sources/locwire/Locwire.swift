@@ -17,7 +17,10 @@ struct Locwire: ParsableCommand {
             Exit status: 0 success, 1 input rejected (does not decode, or is invalid), 2 usage or I/O error.
             """,
         version: "1.0.0",
-        subcommands: [ConvertCommand.self, ValidateCommand.self, TypesCommand.self, ConformanceCommand.self, FixturesCommand.self, FuzzCommand.self]
+        subcommands: [
+            ConvertCommand.self, ValidateCommand.self, TypesCommand.self, ConformanceCommand.self, FixturesCommand.self,
+            FuzzCommand.self,
+        ]
     )
 
     static func main() {

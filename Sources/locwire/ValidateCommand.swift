@@ -39,13 +39,16 @@ struct ValidateCommand: ParsableCommand {
                 print("\(violation.path): \(violation.code): \(violation.message)")
             }
         case .json:
-            let objects = violations.map { ["code": $0.code.rawValue, "path": $0.path.description, "message": $0.message] }
+            let objects = violations.map {
+                ["code": $0.code.rawValue, "path": $0.path.description, "message": $0.message]
+            }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         }
         let name = codec.schema.name
         guard violations.isEmpty else {
-            throw InputRejected(message: "\(name) is invalid: \(violations.count) violation\(violations.count == 1 ? "" : "s")")
+            throw InputRejected(
+                message: "\(name) is invalid: \(violations.count) violation\(violations.count == 1 ? "" : "s")")
         }
         printToStandardError("locwire: \(name) is valid")
     }

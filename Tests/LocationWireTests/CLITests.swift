@@ -59,8 +59,9 @@ import Testing
         if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM {
             Issue.record("locwire \(arguments.joined(separator: " ")) did not finish within \(Self.deadline) s")
         }
-        return Outcome(status: process.terminationStatus, stdout: [UInt8](output),
-                       stderr: String(decoding: errors.data, as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, stdout: [UInt8](output),
+            stderr: String(decoding: errors.data, as: UTF8.self))
     }
 
     /// What a reader thread received, handed back to the test's thread (DispatchGroup.wait orders the accesses).
@@ -71,7 +72,9 @@ import Testing
     static let batch: [UInt8] = Valid.batch.serializedBytes()
 
     @Test func binaryToBinaryIsCanonicalAndKeepsUnknownFields() throws {
-        let outcome = try run(["convert", "--type", "LocationFix", "--from", "binpb", "--to", "binpb"], input: bytes("9a0601ff 0805 0801"))
+        let outcome = try run(
+            ["convert", "--type", "LocationFix", "--from", "binpb", "--to", "binpb"], input: bytes("9a0601ff 0805 0801")
+        )
         #expect(outcome.status == 0)
         #expect(outcome.stdout == bytes("0801 9a0601ff"))
     }
@@ -85,14 +88,17 @@ import Testing
     }
 
     @Test func jsonRoundTripsThroughTheCommandLine() throws {
-        let json = try run(["convert", "--type", "LocationBatch", "--from", "binpb", "--to", "json", "--pretty"], input: Self.batch)
-        let back = try run(["convert", "--type", "LocationBatch", "--from", "json", "--to", "binpb"], input: json.stdout)
+        let json = try run(
+            ["convert", "--type", "LocationBatch", "--from", "binpb", "--to", "json", "--pretty"], input: Self.batch)
+        let back = try run(
+            ["convert", "--type", "LocationBatch", "--from", "json", "--to", "binpb"], input: json.stdout)
         #expect(back.status == 0)
         #expect(back.stdout == Self.batch)
     }
 
     @Test func dumpAnnotatesEveryByte() throws {
-        let outcome = try run(["convert", "--type", "LocationFix", "--from", "binpb", "--to", "dump"], input: bytes("088100 9a0601ff"))
+        let outcome = try run(
+            ["convert", "--type", "LocationFix", "--from", "binpb", "--to", "dump"], input: bytes("088100 9a0601ff"))
         #expect(outcome.status == 0)
         #expect(outcome.text.contains("0       08 81 00"))
         #expect(outcome.text.contains("1:varint LocationFix.sequence  1"))
@@ -101,7 +107,8 @@ import Testing
     }
 
     @Test func aFileArgumentIsRead() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("locwire-cli-\(UUID().uuidString).binpb")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locwire-cli-\(UUID().uuidString).binpb")
         try Data(Self.batch).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let outcome = try run(["validate", "--type", "LocationBatch", file.path])
@@ -110,14 +117,18 @@ import Testing
     }
 
     @Test func undecodableInputExitsOne() throws {
-        let outcome = try run(["convert", "--type", "LocationBatch", "--from", "binpb", "--to", "json"], input: bytes("0a02c328"))
+        let outcome = try run(
+            ["convert", "--type", "LocationBatch", "--from", "binpb", "--to", "json"], input: bytes("0a02c328"))
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("invalid-utf8 at byte 2 in LocationBatch.device_id"))
         #expect(outcome.stdout.isEmpty)
-        let json = try run(["convert", "--type", "LocationBatch", "--from", "json", "--to", "binpb"], input: Array(#"{"nope":1}"#.utf8))
+        let json = try run(
+            ["convert", "--type", "LocationBatch", "--from", "json", "--to", "binpb"], input: Array(#"{"nope":1}"#.utf8)
+        )
         #expect(json.status == 1)
         #expect(json.stderr.contains("json-unknown-field"))
-        let dump = try run(["convert", "--type", "LocationFix", "--from", "binpb", "--to", "dump"], input: bytes("0801 1d01"))
+        let dump = try run(
+            ["convert", "--type", "LocationFix", "--from", "binpb", "--to", "dump"], input: bytes("0801 1d01"))
         #expect(dump.status == 1)
         #expect(dump.text.contains("error: truncated"))
     }
@@ -150,8 +161,9 @@ import Testing
     /// ended, locwire blocked writing it and the test waited for it forever.
     @Test func errorsLongerThanAPipeBufferDoNotHang() throws {
         let name = String(repeating: "x", count: 100_000)
-        let outcome = try run(["convert", "--type", "LocationBatch", "--from", "json", "--to", "binpb"],
-                              input: Array("{\"\(name)\":1}".utf8))
+        let outcome = try run(
+            ["convert", "--type", "LocationBatch", "--from", "json", "--to", "binpb"],
+            input: Array("{\"\(name)\":1}".utf8))
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("json-unknown-field"))
         #expect(outcome.stderr.utf8.count > 1 << 16)

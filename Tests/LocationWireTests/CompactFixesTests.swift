@@ -81,7 +81,9 @@ import Testing
         #expect(throws: CompactFixesError.self) { try CompactFixes(fixes: [fix]) }
     }
 
-    private func reconstructionError(_ compact: CompactFixes, limit: Int = CompactFixes.defaultFixLimit) -> CompactFixesError.Code? {
+    private func reconstructionError(
+        _ compact: CompactFixes, limit: Int = CompactFixes.defaultFixLimit
+    ) -> CompactFixesError.Code? {
         do {
             _ = try compact.fixes(limit: limit)
             return nil

@@ -7,16 +7,20 @@ import Testing
 /// The conformance suite itself: the committed vectors, the built-in testee, the runner's handling of failure
 /// lists, crashes and timeouts.
 @Suite(.serialized) struct ConformanceTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let vectorDirectory = repository.appendingPathComponent("conformance/vectors")
 
     static var locwire: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("locwire").path
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("locwire")
+            .path
     }
 
     @Test func committedVectorsAreCurrent() throws {
         let differences = try VectorGenerator.write(to: Self.vectorDirectory, check: true)
-        #expect(differences.isEmpty, "run `swift run locwire conformance generate`: \(differences.map { "\($0.file): \($0.reason)" })")
+        #expect(
+            differences.isEmpty,
+            "run `swift run locwire conformance generate`: \(differences.map { "\($0.file): \($0.reason)" })")
     }
 
     @Test func thereAreAtLeast400VectorsWithUniqueIds() throws {
@@ -89,7 +93,8 @@ import Testing
         #expect(report.count(.unexpectedPass) == 4)
         #expect(!report.passed)
         // Stale entries are judged on a full run only.
-        let full = try ConformanceRunner().run(files, testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee"), failureList: list)
+        let full = try ConformanceRunner().run(
+            files, testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee"), failureList: list)
         #expect(full.staleEntries.count == 1)
         #expect(full.staleEntries.first?.contains("wire.NoSuchMessage.thing") == true)
     }
@@ -104,7 +109,8 @@ import Testing
         let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
         let crashing = "wire.LocationFix.overlong-tag.3-bytes"
         let testee = TesteeProcess(command: "'\(Self.locwire)' conformance testee --crash-on \(crashing)")
-        let report = try ConformanceRunner(filters: ["wire.LocationFix.overlong-tag"]).run(files, testee: testee, failureList: FailureList())
+        let report = try ConformanceRunner(filters: ["wire.LocationFix.overlong-tag"]).run(
+            files, testee: testee, failureList: FailureList())
         #expect(report.results.count == 4)
         #expect(report.results.first { $0.id == crashing }?.status == .crash)
         #expect(report.results.first { $0.id == crashing }?.detail?.contains("exit status 3") == true)
@@ -113,7 +119,8 @@ import Testing
         // A listed crash is an expected failure.
         let listed = try FailureList.parse("\(crashing)  # crashes on purpose", source: "t")
         let again = try ConformanceRunner(filters: ["wire.LocationFix.overlong-tag"]).run(
-            files, testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee --crash-on \(crashing)"), failureList: listed)
+            files, testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee --crash-on \(crashing)"),
+            failureList: listed)
         #expect(again.passed)
         #expect(again.count(.expectedFailure) == 1)
     }
@@ -130,16 +137,24 @@ import Testing
     }
 
     @Test func aTesteeThatDoesNotSpeakTheProtocolIsRefused() {
-        #expect(throws: TesteeProcess.StartFailure.self) { try TesteeProcess(command: "true").start(timeoutMilliseconds: 2000) }
-        #expect(throws: TesteeProcess.StartFailure.self) { try TesteeProcess(command: "cat /dev/zero").start(timeoutMilliseconds: 2000) }
+        #expect(throws: TesteeProcess.StartFailure.self) {
+            try TesteeProcess(command: "true").start(timeoutMilliseconds: 2000)
+        }
+        #expect(throws: TesteeProcess.StartFailure.self) {
+            try TesteeProcess(command: "cat /dev/zero").start(timeoutMilliseconds: 2000)
+        }
     }
 
     @Test func outdatedTesteesFailLoudly() {
-        var request = VectorRequest(vectorId: "x", messageType: "LocationFix", input: .binary([]), checks: [TesteeCheck(rawValue: 99)])
+        var request = VectorRequest(
+            vectorId: "x", messageType: "LocationFix", input: .binary([]), checks: [TesteeCheck(rawValue: 99)])
         #expect(BuiltinTestee().run(request).result == .runtimeError("unknown check 99; update the testee"))
         request.checks = []
         request.unknownFields = UnknownFields(rawBytes: [0xF8, 0x06, 0x01])
-        if case .runtimeError = BuiltinTestee().run(request).result {} else { Issue.record("unknown request fields must be a runtime error") }
+        if case .runtimeError = BuiltinTestee().run(request).result {
+        } else {
+            Issue.record("unknown request fields must be a runtime error")
+        }
     }
 
     @Test func reportsRenderInEveryFormat() throws {

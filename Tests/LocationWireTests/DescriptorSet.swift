@@ -189,8 +189,10 @@ enum WireFields {
             case 2: payload = try take(Int(exactly: try varint()) ?? -1)
             default: throw Malformed(description: "wire type \(wireType) at byte \(start - bytes.startIndex)")
             }
-            fields.append(Field(number: UInt32(truncatingIfNeeded: key >> 3), wireType: wireType, varint: value,
-                                encoded: bytes[start..<position], payload: payload))
+            fields.append(
+                Field(
+                    number: UInt32(truncatingIfNeeded: key >> 3), wireType: wireType, varint: value,
+                    encoded: bytes[start..<position], payload: payload))
         }
         return fields
     }

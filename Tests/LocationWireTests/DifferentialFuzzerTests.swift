@@ -9,7 +9,8 @@ import Testing
 /// The differential fuzzer: reproducible, quiet when two implementations agree, loud (and minimizing) when not.
 @Suite(.serialized) struct DifferentialFuzzerTests {
     static var locwire: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("locwire").path
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("locwire")
+            .path
     }
 
     @Test func mutationsAreReproducibleFromTheSeed() {
@@ -30,7 +31,8 @@ import Testing
         var options = DifferentialFuzzer.Options(seed: 5)
         options.iterations = 1500
         let fuzzer = DifferentialFuzzer(
-            testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee"), reference: .builtin, known: FailureList(),
+            testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee"), reference: .builtin,
+            known: FailureList(),
             options: options)
         let summary = try fuzzer.run()
         #expect(summary.inputs == 1500)
@@ -46,7 +48,8 @@ import Testing
         options.findingsDirectory = out
         // The testee crashes on the 7th input: a finding with signature "crash".
         let fuzzer = DifferentialFuzzer(
-            testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee --crash-on fuzz-7"), reference: .builtin,
+            testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee --crash-on fuzz-7"),
+            reference: .builtin,
             known: FailureList(), options: options)
         let summary = try fuzzer.run()
         #expect(summary.bySignature["crash"] == 1)
@@ -57,7 +60,8 @@ import Testing
         #expect(written.contains { $0.hasSuffix(".binpb") })
         // A known-differences entry explains it.
         let explained = DifferentialFuzzer(
-            testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee --crash-on fuzz-7"), reference: .builtin,
+            testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee --crash-on fuzz-7"),
+            reference: .builtin,
             known: try FailureList.parse("crash  # planted", source: "t"), options: options)
         let again = try explained.run()
         #expect(again.unexplainedCount == 0)
@@ -67,9 +71,12 @@ import Testing
     @Test func theCommandLineReportsAndReplays() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.locwire)
-        process.arguments = ["fuzz", "--testee", "'\(Self.locwire)' conformance testee", "--seed", "3", "--iterations", "300", "--quiet",
-                             "--out", FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID().uuidString)").path,
-                             "--regressions", FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID().uuidString)").path]
+        process.arguments = [
+            "fuzz", "--testee", "'\(Self.locwire)' conformance testee", "--seed", "3", "--iterations", "300", "--quiet",
+            "--out", FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID().uuidString)").path,
+            "--regressions",
+            FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID().uuidString)").path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -17,10 +17,11 @@ import Testing
 
     /// Every message type written in Swift: locationwire.v1 from the registry, plus the conformance protocol
     /// (locationwire.conformance.v1), which has no registry of its own.
-    static let implementations: [any LocationWireMessage.Type] = MessageRegistry.allTypes + [
-        TesteeRequest.self, TesteeResponse.self, HelloRequest.self, HelloResponse.self, VectorRequest.self,
-        VectorResponse.self, DecodedOutput.self, ParseErrorReport.self, ReportedViolation.self,
-    ]
+    static let implementations: [any LocationWireMessage.Type] =
+        MessageRegistry.allTypes + [
+            TesteeRequest.self, TesteeResponse.self, HelloRequest.self, HelloResponse.self, VectorRequest.self,
+            VectorResponse.self, DecodedOutput.self, ParseErrorReport.self, ReportedViolation.self,
+        ]
     static let typeNames = implementations.map { $0.fullMessageName }
 
     struct Sample {
@@ -40,8 +41,9 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let rows = try #require(object?["samples"] as? [[String: Any]], "every-field.json has no samples array")
         return try rows.map { row in
-            Sample(typeName: try #require(row["type"] as? String), variant: try #require(row["variant"] as? Int),
-                   bytes: bytes(try #require(row["hex"] as? String)))
+            Sample(
+                typeName: try #require(row["type"] as? String), variant: try #require(row["variant"] as? Int),
+                bytes: bytes(try #require(row["hex"] as? String)))
         }
     }
 
@@ -124,7 +126,9 @@ import Testing
         }
     }
 
-    static func reencodeRejectingUnknownFields<Message: LocationWireMessage>(_ type: Message.Type, _ bytes: [UInt8])
+    static func reencodeRejectingUnknownFields<Message: LocationWireMessage>(
+        _ type: Message.Type, _ bytes: [UInt8]
+    )
         throws(DecodingError) -> [UInt8]
     {
         var limits = DecodingLimits()

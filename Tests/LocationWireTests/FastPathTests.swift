@@ -38,7 +38,9 @@ import Testing
         var generator = SeededGenerator(seed: 0xF457)
         for _ in 0..<5_000 {
             let body = random.message(LocationFix.schema)
-            let trailer = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let trailer = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             expectSameResult(body, trailer: trailer)
         }
     }
@@ -70,12 +72,15 @@ import Testing
                 if !body.isEmpty { body.removeLast(Int.random(in: 1...min(body.count, 8), using: &generator)) }
             case 2:
                 for _ in 0..<Int.random(in: 1...3, using: &generator) where !body.isEmpty {
-                    body[Int.random(in: 0..<body.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    body[Int.random(in: 0..<body.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
                 }
             default:
                 body += insertions.randomElement(using: &generator)!
             }
-            let trailer = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let trailer = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             expectSameResult(body, trailer: trailer)
         }
     }
@@ -115,4 +120,3 @@ import Testing
         }
     }
 }
-

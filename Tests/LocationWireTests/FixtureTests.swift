@@ -24,7 +24,9 @@ import Testing
 
     /// Below the speed threshold fixes are recorded by distance: consecutive recorded fixes lie 50 m apart.
     @Test func walkingIsRecordedByDistance() {
-        let fixes = FixtureGenerator(scenario: .walk, seed: 3).batches(count: 20).flatMap { $0.fixes + ($0.liveFix.map { [$0] } ?? []) }
+        let fixes = FixtureGenerator(scenario: .walk, seed: 3).batches(count: 20).flatMap {
+            $0.fixes + ($0.liveFix.map { [$0] } ?? [])
+        }
         let byDistance = zip(fixes, fixes.dropFirst()).filter { $0.1.reason == .distance }
         #expect(byDistance.count > 10)
         for (previous, next) in byDistance {
@@ -34,7 +36,9 @@ import Testing
 
     /// Above it, by time: at least 10 s apart on the monotonic clock.
     @Test func drivingIsRecordedByTime() {
-        let fixes = FixtureGenerator(scenario: .drive, seed: 3).batches(count: 10).flatMap { $0.fixes + ($0.liveFix.map { [$0] } ?? []) }
+        let fixes = FixtureGenerator(scenario: .drive, seed: 3).batches(count: 10).flatMap {
+            $0.fixes + ($0.liveFix.map { [$0] } ?? [])
+        }
         let byTime = zip(fixes, fixes.dropFirst()).filter { $0.1.reason == .periodic }
         #expect(byTime.count > 5)
         for (previous, next) in byTime {
@@ -43,7 +47,9 @@ import Testing
     }
 
     @Test func aStationaryDeviceStopsAndSendsHeartbeats() {
-        let fixes = FixtureGenerator(scenario: .stationary, seed: 3).batches(count: 12).flatMap { $0.fixes + ($0.liveFix.map { [$0] } ?? []) }
+        let fixes = FixtureGenerator(scenario: .stationary, seed: 3).batches(count: 12).flatMap {
+            $0.fixes + ($0.liveFix.map { [$0] } ?? [])
+        }
         #expect(fixes.contains { $0.reason == .motionStop })
         #expect(fixes.filter { $0.reason == .heartbeat }.count >= 2)
     }
@@ -56,7 +62,9 @@ import Testing
     }
 
     @Test func theClockJumpShowsInWallTimeButNotInMonotonicTime() {
-        let fixes = FixtureGenerator(scenario: .clockJump, seed: 3).batches(count: 60).flatMap { $0.fixes + ($0.liveFix.map { [$0] } ?? []) }
+        let fixes = FixtureGenerator(scenario: .clockJump, seed: 3).batches(count: 60).flatMap {
+            $0.fixes + ($0.liveFix.map { [$0] } ?? [])
+        }
         let jump = zip(fixes, fixes.dropFirst()).first { $0.1.timeMs < $0.0.timeMs }
         #expect(jump != nil, "the wall clock goes back")
         if let (before, after) = jump {

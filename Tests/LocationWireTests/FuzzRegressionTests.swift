@@ -35,7 +35,9 @@ import Testing
                 continue
             }
             guard let target = FuzzOracle.Target(rawValue: entry) else {
-                Issue.record("FuzzTesting/Regressions/\(entry): unknown target; known: \(FuzzOracle.Target.allCases.map(\.rawValue))")
+                Issue.record(
+                    "FuzzTesting/Regressions/\(entry): unknown target; known: \(FuzzOracle.Target.allCases.map(\.rawValue))"
+                )
                 continue
             }
             for name in try manager.contentsOfDirectory(atPath: folder.path).sorted() where !isBookkeeping(name) {
@@ -54,7 +56,8 @@ import Testing
         do {
             try FuzzOracle.check(target, bytes)
         } catch {
-            let shown = bytes.count <= 256 ? hexString(bytes) : hexString(bytes.prefix(256)) + "... (\(bytes.count) bytes)"
+            let shown =
+                bytes.count <= 256 ? hexString(bytes) : hexString(bytes.prefix(256)) + "... (\(bytes.count) bytes)"
             Issue.record("\(target.rawValue) \(what): \(error)\ninput: \(shown)")
         }
     }
@@ -83,7 +86,8 @@ import Testing
                 Self.replay(regression.target, regression.bytes, regression.name)
             }
             if elapsed > Self.perInputBudget {
-                Issue.record("""
+                Issue.record(
+                    """
                     \(regression.target.rawValue) \(regression.name): took \(elapsed) (budget \(Self.perInputBudget)): \
                     a timeout or out-of-memory finding\ninput: \(Self.hexString(regression.bytes.prefix(256)))
                     """)
@@ -127,10 +131,12 @@ import Testing
         }
         // Unknown groups nested to the depth limit (100 decode) and beyond it (101 must be rejected, not crash).
         for depth in [99, 100, 101, 2_000] {
-            let groups = Array(repeating: tag(99, 3), count: depth).flatMap { $0 }
+            let groups =
+                Array(repeating: tag(99, 3), count: depth).flatMap { $0 }
                 + Array(repeating: tag(99, 4), count: depth).flatMap { $0 }
             inputs.append((.locationBatch, "unknown group nested \(depth) deep", groups))
-            inputs.append((.validation, "FixColumn: unknown group nested \(depth) deep", [Selector.fixColumn.rawValue] + groups))
+            inputs.append(
+                (.validation, "FixColumn: unknown group nested \(depth) deep", [Selector.fixColumn.rawValue] + groups))
         }
         // Length prefixes far beyond the input: must fail before allocating.
         inputs.append((.locationBatch, "fixes claiming 4 GiB", tag(7, 2) + varint(0xFFFF_FFFF)))
@@ -138,54 +144,95 @@ import Testing
         inputs.append((.regionAssignment, "regions claiming 2^64-1 bytes", tag(6, 2) + varint(UInt64.max)))
         // Too-long varints and tags.
         inputs.append((.batchAck, "11-byte varint", tag(5, 0) + Array(repeating: 0xFF, count: 10) + [0x01]))
-        inputs.append((.batchAck, "10-byte varint with bits above 64", tag(5, 0) + Array(repeating: 0xFF, count: 9) + [0x7F]))
+        inputs.append(
+            (.batchAck, "10-byte varint with bits above 64", tag(5, 0) + Array(repeating: 0xFF, count: 9) + [0x7F]))
         inputs.append((.trackingPolicy, "6-byte tag", [0x88, 0x80, 0x80, 0x80, 0x80, 0x00, 0x01]))
         inputs.append((.trackingPolicy, "field 0", [0x00, 0x01]))
         inputs.append((.fenceEvent, "wire type 6 and 7", [0x0E, 0x0F]))
         inputs.append((.fenceEvent, "end group without start", tag(2, 4)))
         // Many elements: 20,000 empty fixes (40 KB), and 30,000 packed run lengths.
-        inputs.append((.locationBatch, "20,000 empty fixes", Array(repeating: [0x3A, 0x00], count: 20_000).flatMap { $0 }))
+        inputs.append(
+            (.locationBatch, "20,000 empty fixes", Array(repeating: [0x3A, 0x00], count: 20_000).flatMap { $0 }))
         let runs = Array(repeating: UInt8(0x01), count: 30_000)
-        inputs.append((.validation, "FixColumn with 30,000 packed run lengths", [Selector.fixColumn.rawValue] + lengthDelimited(2, runs)))
+        inputs.append(
+            (
+                .validation, "FixColumn with 30,000 packed run lengths",
+                [Selector.fixColumn.rawValue] + lengthDelimited(2, runs)
+            ))
         // Compact fixes that claim far more rows than they hold: count 2^32-1 and a run of 2^32-1.
         let hugeRun = lengthDelimited(1, lengthDelimited(1, [0x02]) + lengthDelimited(2, varint(0xFFFF_FFFF)))
-        inputs.append((.validation, "CompactFixes with a run of 2^32-1", [Selector.compactFixes.rawValue] + hugeRun + tag(100, 0) + varint(0xFFFF_FFFF)))
-        inputs.append((.locationBatch, "LocationBatch with those compact fixes", lengthDelimited(9, hugeRun + tag(100, 0) + varint(0xFFFF_FFFF))))
-        inputs.append((.validation, "CompactFixes with a presence bitmap of 8 KB", [Selector.compactFixes.rawValue]
-            + lengthDelimited(8, lengthDelimited(3, Array(repeating: 0xFF, count: 8_192))) + tag(100, 0) + varint(65_536)))
+        inputs.append(
+            (
+                .validation, "CompactFixes with a run of 2^32-1",
+                [Selector.compactFixes.rawValue] + hugeRun + tag(100, 0) + varint(0xFFFF_FFFF)
+            ))
+        inputs.append(
+            (
+                .locationBatch, "LocationBatch with those compact fixes",
+                lengthDelimited(9, hugeRun + tag(100, 0) + varint(0xFFFF_FFFF))
+            ))
+        inputs.append(
+            (
+                .validation, "CompactFixes with a presence bitmap of 8 KB",
+                [Selector.compactFixes.rawValue]
+                    + lengthDelimited(8, lengthDelimited(3, Array(repeating: 0xFF, count: 8_192))) + tag(100, 0)
+                    + varint(65_536)
+            ))
         // Float bit patterns that JSON cannot spell exactly: NaN payloads, signalling NaN, -0.0, subnormals.
-        for bits: [UInt8] in [[0x01, 0x00, 0xC0, 0x7F], [0x01, 0x00, 0x80, 0x7F], [0x00, 0x00, 0x00, 0x80], [0x01, 0x00, 0x00, 0x00],
-                              [0x00, 0x00, 0x80, 0xFF], [0xFF, 0xFF, 0x7F, 0x7F]] {
-            inputs.append((.validation, "LocationFix pressure bits \(hexString(bits))", [Selector.locationFix.rawValue] + tag(23, 5) + bits))
+        for bits: [UInt8] in [
+            [0x01, 0x00, 0xC0, 0x7F], [0x01, 0x00, 0x80, 0x7F], [0x00, 0x00, 0x00, 0x80], [0x01, 0x00, 0x00, 0x00],
+            [0x00, 0x00, 0x80, 0xFF], [0xFF, 0xFF, 0x7F, 0x7F],
+        ] {
+            inputs.append(
+                (
+                    .validation, "LocationFix pressure bits \(hexString(bits))",
+                    [Selector.locationFix.rawValue] + tag(23, 5) + bits
+                ))
         }
         // Invalid UTF-8 in strings, and region ids at the length limits.
         for bad: [UInt8] in [[0xC3, 0x28], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC0, 0xAF], [0xFF]] {
             inputs.append((.fenceEvent, "region id \(hexString(bad))", lengthDelimited(2, bad)))
         }
         let longID = Array("ns:".utf8) + Array(repeating: UInt8(ascii: "x"), count: 125)
-        inputs.append((.validation, "Region with a 128-byte id", [Selector.region.rawValue] + lengthDelimited(1, longID)))
-        inputs.append((.validation, "Region with a 129-byte id", [Selector.region.rawValue] + lengthDelimited(1, longID + [0x78])))
+        inputs.append(
+            (.validation, "Region with a 128-byte id", [Selector.region.rawValue] + lengthDelimited(1, longID)))
+        inputs.append(
+            (.validation, "Region with a 129-byte id", [Selector.region.rawValue] + lengthDelimited(1, longID + [0x78]))
+        )
         // A known field with each wrong wire type (kept as unknown), and 64-bit values in 32-bit fields.
         for wireType: UInt64 in [0, 1, 2, 3, 5] {
-            let value: [UInt8] = switch wireType {
-            case 0: [0x01]
-            case 1: Array(repeating: 0, count: 8)
-            case 2: [0x00]
-            case 3: tag(3, 4)
-            default: Array(repeating: 0, count: 4)
-            }
-            inputs.append((.validation, "LocationFix latitude with wire type \(wireType)", [Selector.locationFix.rawValue] + tag(3, wireType) + value))
+            let value: [UInt8] =
+                switch wireType {
+                case 0: [0x01]
+                case 1: Array(repeating: 0, count: 8)
+                case 2: [0x00]
+                case 3: tag(3, 4)
+                default: Array(repeating: 0, count: 4)
+                }
+            inputs.append(
+                (
+                    .validation, "LocationFix latitude with wire type \(wireType)",
+                    [Selector.locationFix.rawValue] + tag(3, wireType) + value
+                ))
         }
         inputs.append((.trackingPolicy, "uint32 field holding 2^64-1", tag(2, 0) + varint(UInt64.max)))
-        inputs.append((.validation, "Polygon with unpacked and packed vertices mixed", [Selector.polygon.rawValue]
-            + tag(1, 5) + [0, 0, 0, 0] + lengthDelimited(1, Array(repeating: 0x11, count: 8)) + lengthDelimited(2, [1, 2, 3])))
+        inputs.append(
+            (
+                .validation, "Polygon with unpacked and packed vertices mixed",
+                [Selector.polygon.rawValue]
+                    + tag(1, 5) + [0, 0, 0, 0] + lengthDelimited(1, Array(repeating: 0x11, count: 8))
+                    + lengthDelimited(2, [1, 2, 3])
+            ))
         // JSON: nesting beyond the depth limit, numbers at and beyond 64 bits, lone surrogates, huge exponents.
         func json(_ selector: Selector, _ text: String) -> [UInt8] { [selector.rawValue] + Array(text.utf8) }
         let deep = String(repeating: "[", count: 50_000)
         inputs.append((.json, "50,000 open brackets", json(.locationBatch, "{\"fixes\":" + deep)))
-        inputs.append((.json, "5,000 nested objects", json(.locationBatch, String(repeating: "{\"liveFix\":", count: 5_000))))
-        for number in ["18446744073709551615", "18446744073709551616", "-1", "1e19", "9223372036854775807", "-9223372036854775808",
-                       "\"18446744073709551615\"", "\"-0\"", "1e999999999", "-0.0", "0.5", "\"NaN\""] {
+        inputs.append(
+            (.json, "5,000 nested objects", json(.locationBatch, String(repeating: "{\"liveFix\":", count: 5_000))))
+        for number in [
+            "18446744073709551615", "18446744073709551616", "-1", "1e19", "9223372036854775807", "-9223372036854775808",
+            "\"18446744073709551615\"", "\"-0\"", "1e999999999", "-0.0", "0.5", "\"NaN\"",
+        ] {
             inputs.append((.json, "sequence \(number)", json(.locationFix, "{\"sequence\":\(number)}")))
             inputs.append((.json, "timeMs \(number)", json(.locationFix, "{\"timeMs\":\(number)}")))
         }
@@ -193,7 +240,11 @@ import Testing
             inputs.append((.json, "pressureHpa \(value)", json(.locationFix, "{\"pressureHpa\":\(value)}")))
         }
         inputs.append((.json, "lone surrogate in a string", json(.fenceEvent, "{\"regionId\":\"\\ud800\"}")))
-        inputs.append((.json, "raw invalid UTF-8 in a string", [Selector.fenceEvent.rawValue] + Array("{\"regionId\":\"".utf8) + [0xC3, 0x28, 0x22, 0x7D]))
+        inputs.append(
+            (
+                .json, "raw invalid UTF-8 in a string",
+                [Selector.fenceEvent.rawValue] + Array("{\"regionId\":\"".utf8) + [0xC3, 0x28, 0x22, 0x7D]
+            ))
         inputs.append((.json, "NUL escape in a string", json(.locationBatch, "{\"deviceId\":\"a\\u0000b\"}")))
         inputs.append((.json, "duplicate key", json(.locationBatch, "{\"deviceId\":\"a\",\"device_id\":\"b\"}")))
         inputs.append((.json, "presence base64 variants", json(.fixColumn, "{\"presence\":\"_-8\"}")))

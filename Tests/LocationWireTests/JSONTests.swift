@@ -29,7 +29,8 @@ import Testing
 
     @Test func stringsAreEscapedAsCppEscapesThem() {
         var batch = LocationBatch()
-        batch.deviceId = "\u{1}\u{8}\t\n\u{B}\u{C}\r\"\\/<>&'\u{7F}\u{80}\u{AD}\u{600}\u{200B}\u{2028}\u{FEFF}\u{E007F}é😀"
+        batch.deviceId =
+            "\u{1}\u{8}\t\n\u{B}\u{C}\r\"\\/<>&'\u{7F}\u{80}\u{AD}\u{600}\u{200B}\u{2028}\u{FEFF}\u{E007F}é😀"
         let expected =
             #"{"deviceId":"\u0001\b\t\n\u000b\f\r\"\\/\u003c\u003e&'\u007f\u0080\u00ad\u0600\u200b\u2028\ufeff\udb40\udc7fé😀"}"#
         #expect(batch.jsonString() == expected)
@@ -73,7 +74,9 @@ import Testing
         var policy = TrackingPolicy()
         policy.policyVersion = 1
         policy.maxBatchSize = 0
-        #expect(policy.jsonString(options: JSONPrintOptions(pretty: true)) == "{\n \"policyVersion\": \"1\",\n \"maxBatchSize\": 0\n}")
+        #expect(
+            policy.jsonString(options: JSONPrintOptions(pretty: true))
+                == "{\n \"policyVersion\": \"1\",\n \"maxBatchSize\": 0\n}")
         #expect(TrackingPolicy().jsonString(options: JSONPrintOptions(pretty: true)) == "{}")
     }
 
@@ -161,7 +164,8 @@ import Testing
         var fix = LocationFix()
         fix.pressureHpa = .greatestFiniteMagnitude
         #expect(try LocationFix(jsonString: fix.jsonString()) == fix)
-        #expect(try LocationFix(jsonString: #"{"pressureHpa":"3.4028235e+38"}"#).pressureHpa == .greatestFiniteMagnitude)
+        #expect(
+            try LocationFix(jsonString: #"{"pressureHpa":"3.4028235e+38"}"#).pressureHpa == .greatestFiniteMagnitude)
     }
 
     @Test func exponentsInsideStringsAreAcceptedAsUpbDoes() throws {

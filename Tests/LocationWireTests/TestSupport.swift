@@ -13,7 +13,9 @@ func hex(_ bytes: [UInt8]) -> String {
 }
 
 /// The error decoding `input` as `Message` throws, or nil when it decodes.
-func decodingError<Message: LocationWireMessage>(_ type: Message.Type, _ input: [UInt8], limits: DecodingLimits = .default)
+func decodingError<Message: LocationWireMessage>(
+    _ type: Message.Type, _ input: [UInt8], limits: DecodingLimits = .default
+)
     -> DecodingError?
 {
     do {
@@ -104,18 +106,23 @@ struct RandomCanonicalMessages {
             let value = Int32(truncatingIfNeeded: nonZero { interestingInteger(bits: 32) })
             appendVarint(UInt64(ZigZag.encode(value)), to: &output)
         case .int64, .uint64: appendVarint(nonZero { interestingInteger(bits: 64) }, to: &output)
-        case .sint64: appendVarint(ZigZag.encode(Int64(bitPattern: nonZero { interestingInteger(bits: 64) })), to: &output)
+        case .sint64:
+            appendVarint(ZigZag.encode(Int64(bitPattern: nonZero { interestingInteger(bits: 64) })), to: &output)
         case .bool: output.append(allowZero ? UInt8.random(in: 0...1, using: &generator) : 1)
         case .fixed32, .sfixed32, .float:
             var bits = UInt32(truncatingIfNeeded: nonZero { interestingInteger(bits: 32) })
             if case .float = type, Bool.random(using: &generator) {
-                bits = [Float.nan, -0.0, .infinity, -.infinity, 1013.25, .leastNonzeroMagnitude].randomElement(using: &generator)!.bitPattern
+                bits =
+                    [Float.nan, -0.0, .infinity, -.infinity, 1013.25, .leastNonzeroMagnitude].randomElement(
+                        using: &generator)!.bitPattern
             }
             withUnsafeBytes(of: bits.littleEndian) { output += $0 }
         case .fixed64, .sfixed64, .double:
             withUnsafeBytes(of: nonZero { interestingInteger(bits: 64) }.littleEndian) { output += $0 }
         case .string:
-            let pool = ["", "a", "shop:1234", "é", "😀", "<>&\"\\", "\u{2028}", "朝阳区", String(repeating: "x", count: 200)]
+            let pool = [
+                "", "a", "shop:1234", "é", "😀", "<>&\"\\", "\u{2028}", "朝阳区", String(repeating: "x", count: 200),
+            ]
             var text = pool.randomElement(using: &generator)!
             while text.isEmpty && !allowZero { text = pool.randomElement(using: &generator)! }
             appendVarint(UInt64(text.utf8.count), to: &output)

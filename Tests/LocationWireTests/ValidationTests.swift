@@ -85,9 +85,15 @@ extension ViolationCase: CustomTestStringConvertible {
         for _ in 0..<20_000 {
             var fix = try LocationFix(serializedBytes: random.message(LocationFix.schema))
             // Pull values towards the ranges, so that valid fixes and single violations both occur.
-            if Bool.random(using: &generator) { fix.timeMs = Int64.random(in: 946_684_700_000...4_102_444_900_000, using: &generator) }
-            if Bool.random(using: &generator) { fix.latitudeE7 = Int32.random(in: -900_000_100...900_000_100, using: &generator) }
-            if Bool.random(using: &generator) { fix.longitudeE7 = Int32.random(in: -1_800_000_100...1_800_000_100, using: &generator) }
+            if Bool.random(using: &generator) {
+                fix.timeMs = Int64.random(in: 946_684_700_000...4_102_444_900_000, using: &generator)
+            }
+            if Bool.random(using: &generator) {
+                fix.latitudeE7 = Int32.random(in: -900_000_100...900_000_100, using: &generator)
+            }
+            if Bool.random(using: &generator) {
+                fix.longitudeE7 = Int32.random(in: -1_800_000_100...1_800_000_100, using: &generator)
+            }
             if Bool.random(using: &generator) { fix.speedCmS = UInt32.random(in: 49_990...50_010, using: &generator) }
             if Bool.random(using: &generator) { fix.pressureHpa = Float.random(in: 99...1201, using: &generator) }
             for requireSequence in [true, false] {
@@ -156,4 +162,3 @@ extension ViolationCase: CustomTestStringConvertible {
         #expect(!batch.validate().contains { $0.code == .timeAfterSend })
     }
 }
-

@@ -18,9 +18,13 @@ import Testing
 
     @Test func theTenthVarintByteContributesOnlyBit63() throws {
         // upb and C++ both read ff..ff 02 as 0x7fff_ffff_ffff_ffff: the 10th byte's upper bits are dropped.
-        #expect(try LocationFix(serializedBytes: bytes("08" + String(repeating: "ff", count: 9) + "02")).sequence == UInt64(Int64.max))
-        #expect(try LocationFix(serializedBytes: bytes("08" + String(repeating: "ff", count: 9) + "01")).sequence == .max)
-        #expect(try LocationFix(serializedBytes: bytes("08" + String(repeating: "ff", count: 9) + "7f")).sequence == .max)
+        #expect(
+            try LocationFix(serializedBytes: bytes("08" + String(repeating: "ff", count: 9) + "02")).sequence
+                == UInt64(Int64.max))
+        #expect(
+            try LocationFix(serializedBytes: bytes("08" + String(repeating: "ff", count: 9) + "01")).sequence == .max)
+        #expect(
+            try LocationFix(serializedBytes: bytes("08" + String(repeating: "ff", count: 9) + "7f")).sequence == .max)
     }
 
     @Test func anElevenByteVarintIsRejected() {
@@ -29,7 +33,9 @@ import Testing
         #expect(error?.offset == 1)
         #expect(error?.fieldPath.description == "LocationFix.sequence")
         // A 10th byte with its continuation bit set is the same error.
-        #expect(decodingError(LocationFix.self, bytes("08" + String(repeating: "ff", count: 9) + "8000"))?.code == .varintTooLong)
+        #expect(
+            decodingError(LocationFix.self, bytes("08" + String(repeating: "ff", count: 9) + "8000"))?.code
+                == .varintTooLong)
     }
 
     @Test func thirtyTwoBitFieldsTakeTheLowBitsOfLongerVarints() throws {

@@ -13,10 +13,12 @@ enum Environment {
 
     static var machine: String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+        let model =
+            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
             .map { $0.split(separator: ":", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
         let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
-        let memory = meminfo.split(separator: "\n").first { $0.hasPrefix("MemTotal") }
+        let memory =
+            meminfo.split(separator: "\n").first { $0.hasPrefix("MemTotal") }
             .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true)[1]) }
             .map { String(format: "%.0f GiB", Double($0) / 1_048_576) } ?? "?"
         let kernel = run("uname", ["-sr"]) ?? "?"
@@ -29,7 +31,8 @@ enum Environment {
 
     /// The load average when the run started: a busy machine makes every figure slower.
     static var loadAverage: String {
-        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
+        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(
+            separator: " ")
     }
 
     /// Runs a command and returns its trimmed standard output, nil when it fails.

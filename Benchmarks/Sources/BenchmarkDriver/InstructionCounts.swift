@@ -33,29 +33,41 @@ enum InstructionCounts {
     static func measure(cppHarness: String?, workloads: URL) throws -> [InstructionCount] {
         var counts: [InstructionCount] = []
         // valgrind 3.19 gives up on the debug information Swift 6.3 writes, so it runs a copy without it.
-        let executable = FileManager.default.temporaryDirectory.appendingPathComponent("locwire-bench-callgrind-\(getpid())").path
+        let executable = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locwire-bench-callgrind-\(getpid())"
+        ).path
         try? FileManager.default.removeItem(atPath: executable)
-        try FileManager.default.copyItem(atPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), toPath: executable)
+        try FileManager.default.copyItem(
+            atPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), toPath: executable)
         defer { try? FileManager.default.removeItem(atPath: executable) }
-        guard Environment.run("strip", ["-g", executable]) != nil else { throw BenchmarkError("strip -g failed on \(executable)") }
+        guard Environment.run("strip", ["-g", executable]) != nil else {
+            throw BenchmarkError("strip -g failed on \(executable)")
+        }
         for (operation, workload, profile) in locationWireOperations {
             progress("callgrind: \(SwiftOperations.locationWire) \(profile)")
             let two = try instructions([executable, "profile", profile, "--iterations", "2"])
             let four = try instructions([executable, "profile", profile, "--iterations", "4"])
-            counts.append(InstructionCount(implementation: SwiftOperations.locationWire, workload: workload, operation: operation, instructions: (four - two) / 2))
+            counts.append(
+                InstructionCount(
+                    implementation: SwiftOperations.locationWire, workload: workload, operation: operation,
+                    instructions: (four - two) / 2))
         }
         guard let cppHarness else { return counts }
         for (operation, workload) in cppOperations {
             progress("callgrind: cpp-libprotobuf \(operation) \(workload)")
             func run(samples: Int) throws -> Int {
                 try instructions([
-                    cppHarness, "--workloads", workloads.path, "--only", workload, "--op", operation, "--samples", "\(samples)",
+                    cppHarness, "--workloads", workloads.path, "--only", workload, "--op", operation, "--samples",
+                    "\(samples)",
                     "--min-sample-ms", "0.001", "--warmup-ms", "0", "--alloc-ops", "0",
                 ])
             }
             let one = try run(samples: 1)
             let three = try run(samples: 3)
-            counts.append(InstructionCount(implementation: "cpp-libprotobuf", workload: workload, operation: operation, instructions: (three - one) / 2))
+            counts.append(
+                InstructionCount(
+                    implementation: "cpp-libprotobuf", workload: workload, operation: operation,
+                    instructions: (three - one) / 2))
         }
         return counts
     }

@@ -18,7 +18,8 @@ struct LocwireBench: ParsableCommand {
 
 /// Options shared by the commands that need the repository.
 struct RepositoryOptions: ParsableArguments {
-    @Option(help: "The LocationWire checkout (default: the current directory, or its parent when run from Benchmarks/).")
+    @Option(
+        help: "The LocationWire checkout (default: the current directory, or its parent when run from Benchmarks/).")
     var root: String?
 
     var rootURL: URL {
@@ -28,7 +29,9 @@ struct RepositoryOptions: ParsableArguments {
         return current.deletingLastPathComponent()
     }
 
-    @Option(help: "The GPX track for the size comparison (default: ../shared/data/korita-zbevnica.gpx beside the checkout).")
+    @Option(
+        help: "The GPX track for the size comparison (default: ../shared/data/korita-zbevnica.gpx beside the checkout)."
+    )
     var gpx: String?
 
     var gpxURL: URL {
@@ -84,7 +87,8 @@ struct Run: ParsableCommand {
         let workloads = Workloads.all()
         let mainWorkloads = workloads.filter { !$0.name.hasPrefix("scale-") }.map(\.name)
         let scalingWorkloads = workloads.filter { $0.name.hasPrefix("scale-") }.map(\.name)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locwire-bench-workloads-\(getpid())")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locwire-bench-workloads-\(getpid())")
         try Workloads.write(workloads, to: directory)
         defer { try? FileManager.default.removeItem(at: directory) }
 
@@ -107,9 +111,12 @@ struct Run: ParsableCommand {
         let clock = Date()
         for round in 1...rounds {
             for (index, workload) in workloads.enumerated() {
-                progress("round \(round)/\(rounds): Swift, \(workload.name) (\(index + 1)/\(workloads.count))", since: clock)
-                let operations: Set<String>? = workload.name.hasPrefix("scale-") ? ["decode", "encode", "validate"] : nil
-                results.measurements += SwiftOperations.measure(workload, method: method, round: round, operations: operations)
+                progress(
+                    "round \(round)/\(rounds): Swift, \(workload.name) (\(index + 1)/\(workloads.count))", since: clock)
+                let operations: Set<String>? =
+                    workload.name.hasPrefix("scale-") ? ["decode", "encode", "validate"] : nil
+                results.measurements += SwiftOperations.measure(
+                    workload, method: method, round: round, operations: operations)
             }
             for peer in peers {
                 progress("round \(round)/\(rounds): \(peer.implementation)", since: clock)
@@ -127,7 +134,8 @@ struct Run: ParsableCommand {
         if quick || noInstructionCounts {
             omissions.append("instruction counts (\(quick ? "`--quick`" : "`--no-instruction-counts`"))")
         } else if !InstructionCounts.isAvailable {
-            omissions.append("instruction counts: valgrind or strip is not installed (scripts/install-peers.sh installs them)")
+            omissions.append(
+                "instruction counts: valgrind or strip is not installed (scripts/install-peers.sh installs them)")
         } else {
             let cpp = peers.first { $0.implementation == "cpp-libprotobuf" }?.executable
             instructionCounts = try InstructionCounts.measure(cppHarness: cpp, workloads: directory)
@@ -144,7 +152,9 @@ struct Run: ParsableCommand {
         let sizes = try SizeComparison.measure(inputs)
 
         let reportURL = output.map { URL(fileURLWithPath: $0) } ?? root.appendingPathComponent("Benchmarks/RESULTS.md")
-        let jsonURL = json.map { URL(fileURLWithPath: $0) } ?? reportURL.deletingLastPathComponent().appendingPathComponent("results.json")
+        let jsonURL =
+            json.map { URL(fileURLWithPath: $0) }
+            ?? reportURL.deletingLastPathComponent().appendingPathComponent("results.json")
         var command = "rounds \(rounds), samples \(method.samples), min sample \(Int(method.minSampleMilliseconds)) ms"
         if quick { command = "`--quick`: " + command + "; rough figures" }
         let report = Report(
@@ -165,8 +175,9 @@ struct Run: ParsableCommand {
         try encoder.encode(
             Archive(
                 checkout: Environment.checkout, machine: Environment.machine, results: results, sizes: sizes,
-                instructionCounts: instructionCounts))
-            .write(to: jsonURL)
+                instructionCounts: instructionCounts)
+        )
+        .write(to: jsonURL)
         progress("wrote \(reportURL.path) and \(jsonURL.path)", since: clock)
 
         for target in Targets.evaluate(results) {
@@ -184,7 +195,9 @@ struct Sizes: ParsableCommand {
     func run() throws {
         var inputs = SizeComparison.scenarioInputs()
         inputs.append(try SizeComparison.gpxInput(repository.gpxURL))
-        print("input".padding(toLength: 24, withPad: " ", startingAt: 0), "encoding".padding(toLength: 40, withPad: " ", startingAt: 0), "raw B/fix", "gzip B/fix")
+        print(
+            "input".padding(toLength: 24, withPad: " ", startingAt: 0),
+            "encoding".padding(toLength: 40, withPad: " ", startingAt: 0), "raw B/fix", "gzip B/fix")
         for entry in try SizeComparison.measure(inputs) {
             print(
                 entry.input.padding(toLength: 24, withPad: " ", startingAt: 0),
@@ -211,18 +224,24 @@ struct WriteWorkloads: ParsableCommand {
 
 struct Profile: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run one operation on a walking batch (1000 fixes unless --fixes), a FenceEvent or a RegionAssignment in a loop, for a profiler.",
+        abstract:
+            "Run one operation on a walking batch (1000 fixes unless --fixes), a FenceEvent or a RegionAssignment in a loop, for a profiler.",
         discussion: """
             For example: valgrind --tool=callgrind .build/release/locwire-bench profile decode --iterations 50
             (callgrind counts instructions, which do not move with the machine's load).
             """)
 
     enum Operation: String, ExpressibleByArgument, CaseIterable {
-        case decode, encode, validate, decodeCompact = "decode-compact", expand, jsonPrint = "json-print", jsonParse = "json-parse"
-        case fenceDecode = "fence-decode", assignmentDecode = "assignment-decode", assignmentValidate = "assignment-validate"
+        case decode, encode, validate, decodeCompact = "decode-compact", expand, jsonPrint = "json-print", jsonParse =
+            "json-parse"
+        case fenceDecode = "fence-decode", assignmentDecode = "assignment-decode", assignmentValidate =
+            "assignment-validate"
     }
 
-    @Argument(help: "One of: \(Operation.allCases.map(\.rawValue).joined(separator: ", ")); decode-compact decodes the batch's fixes in compact form, expand also rebuilds their rows; the fence- and assignment- operations use the benchmarks' FenceEvent and 20-region RegionAssignment.")
+    @Argument(
+        help:
+            "One of: \(Operation.allCases.map(\.rawValue).joined(separator: ", ")); decode-compact decodes the batch's fixes in compact form, expand also rebuilds their rows; the fence- and assignment- operations use the benchmarks' FenceEvent and 20-region RegionAssignment."
+    )
     var operation: Operation
     @Option(help: "How many times.")
     var iterations = 200

@@ -31,7 +31,10 @@ struct PeerHarness: Sendable {
     /// Whether the harness has been built.
     var isAvailable: Bool {
         executable == "/usr/bin/env"
-            ? FileManager.default.fileExists(atPath: URL(fileURLWithPath: arguments[1]).deletingLastPathComponent().appendingPathComponent("build/python").path)
+            ? FileManager.default.fileExists(
+                atPath: URL(fileURLWithPath: arguments[1]).deletingLastPathComponent().appendingPathComponent(
+                    "build/python"
+                ).path)
             : FileManager.default.isExecutableFile(atPath: executable)
     }
 
@@ -39,17 +42,20 @@ struct PeerHarness: Sendable {
     func run(
         directory: URL, workloads: [String], operations: [String], method: Method, round: Int
     ) throws -> [Measurement] {
-        var arguments = self.arguments + [
-            "--workloads", directory.path, "--samples", "\(method.samples)",
-            "--min-sample-ms", "\(Int(method.minSampleMilliseconds))", "--warmup-ms", "\(Int(method.warmupMilliseconds))",
-        ]
+        var arguments =
+            self.arguments + [
+                "--workloads", directory.path, "--samples", "\(method.samples)",
+                "--min-sample-ms", "\(Int(method.minSampleMilliseconds))", "--warmup-ms",
+                "\(Int(method.warmupMilliseconds))",
+            ]
         for workload in workloads { arguments += ["--only", workload] }
         for operation in operations { arguments += ["--op", operation] }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let output = Pipe()
-        let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent("locwire-bench-\(implementation)-\(getpid()).log")
+        let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locwire-bench-\(implementation)-\(getpid()).log")
         guard FileManager.default.createFile(atPath: errorLog.path, contents: nil) else {
             throw BenchmarkError("cannot create \(errorLog.path)")
         }
@@ -65,7 +71,8 @@ struct PeerHarness: Sendable {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
-            throw BenchmarkError("\(implementation) harness exited with status \(process.terminationStatus):\n\(log.suffix(2000))")
+            throw BenchmarkError(
+                "\(implementation) harness exited with status \(process.terminationStatus):\n\(log.suffix(2000))")
         }
         let decoder = JSONDecoder()
         return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in

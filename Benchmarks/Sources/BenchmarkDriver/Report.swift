@@ -44,8 +44,10 @@ struct Report {
         for implementation in results.implementations where implementation != SwiftOperations.locationWire {
             peers.append("\(implementation) \(results.version(of: implementation) ?? "?")")
         }
-        out += "- Peers, generated from `proto/` by `Benchmarks/peers/build.sh` and `conformance/testees/swift-protobuf/generate.sh`: \(peers.joined(separator: ", "))\n"
-        out += "- Method: \(results.rounds) rounds; each round measures every implementation in turn (Swift in process, then "
+        out +=
+            "- Peers, generated from `proto/` by `Benchmarks/peers/build.sh` and `conformance/testees/swift-protobuf/generate.sh`: \(peers.joined(separator: ", "))\n"
+        out +=
+            "- Method: \(results.rounds) rounds; each round measures every implementation in turn (Swift in process, then "
             + "the C++, C and Python harnesses). Per operation: \(Int(method.warmupMilliseconds)) ms warm-up, \(method.samples) samples "
             + "of at least \(Int(method.minSampleMilliseconds)) ms, the median ns/op of the samples. Tables show the median over the rounds; "
             + "ratios are taken within each round and reported as their median (with the lowest and highest round). "
@@ -60,7 +62,8 @@ struct Report {
         }
 
         out += "\n## Speed, per workload\n\n"
-        out += "Each table lists every implementation's operations on the same bytes. “LocationWire faster by” is the "
+        out +=
+            "Each table lists every implementation's operations on the same bytes. “LocationWire faster by” is the "
             + "peer's time over LocationWire's for the same kind of operation (decode, encode, JSON print, JSON parse), "
             + "median over the rounds; below 1 means the peer is faster. MB/s counts the binary form's bytes, also for JSON.\n"
         for workload in workloads where !workload.name.hasPrefix("scale-") {
@@ -76,7 +79,8 @@ struct Report {
     }
 
     private func renderWorkload(_ workload: Workload) -> String {
-        var out = "\n### \(workload.name)\n\n\(workload.description): \(workload.typeName), \(Format.count(workload.bytes.count)) bytes"
+        var out =
+            "\n### \(workload.name)\n\n\(workload.description): \(workload.typeName), \(Format.count(workload.bytes.count)) bytes"
         if workload.fixes > 0 { out += ", \(Format.count(workload.fixes)) fixes" }
         out += ".\n\n| Implementation | Operation | Time/op | p10–p90 | MB/s |"
         if workload.fixes > 0 { out += " M fixes/s |" }
@@ -92,7 +96,9 @@ struct Report {
                 if workload.fixes > 0 { row += " \(Format.millions(summary.fixesPerSecond)) |" }
                 row += " \(Format.allocations(summary.allocations)) |"
                 if implementation != SwiftOperations.locationWire, let ours = Self.comparableOperation(operation),
-                    let ratio = results.ratio((implementation, operation), over: (SwiftOperations.locationWire, ours), workload: workload.name)
+                    let ratio = results.ratio(
+                        (implementation, operation), over: (SwiftOperations.locationWire, ours), workload: workload.name
+                    )
                 {
                     row += " \(Format.ratio(ratio)) |"
                 } else {
@@ -120,19 +126,27 @@ struct Report {
         for (fixes, workload) in Targets.scalingWorkloads {
             let bytes = workloads.first { $0.name == workload }?.bytes.count ?? 0
             func perFix(_ implementation: String, _ operation: String) -> String {
-                results.summary(implementation, workload, operation).map { Format.nanoseconds($0.stats.median / Double(fixes)) } ?? "–"
+                results.summary(implementation, workload, operation).map {
+                    Format.nanoseconds($0.stats.median / Double(fixes))
+                } ?? "–"
             }
             let allocations = results.summary(SwiftOperations.locationWire, workload, "decode")?.allocations
-            out += "| \(Format.count(fixes)) | \(Format.count(bytes)) | \(perFix(Targets.lw, "decode")) | \(perFix(Targets.lw, "encode")) | "
+            out +=
+                "| \(Format.count(fixes)) | \(Format.count(bytes)) | \(perFix(Targets.lw, "decode")) | \(perFix(Targets.lw, "encode")) | "
                 + "\(perFix(Targets.lw, "validate")) | \(Format.allocations(allocations)) | \(perFix(Targets.cpp, "decode-arena")) | "
                 + "\(perFix(Targets.cpp, "encode")) | \(perFix(SwiftOperations.swiftProtobuf, "decode")) |\n"
         }
         out += "\nCost of each added fix (LocationWire), from one size to the next:\n\n| Operation | "
-        let steps = zip(Targets.scalingWorkloads, Targets.scalingWorkloads.dropFirst()).map { "\(Format.count($0.0)) → \(Format.count($1.0))" }
-        out += steps.joined(separator: " | ") + " | spread |\n|---|" + String(repeating: "--:|", count: steps.count + 1) + "\n"
+        let steps = zip(Targets.scalingWorkloads, Targets.scalingWorkloads.dropFirst()).map {
+            "\(Format.count($0.0)) → \(Format.count($1.0))"
+        }
+        out +=
+            steps.joined(separator: " | ") + " | spread |\n|---|" + String(repeating: "--:|", count: steps.count + 1)
+            + "\n"
         for operation in ["decode", "encode", "validate"] {
             guard let marginal = Targets.marginalCosts(results, operation: operation) else { continue }
-            out += "| \(operation) | " + marginal.map { Format.nanoseconds($0) }.joined(separator: " | ")
+            out +=
+                "| \(operation) | " + marginal.map { Format.nanoseconds($0) }.joined(separator: " | ")
                 + " | \(Format.ratioValue(marginal.max()! / marginal.min()!)) |\n"
         }
         return out
@@ -153,7 +167,9 @@ struct Report {
 
             """
         func count(_ implementation: String, _ workload: String, _ operation: String) -> Int? {
-            instructionCounts.first { $0.implementation == implementation && $0.workload == workload && $0.operation == operation }?.instructions
+            instructionCounts.first {
+                $0.implementation == implementation && $0.workload == workload && $0.operation == operation
+            }?.instructions
         }
         var rows: [(String, String, Int?, String, Int?)] = []
         for entry in instructionCounts where entry.implementation == SwiftOperations.locationWire {
@@ -169,12 +185,17 @@ struct Report {
                 rows.append((entry.workload, entry.operation, entry.instructions, "", nil))
             }
             for peer in present {
-                rows.append((entry.workload, entry.operation, entry.instructions, peer, count("cpp-libprotobuf", entry.workload, peer)))
+                rows.append(
+                    (
+                        entry.workload, entry.operation, entry.instructions, peer,
+                        count("cpp-libprotobuf", entry.workload, peer)
+                    ))
             }
         }
         for (workload, operation, ours, peerOperation, theirs) in rows {
             let ratio = theirs.flatMap { theirs in ours.map { Format.ratioValue(Double(theirs) / Double($0)) } } ?? ""
-            out += "| \(workload) | \(operation) | \(ours.map { Format.count($0) } ?? "–") | "
+            out +=
+                "| \(workload) | \(operation) | \(ours.map { Format.count($0) } ?? "–") | "
                 + "\(theirs.map { "\(Format.count($0)) (\(peerOperation))" } ?? "") | \(ratio) |\n"
         }
         return out
@@ -191,14 +212,18 @@ struct Report {
 
 
             """
-        out += "| Input | Fixes | " + SizeComparison.encodings.joined(separator: " | ") + " |\n|---|--:|"
+        out +=
+            "| Input | Fixes | " + SizeComparison.encodings.joined(separator: " | ") + " |\n|---|--:|"
             + String(repeating: "--:|", count: SizeComparison.encodings.count) + "\n"
         for input in sizeInputs {
             let entries = sizes.filter { $0.input == input.name }
             guard let fixes = entries.first?.fixes else { continue }
             out += "| \(input.name) | \(Format.count(fixes)) |"
             for encoding in SizeComparison.encodings {
-                guard let entry = entries.first(where: { $0.encoding == encoding }) else { out += " – |"; continue }
+                guard let entry = entries.first(where: { $0.encoding == encoding }) else {
+                    out += " – |"
+                    continue
+                }
                 out += " \(Format.significant(entry.rawPerFix)) / \(Format.significant(entry.gzipPerFix)) |"
             }
             out += "\n"

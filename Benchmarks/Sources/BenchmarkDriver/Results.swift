@@ -31,7 +31,9 @@ struct Results: Codable {
     }
 
     func measurements(_ implementation: String, _ workload: String, _ operation: String) -> [Measurement] {
-        measurements.filter { $0.implementation == implementation && $0.workload == workload && $0.operation == operation }
+        measurements.filter {
+            $0.implementation == implementation && $0.workload == workload && $0.operation == operation
+        }
     }
 
     func summary(_ implementation: String, _ workload: String, _ operation: String) -> Summary? {
@@ -54,11 +56,14 @@ struct Results: Codable {
         var perRound: [Double] = []
         for round in 1...max(rounds, 1) {
             let top = measurements(numerator.implementation, workload, numerator.operation).first { $0.round == round }
-            let bottom = measurements(denominator.implementation, workload, denominator.operation).first { $0.round == round }
+            let bottom = measurements(denominator.implementation, workload, denominator.operation).first {
+                $0.round == round
+            }
             if let top, let bottom { perRound.append(top.ns_per_op.median / bottom.ns_per_op.median) }
         }
         guard !perRound.isEmpty else { return nil }
-        return Ratio(median: median(perRound), lowest: perRound.min()!, highest: perRound.max()!, rounds: perRound.count)
+        return Ratio(
+            median: median(perRound), lowest: perRound.min()!, highest: perRound.max()!, rounds: perRound.count)
     }
 
     var implementations: [String] {

@@ -65,7 +65,8 @@ enum SwiftOperations {
     ) {
         func run<Peer: SwiftProtobuf.Message>(_ peer: Peer.Type) {
             let message = try! Peer(serializedBytes: bytes)
-            precondition((try! message.serializedBytes() as [UInt8]) == bytes, "swift-protobuf does not reproduce the workload")
+            precondition(
+                (try! message.serializedBytes() as [UInt8]) == bytes, "swift-protobuf does not reproduce the workload")
             let json = try! message.jsonString()
             record("decode") { consume((try! Peer(serializedBytes: bytes)).unknownFields.data.count + 1) }
             record("encode") { consume((try! message.serializedBytes() as [UInt8]).count) }

@@ -37,16 +37,25 @@ enum Targets {
             }
             targets.append(Target(name: name, measured: parts.joined(separator: "; "), met: met))
         }
-        speedup(cpp, "decode-arena", "decode", minimum: 1.0, name: "Decode of the 1000-fix row batch ≥ 1.0× C++ with an arena")
-        speedup(SwiftOperations.swiftProtobuf, "decode", "decode", minimum: 4.0, name: "Decode of the 1000-fix row batch ≥ 4× swift-protobuf")
-        speedup(cpp, "encode", "encode", minimum: 1.0, name: "Encode ≥ 1.0× C++ (`SerializeToString`, a fresh buffer each time, as LocationWire's encode)")
+        speedup(
+            cpp, "decode-arena", "decode", minimum: 1.0,
+            name: "Decode of the 1000-fix row batch ≥ 1.0× C++ with an arena")
+        speedup(
+            SwiftOperations.swiftProtobuf, "decode", "decode", minimum: 4.0,
+            name: "Decode of the 1000-fix row batch ≥ 4× swift-protobuf")
+        speedup(
+            cpp, "encode", "encode", minimum: 1.0,
+            name: "Encode ≥ 1.0× C++ (`SerializeToString`, a fresh buffer each time, as LocationWire's encode)")
 
         // Compact decode: the message decoded into its columns (the work a C++ or upb decode does); expanding the
         // columns back into rows is reported beside it.
         var compactParts: [String] = []
         var compactMet: Bool? = true
         for workload in compactBatches {
-            guard let decode = results.summary(lw, workload, "decode") else { compactMet = nil; continue }
+            guard let decode = results.summary(lw, workload, "decode") else {
+                compactMet = nil
+                continue
+            }
             var part = "\(workload): \(Format.millions(decode.fixesPerSecond)) M fixes/s"
             if let expand = results.summary(lw, workload, "decode-expand") {
                 part += " (decoded and expanded to rows: \(Format.millions(expand.fixesPerSecond)) M fixes/s)"
@@ -54,7 +63,10 @@ enum Targets {
             compactParts.append(part)
             if decode.fixesPerSecond < 30e6 { compactMet = false }
         }
-        targets.append(Target(name: "Compact form ≥ 30 million fixes per second decoded", measured: compactParts.joined(separator: "; "), met: compactMet))
+        targets.append(
+            Target(
+                name: "Compact form ≥ 30 million fixes per second decoded",
+                measured: compactParts.joined(separator: "; "), met: compactMet))
 
         // Allocations per decode across the scaling curve.
         let allocations = scalingWorkloads.compactMap { fixes, workload in
@@ -64,29 +76,44 @@ enum Targets {
         targets.append(
             Target(
                 name: "Allocations per decoded batch independent of the number of fixes",
-                measured: allocations.map { "\(Format.count($0.0)) fixes: \(Format.allocations($0.1))" }.joined(separator: ", "),
+                measured: allocations.map { "\(Format.count($0.0)) fixes: \(Format.allocations($0.1))" }.joined(
+                    separator: ", "),
                 met: allocations.count == scalingWorkloads.count ? allocationsConstant : nil))
 
         var validationParts: [String] = []
         var validationMet: Bool? = true
         for workload in rowBatches {
-            guard let ratio = results.ratio((lw, "validate"), over: (lw, "decode"), workload: workload) else { validationMet = nil; continue }
-            validationParts.append("\(workload): \(Format.percent(ratio.median)) of decode (rounds \(Format.percent(ratio.lowest))–\(Format.percent(ratio.highest)))")
+            guard let ratio = results.ratio((lw, "validate"), over: (lw, "decode"), workload: workload) else {
+                validationMet = nil
+                continue
+            }
+            validationParts.append(
+                "\(workload): \(Format.percent(ratio.median)) of decode (rounds \(Format.percent(ratio.lowest))–\(Format.percent(ratio.highest)))"
+            )
             if ratio.median > 0.25 { validationMet = false }
         }
-        targets.append(Target(name: "Validation ≤ 25 % of decode time", measured: validationParts.joined(separator: "; "), met: validationMet))
+        targets.append(
+            Target(
+                name: "Validation ≤ 25 % of decode time", measured: validationParts.joined(separator: "; "),
+                met: validationMet))
 
         var linearParts: [String] = []
         var linearMet: Bool? = true
         for operation in ["decode", "encode", "validate"] {
-            guard let marginal = marginalCosts(results, operation: operation) else { linearMet = nil; continue }
+            guard let marginal = marginalCosts(results, operation: operation) else {
+                linearMet = nil
+                continue
+            }
             let spread = marginal.max()! / marginal.min()!
-            linearParts.append("\(operation): \(marginal.map { Format.nanoseconds($0) }.joined(separator: " → ")) per added fix (spread \(Format.ratioValue(spread)))")
+            linearParts.append(
+                "\(operation): \(marginal.map { Format.nanoseconds($0) }.joined(separator: " → ")) per added fix (spread \(Format.ratioValue(spread)))"
+            )
             if spread > linearityTolerance { linearMet = false }
         }
         targets.append(
             Target(
-                name: "Cost linear in size from 10 to 100,000 fixes (each added fix costs the same, within \(Format.ratioValue(linearityTolerance)), from one size to the next)",
+                name:
+                    "Cost linear in size from 10 to 100,000 fixes (each added fix costs the same, within \(Format.ratioValue(linearityTolerance)), from one size to the next)",
                 measured: linearParts.joined(separator: "; "), met: linearMet))
         return targets
     }

@@ -93,18 +93,31 @@ enum Workloads {
     static func all() -> [Workload] {
         var workloads: [Workload] = []
         func add(_ name: String, _ message: some LocationWireMessage, fixes: Int, _ description: String) {
-            workloads.append(Workload(name: name, typeName: type(of: message).fullMessageName, bytes: message.serializedBytes(), fixes: fixes, description: description))
+            workloads.append(
+                Workload(
+                    name: name, typeName: type(of: message).fullMessageName, bytes: message.serializedBytes(),
+                    fixes: fixes, description: description))
         }
         let walk = batch(.walk, fixes: 1000)
         add("batch-walk-1000", walk, fixes: 1000, "1000 fixes of the walking scenario's 1 Hz trace, row form")
-        add("batch-drive-1000", batch(.drive, fixes: 1000), fixes: 1000, "1000 fixes of the driving scenario's 1 Hz trace, row form")
-        add("batch-compact-walk-1000", compact(walk), fixes: 1000, "the same 1000 walking fixes in the compact, columnar form")
-        add("batch-compact-drive-1000", compact(batch(.drive, fixes: 1000)), fixes: 1000, "the 1000 driving fixes, compact form")
+        add(
+            "batch-drive-1000", batch(.drive, fixes: 1000), fixes: 1000,
+            "1000 fixes of the driving scenario's 1 Hz trace, row form")
+        add(
+            "batch-compact-walk-1000", compact(walk), fixes: 1000,
+            "the same 1000 walking fixes in the compact, columnar form")
+        add(
+            "batch-compact-drive-1000", compact(batch(.drive, fixes: 1000)), fixes: 1000,
+            "the 1000 driving fixes, compact form")
         add("batch-walk-1", batch(.walk, fixes: 1), fixes: 1, "a one-fix batch: the latency of a single upload")
-        add("assignment-20", assignment(regions: 20), fixes: 0, "a RegionAssignment of 20 regions, each with a circle and a 20-vertex polygon")
+        add(
+            "assignment-20", assignment(regions: 20), fixes: 0,
+            "a RegionAssignment of 20 regions, each with a circle and a 20-vertex polygon")
         add("fence-event", fenceEvent(), fixes: 0, "one FenceEvent with its trigger fix")
         for count in [10, 100, 10_000, 100_000] {
-            add("scale-walk-\(count)", batch(.walk, fixes: count), fixes: count, "\(count) walking fixes, row form (scaling curve)")
+            add(
+                "scale-walk-\(count)", batch(.walk, fixes: count), fixes: count,
+                "\(count) walking fixes, row form (scaling curve)")
         }
         return workloads
     }
@@ -114,8 +127,11 @@ enum Workloads {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for workload in workloads {
             try Data(workload.bytes).write(to: directory.appendingPathComponent("\(workload.name).binpb"))
-            let meta: [String: Any] = ["type": workload.typeName, "fixes": workload.fixes, "description": workload.description]
-            try JSONSerialization.data(withJSONObject: meta, options: [.sortedKeys]).write(to: directory.appendingPathComponent("\(workload.name).json"))
+            let meta: [String: Any] = [
+                "type": workload.typeName, "fixes": workload.fixes, "description": workload.description,
+            ]
+            try JSONSerialization.data(withJSONObject: meta, options: [.sortedKeys]).write(
+                to: directory.appendingPathComponent("\(workload.name).json"))
         }
     }
 }

@@ -50,7 +50,9 @@ public struct FieldDeclaration: Sendable {
     public let label: FieldSchema.Label
 
     @inline(__always)
-    public init(_ number: UInt32, _ name: StaticString, _ type: DeclaredFieldType, _ label: FieldSchema.Label = .singular) {
+    public init(
+        _ number: UInt32, _ name: StaticString, _ type: DeclaredFieldType, _ label: FieldSchema.Label = .singular
+    ) {
         self.number = number
         self.name = name
         self.type = type

@@ -30,17 +30,17 @@ extension LocationWireMessage {
     public static var fullMessageName: String { schema.fullName }
 
     /// Decodes a message from protobuf binary.
-    public init(serializedBytes bytes: some Sequence<UInt8>, limits: DecodingLimits = .default)
-        throws(DecodingError)
-    {
+    public init(
+        serializedBytes bytes: some Sequence<UInt8>, limits: DecodingLimits = .default
+    ) throws(DecodingError) {
         self.init()
         try merge(serializedBytes: bytes, limits: limits)
     }
 
     /// Decodes protobuf binary into this message, merging with what it holds, as protobuf's `MergeFrom` does.
-    public mutating func merge(serializedBytes bytes: some Sequence<UInt8>, limits: DecodingLimits = .default)
-        throws(DecodingError)
-    {
+    public mutating func merge(
+        serializedBytes bytes: some Sequence<UInt8>, limits: DecodingLimits = .default
+    ) throws(DecodingError) {
         var failure: DecodingError?
         let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
             failure = mergeCatching(UnsafeRawBufferPointer(buffer), limits: limits)
@@ -55,9 +55,9 @@ extension LocationWireMessage {
     }
 
     /// Decodes protobuf binary from raw memory into this message.
-    public mutating func merge(serializedBytes buffer: UnsafeRawBufferPointer, limits: DecodingLimits = .default)
-        throws(DecodingError)
-    {
+    public mutating func merge(
+        serializedBytes buffer: UnsafeRawBufferPointer, limits: DecodingLimits = .default
+    ) throws(DecodingError) {
         if let failure = mergeCatching(buffer, limits: limits) { throw failure }
     }
 

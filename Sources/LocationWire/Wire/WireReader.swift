@@ -221,7 +221,8 @@ public struct WireReader: ~Copyable {
     private func lengthError(_ length: UInt64, at position: UnsafeRawPointer) -> DecodingError {
         if length > UInt64(inputEnd - cursor) {
             return error(
-                .truncated, at: position, "length prefix \(length) exceeds the \(inputEnd - cursor) bytes left in the input")
+                .truncated, at: position,
+                "length prefix \(length) exceeds the \(inputEnd - cursor) bytes left in the input")
         }
         return error(
             .lengthExceedsMessage, at: position,
@@ -297,9 +298,9 @@ public struct WireReader: ~Copyable {
 
     /// Decodes one element of a repeated message field and appends it. Errors name the element's index.
     @inline(__always)
-    package mutating func readMessage<Message: LocationWireMessage>(appendingTo array: inout [Message])
-        throws(DecodingError)
-    {
+    package mutating func readMessage<Message: LocationWireMessage>(
+        appendingTo array: inout [Message]
+    ) throws(DecodingError) {
         let index = array.count
         try checkCanAppend(to: array)
         array.append(Message())
@@ -462,7 +463,9 @@ public struct WireReader: ~Copyable {
             // counted terminator, so none passes `packedEnd`.
             let wordLimit = inputEnd - 8
             while decoded < count, position <= wordLimit {
-                guard let (value, length) = Varint.decode(word: UInt64(littleEndian: position.loadUnaligned(as: UInt64.self)))
+                guard
+                    let (value, length) = Varint.decode(
+                        word: UInt64(littleEndian: position.loadUnaligned(as: UInt64.self)))
                 else { break }  // nine or ten bytes: the loop below
                 position += length
                 buffer[decoded] = convert(value)
@@ -524,7 +527,9 @@ public struct WireReader: ~Copyable {
 
     /// Skips the value of the field whose tag was just read and keeps the whole field, tag included, in
     /// `unknownFields`.
-    package mutating func readUnknownField(_ key: FieldKey, into unknownFields: inout UnknownFields) throws(DecodingError) {
+    package mutating func readUnknownField(
+        _ key: FieldKey, into unknownFields: inout UnknownFields
+    ) throws(DecodingError) {
         let start = fieldStart
         if limits.rejectsUnknownFields {
             throw error(.unknownField, at: start, "field \(key >> 3) with wire type \(key & 7) is not in the schema")

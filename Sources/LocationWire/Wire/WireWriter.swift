@@ -145,7 +145,8 @@ public struct WireWriter: ~Copyable, FieldWriter {
 
     /// Writes a sub-message field: key, length, body.
     @inline(__always)
-    package mutating func writeMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ message: borrowing Message) {
+    package mutating func writeMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ message: borrowing Message)
+    {
         let lengthOffset = beginLengthDelimitedField(key)
         message.encodeFields(to: &self)
         finishLengthDelimitedField(at: lengthOffset)
@@ -154,7 +155,9 @@ public struct WireWriter: ~Copyable, FieldWriter {
     /// Writes each element of a repeated message field, borrowing the elements in place (a `for` loop over the
     /// array would copy each one, retaining and releasing what it holds).
     @inline(__always)
-    package mutating func writeRepeatedMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ messages: [Message]) {
+    package mutating func writeRepeatedMessageField<Message: LocationWireMessage>(
+        _ key: FieldKey, _ messages: [Message]
+    ) {
         messages.withUnsafeBufferPointer { elements in
             guard var element = elements.baseAddress else { return }
             for _ in 0..<elements.count {
@@ -168,7 +171,9 @@ public struct WireWriter: ~Copyable, FieldWriter {
 
     /// Writes a packed repeated field of varints; nothing when `values` is empty.
     @inline(__always)
-    package mutating func writePackedVarints<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt64) {
+    package mutating func writePackedVarints<Element>(
+        _ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt64
+    ) {
         guard !values.isEmpty else { return }
         let lengthOffset = beginLengthDelimitedField(key)
         for value in values {
@@ -178,7 +183,9 @@ public struct WireWriter: ~Copyable, FieldWriter {
     }
 
     /// Writes a packed repeated field of 4-byte values; nothing when `values` is empty.
-    package mutating func writePackedFixed32<Element>(_ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt32) {
+    package mutating func writePackedFixed32<Element>(
+        _ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt32
+    ) {
         guard !values.isEmpty else { return }
         writeKey(key)
         writeVarint(UInt64(values.count * 4))

@@ -30,7 +30,9 @@ extension ProtocolMessage {
 extension WireReader {
     /// Reads a sub-message that is a oneof member: it merges with the member's earlier value when the same member
     /// occurred before (`earlier`), as any repeated sub-message does, and starts empty otherwise.
-    mutating func readMessage<Message: LocationWireMessage>(merging earlier: Message?) throws(DecodingError)
+    mutating func readMessage<Message: LocationWireMessage>(
+        merging earlier: Message?
+    ) throws(DecodingError)
         -> Message
     {
         var message = earlier ?? Message()
@@ -40,9 +42,9 @@ extension WireReader {
 
     /// Reads the elements of a repeated enum field whose tag, `key`, was just read: a packed run (wire type 2) or
     /// one unpacked element (wire type 0); both forms are accepted, as protobuf requires.
-    mutating func readEnums<Enum: LocationWireEnum>(_ key: FieldKey, appendingTo values: inout [Enum])
-        throws(DecodingError)
-    {
+    mutating func readEnums<Enum: LocationWireEnum>(
+        _ key: FieldKey, appendingTo values: inout [Enum]
+    ) throws(DecodingError) {
         if key.wireTypeBits == WireType.lengthDelimited.rawValue {
             try readPackedVarints(appendingTo: &values) { Enum(rawValue: Int32(truncatingIfNeeded: $0)) }
         } else {

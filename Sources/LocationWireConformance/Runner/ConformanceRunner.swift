@@ -146,13 +146,15 @@ public struct ConformanceRunner {
                 }
             }
             let result = VectorResult(
-                id: vector.id, family: family, status: status, detail: detail, listedReason: listedReason, outcome: outcome)
+                id: vector.id, family: family, status: status, detail: detail, listedReason: listedReason,
+                outcome: outcome)
             results.append(result)
             progress(index + 1, work.count, result)
         }
         testee.stop()
         // With a filter, entries outside it cannot be judged stale.
-        let stale = filters.isEmpty
+        let stale =
+            filters.isEmpty
             ? failureList.entries.indices.filter { !matchedEntries.contains($0) }.map {
                 "\(failureList.source):\(failureList.entries[$0].line): \(failureList.entries[$0].pattern) matches no vector"
             }

@@ -45,7 +45,10 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         }
         let widths = (0..<header.count).map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
-            lines.append(row.enumerated().map { $0.element.padding(toLength: widths[$0.offset] + 2, withPad: " ", startingAt: 0) }.joined())
+            lines.append(
+                row.enumerated().map {
+                    $0.element.padding(toLength: widths[$0.offset] + 2, withPad: " ", startingAt: 0)
+                }.joined())
         }
         lines.append("")
         let verdict = report.passed ? "PASSED" : "FAILED"
@@ -80,29 +83,35 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let failures = report.results.filter { $0.status.isUnexpected }.count
         let skipped = report.results.filter { $0.status == .unsupported || $0.status == .expectedFailure }.count
-        xml += "<testsuites name=\"locationwire-conformance\" tests=\"\(report.results.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\">\n"
+        xml +=
+            "<testsuites name=\"locationwire-conformance\" tests=\"\(report.results.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\">\n"
         for family in report.families {
             let results = report.results.filter { $0.family == family }
             let familyFailures = results.filter { $0.status.isUnexpected }.count
             let familySkipped = results.filter { $0.status == .unsupported || $0.status == .expectedFailure }.count
-            xml += "  <testsuite name=\"\(escape(report.implementation)).\(escape(family))\" tests=\"\(results.count)\" failures=\"\(familyFailures)\" skipped=\"\(familySkipped)\">\n"
+            xml +=
+                "  <testsuite name=\"\(escape(report.implementation)).\(escape(family))\" tests=\"\(results.count)\" failures=\"\(familyFailures)\" skipped=\"\(familySkipped)\">\n"
             for result in results {
                 xml += "    <testcase classname=\"\(escape(family))\" name=\"\(escape(result.id))\""
                 switch result.status {
                 case .pass:
                     xml += "/>\n"
                 case .unsupported, .expectedFailure:
-                    xml += "><skipped message=\"\(escape(result.status.rawValue + ": " + (result.listedReason ?? result.detail ?? "")))\"/></testcase>\n"
+                    xml +=
+                        "><skipped message=\"\(escape(result.status.rawValue + ": " + (result.listedReason ?? result.detail ?? "")))\"/></testcase>\n"
                 default:
-                    xml += "><failure message=\"\(escape(result.status.rawValue))\">\(escape(result.detail ?? result.listedReason ?? ""))</failure></testcase>\n"
+                    xml +=
+                        "><failure message=\"\(escape(result.status.rawValue))\">\(escape(result.detail ?? result.listedReason ?? ""))</failure></testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"
         }
         if !report.staleEntries.isEmpty {
-            xml += "  <testsuite name=\"failure-list\" tests=\"\(report.staleEntries.count)\" failures=\"\(report.staleEntries.count)\">\n"
+            xml +=
+                "  <testsuite name=\"failure-list\" tests=\"\(report.staleEntries.count)\" failures=\"\(report.staleEntries.count)\">\n"
             for entry in report.staleEntries {
-                xml += "    <testcase classname=\"failure-list\" name=\"\(escape(entry))\"><failure message=\"stale entry\"/></testcase>\n"
+                xml +=
+                    "    <testcase classname=\"failure-list\" name=\"\(escape(entry))\"><failure message=\"stale entry\"/></testcase>\n"
             }
             xml += "  </testsuite>\n"
         }

@@ -30,7 +30,8 @@ public struct ResultsMatrix {
             "Written by `locwire conformance matrix` from the runs of `conformance/run-all.sh`; CI checks that it is current. "
                 + "A cell is *passed / run*; failures that the implementation's failure list expects (`conformance/failures/`) "
                 + "are counted as failed and listed there with their reasons; *n/a* marks vectors that need a feature the "
-                + "implementation does not declare (peers opt out of validation and the compact form; protobuf-c has no JSON).")
+                + "implementation does not declare (peers opt out of validation and the compact form; protobuf-c has no JSON)."
+        )
         lines.append("")
         let families = reports.first?.families ?? []
         lines.append("| Implementation | Version | " + families.map { "\($0)" }.joined(separator: " | ") + " | all |")
@@ -63,7 +64,8 @@ public struct ResultsMatrix {
             for result in report.results {
                 if cellsById[result.id] == nil { order.append(result.id) }
                 let verdict = verdict(result.status)
-                let behaviour = result.outcome.map { $0 == "accepted" ? "accept" : $0 == "rejected" ? "reject" : $0 } ?? "n/a"
+                let behaviour =
+                    result.outcome.map { $0 == "accepted" ? "accept" : $0 == "rejected" ? "reject" : $0 } ?? "n/a"
                 let cell = verdict == .unsupported ? "n/a" : behaviour + (verdict == .fail ? " FAIL" : "")
                 cellsById[result.id, default: []].append(cell)
                 if verdict != .unsupported {

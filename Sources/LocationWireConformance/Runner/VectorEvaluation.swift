@@ -59,7 +59,8 @@ struct VectorEvaluation {
             case .invalid:
                 guard features.contains(.errorCategories), let expected = vector.errorCategory else { return nil }
                 let actual = error.category.vectorName
-                return actual == expected ? nil : "rejected with category \(actual), expected \(expected) (\(error.message))"
+                return actual == expected
+                    ? nil : "rejected with category \(actual), expected \(expected) (\(error.message))"
             }
         case .decoded(let output):
             switch vector.result {
@@ -82,19 +83,27 @@ struct VectorEvaluation {
             if expected != actual {
                 let missing = expected.filter { !actual.contains($0) }.map { "\($0.code) at \($0.path)" }
                 let extra = actual.filter { !expected.contains($0) }.map { "\($0.code) at \($0.path)" }
-                problems.append("violations differ; missing: \(missing.isEmpty ? "none" : missing.joined(separator: ", ")); unexpected: \(extra.isEmpty ? "none" : extra.joined(separator: ", "))")
+                problems.append(
+                    "violations differ; missing: \(missing.isEmpty ? "none" : missing.joined(separator: ", ")); unexpected: \(extra.isEmpty ? "none" : extra.joined(separator: ", "))"
+                )
             }
         } else if isCompact {
             if let expectedError = vector.compactError {
                 if output.compactError != expectedError {
-                    problems.append("expected compact error \(expectedError), got \(output.compactError.isEmpty ? "success" : output.compactError)")
+                    problems.append(
+                        "expected compact error \(expectedError), got \(output.compactError.isEmpty ? "success" : output.compactError)"
+                    )
                 }
             } else if !output.compactError.isEmpty {
                 problems.append("unexpected compact error \(output.compactError)")
             } else if let rows = vector.rowsHex {
-                if let diff = Self.bytesDiff(expected: rows, actual: output.rowsOutput) { problems.append("rows: " + diff) }
+                if let diff = Self.bytesDiff(expected: rows, actual: output.rowsOutput) {
+                    problems.append("rows: " + diff)
+                }
             } else if let compact = vector.compactHex {
-                if let diff = Self.bytesDiff(expected: compact, actual: output.compactOutput) { problems.append("compact form: " + diff) }
+                if let diff = Self.bytesDiff(expected: compact, actual: output.compactOutput) {
+                    problems.append("compact form: " + diff)
+                }
             }
         } else {
             if let expected = vector.canonicalHex, features.contains(.binaryOutput),
@@ -115,7 +124,8 @@ struct VectorEvaluation {
         let actualHex = Hex.encode(actual)
         guard actualHex != expected else { return nil }
         let expectedBytes = Hex.decode(expected) ?? []
-        let firstDifference = zip(expectedBytes, actual).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        let firstDifference =
+            zip(expectedBytes, actual).enumerated().first { $0.element.0 != $0.element.1 }?.offset
             ?? min(expectedBytes.count, actual.count)
         return "bytes differ at offset \(firstDifference)\n  expected: \(expected)\n    actual: \(actualHex)"
     }
@@ -124,7 +134,9 @@ struct VectorEvaluation {
     /// canonical encodings compared, so key order, whitespace, escapes and float spellings (C++ `1e+06`,
     /// Python `1000000.0`) do not matter, while every value does.
     func jsonDiff(expected: String, actual: String) -> String? {
-        guard let codec = AnyMessageCodec(typeName: vector.messageType) else { return "unknown type \(vector.messageType)" }
+        guard let codec = AnyMessageCodec(typeName: vector.messageType) else {
+            return "unknown type \(vector.messageType)"
+        }
         let expectedBytes: [UInt8]
         do {
             expectedBytes = AnyMessageCodec.encodeBinary(try codec.decodeJSON(Array(expected.utf8)))

@@ -78,7 +78,8 @@ public struct BuiltinTestee: Sendable {
                 }
             case .compactToRows:
                 guard let compact = message as? CompactFixes else {
-                    return answer(.runtimeError("CHECK_COMPACT_TO_ROWS needs a CompactFixes, not \(request.messageType)"))
+                    return answer(
+                        .runtimeError("CHECK_COMPACT_TO_ROWS needs a CompactFixes, not \(request.messageType)"))
                 }
                 do {
                     var batch = LocationBatch()
@@ -89,7 +90,8 @@ public struct BuiltinTestee: Sendable {
                 }
             case .rowsToCompact:
                 guard let batch = message as? LocationBatch else {
-                    return answer(.runtimeError("CHECK_ROWS_TO_COMPACT needs a LocationBatch, not \(request.messageType)"))
+                    return answer(
+                        .runtimeError("CHECK_ROWS_TO_COMPACT needs a LocationBatch, not \(request.messageType)"))
                 }
                 do {
                     output.compactOutput = try CompactFixes(fixes: batch.fixes).serializedBytes()

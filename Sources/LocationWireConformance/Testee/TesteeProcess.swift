@@ -38,7 +38,8 @@ public final class TesteeProcess {
         self.command = command
         self.runnerName = runnerName
         self.stderrLog = FileManager.default.temporaryDirectory
-            .appendingPathComponent("locwire-testee-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).log")
+            .appendingPathComponent(
+                "locwire-testee-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).log")
         // A testee that dies while we write to it must not take the runner down with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
     }
@@ -71,7 +72,8 @@ public final class TesteeProcess {
         self.process = process
         self.toTestee = input.fileHandleForWriting
         self.fromTestee = output.fileHandleForReading
-        let stream = FramedStream(input: output.fileHandleForReading.fileDescriptor, output: input.fileHandleForWriting.fileDescriptor)
+        let stream = FramedStream(
+            input: output.fileHandleForReading.fileDescriptor, output: input.fileHandleForWriting.fileDescriptor)
         self.stream = stream
         var helloRequest = HelloRequest()
         helloRequest.protocolVersion = BuiltinTestee.protocolVersion
@@ -84,14 +86,17 @@ public final class TesteeProcess {
             }
             guard hello.protocolVersion == BuiltinTestee.protocolVersion else {
                 stop()
-                throw StartFailure(description: "testee '\(command)' speaks protocol version \(hello.protocolVersion), not 1")
+                throw StartFailure(
+                    description: "testee '\(command)' speaks protocol version \(hello.protocolVersion), not 1")
             }
             self.hello = hello
             return hello
         case .failure(let failure):
             let log = stderrTail()
             stop()
-            throw StartFailure(description: "testee '\(command)' did not answer the hello (\(failure))\(log.isEmpty ? "" : ":\n" + log)")
+            throw StartFailure(
+                description:
+                    "testee '\(command)' did not answer the hello (\(failure))\(log.isEmpty ? "" : ":\n" + log)")
         }
     }
 
@@ -135,7 +140,8 @@ public final class TesteeProcess {
         }
     }
 
-    private func exchange(_ request: TesteeRequest, timeoutMilliseconds: Int) -> Result<TesteeResponse, ExchangeFailure> {
+    private func exchange(_ request: TesteeRequest, timeoutMilliseconds: Int) -> Result<TesteeResponse, ExchangeFailure>
+    {
         guard let stream else { return .failure(.stream(.broken("not running"))) }
         do {
             try stream.writeFrame(request.serializedBytes())

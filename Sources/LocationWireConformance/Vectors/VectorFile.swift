@@ -46,7 +46,8 @@ public struct VectorFile: Codable, Sendable, Equatable {
             throw VectorFileError(message: "unknown vector format \"\(file.format)\", expected \"\(formatName)\"")
         }
         guard file.numberOfVectors == file.vectors.count else {
-            throw VectorFileError(message: "numberOfVectors is \(file.numberOfVectors) but the file holds \(file.vectors.count)")
+            throw VectorFileError(
+                message: "numberOfVectors is \(file.numberOfVectors) but the file holds \(file.vectors.count)")
         }
         return file
     }

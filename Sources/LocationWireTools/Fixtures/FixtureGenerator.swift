@@ -17,7 +17,9 @@ public struct FixtureGenerator {
     public let seed: UInt64
     public var policy: TrackingPolicy
 
-    public init(scenario: TraceSimulator.Scenario, seed: UInt64, policy: TrackingPolicy = FixtureGenerator.defaultPolicy) {
+    public init(
+        scenario: TraceSimulator.Scenario, seed: UInt64, policy: TrackingPolicy = FixtureGenerator.defaultPolicy
+    ) {
         self.scenario = scenario
         self.seed = seed
         self.policy = policy
@@ -125,7 +127,8 @@ public struct FixtureGenerator {
 
         /// The fix to record, with its reason, or nil.
         package mutating func consider(_ fix: LocationFix) -> LocationFix? {
-            guard let accuracy = fix.horizontalAccuracyCm, accuracy > 0, accuracy < policy.effectiveMaxHorizontalAccuracyCm,
+            guard let accuracy = fix.horizontalAccuracyCm, accuracy > 0,
+                accuracy < policy.effectiveMaxHorizontalAccuracyCm,
                 !(fix.latitudeE7 == 0 && fix.longitudeE7 == 0)
             else { return nil }
             var recorded = fix

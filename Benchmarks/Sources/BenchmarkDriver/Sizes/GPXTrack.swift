@@ -1,7 +1,7 @@
 import Foundation
 import LocationWire
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Reads the track points of a GPX 1.0/1.1 file as fixes: position, elevation and time, which is all a GPX

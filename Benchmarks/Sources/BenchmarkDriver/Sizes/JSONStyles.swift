@@ -11,9 +11,13 @@ enum JSONStyles {
         var members = ["\"_type\":\"location\"", "\"tid\":\"lw\"", "\"tst\":\(fix.timeMs / 1000)"]
         if let latitude = fix.latitudeE7 { members.append("\"lat\":\(degrees(latitude))") }
         if let longitude = fix.longitudeE7 { members.append("\"lon\":\(degrees(longitude))") }
-        if let accuracy = fix.horizontalAccuracyCm { members.append("\"acc\":\(Int((Double(accuracy) / 100).rounded()))") }
+        if let accuracy = fix.horizontalAccuracyCm {
+            members.append("\"acc\":\(Int((Double(accuracy) / 100).rounded()))")
+        }
         if let altitude = fix.altitudeCm { members.append("\"alt\":\(Int((Double(altitude) / 100).rounded()))") }
-        if let accuracy = fix.verticalAccuracyCm { members.append("\"vac\":\(Int((Double(accuracy) / 100).rounded()))") }
+        if let accuracy = fix.verticalAccuracyCm {
+            members.append("\"vac\":\(Int((Double(accuracy) / 100).rounded()))")
+        }
         if let speed = fix.speedCmS { members.append("\"vel\":\(Int((Double(speed) * 0.036).rounded()))") }
         if let course = fix.courseCdeg { members.append("\"cog\":\(Int((Double(course) / 100).rounded()))") }
         if let battery = fix.batteryPercent { members.append("\"batt\":\(battery)") }

@@ -45,7 +45,8 @@ struct SizeComparison {
         let median = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
         return Input(
             name: url.lastPathComponent,
-            description: "real GPX track: the \(track.fixes.count) track points that carry a time (\(track.pointsWithoutTime) "
+            description:
+                "real GPX track: the \(track.fixes.count) track points that carry a time (\(track.pointsWithoutTime) "
                 + "without one skipped), median interval \(Int(median)) s; position, elevation and time only",
             fixes: track.fixes)
     }
@@ -85,11 +86,15 @@ struct SizeComparison {
         gzip.arguments = ["gzip", "-6", "-n", "-k", "-r", directory.path]
         try gzip.run()
         gzip.waitUntilExit()
-        guard gzip.terminationStatus == 0 else { throw BenchmarkError("gzip failed with status \(gzip.terminationStatus)") }
+        guard gzip.terminationStatus == 0 else {
+            throw BenchmarkError("gzip failed with status \(gzip.terminationStatus)")
+        }
 
         func size(_ url: URL) throws -> Int {
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            guard let size = (attributes[.size] as? NSNumber)?.intValue else { throw BenchmarkError("no size for \(url.path)") }
+            guard let size = (attributes[.size] as? NSNumber)?.intValue else {
+                throw BenchmarkError("no size for \(url.path)")
+            }
             return size
         }
         return try files.map { file in
@@ -99,7 +104,8 @@ struct SizeComparison {
                 raw += try size(path)
                 gzipped += try size(path.appendingPathExtension("gz"))
             }
-            return Entry(input: file.input, encoding: file.encoding, fixes: file.fixes, rawBytes: raw, gzipBytes: gzipped)
+            return Entry(
+                input: file.input, encoding: file.encoding, fixes: file.fixes, rawBytes: raw, gzipBytes: gzipped)
         }
     }
 }
