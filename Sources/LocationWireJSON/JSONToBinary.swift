@@ -85,8 +85,7 @@ struct JSONToBinary {
         case .message(let schema):
             var body = WireWriter()
             try encodeMessage(value, schema: schema, path: path(), into: &body)
-            writer.writeKey(key)
-            writer.writeVarint(UInt64(body.count))
+            writer.writeVarintField(key, UInt64(body.count))
             body.withWrittenBytes { writer.writeRaw($0) }
         case .enumeration(let schema):
             let number: Int32
@@ -105,54 +104,42 @@ struct JSONToBinary {
             default:
                 throw mismatch(value, path: path(), expected: "an enum name or number")
             }
-            writer.writeKey(key)
-            writer.writeVarint(UInt64(bitPattern: Int64(number)))
+            writer.writeVarintField(key, UInt64(bitPattern: Int64(number)))
         case .int32:
             let number = try integer(value, path: path(), min: Int64(Int32.min), max: UInt64(Int32.max))
-            writer.writeKey(key)
-            writer.writeVarint(UInt64(bitPattern: number))
+            writer.writeVarintField(key, UInt64(bitPattern: number))
         case .sint32:
             let number = try integer(value, path: path(), min: Int64(Int32.min), max: UInt64(Int32.max))
-            writer.writeKey(key)
-            writer.writeVarint(UInt64(ZigZag.encode(Int32(number))))
+            writer.writeVarintField(key, UInt64(ZigZag.encode(Int32(number))))
         case .uint32:
             let number = try integer(value, path: path(), min: 0, max: UInt64(UInt32.max))
-            writer.writeKey(key)
-            writer.writeVarint(UInt64(number))
+            writer.writeVarintField(key, UInt64(number))
         case .int64:
             let number = try integer(value, path: path(), min: Int64.min, max: UInt64(Int64.max))
-            writer.writeKey(key)
-            writer.writeVarint(UInt64(bitPattern: number))
+            writer.writeVarintField(key, UInt64(bitPattern: number))
         case .sint64:
             let number = try integer(value, path: path(), min: Int64.min, max: UInt64(Int64.max))
-            writer.writeKey(key)
-            writer.writeVarint(ZigZag.encode(number))
+            writer.writeVarintField(key, ZigZag.encode(number))
         case .uint64:
             let number = try unsignedInteger(value, path: path())
-            writer.writeKey(key)
-            writer.writeVarint(number)
+            writer.writeVarintField(key, number)
         case .fixed32:
             let number = try integer(value, path: path(), min: 0, max: UInt64(UInt32.max))
-            writer.writeKey(key)
-            writer.writeFixed32(UInt32(number))
+            writer.writeFixed32Field(key, UInt32(number))
         case .sfixed32:
             let number = try integer(value, path: path(), min: Int64(Int32.min), max: UInt64(Int32.max))
-            writer.writeKey(key)
-            writer.writeFixed32(UInt32(bitPattern: Int32(number)))
+            writer.writeFixed32Field(key, UInt32(bitPattern: Int32(number)))
         case .fixed64:
             let number = try unsignedInteger(value, path: path())
-            writer.writeKey(key)
-            writer.writeFixed64(number)
+            writer.writeFixed64Field(key, number)
         case .sfixed64:
             let number = try integer(value, path: path(), min: Int64.min, max: UInt64(Int64.max))
-            writer.writeKey(key)
-            writer.writeFixed64(UInt64(bitPattern: number))
+            writer.writeFixed64Field(key, UInt64(bitPattern: number))
         case .bool:
             guard case .bool(let flag) = value.kind else {
                 throw mismatch(value, path: path(), expected: "true or false")
             }
-            writer.writeKey(key)
-            writer.writeVarint(flag ? 1 : 0)
+            writer.writeVarintField(key, flag ? 1 : 0)
         case .float:
             let number = try floatingPoint(value, path: path())
             // As C++: parse to double, round to float, and refuse a finite number that rounds to infinity. So the
@@ -163,12 +150,10 @@ struct JSONToBinary {
                     code: .outOfRange, offset: value.offset, fieldPath: path(),
                     message: "\(number) is beyond the range of a float")
             }
-            writer.writeKey(key)
-            writer.writeFixed32(Float(number).bitPattern)
+            writer.writeFixed32Field(key, Float(number).bitPattern)
         case .double:
             let number = try floatingPoint(value, path: path())
-            writer.writeKey(key)
-            writer.writeFixed64(number.bitPattern)
+            writer.writeFixed64Field(key, number.bitPattern)
         case .string:
             guard case .string(let text) = value.kind else { throw mismatch(value, path: path(), expected: "a string") }
             writer.writeStringField(key, text)

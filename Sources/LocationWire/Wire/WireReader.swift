@@ -135,24 +135,21 @@ public struct WireReader: ~Copyable {
 
     /// Reads four little-endian bytes.
     @inline(__always)
-    package mutating func readFixed32() throws(DecodingError) -> UInt32 {
-        guard end - cursor >= 4 else {
-            throw error(.truncated, at: cursor, "input ends inside a 4-byte value")
-        }
-        let value = cursor.loadUnaligned(as: UInt32.self)
-        cursor += 4
-        return UInt32(littleEndian: value)
-    }
+    package mutating func readFixed32() throws(DecodingError) -> UInt32 { try readLittleEndian() }
 
     /// Reads eight little-endian bytes.
     @inline(__always)
-    package mutating func readFixed64() throws(DecodingError) -> UInt64 {
-        guard end - cursor >= 8 else {
-            throw error(.truncated, at: cursor, "input ends inside an 8-byte value")
+    package mutating func readFixed64() throws(DecodingError) -> UInt64 { try readLittleEndian() }
+
+    @inline(__always)
+    private mutating func readLittleEndian<Value: FixedWidthInteger>() throws(DecodingError) -> Value {
+        let size = MemoryLayout<Value>.size
+        guard end - cursor >= size else {
+            throw error(.truncated, at: cursor, "input ends inside a \(size)-byte value")
         }
-        let value = cursor.loadUnaligned(as: UInt64.self)
-        cursor += 8
-        return UInt64(littleEndian: value)
+        let value = cursor.loadUnaligned(as: Value.self)
+        cursor += size
+        return Value(littleEndian: value)
     }
 
     /// Reads an int32 or enum value: a varint of up to 64 bits whose low 32 bits are the value (negative

@@ -81,17 +81,10 @@ public struct WireWriter: ~Copyable, FieldWriter {
     }
 
     @inline(__always)
-    package mutating func writeFixed32(_ value: UInt32) {
-        reserve(4)
-        storage.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt32.self)
-        count += 4
-    }
-
-    @inline(__always)
-    package mutating func writeFixed64(_ value: UInt64) {
-        reserve(8)
-        storage.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt64.self)
-        count += 8
+    package mutating func writeLittleEndian<Value: FixedWidthInteger>(_ value: Value) {
+        reserve(MemoryLayout<Value>.size)
+        storage.storeBytes(of: value.littleEndian, toByteOffset: count, as: Value.self)
+        count += MemoryLayout<Value>.size
     }
 
     /// Writes raw bytes: unknown fields, or a payload whose length was already written.
@@ -260,28 +253,20 @@ package struct BoundedWireWriter: FieldWriter {
     }
 
     @inline(__always)
-    package mutating func writeFixed32(_ value: UInt32) {
-        position.storeBytes(of: value.littleEndian, as: UInt32.self)
-        position += 4
-        assert(position <= end)
-    }
-
-    @inline(__always)
-    package mutating func writeFixed64(_ value: UInt64) {
-        position.storeBytes(of: value.littleEndian, as: UInt64.self)
-        position += 8
+    package mutating func writeLittleEndian<Value: FixedWidthInteger>(_ value: Value) {
+        position.storeBytes(of: value.littleEndian, as: Value.self)
+        position += MemoryLayout<Value>.size
         assert(position <= end)
     }
 }
 
-/// The field writers both writers share, built on their three primitives.
+/// The field writers both writers share, built on their two primitives.
 package protocol FieldWriter: ~Copyable {
     /// Writes a varint in its shortest form.
     mutating func writeVarint(_ value: UInt64)
-    /// Writes four little-endian bytes.
-    mutating func writeFixed32(_ value: UInt32)
-    /// Writes eight little-endian bytes.
-    mutating func writeFixed64(_ value: UInt64)
+    /// Writes a fixed-width value in little-endian byte order (fixed32, fixed64, their signed forms, float and
+    /// double by their bit patterns).
+    mutating func writeLittleEndian<Value: FixedWidthInteger>(_ value: Value)
 }
 
 extension FieldWriter where Self: ~Copyable {
@@ -326,12 +311,12 @@ extension FieldWriter where Self: ~Copyable {
     @inline(__always)
     package mutating func writeFixed32Field(_ key: FieldKey, _ value: UInt32) {
         writeKey(key)
-        writeFixed32(value)
+        writeLittleEndian(value)
     }
 
     @inline(__always)
     package mutating func writeFixed64Field(_ key: FieldKey, _ value: UInt64) {
         writeKey(key)
-        writeFixed64(value)
+        writeLittleEndian(value)
     }
 }
