@@ -15,7 +15,7 @@ fi
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "protobuf==7.36.2" jsonschema
 
 protoc --version
-protoc-c --version | head -1
+protoc-c --version | sed -n 1p
 python3 -c 'import google.protobuf as p; from google.protobuf.internal import api_implementation as a; print("python protobuf", p.__version__, a.Type())'
 if [[ "$(python3 -c 'from google.protobuf.internal import api_implementation as a; print(a.Type())')" != upb ]]; then
   echo "install-peers.sh: Python protobuf does not run on upb" >&2

@@ -84,7 +84,7 @@ compare() {
 shorten() {
   local lines
   lines=$(wc -l <"$1")
-  sed -e "s#$out/#regenerated/#g" -e "s#$root/#committed/#g" "$1" | cut -c1-160 | head -n 24
+  sed -e "s#$out/#regenerated/#g" -e "s#$root/#committed/#g" "$1" | cut -c1-160 | sed -n 1,24p
   if ((lines > 24)); then echo "... ($lines diff lines in all)"; fi
 }
 

@@ -31,7 +31,7 @@ shopt -s nullglob
 protos=("$proto"/locationwire/v1/*.proto)
 ((${#protos[@]} > 0)) || die "no .proto files in $proto/locationwire/v1"
 
-say "$(protoc --version) + libprotobuf $(pkg-config --modversion protobuf); $(protoc-c --version | head -1) + libprotobuf-c $(pkg-config --modversion libprotobuf-c); $(g++ --version | head -1)"
+say "$(protoc --version) + libprotobuf $(pkg-config --modversion protobuf); $(protoc-c --version | sed -n 1p) + libprotobuf-c $(pkg-config --modversion libprotobuf-c); $(g++ --version | sed -n 1p)"
 rm -rf "$build"
 mkdir -p "$build/gen/cpp" "$build/gen/c" "$build/python" "$build/obj/cpp" "$build/obj/c"
 

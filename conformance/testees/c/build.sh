@@ -23,7 +23,7 @@ pkg-config --exists libprotobuf-c || {
 
 rm -rf "$build/gen"
 mkdir -p "$build/gen"
-echo "c: $(protoc-c --version | head -1), libprotobuf-c $(pkg-config --modversion libprotobuf-c)" >&2
+echo "c: $(protoc-c --version | sed -n 1p), libprotobuf-c $(pkg-config --modversion libprotobuf-c)" >&2
 protoc-c -I "$proto" --c_out="$build/gen" \
   "$proto"/locationwire/v1/*.proto "$proto"/locationwire/conformance/v1/testee.proto
 

@@ -11,7 +11,7 @@ package="$here/SwiftProtobufTestee"
 
 command -v swift >/dev/null 2>&1 || { echo "build.sh: 'swift' not found; install a Swift 6.2+ toolchain" >&2; exit 1; }
 
-echo "swift-protobuf: $(swift --version 2>&1 | head -1)" >&2
+echo "swift-protobuf: $(swift --version 2>&1 | sed -n 1p)" >&2
 swift build -c release --package-path "$package" --product SwiftProtobufTestee >&2
 binary="$(swift build -c release --package-path "$package" --show-bin-path)/SwiftProtobufTestee"
 [[ -x "$binary" ]] || { echo "build.sh: $binary was not built" >&2; exit 1; }
