@@ -14,7 +14,7 @@ Sources:
     .binpb and .json), or the files of an existing folder (--fixtures).
   * the regression inputs in FuzzTesting/Regressions/<Target>/ (unless --no-regressions).
 FuzzValidation (binary) and FuzzJSON (JSON) take any message type, chosen by the first byte
-(MessageRegistry.allTypes[byte % 17]): their inputs are prefixed with the type's index in that order, which is
+(MessageRegistry.allTypes[byte % allTypes.count]): their inputs are prefixed with the type's index in that order, which is
 checked against `locwire types` when locwire is given.
 
 --zip DIR also writes DIR/<Target>_seed_corpus.zip (flat, as OSS-Fuzz and ClusterFuzzLite expect).
@@ -35,7 +35,7 @@ PACKAGE = "locationwire.v1."
 ALL_TYPES = [
     "LocationBatch", "BatchAck", "RegionAssignment", "RegionRequest", "FenceEvent", "TrackingPolicy",
     "LocationFix", "CompactFixes", "FixColumn", "DeviceStatus", "LifecycleEvent", "ArmedRegions", "AckRange",
-    "Region", "Circle", "Polygon", "RefreshPolicy",
+    "Region", "Circle", "Polygon", "RefreshPolicy", "DeviceCommand",
 ]
 SINGLE_TARGETS = {
     "LocationBatch": "FuzzLocationBatch",

@@ -14,7 +14,7 @@ every field's tag in each wire type 0..5 (the field's own wire type and the five
 must keep as unknown fields, start/end group included), the packed tag of repeated scalars, plus length-prefixed
 sample strings, varint boundaries, 10- and 11-byte varints, fixed32/fixed64 samples, float/double bit patterns
 (NaN, -0.0, infinities, subnormals), region-id-like strings and invalid UTF-8.
-FuzzValidation: the same over all 17 message types (its first byte picks the type).
+FuzzValidation: the same over all message types (its first byte picks the type).
 FuzzJSON: every field's JSON name and proto name quoted (and as `"name":`), enum value names quoted, JSON
 tokens, "NaN", "Infinity", 64-bit boundary numbers as strings and bare, escapes and invalid UTF-8.
 
@@ -286,7 +286,7 @@ def make_binary(target, roots, messages):
 
 
 def make_json(messages, enums):
-    d = Dictionary(JSON_TARGET, ["Input: a selector byte (MessageRegistry.allTypes[byte % 17]), then proto3 JSON.",
+    d = Dictionary(JSON_TARGET, ["Input: a selector byte (MessageRegistry.allTypes[byte % allTypes.count]), then proto3 JSON.",
                                  f"Messages: {', '.join(ALL_TYPES)}."])
     for name in ALL_TYPES:
         d.section(f"{name}: JSON names and proto names")

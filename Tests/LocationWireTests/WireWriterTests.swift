@@ -17,6 +17,7 @@ import Testing
                 case .uint32, .sint32: writer.writeVarintField(key, UInt64(UInt32.max))
                 case .bool: writer.writeBoolField(key, true)
                 case .fixed32, .sfixed32, .float: writer.writeFixed32Field(key, .max)
+                case .fixed64, .sfixed64: writer.writeFixed64Field(key, .max)
                 default: Issue.record("LocationFix.\(field) has a type this test does not know; teach it")
                 }
             }

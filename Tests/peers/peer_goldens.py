@@ -42,7 +42,7 @@ SAMPLES = [
         "reason": "FIX_REASON_MOTION_START", "source": "FIX_SOURCE_GNSS", "battery_percent": 0,
         "battery_state": "BATTERY_STATE_CHARGING", "motion_activity": "MOTION_ACTIVITY_WALKING",
         "motion_confidence_pct": 100, "floor": -2, "age_ms": 1500, "is_mock": True,
-        "ellipsoidal_height_cm": 2000000, "pressure_hpa": 1013.25,
+        "ellipsoidal_height_cm": 2000000, "pressure_hpa": 1013.25, "boot_id": 2**64 - 1,
     }),
     ("LocationBatch", {
         "device_id": "ios-7F3A<>&\u2028é😀", "batch_id": 2**64 - 1, "boot_id": 1, "sent_at_ms": 1700000060000,
@@ -50,12 +50,14 @@ SAMPLES = [
         "fixes": [
             {"sequence": 1, "time_ms": 1700000000000, "latitude_e7": 0, "longitude_e7": 1, "reason": 99},
             {"sequence": 2, "time_ms": 1700000001000, "latitude_e7": 900000000, "longitude_e7": -1800000000,
-             "pressure_hpa": math.nan},
+             "pressure_hpa": math.nan, "boot_id": 77},
         ],
         "live_fix": {},
-        "compact_fixes": {"sequence": {"deltas": [5, 1], "run_lengths": [1, 2]}, "count": 3},
+        "compact_fixes": {"sequence": {"deltas": [5, 1], "run_lengths": [1, 2]},
+                          "boot_id": {"deltas": [-1], "run_lengths": [3]}, "count": 3},
         "fence_events": [
-            {"event_sequence": 7, "region_id": "shop:1234", "kind": "FENCE_EVENT_KIND_DWELL", "dwell_ms": 0},
+            {"event_sequence": 7, "region_id": "shop:1234", "kind": "FENCE_EVENT_KIND_DWELL", "dwell_ms": 0,
+             "boot_id": 5},
         ],
         "device_status": {
             "observed_at_ms": 1700000059000, "authorization": "LOCATION_AUTHORIZATION_ALWAYS",
@@ -65,10 +67,11 @@ SAMPLES = [
         },
         "lifecycle_events": [
             {"kind": "LIFECYCLE_EVENT_KIND_RELAUNCHED_BY_SYSTEM", "time_ms": 1700000000000,
-             "elapsed_realtime_ms": 5, "relaunch_reason": "RELAUNCH_REASON_REGION_EVENT"},
+             "elapsed_realtime_ms": 5, "relaunch_reason": "RELAUNCH_REASON_REGION_EVENT", "boot_id": 9},
         ],
         "armed_regions": {"assignment_version": 3, "region_ids": ["city:paris", "shop:1"],
-                          "failed_region_ids": ["shop:2"]},
+                          "failed_region_ids": ["shop:2"], "failure_reasons": ["ARM_FAILURE_REASON_SLOT_LIMIT"]},
+        "install_id": 2**64 - 2, "fix_sequence_floor": 41, "event_sequence_floor": 3, "protocol_revision": 1,
     }),
     ("CompactFixes", {
         "sequence": {"deltas": [100, 1], "run_lengths": [1, 4]},
@@ -89,8 +92,13 @@ SAMPLES = [
         ],
         "fence_event_results": [{"first_sequence": 3, "last_sequence": 4, "result": "ACK_RESULT_DUPLICATE"}],
         "retry_after_ms": 0, "server_time_ms": 1700000061000, "latest_assignment_version": 9,
-        "tracking_policy": {"policy_version": 2, "speed_threshold_cm_s": 0},
+        "tracking_policy": {"policy_version": 2, "speed_threshold_cm_s": 0, "max_batch_bytes": 16384,
+                            "max_batches_in_flight": 2},
+        "outcome": "BATCH_OUTCOME_PROCESSED", "protocol_revision": 1,
+        "commands": [{"command_id": 1, "kind": "DEVICE_COMMAND_KIND_RECORD_FIX", "expires_at_ms": 1700000120000},
+                     {"command_id": 2, "kind": 9}],
     }),
+    ("DeviceCommand", {"command_id": 2**64 - 1, "kind": -1, "expires_at_ms": -1}),
     ("AckRange", {"first_sequence": 2**64 - 1, "last_sequence": 1, "result": 7,
                   "reject_reason": "REJECT_REASON_MOCK_LOCATION", "detail": "x"}),
     ("TrackingPolicy", {

@@ -1,6 +1,6 @@
 import LocationWireFuzzOracle
 
-// The first byte picks one of the 17 message types (MessageRegistry.allTypes[byte % 17]); parses the
+// The first byte picks one of the message types (MessageRegistry.allTypes[byte % allTypes.count]); parses the
 // rest as that type's proto3 JSON, then checks FuzzOracle's properties (round trip, fixed point, JSON);
 // a violation traps, so that libFuzzer keeps the input.
 @_cdecl("LLVMFuzzerTestOneInput")

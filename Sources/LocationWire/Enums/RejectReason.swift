@@ -11,8 +11,6 @@ public struct RejectReason: LocationWireEnum {
     public static let invalidCoordinates = RejectReason(rawValue: 2)
     public static let timestampOutOfRange = RejectReason(rawValue: 3)
     public static let tooOld = RejectReason(rawValue: 4)
-    public static let deviceUnknown = RejectReason(rawValue: 5)
-    public static let quotaExceeded = RejectReason(rawValue: 6)
     public static let mockLocation = RejectReason(rawValue: 7)
 
     public static let schema = EnumSchema(
@@ -23,8 +21,6 @@ public struct RejectReason: LocationWireEnum {
             ("REJECT_REASON_INVALID_COORDINATES", 2),
             ("REJECT_REASON_TIMESTAMP_OUT_OF_RANGE", 3),
             ("REJECT_REASON_TOO_OLD", 4),
-            ("REJECT_REASON_DEVICE_UNKNOWN", 5),
-            ("REJECT_REASON_QUOTA_EXCEEDED", 6),
             ("REJECT_REASON_MOCK_LOCATION", 7),
         ])
 }

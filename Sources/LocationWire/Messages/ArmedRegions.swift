@@ -7,6 +7,8 @@ public struct ArmedRegions: LocationWireMessage {
     public var regionIds: [String] = []
     /// Assigned ids the OS refused to arm, each once, never also in `regionIds`.
     public var failedRegionIds: [String] = []
+    /// Why the OS refused each region: entry `i` is the reason for `failedRegionIds[i]`; empty or as many entries.
+    public var failureReasons: [ArmFailureReason] = []
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -21,6 +23,13 @@ public struct ArmedRegions: LocationWireMessage {
                 case Field.assignmentVersion.key: assignmentVersion = try reader.readVarint()
                 case Field.regionIds.key: try reader.readString(appendingTo: &regionIds)
                 case Field.failedRegionIds.key: try reader.readString(appendingTo: &failedRegionIds)
+                case Field.failureReasons.key:
+                    try reader.readPackedVarints(appendingTo: &failureReasons) {
+                        ArmFailureReason(rawValue: Int32(truncatingIfNeeded: $0))
+                    }
+                case Field.failureReasons.unpackedKey:
+                    try reader.checkCanAppend(to: failureReasons)
+                    failureReasons.append(ArmFailureReason(rawValue: try reader.readInt32()))
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -35,12 +44,15 @@ public struct ArmedRegions: LocationWireMessage {
         }
         for id in regionIds { writer.writeStringField(Field.regionIds.key, id) }
         for id in failedRegionIds { writer.writeStringField(Field.failedRegionIds.key, id) }
+        writer.writePackedVarints(Field.failureReasons.key, failureReasons) {
+            UInt64(bitPattern: Int64($0.rawValue))
+        }
         writer.writeUnknownFields(unknownFields)
     }
 
     /// The fields of `locationwire.v1.ArmedRegions`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
-        case assignmentVersion, regionIds, failedRegionIds
+        case assignmentVersion, regionIds, failedRegionIds, failureReasons
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -48,6 +60,8 @@ public struct ArmedRegions: LocationWireMessage {
             case .assignmentVersion: FieldDeclaration(1, "assignment_version", .uint64)
             case .regionIds: FieldDeclaration(2, "region_ids", .string, .repeated)
             case .failedRegionIds: FieldDeclaration(3, "failed_region_ids", .string, .repeated)
+            case .failureReasons:
+                FieldDeclaration(4, "failure_reasons", .enumeration(ArmFailureReason.self), .repeated)
             }
         }
     }

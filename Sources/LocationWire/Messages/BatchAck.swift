@@ -15,6 +15,16 @@ public struct BatchAck: LocationWireMessage {
     public var latestAssignmentVersion: UInt64 = 0
     /// A new tracking policy, when it changed.
     public var trackingPolicy: TrackingPolicy?
+    /// What the server did with the batch as a whole; unspecified or unknown makes the ack malformed.
+    public var outcome: BatchOutcome = .unspecified
+    /// Why the batch is held, with outcome `hold`.
+    public var holdReason: HoldReason = .unspecified
+    /// With outcome `tooLarge`: the largest batch the server takes, bytes.
+    public var maxBatchBytes: UInt32?
+    /// The specification revision the server follows.
+    public var protocolRevision: UInt32 = 0
+    /// Requests to the device, each executed at most once per command id.
+    public var commands: [DeviceCommand] = []
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -35,6 +45,11 @@ public struct BatchAck: LocationWireMessage {
                 case Field.trackingPolicy.key:
                     if trackingPolicy == nil { trackingPolicy = TrackingPolicy() }
                     try reader.readMessage(into: &trackingPolicy!)
+                case Field.outcome.key: outcome = BatchOutcome(rawValue: try reader.readInt32())
+                case Field.holdReason.key: holdReason = HoldReason(rawValue: try reader.readInt32())
+                case Field.maxBatchBytes.key: maxBatchBytes = try reader.readUInt32()
+                case Field.protocolRevision.key: protocolRevision = try reader.readUInt32()
+                case Field.commands.key: try reader.readMessage(appendingTo: &commands)
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -55,13 +70,18 @@ public struct BatchAck: LocationWireMessage {
             writer.writeVarintField(Field.latestAssignmentVersion.key, latestAssignmentVersion)
         }
         if let trackingPolicy { writer.writeMessageField(Field.trackingPolicy.key, trackingPolicy) }
+        if outcome.rawValue != 0 { writer.writeInt32Field(Field.outcome.key, outcome.rawValue) }
+        if holdReason.rawValue != 0 { writer.writeInt32Field(Field.holdReason.key, holdReason.rawValue) }
+        if let maxBatchBytes { writer.writeVarintField(Field.maxBatchBytes.key, UInt64(maxBatchBytes)) }
+        if protocolRevision != 0 { writer.writeVarintField(Field.protocolRevision.key, UInt64(protocolRevision)) }
+        writer.writeRepeatedMessageField(Field.commands.key, commands)
         writer.writeUnknownFields(unknownFields)
     }
 
     /// The fields of `locationwire.v1.BatchAck`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
         case batchId, fixResults, fenceEventResults, retryAfterMs, serverTimeMs,
-            latestAssignmentVersion, trackingPolicy
+            latestAssignmentVersion, trackingPolicy, outcome, holdReason, maxBatchBytes, protocolRevision, commands
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -74,6 +94,11 @@ public struct BatchAck: LocationWireMessage {
             case .serverTimeMs: FieldDeclaration(5, "server_time_ms", .int64)
             case .latestAssignmentVersion: FieldDeclaration(6, "latest_assignment_version", .uint64)
             case .trackingPolicy: FieldDeclaration(7, "tracking_policy", .message(TrackingPolicy.self))
+            case .outcome: FieldDeclaration(8, "outcome", .enumeration(BatchOutcome.self))
+            case .holdReason: FieldDeclaration(9, "hold_reason", .enumeration(HoldReason.self))
+            case .maxBatchBytes: FieldDeclaration(10, "max_batch_bytes", .uint32, .optional)
+            case .protocolRevision: FieldDeclaration(11, "protocol_revision", .uint32)
+            case .commands: FieldDeclaration(12, "commands", .message(DeviceCommand.self), .repeated)
             }
         }
     }

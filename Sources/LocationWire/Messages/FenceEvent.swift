@@ -22,6 +22,8 @@ public struct FenceEvent: LocationWireMessage {
     public var detectedElapsedRealtimeMs: UInt64?
     /// For dwell events: time spent inside, ms.
     public var dwellMs: UInt32?
+    /// The boot `detectedElapsedRealtimeMs` was read in; 0 = the enclosing batch's `bootId`.
+    public var bootId: UInt64 = 0
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -47,6 +49,7 @@ public struct FenceEvent: LocationWireMessage {
                 case Field.detectedElapsedRealtimeMs.key:
                     detectedElapsedRealtimeMs = try reader.readVarint()
                 case Field.dwellMs.key: dwellMs = try reader.readUInt32()
+                case Field.bootId.key: bootId = try reader.readFixed64()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -75,13 +78,14 @@ public struct FenceEvent: LocationWireMessage {
             writer.writeVarintField(Field.detectedElapsedRealtimeMs.key, detectedElapsedRealtimeMs)
         }
         if let dwellMs { writer.writeVarintField(Field.dwellMs.key, UInt64(dwellMs)) }
+        if bootId != 0 { writer.writeFixed64Field(Field.bootId.key, bootId) }
         writer.writeUnknownFields(unknownFields)
     }
 
     /// The fields of `locationwire.v1.FenceEvent`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
         case eventSequence, regionId, regionVersion, assignmentVersion, kind, osEventTimeMs,
-            detectedAtMs, triggerFix, source, detectedElapsedRealtimeMs, dwellMs
+            detectedAtMs, triggerFix, source, detectedElapsedRealtimeMs, dwellMs, bootId
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -98,6 +102,7 @@ public struct FenceEvent: LocationWireMessage {
             case .detectedElapsedRealtimeMs:
                 FieldDeclaration(10, "detected_elapsed_realtime_ms", .uint64, .optional)
             case .dwellMs: FieldDeclaration(11, "dwell_ms", .uint32, .optional)
+            case .bootId: FieldDeclaration(12, "boot_id", .fixed64)
             }
         }
     }

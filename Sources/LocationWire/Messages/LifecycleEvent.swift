@@ -9,6 +9,8 @@ public struct LifecycleEvent: LocationWireMessage {
     public var elapsedRealtimeMs: UInt64?
     /// For system relaunches: why the OS relaunched the app.
     public var relaunchReason: RelaunchReason = .unspecified
+    /// The boot `elapsedRealtimeMs` was read in; 0 = the enclosing batch's `bootId`.
+    public var bootId: UInt64 = 0
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -25,6 +27,7 @@ public struct LifecycleEvent: LocationWireMessage {
                 case Field.elapsedRealtimeMs.key: elapsedRealtimeMs = try reader.readVarint()
                 case Field.relaunchReason.key:
                     relaunchReason = RelaunchReason(rawValue: try reader.readInt32())
+                case Field.bootId.key: bootId = try reader.readFixed64()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -42,12 +45,13 @@ public struct LifecycleEvent: LocationWireMessage {
         if relaunchReason.rawValue != 0 {
             writer.writeInt32Field(Field.relaunchReason.key, relaunchReason.rawValue)
         }
+        if bootId != 0 { writer.writeFixed64Field(Field.bootId.key, bootId) }
         writer.writeUnknownFields(unknownFields)
     }
 
     /// The fields of `locationwire.v1.LifecycleEvent`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
-        case kind, timeMs, elapsedRealtimeMs, relaunchReason
+        case kind, timeMs, elapsedRealtimeMs, relaunchReason, bootId
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -57,6 +61,7 @@ public struct LifecycleEvent: LocationWireMessage {
             case .elapsedRealtimeMs: FieldDeclaration(3, "elapsed_realtime_ms", .uint64, .optional)
             case .relaunchReason:
                 FieldDeclaration(4, "relaunch_reason", .enumeration(RelaunchReason.self))
+            case .bootId: FieldDeclaration(5, "boot_id", .fixed64)
             }
         }
     }

@@ -23,10 +23,19 @@ public struct LocationBatch: LocationWireMessage {
     public var fenceEvents: [FenceEvent] = []
     /// Permissions and power settings at send time.
     public var deviceStatus: DeviceStatus?
-    /// Lifecycle events since the last acknowledged upload, oldest first.
+    /// Lifecycle events not yet acknowledged, oldest first.
     public var lifecycleEvents: [LifecycleEvent] = []
     /// The regions armed right now.
     public var armedRegions: ArmedRegions?
+    /// Random id of the app installation (erased by a reinstall); part of every item's idempotency key. 0 = absent.
+    public var installId: UInt64 = 0
+    /// Every fix sequence below this has left the device for good (acknowledged, or discarded: a loss); never
+    /// decreases. 0 = not stated.
+    public var fixSequenceFloor: UInt64 = 0
+    /// The same floor for fence event sequence numbers. 0 = not stated.
+    public var eventSequenceFloor: UInt64 = 0
+    /// The specification revision the device follows: 1 for this one, 0 for the first publication.
+    public var protocolRevision: UInt32 = 0
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -63,6 +72,10 @@ public struct LocationBatch: LocationWireMessage {
                 case Field.armedRegions.key:
                     if armedRegions == nil { armedRegions = ArmedRegions() }
                     try reader.readMessage(into: &armedRegions!)
+                case Field.installId.key: installId = try reader.readFixed64()
+                case Field.fixSequenceFloor.key: fixSequenceFloor = try reader.readVarint()
+                case Field.eventSequenceFloor.key: eventSequenceFloor = try reader.readVarint()
+                case Field.protocolRevision.key: protocolRevision = try reader.readUInt32()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -104,13 +117,18 @@ public struct LocationBatch: LocationWireMessage {
         if let deviceStatus { writer.writeMessageField(Field.deviceStatus.key, deviceStatus) }
         writer.writeRepeatedMessageField(Field.lifecycleEvents.key, lifecycleEvents)
         if let armedRegions { writer.writeMessageField(Field.armedRegions.key, armedRegions) }
+        if installId != 0 { writer.writeFixed64Field(Field.installId.key, installId) }
+        if fixSequenceFloor != 0 { writer.writeVarintField(Field.fixSequenceFloor.key, fixSequenceFloor) }
+        if eventSequenceFloor != 0 { writer.writeVarintField(Field.eventSequenceFloor.key, eventSequenceFloor) }
+        if protocolRevision != 0 { writer.writeVarintField(Field.protocolRevision.key, UInt64(protocolRevision)) }
         writer.writeUnknownFields(unknownFields)
     }
 
     /// The fields of `locationwire.v1.LocationBatch`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
         case deviceId, batchId, bootId, sentAtMs, sentElapsedRealtimeMs, datum, fixes, liveFix,
-            compactFixes, fenceEvents, deviceStatus, lifecycleEvents, armedRegions
+            compactFixes, fenceEvents, deviceStatus, lifecycleEvents, armedRegions, installId,
+            fixSequenceFloor, eventSequenceFloor, protocolRevision
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -130,6 +148,10 @@ public struct LocationBatch: LocationWireMessage {
             case .lifecycleEvents:
                 FieldDeclaration(12, "lifecycle_events", .message(LifecycleEvent.self), .repeated)
             case .armedRegions: FieldDeclaration(13, "armed_regions", .message(ArmedRegions.self))
+            case .installId: FieldDeclaration(14, "install_id", .fixed64)
+            case .fixSequenceFloor: FieldDeclaration(15, "fix_sequence_floor", .uint64)
+            case .eventSequenceFloor: FieldDeclaration(16, "event_sequence_floor", .uint64)
+            case .protocolRevision: FieldDeclaration(17, "protocol_revision", .uint32)
             }
         }
     }

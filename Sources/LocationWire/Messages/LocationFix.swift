@@ -51,6 +51,8 @@ public struct LocationFix: LocationWireMessage {
     /// Barometric pressure, hPa, as the IEEE 754 binary32 bit pattern, so that equality is bit-exact (NaN
     /// payloads and -0.0 survive a round trip and compare equal to themselves).
     public var pressureHpaBits: UInt32?
+    /// The boot `elapsedRealtimeMs` was read in (a random per-boot id); 0 = the enclosing batch's `bootId`.
+    public var bootId: UInt64 = 0
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -105,6 +107,7 @@ public struct LocationFix: LocationWireMessage {
                 case Field.isMock.key: isMock = try reader.readBool()
                 case Field.ellipsoidalHeightCm.key: ellipsoidalHeightCm = try reader.readSInt32()
                 case Field.pressureHpa.key: pressureHpaBits = try reader.readFixed32()
+                case Field.bootId.key: bootId = try reader.readFixed64()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -182,6 +185,7 @@ public struct LocationFix: LocationWireMessage {
                 guard let value = scanner.varint() else { return false }
                 ellipsoidalHeightCm = ZigZag.decode(UInt32(truncatingIfNeeded: value))
             case Field.pressureHpa.key: pressureHpaBits = scanner.fixed32()
+            case Field.bootId.key: bootId = scanner.fixed64()
             default: return false
             }
         }
@@ -267,6 +271,7 @@ public struct LocationFix: LocationWireMessage {
         if let pressureHpaBits = fix.pointee.pressureHpaBits {
             out.writeFixed32Field(Field.pressureHpa.key, pressureHpaBits)
         }
+        if fix.pointee.bootId != 0 { out.writeFixed64Field(Field.bootId.key, fix.pointee.bootId) }
         writer.commit(out)
         writer.writeUnknownFields(fix.pointee.unknownFields)
     }
@@ -276,7 +281,7 @@ public struct LocationFix: LocationWireMessage {
         case sequence, timeMs, latitudeE7, longitudeE7, horizontalAccuracyCm, altitudeCm,
             verticalAccuracyCm, speedCmS, speedAccuracyCmS, courseCdeg, courseAccuracyCdeg,
             elapsedRealtimeMs, reason, source, batteryPercent, batteryState, motionActivity,
-            motionConfidencePct, floor, ageMs, isMock, ellipsoidalHeightCm, pressureHpa
+            motionConfidencePct, floor, ageMs, isMock, ellipsoidalHeightCm, pressureHpa, bootId
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -305,6 +310,7 @@ public struct LocationFix: LocationWireMessage {
             case .isMock: FieldDeclaration(21, "is_mock", .bool)
             case .ellipsoidalHeightCm: FieldDeclaration(22, "ellipsoidal_height_cm", .sint32, .optional)
             case .pressureHpa: FieldDeclaration(23, "pressure_hpa", .float, .optional)
+            case .bootId: FieldDeclaration(24, "boot_id", .fixed64)
             }
         }
     }
@@ -342,6 +348,7 @@ extension LocationFix {
         case .isMock: isMock ? 1 : 0
         case .ellipsoidalHeightCm: ellipsoidalHeightCm.map(Int64.init)
         case .pressureHpa: pressureHpaBits.map(Int64.init)
+        case .bootId: Int64(bitPattern: bootId)
         }
     }
 
@@ -404,6 +411,8 @@ extension LocationFix {
             try column.forEachValue(of: field, as: Int32.self) { rows[$0].ellipsoidalHeightCm = $1 }
         case .pressureHpa:
             try column.forEachValue(of: field, as: UInt32.self) { rows[$0].pressureHpaBits = $1 }
+        case .bootId:
+            try column.forEachValue(of: field, as: Int64.self) { rows[$0].bootId = UInt64(bitPattern: $1) }
         }
     }
 }

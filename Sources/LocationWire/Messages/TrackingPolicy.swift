@@ -28,6 +28,10 @@ public struct TrackingPolicy: LocationWireMessage {
     public var compactFixesAccepted: Bool = false
     /// Tracking on or off; nil = on.
     public var trackingEnabled: Bool?
+    /// The largest encoded LocationBatch the server takes, bytes, 16384 ... 67108864; nil = 1048576.
+    public var maxBatchBytes: UInt32?
+    /// Batches sent and not yet answered at once, 1 ... 16; nil = 1.
+    public var maxBatchesInFlight: UInt32?
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -77,6 +81,8 @@ public struct TrackingPolicy: LocationWireMessage {
                 case Field.heartbeatIntervalMs.key: heartbeatIntervalMs = try reader.readUInt32()
                 case Field.compactFixesAccepted.key: compactFixesAccepted = try reader.readBool()
                 case Field.trackingEnabled.key: trackingEnabled = try reader.readBool()
+                case Field.maxBatchBytes.key: maxBatchBytes = try reader.readUInt32()
+                case Field.maxBatchesInFlight.key: maxBatchesInFlight = try reader.readUInt32()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -113,6 +119,10 @@ public struct TrackingPolicy: LocationWireMessage {
         }
         if compactFixesAccepted { writer.writeBoolField(Field.compactFixesAccepted.key, true) }
         if let trackingEnabled { writer.writeBoolField(Field.trackingEnabled.key, trackingEnabled) }
+        if let maxBatchBytes { writer.writeVarintField(Field.maxBatchBytes.key, UInt64(maxBatchBytes)) }
+        if let maxBatchesInFlight {
+            writer.writeVarintField(Field.maxBatchesInFlight.key, UInt64(maxBatchesInFlight))
+        }
         writer.writeUnknownFields(unknownFields)
     }
 
@@ -120,7 +130,8 @@ public struct TrackingPolicy: LocationWireMessage {
     public enum Field: MessageFields {
         case policyVersion, speedThresholdCmS, timeIntervalMs, distanceIntervalM,
             maxHorizontalAccuracyCm, uploadIntervalMs, maxBatchSize, maxBatchAgeMs, stationaryRadiusM,
-            stopTimeoutMs, heartbeatIntervalMs, compactFixesAccepted, trackingEnabled
+            stopTimeoutMs, heartbeatIntervalMs, compactFixesAccepted, trackingEnabled, maxBatchBytes,
+            maxBatchesInFlight
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -139,6 +150,8 @@ public struct TrackingPolicy: LocationWireMessage {
             case .heartbeatIntervalMs: FieldDeclaration(11, "heartbeat_interval_ms", .uint32, .optional)
             case .compactFixesAccepted: FieldDeclaration(12, "compact_fixes_accepted", .bool)
             case .trackingEnabled: FieldDeclaration(13, "tracking_enabled", .bool, .optional)
+            case .maxBatchBytes: FieldDeclaration(14, "max_batch_bytes", .uint32, .optional)
+            case .maxBatchesInFlight: FieldDeclaration(15, "max_batches_in_flight", .uint32, .optional)
             }
         }
     }

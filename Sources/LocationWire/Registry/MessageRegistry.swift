@@ -5,7 +5,7 @@ public enum MessageRegistry {
         LocationBatch.self, BatchAck.self, RegionAssignment.self, RegionRequest.self, FenceEvent.self,
         TrackingPolicy.self, LocationFix.self, CompactFixes.self, FixColumn.self, DeviceStatus.self,
         LifecycleEvent.self, ArmedRegions.self, AckRange.self, Region.self, Circle.self, Polygon.self,
-        RefreshPolicy.self,
+        RefreshPolicy.self, DeviceCommand.self,
     ]
 
     /// The messages a peer sends on its own: the ones exchanged between device and server.

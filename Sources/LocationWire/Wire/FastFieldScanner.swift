@@ -65,6 +65,13 @@ package struct FastFieldScanner {
         position += 4
         return value
     }
+
+    @inline(__always)
+    package mutating func fixed64() -> UInt64 {
+        let value = UInt64(littleEndian: position.loadUnaligned(as: UInt64.self))
+        position += 8
+        return value
+    }
 }
 
 extension WireReader {

@@ -10,6 +10,7 @@ public let locationWireV1MessageTypes: [any SwiftProtobuf.Message.Type] = [
     Locationwire_V1_BatchAck.self,
     Locationwire_V1_Circle.self,
     Locationwire_V1_CompactFixes.self,
+    Locationwire_V1_DeviceCommand.self,
     Locationwire_V1_DeviceStatus.self,
     Locationwire_V1_FenceEvent.self,
     Locationwire_V1_FixColumn.self,

@@ -77,7 +77,9 @@ public nonisolated enum Locationwire_V1_AckResult: SwiftProtobuf.Enum, Swift.Cas
 
 }
 
-/// Why the server refused items for good.
+/// Why the server refused items for good: a permanent defect of the item itself, which sending it again cannot
+/// cure. Conditions of the account or the server that may pass are never reject reasons: they are answered with
+/// BATCH_OUTCOME_HOLD and a HoldReason, which keeps the data.
 public nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -94,12 +96,6 @@ public nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.
   /// Older than the server keeps.
   case tooOld // = 4
 
-  /// The device id is unknown or no longer allowed to upload.
-  case deviceUnknown // = 5
-
-  /// The device exceeded its storage quota.
-  case quotaExceeded // = 6
-
   /// The fix is flagged as mock and the server does not accept mock fixes.
   case mockLocation // = 7
   case UNRECOGNIZED(Int)
@@ -115,8 +111,6 @@ public nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.
     case 2: self = .invalidCoordinates
     case 3: self = .timestampOutOfRange
     case 4: self = .tooOld
-    case 5: self = .deviceUnknown
-    case 6: self = .quotaExceeded
     case 7: self = .mockLocation
     default: self = .UNRECOGNIZED(rawValue)
     }
@@ -129,8 +123,6 @@ public nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.
     case .invalidCoordinates: return 2
     case .timestampOutOfRange: return 3
     case .tooOld: return 4
-    case .deviceUnknown: return 5
-    case .quotaExceeded: return 6
     case .mockLocation: return 7
     case .UNRECOGNIZED(let i): return i
     }
@@ -143,16 +135,190 @@ public nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.
     .invalidCoordinates,
     .timestampOutOfRange,
     .tooOld,
-    .deviceUnknown,
-    .quotaExceeded,
     .mockLocation,
   ]
 
 }
 
-/// The server's item-by-item answer to one LocationBatch. The device deletes every fix and fence event that a
-/// range marks ACCEPTED, DUPLICATE or REJECTED, keeps everything else (RETRY_LATER, or not covered by any range)
-/// for a later upload, and so never loses an item nor lets one bad item block its queue.
+/// What the server did with a batch as a whole.
+public nonisolated enum Locationwire_V1_BatchOutcome: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+
+  /// Not stated: the ack is malformed and ignored as a whole.
+  case unspecified // = 0
+
+  /// The server read the batch. The ranges say what happened to each fix and fence event; the batch-level items
+  /// (lifecycle_events, device_status, armed_regions) are stored, so the device deletes the lifecycle events it
+  /// sent and stops resending that device_status and armed_regions.
+  case processed // = 1
+
+  /// The server stored nothing, for a passing reason (hold_reason): the device keeps everything and sends it
+  /// again after retry_after_ms (or its own back-off when that is absent). The ranges are empty.
+  case hold // = 2
+
+  /// The batch is larger than the server takes (max_batch_bytes): nothing stored; the device splits its batches
+  /// to fit and sends again at once. The ranges are empty.
+  case tooLarge // = 3
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .processed
+    case 2: self = .hold
+    case 3: self = .tooLarge
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .processed: return 1
+    case .hold: return 2
+    case .tooLarge: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Locationwire_V1_BatchOutcome] = [
+    .unspecified,
+    .processed,
+    .hold,
+    .tooLarge,
+  ]
+
+}
+
+/// Why a server holds a batch without storing it. Every reason is a condition that may pass; none destroys data.
+public nonisolated enum Locationwire_V1_HoldReason: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// Overloaded or rate-limited: try again after retry_after_ms.
+  case serverBusy // = 1
+
+  /// The device id is unknown or not (yet, or no longer) allowed to upload.
+  case deviceUnknown // = 2
+
+  /// The account's storage quota is used up.
+  case quotaExceeded // = 3
+
+  /// The batch holds a compact column the server cannot rebuild (a LocationFix field newer than the server).
+  /// The device sends its backlog in the row form from now on, where unknown fields are kept.
+  case unknownCompactColumn // = 4
+
+  /// The batch states a datum the server does not know, so its coordinates have no known frame.
+  case unknownDatum // = 5
+
+  /// The server does not serve the batch's protocol_revision.
+  case unsupportedRevision // = 6
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .serverBusy
+    case 2: self = .deviceUnknown
+    case 3: self = .quotaExceeded
+    case 4: self = .unknownCompactColumn
+    case 5: self = .unknownDatum
+    case 6: self = .unsupportedRevision
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .serverBusy: return 1
+    case .deviceUnknown: return 2
+    case .quotaExceeded: return 3
+    case .unknownCompactColumn: return 4
+    case .unknownDatum: return 5
+    case .unsupportedRevision: return 6
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Locationwire_V1_HoldReason] = [
+    .unspecified,
+    .serverBusy,
+    .deviceUnknown,
+    .quotaExceeded,
+    .unknownCompactColumn,
+    .unknownDatum,
+    .unsupportedRevision,
+  ]
+
+}
+
+/// What the server asks the device to do.
+public nonisolated enum Locationwire_V1_DeviceCommandKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// Record one fix now, whatever the recording rule says, with reason FIX_REASON_SERVER_REQUEST, and send it as
+  /// the live fix of the next batch.
+  case recordFix // = 1
+
+  /// Send a RegionRequest with reason REGION_REQUEST_REASON_SERVER_HINT.
+  case requestRegions // = 2
+
+  /// Upload what is queued now, without waiting for upload_interval_ms (retry_after_ms still holds).
+  case uploadNow // = 3
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .recordFix
+    case 2: self = .requestRegions
+    case 3: self = .uploadNow
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .recordFix: return 1
+    case .requestRegions: return 2
+    case .uploadNow: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Locationwire_V1_DeviceCommandKind] = [
+    .unspecified,
+    .recordFix,
+    .requestRegions,
+    .uploadNow,
+  ]
+
+}
+
+/// The server's answer to one LocationBatch: first for the batch as a whole (outcome), then item by item. When
+/// the outcome is PROCESSED, the device deletes every fix and fence event of that batch that a range marks
+/// ACCEPTED, DUPLICATE or REJECTED, and keeps everything else (RETRY_LATER, or not covered by any range) for a
+/// later upload; so it never loses an item nor lets one bad item block its queue. Any other outcome keeps
+/// everything. An ack applies only to the items of the batch it answers (batch_id), never to other items the
+/// device holds. proto/README.md, "Acknowledgements", has the full table.
 public nonisolated struct Locationwire_V1_BatchAck: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -215,6 +381,46 @@ public nonisolated struct Locationwire_V1_BatchAck: @unchecked Sendable {
   /// Clears the value of `trackingPolicy`. Subsequent reads from it will return its default value.
   public mutating func clearTrackingPolicy() {_uniqueStorage()._trackingPolicy = nil}
 
+  /// What the server did with the batch as a whole. Required: an ack without an outcome, or with one the device
+  /// does not know, is ignored as a whole (everything is kept).
+  public var outcome: Locationwire_V1_BatchOutcome {
+    get {_storage._outcome}
+    set {_uniqueStorage()._outcome = newValue}
+  }
+
+  /// Why the server holds the batch, when outcome is HOLD; UNSPECIFIED otherwise.
+  public var holdReason: Locationwire_V1_HoldReason {
+    get {_storage._holdReason}
+    set {_uniqueStorage()._holdReason = newValue}
+  }
+
+  /// With outcome TOO_LARGE: the largest encoded LocationBatch, in bytes, the server takes. Range 16384 to
+  /// 67108864. The device splits its batches to fit and sends again.
+  public var optionalMaxBatchBytes: OneOf_OptionalMaxBatchBytes? {
+    get {return _storage._optionalMaxBatchBytes}
+    set {_uniqueStorage()._optionalMaxBatchBytes = newValue}
+  }
+
+  public var maxBatchBytes: UInt32 {
+    get {
+      if case .maxBatchBytes(let v)? = _storage._optionalMaxBatchBytes {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalMaxBatchBytes = .maxBatchBytes(newValue)}
+  }
+
+  /// The revision of this specification the server follows (see LocationBatch.protocol_revision).
+  public var protocolRevision: UInt32 {
+    get {_storage._protocolRevision}
+    set {_uniqueStorage()._protocolRevision = newValue}
+  }
+
+  /// Things the server asks the device to do, each executed at most once per command_id.
+  public var commands: [Locationwire_V1_DeviceCommand] {
+    get {_storage._commands}
+    set {_uniqueStorage()._commands = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// When present, the device must not upload again before this many milliseconds have passed (the server is
@@ -224,13 +430,21 @@ public nonisolated struct Locationwire_V1_BatchAck: @unchecked Sendable {
 
   }
 
+  /// With outcome TOO_LARGE: the largest encoded LocationBatch, in bytes, the server takes. Range 16384 to
+  /// 67108864. The device splits its batches to fit and sends again.
+  public nonisolated enum OneOf_OptionalMaxBatchBytes: Equatable, Sendable {
+    case maxBatchBytes(UInt32)
+
+  }
+
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-/// The result for every item whose sequence number lies in [first_sequence, last_sequence]. A range may span
-/// numbers the batch did not contain; it applies to the items the device has.
+/// The result for every item of the answered batch whose sequence number lies in [first_sequence,
+/// last_sequence]. A range may span numbers the batch did not contain; it applies only to the items the batch
+/// contained, never to other items the device holds.
 public nonisolated struct Locationwire_V1_AckRange: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -245,11 +459,34 @@ public nonisolated struct Locationwire_V1_AckRange: Sendable {
   /// What the server did with these items. Required: UNSPECIFIED is invalid.
   public var result: Locationwire_V1_AckResult = .unspecified
 
-  /// Why, when result is REJECTED; UNSPECIFIED otherwise.
+  /// Why, when result is REJECTED; UNSPECIFIED otherwise. Required with REJECTED: a server must say why it
+  /// makes the device delete data.
   public var rejectReason: Locationwire_V1_RejectReason = .unspecified
 
   /// Human-readable detail for logs, at most 256 bytes. Never parsed.
   public var detail: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One request from the server to the device, carried by a BatchAck. Commands reach the device only through
+/// acks it accepts, and may arrive more than once (a duplicated or repeated ack): the device executes each
+/// command_id at most once, and ignores kinds it does not know.
+public nonisolated struct Locationwire_V1_DeviceCommand: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Unique per device, chosen by the server. Required: at least 1.
+  public var commandID: UInt64 = 0
+
+  /// What to do. Required: UNSPECIFIED is invalid.
+  public var kind: Locationwire_V1_DeviceCommandKind = .unspecified
+
+  /// The device ignores the command after this time, UTC ms (device clock). 0: no expiry.
+  public var expiresAtMs: Int64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -265,12 +502,24 @@ nonisolated extension Locationwire_V1_AckResult: SwiftProtobuf._ProtoNameProvidi
 }
 
 nonisolated extension Locationwire_V1_RejectReason: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REJECT_REASON_UNSPECIFIED\0\u{1}REJECT_REASON_INVALID\0\u{1}REJECT_REASON_INVALID_COORDINATES\0\u{1}REJECT_REASON_TIMESTAMP_OUT_OF_RANGE\0\u{1}REJECT_REASON_TOO_OLD\0\u{1}REJECT_REASON_DEVICE_UNKNOWN\0\u{1}REJECT_REASON_QUOTA_EXCEEDED\0\u{1}REJECT_REASON_MOCK_LOCATION\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REJECT_REASON_UNSPECIFIED\0\u{1}REJECT_REASON_INVALID\0\u{1}REJECT_REASON_INVALID_COORDINATES\0\u{1}REJECT_REASON_TIMESTAMP_OUT_OF_RANGE\0\u{1}REJECT_REASON_TOO_OLD\0\u{2}\u{3}REJECT_REASON_MOCK_LOCATION\0")
+}
+
+nonisolated extension Locationwire_V1_BatchOutcome: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0BATCH_OUTCOME_UNSPECIFIED\0\u{1}BATCH_OUTCOME_PROCESSED\0\u{1}BATCH_OUTCOME_HOLD\0\u{1}BATCH_OUTCOME_TOO_LARGE\0")
+}
+
+nonisolated extension Locationwire_V1_HoldReason: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0HOLD_REASON_UNSPECIFIED\0\u{1}HOLD_REASON_SERVER_BUSY\0\u{1}HOLD_REASON_DEVICE_UNKNOWN\0\u{1}HOLD_REASON_QUOTA_EXCEEDED\0\u{1}HOLD_REASON_UNKNOWN_COMPACT_COLUMN\0\u{1}HOLD_REASON_UNKNOWN_DATUM\0\u{1}HOLD_REASON_UNSUPPORTED_REVISION\0")
+}
+
+nonisolated extension Locationwire_V1_DeviceCommandKind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DEVICE_COMMAND_KIND_UNSPECIFIED\0\u{1}DEVICE_COMMAND_KIND_RECORD_FIX\0\u{1}DEVICE_COMMAND_KIND_REQUEST_REGIONS\0\u{1}DEVICE_COMMAND_KIND_UPLOAD_NOW\0")
 }
 
 nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".BatchAck"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}batch_id\0\u{3}fix_results\0\u{3}fence_event_results\0\u{3}retry_after_ms\0\u{3}server_time_ms\0\u{3}latest_assignment_version\0\u{3}tracking_policy\0\u{c}PM\u{c}P\\\u{2}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}batch_id\0\u{3}fix_results\0\u{3}fence_event_results\0\u{3}retry_after_ms\0\u{3}server_time_ms\0\u{3}latest_assignment_version\0\u{3}tracking_policy\0\u{1}outcome\0\u{3}hold_reason\0\u{3}max_batch_bytes\0\u{3}protocol_revision\0\u{1}commands\0\u{c}PM\u{c}P\\\u{2}")
 
   fileprivate class _StorageClass {
     var _batchID: UInt64 = 0
@@ -280,6 +529,11 @@ nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProt
     var _serverTimeMs: Int64 = 0
     var _latestAssignmentVersion: UInt64 = 0
     var _trackingPolicy: Locationwire_V1_TrackingPolicy? = nil
+    var _outcome: Locationwire_V1_BatchOutcome = .unspecified
+    var _holdReason: Locationwire_V1_HoldReason = .unspecified
+    var _optionalMaxBatchBytes: Locationwire_V1_BatchAck.OneOf_OptionalMaxBatchBytes?
+    var _protocolRevision: UInt32 = 0
+    var _commands: [Locationwire_V1_DeviceCommand] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -297,6 +551,11 @@ nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProt
       _serverTimeMs = source._serverTimeMs
       _latestAssignmentVersion = source._latestAssignmentVersion
       _trackingPolicy = source._trackingPolicy
+      _outcome = source._outcome
+      _holdReason = source._holdReason
+      _optionalMaxBatchBytes = source._optionalMaxBatchBytes
+      _protocolRevision = source._protocolRevision
+      _commands = source._commands
     }
   }
 
@@ -329,6 +588,18 @@ nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProt
         case 5: try { try decoder.decodeSingularInt64Field(value: &_storage._serverTimeMs) }()
         case 6: try { try decoder.decodeSingularUInt64Field(value: &_storage._latestAssignmentVersion) }()
         case 7: try { try decoder.decodeSingularMessageField(value: &_storage._trackingPolicy) }()
+        case 8: try { try decoder.decodeSingularEnumField(value: &_storage._outcome) }()
+        case 9: try { try decoder.decodeSingularEnumField(value: &_storage._holdReason) }()
+        case 10: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalMaxBatchBytes != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMaxBatchBytes = .maxBatchBytes(v)
+          }
+        }()
+        case 11: try { try decoder.decodeSingularUInt32Field(value: &_storage._protocolRevision) }()
+        case 12: try { try decoder.decodeRepeatedMessageField(value: &_storage._commands) }()
         default: break
         }
       }
@@ -362,6 +633,21 @@ nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProt
       try { if let v = _storage._trackingPolicy {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
       } }()
+      if _storage._outcome != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._outcome, fieldNumber: 8)
+      }
+      if _storage._holdReason != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._holdReason, fieldNumber: 9)
+      }
+      try { if case .maxBatchBytes(let v)? = _storage._optionalMaxBatchBytes {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 10)
+      } }()
+      if _storage._protocolRevision != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._protocolRevision, fieldNumber: 11)
+      }
+      if !_storage._commands.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._commands, fieldNumber: 12)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -378,6 +664,11 @@ nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProt
         if _storage._serverTimeMs != rhs_storage._serverTimeMs {return false}
         if _storage._latestAssignmentVersion != rhs_storage._latestAssignmentVersion {return false}
         if _storage._trackingPolicy != rhs_storage._trackingPolicy {return false}
+        if _storage._outcome != rhs_storage._outcome {return false}
+        if _storage._holdReason != rhs_storage._holdReason {return false}
+        if _storage._optionalMaxBatchBytes != rhs_storage._optionalMaxBatchBytes {return false}
+        if _storage._protocolRevision != rhs_storage._protocolRevision {return false}
+        if _storage._commands != rhs_storage._commands {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -432,6 +723,46 @@ nonisolated extension Locationwire_V1_AckRange: SwiftProtobuf.Message, SwiftProt
     if lhs.result != rhs.result {return false}
     if lhs.rejectReason != rhs.rejectReason {return false}
     if lhs.detail != rhs.detail {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_V1_DeviceCommand: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DeviceCommand"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}kind\0\u{3}expires_at_ms\0\u{c}PM\u{c}P\\\u{2}")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.commandID) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.expiresAtMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.commandID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.commandID, fieldNumber: 1)
+    }
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 2)
+    }
+    if self.expiresAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.expiresAtMs, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_V1_DeviceCommand, rhs: Locationwire_V1_DeviceCommand) -> Bool {
+    if lhs.commandID != rhs.commandID {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.expiresAtMs != rhs.expiresAtMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

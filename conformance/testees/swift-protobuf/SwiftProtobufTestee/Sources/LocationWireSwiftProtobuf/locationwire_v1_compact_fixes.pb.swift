@@ -36,7 +36,7 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 /// CompactFixes and back to an equal LocationFix, with presence kept. A fix that carries unknown fields cannot
 /// be converted; send it in the row form.
 ///
-/// Field number N (1 to 23) is the column of LocationFix field N; numbers 24 to 99 are kept for the columns of
+/// Field number N (1 to 24) is the column of LocationFix field N; numbers 25 to 99 are kept for the columns of
 /// LocationFix fields yet to come.
 ///
 /// Reconstruction (proto/README.md, "Compact fixes", gives the same rule with examples). For a column C and the
@@ -51,10 +51,11 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 ///      field (bit 0 is the least significant), the bits past N must be 0, and the number of 1 bits must be M.
 ///      The k-th fix that has the field gets v[k].
 ///   4. Field types. For a field without explicit presence (sequence, time_ms, reason, source, battery_state,
-///      motion_activity, is_mock) the presence bitmap must be empty, and M = 0 means every fix has the default
-///      value 0. A 64-bit unsigned field takes v as its bit pattern; a 32-bit integer or enum field requires v to
-///      fit its type (-2^31 .. 2^31-1 signed, 0 .. 2^32-1 unsigned); a bool requires 0 or 1; pressure_hpa
-///      requires 0 .. 2^32-1 and takes v as the IEEE 754 binary32 bit pattern. Any other value is an error.
+///      motion_activity, is_mock, boot_id) the presence bitmap must be empty, and M = 0 means every fix has the
+///      default value 0. A 64-bit unsigned field takes v as its bit pattern; a 32-bit integer or enum field
+///      requires v to fit its type (-2^31 .. 2^31-1 signed, 0 .. 2^32-1 unsigned); a bool requires 0 or 1;
+///      pressure_hpa requires 0 .. 2^32-1 and takes v as the IEEE 754 binary32 bit pattern. Any other value is an
+///      error.
 ///
 /// Canonical form, which an encoder MUST produce so that equal fixes give equal bytes: presence is empty when
 /// no fix or every fix has the field; a field without explicit presence whose values are all 0 has an empty
@@ -272,6 +273,15 @@ public nonisolated struct Locationwire_V1_CompactFixes: @unchecked Sendable {
   /// Clears the value of `pressureHpa`. Subsequent reads from it will return its default value.
   public mutating func clearPressureHpa() {_uniqueStorage()._pressureHpa = nil}
 
+  public var bootID: Locationwire_V1_FixColumn {
+    get {_storage._bootID ?? Locationwire_V1_FixColumn()}
+    set {_uniqueStorage()._bootID = newValue}
+  }
+  /// Returns true if `bootID` has been explicitly set.
+  public var hasBootID: Bool {_storage._bootID != nil}
+  /// Clears the value of `bootID`. Subsequent reads from it will return its default value.
+  public mutating func clearBootID() {_uniqueStorage()._bootID = nil}
+
   /// The number of fixes, N. Every column describes exactly N fixes. Receivers may refuse to expand more fixes
   /// than they are prepared to hold (the reference implementation's default limit is 1000000).
   public var count: UInt32 {
@@ -315,7 +325,7 @@ fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_CompactFixes: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CompactFixes"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}time_ms\0\u{3}latitude_e7\0\u{3}longitude_e7\0\u{3}horizontal_accuracy_cm\0\u{3}altitude_cm\0\u{3}vertical_accuracy_cm\0\u{3}speed_cm_s\0\u{3}speed_accuracy_cm_s\0\u{3}course_cdeg\0\u{3}course_accuracy_cdeg\0\u{3}elapsed_realtime_ms\0\u{1}reason\0\u{1}source\0\u{3}battery_percent\0\u{3}battery_state\0\u{3}motion_activity\0\u{3}motion_confidence_pct\0\u{1}floor\0\u{3}age_ms\0\u{3}is_mock\0\u{3}ellipsoidal_height_cm\0\u{3}pressure_hpa\0\u{2}M\u{1}count\0\u{c}\u{18}L\u{1}\u{c}PM\u{c}P\\\u{2}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}time_ms\0\u{3}latitude_e7\0\u{3}longitude_e7\0\u{3}horizontal_accuracy_cm\0\u{3}altitude_cm\0\u{3}vertical_accuracy_cm\0\u{3}speed_cm_s\0\u{3}speed_accuracy_cm_s\0\u{3}course_cdeg\0\u{3}course_accuracy_cdeg\0\u{3}elapsed_realtime_ms\0\u{1}reason\0\u{1}source\0\u{3}battery_percent\0\u{3}battery_state\0\u{3}motion_activity\0\u{3}motion_confidence_pct\0\u{1}floor\0\u{3}age_ms\0\u{3}is_mock\0\u{3}ellipsoidal_height_cm\0\u{3}pressure_hpa\0\u{3}boot_id\0\u{2}L\u{1}count\0\u{c}\u{19}K\u{1}\u{c}PM\u{c}P\\\u{2}")
 
   fileprivate class _StorageClass {
     var _sequence: Locationwire_V1_FixColumn? = nil
@@ -341,6 +351,7 @@ nonisolated extension Locationwire_V1_CompactFixes: SwiftProtobuf.Message, Swift
     var _isMock: Locationwire_V1_FixColumn? = nil
     var _ellipsoidalHeightCm: Locationwire_V1_FixColumn? = nil
     var _pressureHpa: Locationwire_V1_FixColumn? = nil
+    var _bootID: Locationwire_V1_FixColumn? = nil
     var _count: UInt32 = 0
 
       // This property is used as the initial default value for new instances of the type.
@@ -375,6 +386,7 @@ nonisolated extension Locationwire_V1_CompactFixes: SwiftProtobuf.Message, Swift
       _isMock = source._isMock
       _ellipsoidalHeightCm = source._ellipsoidalHeightCm
       _pressureHpa = source._pressureHpa
+      _bootID = source._bootID
       _count = source._count
     }
   }
@@ -417,6 +429,7 @@ nonisolated extension Locationwire_V1_CompactFixes: SwiftProtobuf.Message, Swift
         case 21: try { try decoder.decodeSingularMessageField(value: &_storage._isMock) }()
         case 22: try { try decoder.decodeSingularMessageField(value: &_storage._ellipsoidalHeightCm) }()
         case 23: try { try decoder.decodeSingularMessageField(value: &_storage._pressureHpa) }()
+        case 24: try { try decoder.decodeSingularMessageField(value: &_storage._bootID) }()
         case 100: try { try decoder.decodeSingularUInt32Field(value: &_storage._count) }()
         default: break
         }
@@ -499,6 +512,9 @@ nonisolated extension Locationwire_V1_CompactFixes: SwiftProtobuf.Message, Swift
       try { if let v = _storage._pressureHpa {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 23)
       } }()
+      try { if let v = _storage._bootID {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 24)
+      } }()
       if _storage._count != 0 {
         try visitor.visitSingularUInt32Field(value: _storage._count, fieldNumber: 100)
       }
@@ -534,6 +550,7 @@ nonisolated extension Locationwire_V1_CompactFixes: SwiftProtobuf.Message, Swift
         if _storage._isMock != rhs_storage._isMock {return false}
         if _storage._ellipsoidalHeightCm != rhs_storage._ellipsoidalHeightCm {return false}
         if _storage._pressureHpa != rhs_storage._pressureHpa {return false}
+        if _storage._bootID != rhs_storage._bootID {return false}
         if _storage._count != rhs_storage._count {return false}
         return true
       }

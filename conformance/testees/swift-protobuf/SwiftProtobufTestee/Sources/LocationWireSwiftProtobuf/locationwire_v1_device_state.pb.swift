@@ -248,6 +248,67 @@ public nonisolated enum Locationwire_V1_RelaunchReason: SwiftProtobuf.Enum, Swif
 
 }
 
+/// Why the OS refused to arm a region.
+public nonisolated enum Locationwire_V1_ArmFailureReason: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// Over the platform's region limit (Android GEOFENCE_TOO_MANY_GEOFENCES, iOS's 20 regions).
+  case slotLimit // = 1
+
+  /// The app lacks the permission region monitoring needs (iOS "Always", Android background location).
+  case permissionDenied // = 2
+
+  /// Monitoring is unavailable now (Android GEOFENCE_NOT_AVAILABLE, iOS monitoring not available).
+  case unavailable // = 3
+
+  /// The OS found the region itself invalid (for example a radius it does not take).
+  case regionInvalid // = 4
+
+  /// Another OS error.
+  case other // = 5
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .slotLimit
+    case 2: self = .permissionDenied
+    case 3: self = .unavailable
+    case 4: self = .regionInvalid
+    case 5: self = .other
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .slotLimit: return 1
+    case .permissionDenied: return 2
+    case .unavailable: return 3
+    case .regionInvalid: return 4
+    case .other: return 5
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Locationwire_V1_ArmFailureReason] = [
+    .unspecified,
+    .slotLimit,
+    .permissionDenied,
+    .unavailable,
+    .regionInvalid,
+    .other,
+  ]
+
+}
+
 /// A snapshot of the settings that decide whether background tracking can work at all. Most "tracking stopped"
 /// reports come down to one of these, so the device sends them with every batch.
 public nonisolated struct Locationwire_V1_DeviceStatus: Sendable {
@@ -359,6 +420,9 @@ public nonisolated struct Locationwire_V1_LifecycleEvent: Sendable {
   /// For RELAUNCHED_BY_SYSTEM: what the OS relaunched the app for. UNSPECIFIED for other kinds.
   public var relaunchReason: Locationwire_V1_RelaunchReason = .unspecified
 
+  /// The boot that elapsed_realtime_ms was read in; 0 means the enclosing batch's boot_id.
+  public var bootID: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The monotonic clock when it happened, ms since boot (see LocationFix.elapsed_realtime_ms).
@@ -388,6 +452,10 @@ public nonisolated struct Locationwire_V1_ArmedRegions: Sendable {
   /// never also in region_ids.
   public var failedRegionIds: [String] = []
 
+  /// Why the OS refused each region: entry i is the reason for failed_region_ids[i]. Empty, or exactly as many
+  /// entries as failed_region_ids. Packed.
+  public var failureReasons: [Locationwire_V1_ArmFailureReason] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -411,6 +479,10 @@ nonisolated extension Locationwire_V1_LifecycleEventKind: SwiftProtobuf._ProtoNa
 
 nonisolated extension Locationwire_V1_RelaunchReason: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0RELAUNCH_REASON_UNSPECIFIED\0\u{1}RELAUNCH_REASON_LOCATION_UPDATE\0\u{1}RELAUNCH_REASON_REGION_EVENT\0\u{1}RELAUNCH_REASON_SIGNIFICANT_CHANGE\0\u{1}RELAUNCH_REASON_VISIT\0\u{1}RELAUNCH_REASON_BACKGROUND_FETCH\0\u{1}RELAUNCH_REASON_PUSH_NOTIFICATION\0\u{1}RELAUNCH_REASON_BOOT_COMPLETED\0")
+}
+
+nonisolated extension Locationwire_V1_ArmFailureReason: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ARM_FAILURE_REASON_UNSPECIFIED\0\u{1}ARM_FAILURE_REASON_SLOT_LIMIT\0\u{1}ARM_FAILURE_REASON_PERMISSION_DENIED\0\u{1}ARM_FAILURE_REASON_UNAVAILABLE\0\u{1}ARM_FAILURE_REASON_REGION_INVALID\0\u{1}ARM_FAILURE_REASON_OTHER\0")
 }
 
 nonisolated extension Locationwire_V1_DeviceStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -510,7 +582,7 @@ nonisolated extension Locationwire_V1_DeviceStatus: SwiftProtobuf.Message, Swift
 
 nonisolated extension Locationwire_V1_LifecycleEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".LifecycleEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}time_ms\0\u{3}elapsed_realtime_ms\0\u{3}relaunch_reason\0\u{c}PM\u{c}P\\\u{2}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}time_ms\0\u{3}elapsed_realtime_ms\0\u{3}relaunch_reason\0\u{3}boot_id\0\u{c}PM\u{c}P\\\u{2}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -529,6 +601,7 @@ nonisolated extension Locationwire_V1_LifecycleEvent: SwiftProtobuf.Message, Swi
         }
       }()
       case 4: try { try decoder.decodeSingularEnumField(value: &self.relaunchReason) }()
+      case 5: try { try decoder.decodeSingularFixed64Field(value: &self.bootID) }()
       default: break
       }
     }
@@ -551,6 +624,9 @@ nonisolated extension Locationwire_V1_LifecycleEvent: SwiftProtobuf.Message, Swi
     if self.relaunchReason != .unspecified {
       try visitor.visitSingularEnumField(value: self.relaunchReason, fieldNumber: 4)
     }
+    if self.bootID != 0 {
+      try visitor.visitSingularFixed64Field(value: self.bootID, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -559,6 +635,7 @@ nonisolated extension Locationwire_V1_LifecycleEvent: SwiftProtobuf.Message, Swi
     if lhs.timeMs != rhs.timeMs {return false}
     if lhs.optionalElapsedRealtimeMs != rhs.optionalElapsedRealtimeMs {return false}
     if lhs.relaunchReason != rhs.relaunchReason {return false}
+    if lhs.bootID != rhs.bootID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -566,7 +643,7 @@ nonisolated extension Locationwire_V1_LifecycleEvent: SwiftProtobuf.Message, Swi
 
 nonisolated extension Locationwire_V1_ArmedRegions: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ArmedRegions"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}assignment_version\0\u{3}region_ids\0\u{3}failed_region_ids\0\u{c}PM\u{c}P\\\u{2}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}assignment_version\0\u{3}region_ids\0\u{3}failed_region_ids\0\u{3}failure_reasons\0\u{c}PM\u{c}P\\\u{2}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -577,6 +654,7 @@ nonisolated extension Locationwire_V1_ArmedRegions: SwiftProtobuf.Message, Swift
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.assignmentVersion) }()
       case 2: try { try decoder.decodeRepeatedStringField(value: &self.regionIds) }()
       case 3: try { try decoder.decodeRepeatedStringField(value: &self.failedRegionIds) }()
+      case 4: try { try decoder.decodeRepeatedEnumField(value: &self.failureReasons) }()
       default: break
       }
     }
@@ -592,6 +670,9 @@ nonisolated extension Locationwire_V1_ArmedRegions: SwiftProtobuf.Message, Swift
     if !self.failedRegionIds.isEmpty {
       try visitor.visitRepeatedStringField(value: self.failedRegionIds, fieldNumber: 3)
     }
+    if !self.failureReasons.isEmpty {
+      try visitor.visitPackedEnumField(value: self.failureReasons, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -599,6 +680,7 @@ nonisolated extension Locationwire_V1_ArmedRegions: SwiftProtobuf.Message, Swift
     if lhs.assignmentVersion != rhs.assignmentVersion {return false}
     if lhs.regionIds != rhs.regionIds {return false}
     if lhs.failedRegionIds != rhs.failedRegionIds {return false}
+    if lhs.failureReasons != rhs.failureReasons {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

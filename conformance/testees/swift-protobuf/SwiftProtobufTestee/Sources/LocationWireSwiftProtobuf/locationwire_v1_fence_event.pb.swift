@@ -199,7 +199,7 @@ public nonisolated struct Locationwire_V1_FenceEvent: Sendable {
   }
 
   /// For DWELL: how long the device had been inside when the event fired, in ms (at least the region's
-  /// loitering delay). Absent for other kinds.
+  /// loitering delay). Required for DWELL; absent for other kinds.
   public var optionalDwellMs: Locationwire_V1_FenceEvent.OneOf_OptionalDwellMs? = nil
 
   public var dwellMs: UInt32 {
@@ -210,6 +210,9 @@ public nonisolated struct Locationwire_V1_FenceEvent: Sendable {
     set {optionalDwellMs = .dwellMs(newValue)}
   }
 
+  /// The boot that detected_elapsed_realtime_ms was read in; 0 means the enclosing batch's boot_id.
+  public var bootID: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The device's monotonic clock at detection, ms since boot (see LocationFix.elapsed_realtime_ms).
@@ -219,7 +222,7 @@ public nonisolated struct Locationwire_V1_FenceEvent: Sendable {
   }
 
   /// For DWELL: how long the device had been inside when the event fired, in ms (at least the region's
-  /// loitering delay). Absent for other kinds.
+  /// loitering delay). Required for DWELL; absent for other kinds.
   public nonisolated enum OneOf_OptionalDwellMs: Equatable, Sendable {
     case dwellMs(UInt32)
 
@@ -244,7 +247,7 @@ nonisolated extension Locationwire_V1_FenceEventSource: SwiftProtobuf._ProtoName
 
 nonisolated extension Locationwire_V1_FenceEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".FenceEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_sequence\0\u{3}region_id\0\u{3}region_version\0\u{3}assignment_version\0\u{1}kind\0\u{3}os_event_time_ms\0\u{3}detected_at_ms\0\u{3}trigger_fix\0\u{1}source\0\u{3}detected_elapsed_realtime_ms\0\u{3}dwell_ms\0\u{c}PM\u{c}P\\\u{2}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_sequence\0\u{3}region_id\0\u{3}region_version\0\u{3}assignment_version\0\u{1}kind\0\u{3}os_event_time_ms\0\u{3}detected_at_ms\0\u{3}trigger_fix\0\u{1}source\0\u{3}detected_elapsed_realtime_ms\0\u{3}dwell_ms\0\u{3}boot_id\0\u{c}PM\u{c}P\\\u{2}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -277,6 +280,7 @@ nonisolated extension Locationwire_V1_FenceEvent: SwiftProtobuf.Message, SwiftPr
           self.optionalDwellMs = .dwellMs(v)
         }
       }()
+      case 12: try { try decoder.decodeSingularFixed64Field(value: &self.bootID) }()
       default: break
       }
     }
@@ -320,6 +324,9 @@ nonisolated extension Locationwire_V1_FenceEvent: SwiftProtobuf.Message, SwiftPr
     try { if case .dwellMs(let v)? = self.optionalDwellMs {
       try visitor.visitSingularUInt32Field(value: v, fieldNumber: 11)
     } }()
+    if self.bootID != 0 {
+      try visitor.visitSingularFixed64Field(value: self.bootID, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -335,6 +342,7 @@ nonisolated extension Locationwire_V1_FenceEvent: SwiftProtobuf.Message, SwiftPr
     if lhs.source != rhs.source {return false}
     if lhs.optionalDetectedElapsedRealtimeMs != rhs.optionalDetectedElapsedRealtimeMs {return false}
     if lhs.optionalDwellMs != rhs.optionalDwellMs {return false}
+    if lhs.bootID != rhs.bootID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -32,8 +32,9 @@ public nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// Identifies the app installation: opaque, stable across app restarts and reboots, 1 to 128 bytes of UTF-8.
-  /// Required. Sequence numbers are scoped to it.
+  /// Identifies the device or the account's device slot: opaque, stable across app restarts and reboots, 1 to
+  /// 128 bytes of UTF-8. It MAY survive a reinstall (for example in the iOS Keychain). Required. Sequence
+  /// numbers are scoped to (device_id, install_id).
   public var deviceID: String {
     get {_storage._deviceID}
     set {_uniqueStorage()._deviceID = newValue}
@@ -47,7 +48,8 @@ public nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
   }
 
   /// Random id of the device's current boot, generated once per boot. Monotonic clock readings
-  /// (elapsed_realtime_ms) are comparable only between items with the same boot id. 0 means unknown.
+  /// (elapsed_realtime_ms) are comparable only between items with the same boot id. It is the boot of
+  /// sent_elapsed_realtime_ms and of every item whose own boot_id is 0. 0 means unknown.
   public var bootID: UInt64 {
     get {_storage._bootID}
     set {_uniqueStorage()._bootID = newValue}
@@ -108,7 +110,7 @@ public nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
   /// Clears the value of `compactFixes`. Subsequent reads from it will return its default value.
   public mutating func clearCompactFixes() {_uniqueStorage()._compactFixes = nil}
 
-  /// Fence events recorded since the last acknowledged upload, strictly increasing in event_sequence.
+  /// Fence events not yet acknowledged, strictly increasing in event_sequence.
   public var fenceEvents: [Locationwire_V1_FenceEvent] {
     get {_storage._fenceEvents}
     set {_uniqueStorage()._fenceEvents = newValue}
@@ -124,8 +126,9 @@ public nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
   /// Clears the value of `deviceStatus`. Subsequent reads from it will return its default value.
   public mutating func clearDeviceStatus() {_uniqueStorage()._deviceStatus = nil}
 
-  /// Lifecycle events since the last acknowledged upload, oldest first. Receivers de-duplicate them by
-  /// (kind, time_ms).
+  /// Lifecycle events not yet acknowledged, oldest first. They are acknowledged as a whole by
+  /// BatchAck.outcome PROCESSED (proto/README.md, "Acknowledgements"); receivers de-duplicate them by
+  /// (device_id, install_id, kind, time_ms).
   public var lifecycleEvents: [Locationwire_V1_LifecycleEvent] {
     get {_storage._lifecycleEvents}
     set {_uniqueStorage()._lifecycleEvents = newValue}
@@ -140,6 +143,38 @@ public nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
   public var hasArmedRegions: Bool {_storage._armedRegions != nil}
   /// Clears the value of `armedRegions`. Subsequent reads from it will return its default value.
   public mutating func clearArmedRegions() {_uniqueStorage()._armedRegions = nil}
+
+  /// Random id of this app installation, drawn on the first launch and stored with the app's data, where a
+  /// reinstall erases it (never in the Keychain or a backup that survives a reinstall). Required: 0 is invalid.
+  /// Sequence numbers restart at 1 with every installation, so (device_id, install_id, sequence) is the
+  /// idempotency key of a fix, and (device_id, install_id, event_sequence) that of a fence event.
+  public var installID: UInt64 {
+    get {_storage._installID}
+    set {_uniqueStorage()._installID = newValue}
+  }
+
+  /// Every fix sequence number below this one has left the device for good: the server answered it ACCEPTED,
+  /// DUPLICATE or REJECTED, or the device discarded it (a loss). It is the lowest sequence number the device
+  /// still holds, or the next number it will assign when it holds none. It never decreases and is at most the
+  /// lowest fix sequence of this batch. With it a server tells a lost fix (below the floor, never stored or
+  /// refused) from one not yet sent (at or above it). 0: not stated.
+  public var fixSequenceFloor: UInt64 {
+    get {_storage._fixSequenceFloor}
+    set {_uniqueStorage()._fixSequenceFloor = newValue}
+  }
+
+  /// The same floor for fence event sequence numbers.
+  public var eventSequenceFloor: UInt64 {
+    get {_storage._eventSequenceFloor}
+    set {_uniqueStorage()._eventSequenceFloor = newValue}
+  }
+
+  /// The revision of this specification the device follows: 1 for the rules in this file; 0 (absent) for the
+  /// first publication, before install_id, the floors, per-fix boot ids and BatchAck.outcome.
+  public var protocolRevision: UInt32 {
+    get {_storage._protocolRevision}
+    set {_uniqueStorage()._protocolRevision = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -160,7 +195,7 @@ fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".LocationBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{3}batch_id\0\u{3}boot_id\0\u{3}sent_at_ms\0\u{3}sent_elapsed_realtime_ms\0\u{1}datum\0\u{1}fixes\0\u{3}live_fix\0\u{3}compact_fixes\0\u{3}fence_events\0\u{3}device_status\0\u{3}lifecycle_events\0\u{3}armed_regions\0\u{c}PM\u{c}P\\\u{2}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{3}batch_id\0\u{3}boot_id\0\u{3}sent_at_ms\0\u{3}sent_elapsed_realtime_ms\0\u{1}datum\0\u{1}fixes\0\u{3}live_fix\0\u{3}compact_fixes\0\u{3}fence_events\0\u{3}device_status\0\u{3}lifecycle_events\0\u{3}armed_regions\0\u{3}install_id\0\u{3}fix_sequence_floor\0\u{3}event_sequence_floor\0\u{3}protocol_revision\0\u{c}PM\u{c}P\\\u{2}")
 
   fileprivate class _StorageClass {
     var _deviceID: String = String()
@@ -176,6 +211,10 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
     var _deviceStatus: Locationwire_V1_DeviceStatus? = nil
     var _lifecycleEvents: [Locationwire_V1_LifecycleEvent] = []
     var _armedRegions: Locationwire_V1_ArmedRegions? = nil
+    var _installID: UInt64 = 0
+    var _fixSequenceFloor: UInt64 = 0
+    var _eventSequenceFloor: UInt64 = 0
+    var _protocolRevision: UInt32 = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -199,6 +238,10 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
       _deviceStatus = source._deviceStatus
       _lifecycleEvents = source._lifecycleEvents
       _armedRegions = source._armedRegions
+      _installID = source._installID
+      _fixSequenceFloor = source._fixSequenceFloor
+      _eventSequenceFloor = source._eventSequenceFloor
+      _protocolRevision = source._protocolRevision
     }
   }
 
@@ -237,6 +280,10 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
         case 11: try { try decoder.decodeSingularMessageField(value: &_storage._deviceStatus) }()
         case 12: try { try decoder.decodeRepeatedMessageField(value: &_storage._lifecycleEvents) }()
         case 13: try { try decoder.decodeSingularMessageField(value: &_storage._armedRegions) }()
+        case 14: try { try decoder.decodeSingularFixed64Field(value: &_storage._installID) }()
+        case 15: try { try decoder.decodeSingularUInt64Field(value: &_storage._fixSequenceFloor) }()
+        case 16: try { try decoder.decodeSingularUInt64Field(value: &_storage._eventSequenceFloor) }()
+        case 17: try { try decoder.decodeSingularUInt32Field(value: &_storage._protocolRevision) }()
         default: break
         }
       }
@@ -288,6 +335,18 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
       try { if let v = _storage._armedRegions {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
       } }()
+      if _storage._installID != 0 {
+        try visitor.visitSingularFixed64Field(value: _storage._installID, fieldNumber: 14)
+      }
+      if _storage._fixSequenceFloor != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._fixSequenceFloor, fieldNumber: 15)
+      }
+      if _storage._eventSequenceFloor != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._eventSequenceFloor, fieldNumber: 16)
+      }
+      if _storage._protocolRevision != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._protocolRevision, fieldNumber: 17)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -310,6 +369,10 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
         if _storage._deviceStatus != rhs_storage._deviceStatus {return false}
         if _storage._lifecycleEvents != rhs_storage._lifecycleEvents {return false}
         if _storage._armedRegions != rhs_storage._armedRegions {return false}
+        if _storage._installID != rhs_storage._installID {return false}
+        if _storage._fixSequenceFloor != rhs_storage._fixSequenceFloor {return false}
+        if _storage._eventSequenceFloor != rhs_storage._eventSequenceFloor {return false}
+        if _storage._protocolRevision != rhs_storage._protocolRevision {return false}
         return true
       }
       if !storagesAreEqual {return false}

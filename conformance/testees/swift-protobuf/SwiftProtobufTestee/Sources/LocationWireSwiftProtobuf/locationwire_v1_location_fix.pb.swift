@@ -304,9 +304,10 @@ public nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   // methods supported on all messages.
 
   /// The device's sequence number for this fix: 1 for the first fix the app installation ever recorded, then
-  /// strictly increasing by at least 1, never reused, and kept across app restarts and reboots. It is the
-  /// idempotency key: (LocationBatch.device_id, sequence) names one fix forever, so a retried upload cannot
-  /// create a duplicate. Required: 0 means "not assigned" and is invalid.
+  /// exactly 1 more for each later fix (no gaps, so that a missing number is a lost fix), never reused, and
+  /// kept across app restarts and reboots. It is the idempotency key: (LocationBatch.device_id,
+  /// LocationBatch.install_id, sequence) names one fix forever, so a retried upload cannot create a duplicate.
+  /// Required: 0 means "not assigned" and is invalid.
   public var sequence: UInt64 {
     get {_storage._sequence}
     set {_uniqueStorage()._sequence = newValue}
@@ -590,6 +591,14 @@ public nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
     set {_uniqueStorage()._optionalPressureHpa = .pressureHpa(newValue)}
   }
 
+  /// The boot that elapsed_realtime_ms was read in: the device's random per-boot id (see LocationBatch.boot_id).
+  /// 0 means the enclosing batch's boot_id. A backlog that spans a reboot sets it on every fix of a boot other
+  /// than the batch's, so that monotonic readings of two boots are never compared.
+  public var bootID: UInt64 {
+    get {_storage._bootID}
+    set {_uniqueStorage()._bootID = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Latitude in units of 1e-7 degree (about 1.1 cm), positive north. Range -900000000 to 900000000. Required.
@@ -730,7 +739,7 @@ nonisolated extension Locationwire_V1_BatteryState: SwiftProtobuf._ProtoNameProv
 
 nonisolated extension Locationwire_V1_LocationFix: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".LocationFix"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}time_ms\0\u{3}latitude_e7\0\u{3}longitude_e7\0\u{3}horizontal_accuracy_cm\0\u{3}altitude_cm\0\u{3}vertical_accuracy_cm\0\u{3}speed_cm_s\0\u{3}speed_accuracy_cm_s\0\u{3}course_cdeg\0\u{3}course_accuracy_cdeg\0\u{3}elapsed_realtime_ms\0\u{1}reason\0\u{1}source\0\u{3}battery_percent\0\u{3}battery_state\0\u{3}motion_activity\0\u{3}motion_confidence_pct\0\u{1}floor\0\u{3}age_ms\0\u{3}is_mock\0\u{3}ellipsoidal_height_cm\0\u{3}pressure_hpa\0\u{c}PM\u{c}P\\\u{2}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{3}time_ms\0\u{3}latitude_e7\0\u{3}longitude_e7\0\u{3}horizontal_accuracy_cm\0\u{3}altitude_cm\0\u{3}vertical_accuracy_cm\0\u{3}speed_cm_s\0\u{3}speed_accuracy_cm_s\0\u{3}course_cdeg\0\u{3}course_accuracy_cdeg\0\u{3}elapsed_realtime_ms\0\u{1}reason\0\u{1}source\0\u{3}battery_percent\0\u{3}battery_state\0\u{3}motion_activity\0\u{3}motion_confidence_pct\0\u{1}floor\0\u{3}age_ms\0\u{3}is_mock\0\u{3}ellipsoidal_height_cm\0\u{3}pressure_hpa\0\u{3}boot_id\0\u{c}PM\u{c}P\\\u{2}")
 
   fileprivate class _StorageClass {
     var _sequence: UInt64 = 0
@@ -756,6 +765,7 @@ nonisolated extension Locationwire_V1_LocationFix: SwiftProtobuf.Message, SwiftP
     var _isMock: Bool = false
     var _optionalEllipsoidalHeightCm: Locationwire_V1_LocationFix.OneOf_OptionalEllipsoidalHeightCm?
     var _optionalPressureHpa: Locationwire_V1_LocationFix.OneOf_OptionalPressureHpa?
+    var _bootID: UInt64 = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -789,6 +799,7 @@ nonisolated extension Locationwire_V1_LocationFix: SwiftProtobuf.Message, SwiftP
       _isMock = source._isMock
       _optionalEllipsoidalHeightCm = source._optionalEllipsoidalHeightCm
       _optionalPressureHpa = source._optionalPressureHpa
+      _bootID = source._bootID
     }
   }
 
@@ -942,6 +953,7 @@ nonisolated extension Locationwire_V1_LocationFix: SwiftProtobuf.Message, SwiftP
             _storage._optionalPressureHpa = .pressureHpa(v)
           }
         }()
+        case 24: try { try decoder.decodeSingularFixed64Field(value: &_storage._bootID) }()
         default: break
         }
       }
@@ -1023,6 +1035,9 @@ nonisolated extension Locationwire_V1_LocationFix: SwiftProtobuf.Message, SwiftP
       try { if case .pressureHpa(let v)? = _storage._optionalPressureHpa {
         try visitor.visitSingularFloatField(value: v, fieldNumber: 23)
       } }()
+      if _storage._bootID != 0 {
+        try visitor.visitSingularFixed64Field(value: _storage._bootID, fieldNumber: 24)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1055,6 +1070,7 @@ nonisolated extension Locationwire_V1_LocationFix: SwiftProtobuf.Message, SwiftP
         if _storage._isMock != rhs_storage._isMock {return false}
         if _storage._optionalEllipsoidalHeightCm != rhs_storage._optionalEllipsoidalHeightCm {return false}
         if _storage._optionalPressureHpa != rhs_storage._optionalPressureHpa {return false}
+        if _storage._bootID != rhs_storage._bootID {return false}
         return true
       }
       if !storagesAreEqual {return false}

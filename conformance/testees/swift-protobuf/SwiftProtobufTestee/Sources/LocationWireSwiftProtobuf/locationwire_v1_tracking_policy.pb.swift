@@ -157,7 +157,9 @@ public nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
     set {optionalHeartbeatIntervalMs = .heartbeatIntervalMs(newValue)}
   }
 
-  /// Whether the server accepts LocationBatch.compact_fixes. Default false: send rows.
+  /// Whether the server accepts LocationBatch.compact_fixes. Default false: send rows. A server that accepts them
+  /// rebuilds every column of its own protocol_revision; a device sends compact only fixes whose set fields all
+  /// have columns in that revision (BatchAck.protocol_revision), and rows otherwise.
   public var compactFixesAccepted: Bool = false
 
   /// Whether tracking is on at all. Absent: on.
@@ -169,6 +171,31 @@ public nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
       return false
     }
     set {optionalTrackingEnabled = .trackingEnabled(newValue)}
+  }
+
+  /// The largest encoded LocationBatch the server takes, in bytes. Default 1048576 (1 MiB). Range 16384 to
+  /// 67108864. The device builds every batch within it; a server that gets a larger one answers TOO_LARGE.
+  public var optionalMaxBatchBytes: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchBytes? = nil
+
+  public var maxBatchBytes: UInt32 {
+    get {
+      if case .maxBatchBytes(let v)? = optionalMaxBatchBytes {return v}
+      return 0
+    }
+    set {optionalMaxBatchBytes = .maxBatchBytes(newValue)}
+  }
+
+  /// How many batches the device may have sent and not yet seen answered (nor given up on) at once. Default 1.
+  /// Range 1 to 16. Acks apply only to the items of their own batch, so any number is safe; more than one
+  /// only speeds up a backlog on a slow link.
+  public var optionalMaxBatchesInFlight: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchesInFlight? = nil
+
+  public var maxBatchesInFlight: UInt32 {
+    get {
+      if case .maxBatchesInFlight(let v)? = optionalMaxBatchesInFlight {return v}
+      return 0
+    }
+    set {optionalMaxBatchesInFlight = .maxBatchesInFlight(newValue)}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -244,6 +271,21 @@ public nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
 
   }
 
+  /// The largest encoded LocationBatch the server takes, in bytes. Default 1048576 (1 MiB). Range 16384 to
+  /// 67108864. The device builds every batch within it; a server that gets a larger one answers TOO_LARGE.
+  public nonisolated enum OneOf_OptionalMaxBatchBytes: Equatable, Sendable {
+    case maxBatchBytes(UInt32)
+
+  }
+
+  /// How many batches the device may have sent and not yet seen answered (nor given up on) at once. Default 1.
+  /// Range 1 to 16. Acks apply only to the items of their own batch, so any number is safe; more than one
+  /// only speeds up a backlog on a slow link.
+  public nonisolated enum OneOf_OptionalMaxBatchesInFlight: Equatable, Sendable {
+    case maxBatchesInFlight(UInt32)
+
+  }
+
   public init() {}
 }
 
@@ -253,7 +295,7 @@ fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TrackingPolicy"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}policy_version\0\u{3}speed_threshold_cm_s\0\u{3}time_interval_ms\0\u{3}distance_interval_m\0\u{3}max_horizontal_accuracy_cm\0\u{3}upload_interval_ms\0\u{3}max_batch_size\0\u{3}max_batch_age_ms\0\u{3}stationary_radius_m\0\u{3}stop_timeout_ms\0\u{3}heartbeat_interval_ms\0\u{3}compact_fixes_accepted\0\u{3}tracking_enabled\0\u{c}PM\u{c}P\\\u{2}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}policy_version\0\u{3}speed_threshold_cm_s\0\u{3}time_interval_ms\0\u{3}distance_interval_m\0\u{3}max_horizontal_accuracy_cm\0\u{3}upload_interval_ms\0\u{3}max_batch_size\0\u{3}max_batch_age_ms\0\u{3}stationary_radius_m\0\u{3}stop_timeout_ms\0\u{3}heartbeat_interval_ms\0\u{3}compact_fixes_accepted\0\u{3}tracking_enabled\0\u{3}max_batch_bytes\0\u{3}max_batches_in_flight\0\u{c}PM\u{c}P\\\u{2}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -351,6 +393,22 @@ nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, Swi
           self.optionalTrackingEnabled = .trackingEnabled(v)
         }
       }()
+      case 14: try {
+        var v: UInt32?
+        try decoder.decodeSingularUInt32Field(value: &v)
+        if let v = v {
+          if self.optionalMaxBatchBytes != nil {try decoder.handleConflictingOneOf()}
+          self.optionalMaxBatchBytes = .maxBatchBytes(v)
+        }
+      }()
+      case 15: try {
+        var v: UInt32?
+        try decoder.decodeSingularUInt32Field(value: &v)
+        if let v = v {
+          if self.optionalMaxBatchesInFlight != nil {try decoder.handleConflictingOneOf()}
+          self.optionalMaxBatchesInFlight = .maxBatchesInFlight(v)
+        }
+      }()
       default: break
       }
     }
@@ -400,6 +458,12 @@ nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, Swi
     try { if case .trackingEnabled(let v)? = self.optionalTrackingEnabled {
       try visitor.visitSingularBoolField(value: v, fieldNumber: 13)
     } }()
+    try { if case .maxBatchBytes(let v)? = self.optionalMaxBatchBytes {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 14)
+    } }()
+    try { if case .maxBatchesInFlight(let v)? = self.optionalMaxBatchesInFlight {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 15)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -417,6 +481,8 @@ nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, Swi
     if lhs.optionalHeartbeatIntervalMs != rhs.optionalHeartbeatIntervalMs {return false}
     if lhs.compactFixesAccepted != rhs.compactFixesAccepted {return false}
     if lhs.optionalTrackingEnabled != rhs.optionalTrackingEnabled {return false}
+    if lhs.optionalMaxBatchBytes != rhs.optionalMaxBatchBytes {return false}
+    if lhs.optionalMaxBatchesInFlight != rhs.optionalMaxBatchesInFlight {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
