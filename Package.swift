@@ -44,6 +44,7 @@ let package = Package(
             dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
             swiftSettings: strictSettings
         ),
+        .target(name: "LocationWireSession", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(
             name: "LocationWireConformance",
             dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],

@@ -13,6 +13,7 @@ public struct HoldReason: LocationWireEnum {
     public static let unknownCompactColumn = HoldReason(rawValue: 4)
     public static let unknownDatum = HoldReason(rawValue: 5)
     public static let unsupportedRevision = HoldReason(rawValue: 6)
+    public static let batchMalformed = HoldReason(rawValue: 7)
 
     public static let schema = EnumSchema(
         "locationwire.v1.HoldReason",
@@ -24,5 +25,6 @@ public struct HoldReason: LocationWireEnum {
             ("HOLD_REASON_UNKNOWN_COMPACT_COLUMN", 4),
             ("HOLD_REASON_UNKNOWN_DATUM", 5),
             ("HOLD_REASON_UNSUPPORTED_REVISION", 6),
+            ("HOLD_REASON_BATCH_MALFORMED", 7),
         ])
 }

@@ -44,6 +44,8 @@ public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible 
         /// A field the decoder does not recognise, when ``DecodingLimits/rejectsUnknownFields`` is set (never
         /// with the default limits, which keep unknown fields).
         package static let unknownField = Code("unknown-field")
+        /// Persisted engine state (LocationWireSession) that decodes but breaks the state's own invariants.
+        package static let invalidPersistedState = Code("invalid-persisted-state")
 
         /// Every code, for documentation and exhaustive tests.
         public static let all: [Code] = [

@@ -29,3 +29,23 @@ public struct UnknownFields: Hashable, Sendable {
         bytes.append(contentsOf: rawBytes)
     }
 }
+
+extension UnknownFields {
+    /// The field numbers of the unknown fields, in arrival order (a number once per occurrence). A receiver uses
+    /// them to tell a private field (50000 to 59999) from a field of a newer revision it cannot interpret, such as
+    /// a compact column it does not know (proto/README.md, `§no-silent-drop`).
+    public var fieldNumbers: [UInt32] {
+        var numbers: [UInt32] = []
+        bytes.withUnsafeBytes { buffer in
+            var reader = WireReader(buffer, limits: .default)
+            var scratch = UnknownFields()
+            while !reader.isAtEnd {
+                // The bytes were validated when they were kept, so reading them again cannot fail.
+                guard let key = try? reader.readTag(), (try? reader.readUnknownField(key, into: &scratch)) != nil
+                else { break }
+                numbers.append(key.fieldNumber)
+            }
+        }
+        return numbers
+    }
+}

@@ -1,0 +1,197 @@
+import LocationWire
+
+/// What applying a BatchAck did.
+public enum AckApplication: Hashable, Sendable {
+    /// The ack was trusted and applied.
+    case applied(AckEffect)
+    /// The ack was ignored as a whole: everything kept (`§ack-ignore`).
+    case ignored(AckIgnoreReason)
+
+    public var ignoreReason: AckIgnoreReason? {
+        if case .ignored(let reason) = self { reason } else { nil }
+    }
+}
+
+/// The effect of one applied ack on the queue, and what it asks the app to do.
+public struct AckEffect: Hashable, Sendable {
+    public var outcome: BatchOutcome = .unspecified
+    /// Fixes deleted because the server stored them (ACCEPTED or DUPLICATE).
+    public var storedFixes: [UInt64] = []
+    /// Fixes deleted because the server refused them for good (REJECTED), with the reason to log.
+    public var rejectedFixes: [UInt64] = []
+    public var rejectReasons: [RejectReason] = []
+    /// Fixes of the batch kept for a later upload.
+    public var keptFixes: [UInt64] = []
+    /// Fence events deleted (stored or refused) and kept.
+    public var deletedEvents: [UInt64] = []
+    public var keptEvents: [UInt64] = []
+    /// Commands to execute now (each id once, unexpired, of a known kind).
+    public var commands: [DeviceCommand] = []
+    /// The server holds a newer assignment than the device applied: send a RegionRequest (SERVER_HINT).
+    public var requestRegions = false
+
+    public init() {}
+}
+
+extension UploadQueue {
+    /// Decodes and applies an ack; undecodable bytes are ignored as `ack-undecodable`.
+    public mutating func apply(ackBytes: [UInt8], nowMs: Int64) -> AckApplication {
+        guard let ack = try? BatchAck(serializedBytes: ackBytes) else { return .ignored(.undecodable) }
+        return apply(ack, nowMs: nowMs)
+    }
+
+    /// Applies a BatchAck to the items of the batch it names, and only to them (`§ack-scope`): the outcome table
+    /// (`§batch-outcome`), the item table (`§ack-table`), retry-after (`§retry-after`), policy, hints and commands
+    /// (`§commands`). An ack that cannot be trusted changes nothing and says why (`§ack-ignore`).
+    public mutating func apply(_ ack: BatchAck, nowMs: Int64) -> AckApplication {
+        guard let index = batches.firstIndex(where: { $0.batchId == ack.batchId }) else {
+            return .ignored(.unknownBatch)
+        }
+        if let reason = Self.reasonToIgnore(ack) { return .ignored(reason) }
+        let record = batches.remove(at: index)
+
+        var effect = AckEffect()
+        effect.outcome = ack.outcome
+        switch ack.outcome {
+        case .processed:
+            applyItemResults(of: ack, to: record, effect: &effect)
+            consecutiveFailures = 0
+        case .hold:
+            if ack.holdReason == .unknownCompactColumn || ack.holdReason == .batchMalformed { rowsOnly = true }
+            consecutiveFailures += 1
+            if ack.retryAfterMs == nil {
+                holdUntilMs = max(holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: consecutiveFailures))
+            }
+        case .tooLarge:
+            let halved = max(UInt32(Self.minimumBatchBytes), record.encodedSize / 2)
+            let limit = ack.maxBatchBytes.map { max($0, UInt32(Self.minimumBatchBytes)) } ?? halved
+            learntBatchBytes = learntBatchBytes == 0 ? limit : min(learntBatchBytes, limit)
+        default:
+            preconditionFailure("reasonToIgnore lets only known outcomes through")
+        }
+        if let retryAfterMs = ack.retryAfterMs {
+            holdUntilMs = max(holdUntilMs, nowMs + Int64(retryAfterMs))
+        }
+        if ack.protocolRevision != 0 { serverRevision = ack.protocolRevision }
+        if let newPolicy = ack.trackingPolicy, newPolicy.policyVersion > policy.policyVersion {
+            policy = newPolicy
+        }
+        if ack.latestAssignmentVersion > (armedRegions?.assignmentVersion ?? 0),
+            ack.latestAssignmentVersion > hintedAssignmentVersion
+        {
+            hintedAssignmentVersion = ack.latestAssignmentVersion
+            effect.requestRegions = true
+        }
+        effect.commands = takeCommands(ack.commands, nowMs: nowMs)
+        return .applied(effect)
+    }
+
+    /// The structural checks of `§ack-ignore`, in the table's order.
+    static func reasonToIgnore(_ ack: BatchAck) -> AckIgnoreReason? {
+        switch ack.outcome {
+        case .unspecified: return .outcomeMissing
+        case .processed, .hold, .tooLarge: break
+        default: return .outcomeUnknown
+        }
+        for ranges in [ack.fixResults, ack.fenceEventResults] {
+            var previous: AckRange?
+            for range in ranges {
+                if range.firstSequence == 0 || range.lastSequence < range.firstSequence { return .rangeInverted }
+                if let previous {
+                    if range.firstSequence < previous.firstSequence { return .rangesNotSorted }
+                    if range.firstSequence <= previous.lastSequence { return .rangesOverlap }
+                }
+                previous = range
+            }
+        }
+        let hasRanges = !ack.fixResults.isEmpty || !ack.fenceEventResults.isEmpty
+        if ack.outcome != .processed, hasRanges { return .rangesWithoutProcessing }
+        let rejectsWithoutReason = (ack.fixResults + ack.fenceEventResults).contains {
+            $0.result == .rejected && $0.rejectReason == .unspecified
+        }
+        if rejectsWithoutReason { return .rejectReasonMissing }
+        return nil
+    }
+
+    /// Whether an item with this result leaves the device (`§ack-table`). Unknown results, RETRY_LATER, and
+    /// revision 0's passing reject reasons (5, 6) keep it.
+    static func deletes(_ range: AckRange?) -> Bool {
+        guard let range else { return false }
+        switch range.result {
+        case .accepted, .duplicate: return true
+        case .rejected: return range.rejectReason.rawValue != 5 && range.rejectReason.rawValue != 6
+        default: return false
+        }
+    }
+
+    /// The range covering `sequence` in sorted, non-overlapping `ranges`.
+    static func range(covering sequence: UInt64, in ranges: [AckRange]) -> AckRange? {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].lastSequence < sequence { low = middle + 1 } else { high = middle }
+        }
+        guard low < ranges.count, ranges[low].firstSequence <= sequence else { return nil }
+        return ranges[low]
+    }
+
+    private mutating func applyItemResults(of ack: BatchAck, to record: BatchRecord, effect: inout AckEffect) {
+        var deleteFixes = Set<UInt64>()
+        let scope: [UInt64]
+        if injectedFaults.contains(.ackAppliesToEveryItem) {
+            scope = fixes.map(\.sequence)  // the bug of hole 1: every item the device has
+        } else {
+            scope = record.fixSequences
+        }
+        for sequence in scope {
+            let range = Self.range(covering: sequence, in: ack.fixResults)
+            if Self.deletes(range) {
+                deleteFixes.insert(sequence)
+                if range!.result == .rejected {
+                    effect.rejectedFixes.append(sequence)
+                    effect.rejectReasons.append(range!.rejectReason)
+                } else {
+                    effect.storedFixes.append(sequence)
+                }
+            } else {
+                effect.keptFixes.append(sequence)
+            }
+        }
+        if !deleteFixes.isEmpty { fixes.removeAll { deleteFixes.contains($0.sequence) } }
+
+        var deleteEvents = Set<UInt64>()
+        for sequence in record.eventSequences {
+            if Self.deletes(Self.range(covering: sequence, in: ack.fenceEventResults)) {
+                deleteEvents.insert(sequence)
+                effect.deletedEvents.append(sequence)
+            } else {
+                effect.keptEvents.append(sequence)
+            }
+        }
+        if !deleteEvents.isEmpty { fenceEvents.removeAll { deleteEvents.contains($0.eventSequence) } }
+
+        // Batch-level items are stored with a PROCESSED outcome.
+        let storedLifecycle = Set(record.lifecycleIds)
+        if !storedLifecycle.isEmpty {
+            let kept = zip(lifecycleIds, lifecycleEvents).filter { !storedLifecycle.contains($0.0) }
+            lifecycleIds = kept.map(\.0)
+            lifecycleEvents = kept.map(\.1)
+        }
+        if let status = record.deviceStatus, status == deviceStatus { deviceStatusReported = true }
+        if let armed = record.armedRegions, armed == armedRegions { armedRegionsReported = true }
+    }
+
+    /// The commands to execute: each id once, unexpired, of a kind this revision knows (`§commands`).
+    private mutating func takeCommands(_ commands: [DeviceCommand], nowMs: Int64) -> [DeviceCommand] {
+        var taken: [DeviceCommand] = []
+        for command in commands where command.commandId != 0 && !executedCommandIds.contains(command.commandId) {
+            guard command.kind.isKnown, command.kind != .unspecified else { continue }
+            guard command.expiresAtMs == 0 || nowMs <= command.expiresAtMs else { continue }
+            taken.append(command)
+            executedCommandIds.append(command.commandId)
+            if executedCommandIds.count > Self.rememberedCommandIds { executedCommandIds.removeFirst() }
+        }
+        return taken
+    }
+}

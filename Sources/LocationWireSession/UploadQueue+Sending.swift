@@ -1,0 +1,149 @@
+import LocationWire
+
+extension UploadQueue {
+    /// Whether a batch may go out now: no hold or back-off in force and fewer than `max_batches_in_flight`
+    /// batches in flight (`§in-flight`, `§retry-after`).
+    public func maySend(nowMs: Int64) -> Bool {
+        nowMs >= holdUntilMs && activeBatchCount < maxBatchesInFlight
+    }
+
+    /// Builds the next batch from the items in no batch in flight, records what it carries, and returns it; nil
+    /// when sending is not allowed now or there is nothing to send.
+    ///
+    /// - The backlog is the oldest free fixes, oldest first; the newest free fix is the live fix. Both count
+    ///   against `max_batch_size`.
+    /// - The batch keeps within ``maxBatchBytes`` (`§batch-size`): the item lists are halved until it fits.
+    /// - The backlog goes compact only when the policy accepts compact fixes, the server's revision knows every
+    ///   column, no HOLD for an unknown column came (`§no-silent-drop`) and no fix has unknown fields.
+    /// - An item's `boot_id` is cleared where it equals the batch's (`§item-boot`).
+    ///
+    /// - Parameters:
+    ///   - batchId: a fresh random non-zero id (`§batch-id`).
+    ///   - bootId: the current boot's id.
+    ///   - nowMs: the device clock, UTC ms (`sent_at_ms`).
+    public mutating func nextBatch(
+        batchId: UInt64, bootId: UInt64, nowMs: Int64, sentElapsedRealtimeMs: UInt64? = nil
+    ) -> LocationBatch? {
+        guard maySend(nowMs: nowMs), !batches.contains(where: { $0.batchId == batchId }) else { return nil }
+        let busyFixes = sequencesInActiveBatches(\.fixSequences)
+        let busyEvents = sequencesInActiveBatches(\.eventSequences)
+        let busyLifecycle = sequencesInActiveBatches(\.lifecycleIds)
+        var freeFixes = fixes.filter { !busyFixes.contains($0.sequence) }
+        var freeEvents = fenceEvents.filter { !busyEvents.contains($0.eventSequence) }
+        var freeLifecycle = zip(lifecycleIds, lifecycleEvents).filter { !busyLifecycle.contains($0.0) }
+        // A snapshot already on its way in an active batch is not sent twice.
+        let status =
+            deviceStatusReported || batches.contains { !$0.givenUp && $0.deviceStatus == deviceStatus }
+            ? nil : deviceStatus
+        let armed =
+            armedRegionsReported || batches.contains { !$0.givenUp && $0.armedRegions == armedRegions }
+            ? nil : armedRegions
+        guard !freeFixes.isEmpty || !freeEvents.isEmpty || !freeLifecycle.isEmpty || status != nil || armed != nil
+        else { return nil }
+
+        if freeFixes.count > maxBatchSize {
+            // The oldest as backlog, the newest as the live fix.
+            freeFixes = Array(freeFixes.prefix(maxBatchSize - 1)) + [freeFixes.last!]
+        }
+        freeEvents = Array(freeEvents.prefix(maxBatchSize))
+        freeLifecycle = Array(freeLifecycle.prefix(maxBatchSize))
+
+        var batch: LocationBatch
+        while true {
+            batch = assemble(
+                fixes: freeFixes, events: freeEvents, lifecycle: freeLifecycle.map(\.1), status: status,
+                armed: armed, batchId: batchId, bootId: bootId, nowMs: nowMs,
+                sentElapsedRealtimeMs: sentElapsedRealtimeMs)
+            let largest = max(freeFixes.count, freeEvents.count, freeLifecycle.count)
+            guard batch.serializedSize > maxBatchBytes, largest > 1 else { break }
+            // Halve the longest lists; the live fix stays the newest of what is left.
+            if freeFixes.count > 1 { freeFixes = Array(freeFixes.prefix((freeFixes.count + 1) / 2)) }
+            if freeEvents.count > 1 { freeEvents = Array(freeEvents.prefix((freeEvents.count + 1) / 2)) }
+            if freeLifecycle.count > 1 { freeLifecycle = Array(freeLifecycle.prefix((freeLifecycle.count + 1) / 2)) }
+        }
+
+        var record = BatchRecord()
+        record.batchId = batchId
+        record.fixSequences = freeFixes.map(\.sequence)
+        record.eventSequences = freeEvents.map(\.eventSequence)
+        record.lifecycleIds = freeLifecycle.map(\.0)
+        record.deviceStatus = status
+        record.armedRegions = armed
+        record.encodedSize = UInt32(clamping: batch.serializedSize)
+        record.sentAtMs = nowMs
+        batches.append(record)
+        return batch
+    }
+
+    private func assemble(
+        fixes chosen: [LocationFix], events: [FenceEvent], lifecycle: [LifecycleEvent], status: DeviceStatus?,
+        armed: ArmedRegions?, batchId: UInt64, bootId: UInt64, nowMs: Int64, sentElapsedRealtimeMs: UInt64?
+    ) -> LocationBatch {
+        var batch = LocationBatch()
+        batch.deviceId = deviceId
+        batch.installId = installId
+        batch.batchId = batchId
+        batch.bootId = bootId
+        batch.sentAtMs = nowMs
+        batch.sentElapsedRealtimeMs = sentElapsedRealtimeMs
+        batch.datum = datum
+        batch.protocolRevision = Self.protocolRevision
+        batch.fixSequenceFloor = fixSequenceFloor
+        batch.eventSequenceFloor = eventSequenceFloor
+        func sameBootCleared(_ fix: LocationFix) -> LocationFix {
+            var fix = fix
+            if fix.bootId == bootId { fix.bootId = 0 }
+            return fix
+        }
+        let rows = chosen.map(sameBootCleared)
+        if let live = rows.last {
+            batch.liveFix = live
+            let backlog = Array(rows.dropLast())
+            if !backlog.isEmpty {
+                if sendsCompact(backlog), let compact = try? CompactFixes(fixes: backlog) {
+                    batch.compactFixes = compact
+                } else {
+                    batch.fixes = backlog
+                }
+            }
+        }
+        batch.fenceEvents = events.map { event in
+            var event = event
+            if event.bootId == bootId { event.bootId = 0 }
+            return event
+        }
+        batch.lifecycleEvents = lifecycle.map { event in
+            var event = event
+            if event.bootId == bootId { event.bootId = 0 }
+            return event
+        }
+        batch.deviceStatus = status
+        batch.armedRegions = armed
+        return batch
+    }
+
+    /// Compact only where nothing can be dropped (`§no-silent-drop`, `§revision`).
+    private func sendsCompact(_ backlog: [LocationFix]) -> Bool {
+        policy.compactFixesAccepted && !rowsOnly && serverRevision >= Self.protocolRevision && backlog.count > 1
+            && backlog.allSatisfy { $0.unknownFields.isEmpty }
+    }
+
+    /// The transport failed, or no ack came in time (`§no-ack`): every item of the batch is kept and may go out
+    /// again; the record stays, so that a late ack still applies. Starts the back-off.
+    public mutating func giveUp(batchId: UInt64, nowMs: Int64) {
+        guard let index = batches.firstIndex(where: { $0.batchId == batchId && !$0.givenUp }) else { return }
+        batches[index].givenUp = true
+        consecutiveFailures += 1
+        holdUntilMs = max(holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: consecutiveFailures))
+        forgetOldGivenUpBatches()
+    }
+
+    /// Keeps at most ``rememberedGivenUpBatches`` given-up records (`§no-ack`: forgetting is safe).
+    mutating func forgetOldGivenUpBatches() {
+        var givenUp = batches.count { $0.givenUp }
+        while givenUp > Self.rememberedGivenUpBatches, let oldest = batches.firstIndex(where: { $0.givenUp }) {
+            batches.remove(at: oldest)
+            givenUp -= 1
+        }
+    }
+}
