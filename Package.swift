@@ -46,6 +46,11 @@ let package = Package(
         ),
         .target(name: "LocationWireSession", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(
+            name: "LocationWireSimulation",
+            dependencies: ["LocationWire", "LocationWireSession", "LocationWireTools"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LocationWireConformance",
             dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
             swiftSettings: strictSettings
@@ -67,8 +72,8 @@ let package = Package(
             name: "locwire",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
-                "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing", "LocationWireSession",
+                "LocationWireSimulation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),

@@ -133,7 +133,10 @@ extension IngestLedger {
     }
 }
 
-/// Item results collected in sequence order and coalesced into ranges of consecutive numbers with one result.
+/// Item results collected in sequence order and coalesced into as few ranges as possible: neighbouring items of
+/// the batch with one result share a range even when numbers the batch did not contain lie between them, as the
+/// spec allows (`§ack-scope`). So the ack stays short however the device split its backlog, and a device that
+/// applied a range to items outside the batch would lose data here, where the simulator sees it.
 struct ResultList {
     private var results: [UInt64: (AckResult, RejectReason)] = [:]
 
@@ -147,9 +150,7 @@ struct ResultList {
         var ranges: [AckRange] = []
         for sequence in results.keys.sorted() {
             let (result, reason) = results[sequence]!
-            if var last = ranges.last, last.lastSequence &+ 1 == sequence, last.result == result,
-                last.rejectReason == reason
-            {
+            if var last = ranges.last, last.result == result, last.rejectReason == reason {
                 last.lastSequence = sequence
                 ranges[ranges.count - 1] = last
             } else {
