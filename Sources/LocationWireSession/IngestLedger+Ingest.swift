@@ -5,6 +5,9 @@ public struct IngestResult: Hashable, Sendable {
     public var ack = BatchAck()
     /// Fixes stored now, for the first time, in the order of the batch.
     public var storedFixes: [LocationFix] = []
+    /// Sequence numbers of the batch's fixes refused for good, with the reason each got.
+    public var rejectedFixes: [UInt64] = []
+    public var rejectReasons: [RejectReason] = []
     /// Fence events stored now.
     public var storedEvents: [FenceEvent] = []
     /// Lifecycle events stored now.
@@ -62,6 +65,8 @@ extension IngestLedger {
                 fixResults.add(fix.sequence, .duplicate)
             } else if let reason = defect(of: fix) {
                 record.rejectedFixes.insert(fix.sequence)
+                result.rejectedFixes.append(fix.sequence)
+                result.rejectReasons.append(reason)
                 fixResults.add(fix.sequence, .rejected, reason)
             } else {
                 record.storedFixes.insert(fix.sequence)

@@ -141,14 +141,10 @@ extension SessionSimulation {
                 fail(.storedTwice, "install \(key.installId) sequence \(key.sequence) stored again")
             }
         }
-        for range in result.ack.fixResults where range.result == .rejected {
-            for sequence in range.firstSequence...range.lastSequence {
-                let key = FixKey(installId: batch.installId, sequence: sequence)
-                refused.insert(key)
-                if !defective.contains(key) {
-                    fail(.refusedWithoutDefect, "sequence \(sequence) refused (\(range.rejectReason))")
-                }
-            }
+        for (sequence, reason) in zip(result.rejectedFixes, result.rejectReasons) {
+            let key = FixKey(installId: batch.installId, sequence: sequence)
+            refused.insert(key)
+            if !defective.contains(key) { fail(.refusedWithoutDefect, "sequence \(sequence) refused (\(reason))") }
         }
         persistedLedger = ledger.serializedBytes()
         responses.append(result.ack.serializedBytes())
