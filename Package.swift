@@ -82,6 +82,7 @@ let package = Package(
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireFuzzOracle", "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing",
+                "LocationWireSession", "LocationWireSimulation",
             ],
             swiftSettings: strictSettings
         ),

@@ -44,8 +44,10 @@ extension SessionSimulation {
     mutating func heal(step: Int) {
         ledger.policy.holdEverything = nil
         ledger.policy.maxBatchBytes = UploadQueue.defaultMaxBatchBytes
+        // Enough rounds for a policy of one fix per batch and one batch in flight to drain the longest backlog.
+        let roundLimit = 400 + 2 * report.recordedFixes
         var rounds = 0
-        while rounds < 400 {
+        while rounds < roundLimit {
             rounds += 1
             while !requests.isEmpty { serve(requests.removeFirst()) }
             while !responses.isEmpty { receive(responses.removeFirst()) }
