@@ -170,6 +170,14 @@ struct SessionTests {
         #expect(queue.apply(Self.ack(2, [Self.range(1, 3, .duplicate)]), nowMs: later).ignoreReason == .unknownBatch)
     }
 
+    @Test("§batch-id: one id never names two batches with different items")
+    func batchIdsAreNotReused() throws {
+        var queue = Self.queue(fixes: 4, maxBatchSize: 2, inFlight: 2)
+        #expect(queue.nextBatch(batchId: 5, bootId: Self.boot, nowMs: Self.now) != nil)
+        #expect(queue.nextBatch(batchId: 5, bootId: Self.boot, nowMs: Self.now) == nil)
+        #expect(queue.nextBatch(batchId: 6, bootId: Self.boot, nowMs: Self.now) != nil)
+    }
+
     @Test("§retry-after: the whole queue waits")
     func retryAfter() throws {
         var queue = Self.queue(fixes: 2)
