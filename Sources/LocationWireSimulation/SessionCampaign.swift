@@ -22,24 +22,17 @@ public struct SessionCampaign: Sendable {
     /// The sums over a range of sessions.
     public struct Totals: Hashable, Sendable {
         public var sessions = 0
-        public var recordedFixes = 0
-        public var storedFixes = 0
-        public var rejectedFixes = 0
-        public var lostFixes = 0
-        public var batchesSent = 0
-        public var acksIgnored = 0
+        public var counts = SessionCounts()
+        /// Sessions that broke an invariant, by the first invariant each broke.
         public var violations: [InvariantViolation.Invariant: Int] = [:]
-        /// The first failing session (lowest index) and its violation.
-        public var firstFailure: (index: Int, seed: UInt64, violation: InvariantViolation)? {
-            get { failure.map { ($0.index, $0.seed, $0.violation) } }
-            set { failure = newValue.map { Failure(index: $0.index, seed: $0.seed, violation: $0.violation) } }
+        /// The failing session with the lowest index, if any.
+        public var firstFailure: Failure?
+
+        public struct Failure: Hashable, Sendable {
+            public var index: Int
+            public var seed: UInt64
+            public var violation: InvariantViolation
         }
-        struct Failure: Hashable, Sendable {
-            var index: Int
-            var seed: UInt64
-            var violation: InvariantViolation
-        }
-        var failure: Failure?
 
         public init() {}
 
@@ -47,14 +40,11 @@ public struct SessionCampaign: Sendable {
 
         public mutating func add(_ other: Totals) {
             sessions += other.sessions
-            recordedFixes += other.recordedFixes
-            storedFixes += other.storedFixes
-            rejectedFixes += other.rejectedFixes
-            lostFixes += other.lostFixes
-            batchesSent += other.batchesSent
-            acksIgnored += other.acksIgnored
+            counts.add(other.counts)
             violations.merge(other.violations, uniquingKeysWith: +)
-            if let theirs = other.failure, failure == nil || theirs.index < failure!.index { failure = theirs }
+            if let theirs = other.firstFailure, firstFailure.map({ theirs.index < $0.index }) ?? true {
+                firstFailure = theirs
+            }
         }
     }
 
@@ -67,16 +57,11 @@ public struct SessionCampaign: Sendable {
             let report = SessionSimulation.run(
                 seed: sessionSeed, faults: faults, schedule: schedule, injectedFaults: injectedFaults)
             totals.sessions += 1
-            totals.recordedFixes += report.recordedFixes
-            totals.storedFixes += report.storedFixes
-            totals.rejectedFixes += report.rejectedFixes
-            totals.lostFixes += report.lostFixes
-            totals.batchesSent += report.batchesSent
-            totals.acksIgnored += report.acksIgnored
+            totals.counts.add(report.counts)
             if let violation = report.violations.first {
                 totals.violations[violation.invariant, default: 0] += 1
-                if totals.failure == nil {
-                    totals.failure = Totals.Failure(index: index, seed: sessionSeed, violation: violation)
+                if totals.firstFailure == nil {
+                    totals.firstFailure = Totals.Failure(index: index, seed: sessionSeed, violation: violation)
                 }
             }
             if (index - range.lowerBound + 1) % 1000 == 0 { progress(index - range.lowerBound + 1) }

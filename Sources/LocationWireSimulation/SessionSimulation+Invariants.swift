@@ -45,7 +45,7 @@ extension SessionSimulation {
         ledger.policy.holdEverything = nil
         ledger.policy.maxBatchBytes = UploadQueue.defaultMaxBatchBytes
         // Enough rounds for a policy of one fix per batch and one batch in flight to drain the longest backlog.
-        let roundLimit = 400 + 2 * report.recordedFixes
+        let roundLimit = 400 + 2 * report.counts.recordedFixes
         var rounds = 0
         while rounds < roundLimit {
             rounds += 1
@@ -58,9 +58,9 @@ extension SessionSimulation {
             for batch in queue.batches where !batch.givenUp { queue.giveUp(batchId: batch.batchId, nowMs: nowMs) }
             nowMs = max(nowMs + 1000, queue.holdUntilMs)
             while queue.maySend(nowMs: nowMs), queue.activeBatchCount < queue.maxBatchesInFlight {
-                let before = report.batchesSent
+                let before = report.counts.batchesSent
                 send()
-                if report.batchesSent == before { break }
+                if report.counts.batchesSent == before { break }
             }
         }
         report.healingSteps = rounds
@@ -79,8 +79,8 @@ extension SessionSimulation {
                 fail(.storedExactlyOnce, "install \(key.installId) sequence \(key.sequence) never stored", step: step)
             }
         }
-        report.storedFixes = stored.count
-        report.rejectedFixes = refused.count
-        report.lostFixes = lost.subtracting(stored).count
+        report.counts.storedFixes = stored.count
+        report.counts.rejectedFixes = refused.count
+        report.counts.lostFixes = lost.subtracting(stored).count
     }
 }

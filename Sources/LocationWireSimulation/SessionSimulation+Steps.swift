@@ -118,7 +118,7 @@ extension SessionSimulation {
         let key = FixKey(installId: queue.installId, sequence: sequence)
         recorded.append(key)
         if isDefective { defective.insert(key) }
-        report.recordedFixes += 1
+        report.counts.recordedFixes += 1
     }
 
     mutating func send() {
@@ -128,7 +128,7 @@ extension SessionSimulation {
                 sentElapsedRealtimeMs: UInt64(max(0, nowMs - bootStartMs)))
         else { return }
         requests.append(batch.serializedBytes())
-        report.batchesSent += 1
+        report.counts.batchesSent += 1
     }
 
     /// The server reads a request, stores what it says, persists, and only then answers (`§server-durable`).
@@ -152,7 +152,7 @@ extension SessionSimulation {
 
     mutating func receive(_ response: [UInt8]) {
         let application = queue.apply(ackBytes: response, nowMs: nowMs)
-        if application.ignoreReason != nil { report.acksIgnored += 1 }
+        if application.ignoreReason != nil { report.counts.acksIgnored += 1 }
     }
 
     /// The app restarts from its persisted state: in-memory state and responses on their way to it are gone.

@@ -25,9 +25,8 @@ public struct InvariantViolation: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(invariant.rawValue) after step \(step): \(detail)" }
 }
 
-/// What a simulated session did.
-public struct SessionReport: Hashable, Sendable {
-    public var violations: [InvariantViolation] = []
+/// What sessions did, counted; one session's, or a campaign's sum.
+public struct SessionCounts: Hashable, Sendable {
     public var recordedFixes = 0
     public var storedFixes = 0
     public var rejectedFixes = 0
@@ -35,6 +34,23 @@ public struct SessionReport: Hashable, Sendable {
     public var lostFixes = 0
     public var batchesSent = 0
     public var acksIgnored = 0
+
+    public init() {}
+
+    public mutating func add(_ other: SessionCounts) {
+        recordedFixes += other.recordedFixes
+        storedFixes += other.storedFixes
+        rejectedFixes += other.rejectedFixes
+        lostFixes += other.lostFixes
+        batchesSent += other.batchesSent
+        acksIgnored += other.acksIgnored
+    }
+}
+
+/// What a simulated session did.
+public struct SessionReport: Hashable, Sendable {
+    public var violations: [InvariantViolation] = []
+    public var counts = SessionCounts()
     public var healingSteps = 0
 }
 

@@ -128,9 +128,9 @@ struct SimulateSessionsCommand: ParsableCommand {
         if json {
             var object: [String: Any] = [
                 "sessions": totals.sessions, "seed": String(seed), "faults": campaign.faults.names,
-                "recorded_fixes": totals.recordedFixes, "stored_fixes": totals.storedFixes,
-                "rejected_fixes": totals.rejectedFixes, "lost_fixes": totals.lostFixes,
-                "batches_sent": totals.batchesSent, "acks_ignored": totals.acksIgnored,
+                "recorded_fixes": totals.counts.recordedFixes, "stored_fixes": totals.counts.storedFixes,
+                "rejected_fixes": totals.counts.rejectedFixes, "lost_fixes": totals.counts.lostFixes,
+                "batches_sent": totals.counts.batchesSent, "acks_ignored": totals.counts.acksIgnored,
                 "violations": Dictionary(uniqueKeysWithValues: totals.violations.map { ($0.key.rawValue, $0.value) }),
                 "violated_sessions": totals.violationCount, "seconds": (seconds * 10).rounded() / 10,
             ]
@@ -147,9 +147,9 @@ struct SimulateSessionsCommand: ParsableCommand {
                 """
                 \(totals.sessions) sessions (seed \(seed), faults: \(campaign.faults.names.joined(separator: ",")))\
                  in \(String(format: "%.1f", seconds)) s, \(Int(Double(totals.sessions) / max(seconds, 0.001))) sessions/s
-                fixes: \(totals.recordedFixes) recorded, \(totals.storedFixes) stored, \(totals.rejectedFixes) \
-                refused as defective, \(totals.lostFixes) really lost (reinstall, storage full)
-                batches: \(totals.batchesSent) sent, \(totals.acksIgnored) acks ignored
+                fixes: \(totals.counts.recordedFixes) recorded, \(totals.counts.storedFixes) stored, \(totals.counts.rejectedFixes) \
+                refused as defective, \(totals.counts.lostFixes) really lost (reinstall, storage full)
+                batches: \(totals.counts.batchesSent) sent, \(totals.counts.acksIgnored) acks ignored
                 violated invariants: \(totals.violationCount)
                 """)
             for (invariant, number) in totals.violations.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -212,7 +212,9 @@ struct SimulateReplayCommand: ParsableCommand {
         campaign.injectedFaults = try options.parsedMutant()
         let report = campaign.replay(seed: replay.seed, schedule: schedule)
         for (index, action) in schedule.enumerated() { print("\(index): \(action)") }
-        print("recorded \(report.recordedFixes), stored \(report.storedFixes), batches \(report.batchesSent)")
+        print(
+            "recorded \(report.counts.recordedFixes), stored \(report.counts.storedFixes), batches \(report.counts.batchesSent)"
+        )
         if let violation = report.violations.first {
             throw InputRejected(message: "violated: \(violation)")
         }

@@ -11,9 +11,9 @@ struct SimulationTests {
     func cleanEnginesKeepThePromise() {
         let totals = SessionCampaign(seed: 42, faults: .all).run(0..<150)
         #expect(totals.violationCount == 0, "\(String(describing: totals.firstFailure))")
-        #expect(totals.storedFixes > 1000)
-        #expect(totals.rejectedFixes > 0, "defective fixes are refused, not stuck")
-        #expect(totals.lostFixes > 0, "reinstalls and full storage lose fixes, which the ledger must show")
+        #expect(totals.counts.storedFixes > 1000)
+        #expect(totals.counts.rejectedFixes > 0, "defective fixes are refused, not stuck")
+        #expect(totals.counts.lostFixes > 0, "reinstalls and full storage lose fixes, which the ledger must show")
     }
 
     @Test("§ack-scope: the bug of hole 1 is caught, minimized, and the minimized schedule replays it")
