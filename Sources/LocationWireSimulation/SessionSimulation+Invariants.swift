@@ -13,6 +13,12 @@ extension SessionSimulation {
             fail(.deletedBeforeStored, "install \(key.installId) sequence \(key.sequence) is gone", step: step)
             return
         }
+        let heldEvents = Set(queue.fenceEvents.map(\.eventSequence))
+        for key in recordedEvents where !lostEvents.contains(key) && !storedEvents.contains(key) {
+            guard key.installId != queue.installId || !heldEvents.contains(key.sequence) else { continue }
+            fail(.deletedBeforeStored, "fence event \(key.sequence) of install \(key.installId) is gone", step: step)
+            return
+        }
         checkGaps(step: step)
     }
 
@@ -78,6 +84,9 @@ extension SessionSimulation {
             } else if !stored.contains(key) {
                 fail(.storedExactlyOnce, "install \(key.installId) sequence \(key.sequence) never stored", step: step)
             }
+        }
+        for key in recordedEvents where !lostEvents.contains(key) && !storedEvents.contains(key) {
+            fail(.storedExactlyOnce, "fence event \(key.sequence) of install \(key.installId) never stored", step: step)
         }
         report.counts.storedFixes = stored.count
         report.counts.rejectedFixes = refused.count

@@ -33,7 +33,7 @@ extension SessionSimulation {
             event.detectedAtMs = nowMs
             event.bootId = bootId
             event.detectedElapsedRealtimeMs = UInt64(nowMs - bootStartMs)
-            queue.record(event)
+            recordedEvents.append(FixKey(installId: queue.installId, sequence: queue.record(event)))
         case .recordLifecycle:
             var event = LifecycleEvent()
             event.kind = .enteredBackground
@@ -64,6 +64,9 @@ extension SessionSimulation {
         case .reinstall:
             // Storage is gone: whatever the queue held is lost with it, with no ack ever to come.
             for fix in queue.fixes { lost.insert(FixKey(installId: queue.installId, sequence: fix.sequence)) }
+            for event in queue.fenceEvents {
+                lostEvents.insert(FixKey(installId: queue.installId, sequence: event.eventSequence))
+            }
             responses.removeAll()
             queue = UploadQueue(deviceId: Self.deviceId, installId: random.next() | 1)
             queue.injectedFaults = injectedFaults
@@ -140,6 +143,10 @@ extension SessionSimulation {
             if !stored.insert(key).inserted {
                 fail(.storedTwice, "install \(key.installId) sequence \(key.sequence) stored again")
             }
+        }
+        for event in result.storedEvents {
+            let key = FixKey(installId: batch.installId, sequence: event.eventSequence)
+            if !storedEvents.insert(key).inserted { fail(.storedTwice, "event \(key.sequence) stored again") }
         }
         for (sequence, reason) in zip(result.rejectedFixes, result.rejectReasons) {
             let key = FixKey(installId: batch.installId, sequence: sequence)

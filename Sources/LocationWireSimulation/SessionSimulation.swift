@@ -93,6 +93,10 @@ public struct SessionSimulation {
     var lost = Set<FixKey>()
     var stored = Set<FixKey>()
     var refused = Set<FixKey>()
+    /// Fence events, keyed like fixes by installation and event sequence (`§event-key`).
+    var recordedEvents: [FixKey] = []
+    var lostEvents = Set<FixKey>()
+    var storedEvents = Set<FixKey>()
     var report = SessionReport()
 
     // MARK: - Running
