@@ -26,7 +26,8 @@ enum SemanticFamily: VectorFamily {
             let suffix = counts[key]! > 1 ? "-\(counts[key]!)" : ""
             add(
                 &builder, id: "semantic.\(key)\(suffix)", type: rule.messageType, bytes: rule.messageBytes,
-                intended: ExpectedViolation(code: rule.code.rawValue, path: rule.path),
+                intended: ExpectedViolation(
+                    code: rule.code.rawValue, path: rule.path, severity: rule.code.severity.rawValue),
                 comment: "Breaks \(rule.code) at \(rule.path).")
         }
     }
@@ -47,7 +48,7 @@ enum SemanticFamily: VectorFamily {
         let codec = AnyMessageCodec(typeName: type)!
         let message = try! codec.decodeBinary(bytes)
         let violations = AnyMessageCodec.validate(message).map {
-            ExpectedViolation(code: $0.code.rawValue, path: $0.path.description)
+            ExpectedViolation(code: $0.code.rawValue, path: $0.path.description, severity: $0.severity.rawValue)
         }
         if let intended {
             precondition(
@@ -99,6 +100,8 @@ enum SemanticFamily: VectorFamily {
         var simulated = LocationBatch()
         simulated.deviceId = "android-5C1D"
         simulated.batchId = 77
+        simulated.installId = 0x5C1D
+        simulated.protocolRevision = 1
         var simulator = TraceSimulator(scenario: .walk, seed: 3)
         simulated.fixes = simulator.fixes(30)
         simulated.sentAtMs = simulated.fixes.last!.timeMs + 5_000

@@ -139,12 +139,14 @@ import Testing
         batch.fixes[1].latitudeE7 = 900_000_001
         let outcome = try run(["validate", "--type", "LocationBatch"], input: batch.serializedBytes())
         #expect(outcome.status == 1)
-        #expect(outcome.text.contains("LocationBatch.device_id: required-field-missing"))
-        #expect(outcome.text.contains("LocationBatch.fixes[1].latitude_e7: value-out-of-range"))
+        #expect(outcome.text.contains("LocationBatch.device_id: error: required-field-missing"))
+        #expect(outcome.text.contains("LocationBatch.fixes[1].latitude_e7: error: value-out-of-range"))
+        #expect(outcome.stderr.contains("LocationBatch is invalid: 2 errors, 0 warnings"))
         let json = try run(["validate", "--type", "LocationBatch", "--format", "json"], input: batch.serializedBytes())
         let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [[String: String]]
         #expect(parsed?.count == 2)
         #expect(parsed?.first?["code"] == "required-field-missing")
+        #expect(parsed?.first?["severity"] == "error")
     }
 
     @Test func usageAndIOErrorsExitTwo() throws {
