@@ -149,6 +149,30 @@ import Testing
         #expect(parsed?.first?["severity"] == "error")
     }
 
+    /// Warnings (broken SHOULDs) are printed with their severity, and alone they do not fail validation: the
+    /// message still conforms. An error next to them does. §validation-report
+    @Test func warningsAloneExitZeroAndCarryTheirSeverity() throws {
+        var batch = Valid.batch
+        batch.liveFix!.timeMs += 5_000  // a clock jump: the one warning
+        let outcome = try run(["validate", "--type", "LocationBatch"], input: batch.serializedBytes())
+        #expect(outcome.status == 0)
+        #expect(outcome.text.contains("LocationBatch.live_fix.time_ms: warning: clock-jump: "))
+        #expect(outcome.stderr.contains("LocationBatch is valid (1 warning)"))
+        let json = try run(["validate", "--type", "LocationBatch", "--format", "json"], input: batch.serializedBytes())
+        #expect(json.status == 0)
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [[String: String]]
+        #expect(parsed?.map { $0["severity"] } == ["warning"])
+        #expect(parsed?.first?["code"] == "clock-jump")
+        #expect(parsed?.first?["path"] == "LocationBatch.live_fix.time_ms")
+        batch.installId = 0
+        let both = try run(["validate", "--type", "LocationBatch"], input: batch.serializedBytes())
+        #expect(both.status == 1)
+        #expect(both.stderr.contains("LocationBatch is invalid: 1 error, 1 warning"))
+        let help = try run(["validate", "--help"])
+        let words = help.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("0 when the message decodes and breaks no MUST (warnings alone still exit 0)"))
+    }
+
     @Test func usageAndIOErrorsExitTwo() throws {
         #expect(try run(["convert", "--type", "Nope", "--from", "binpb", "--to", "json"]).status == 2)
         #expect(try run(["convert", "--type", "LocationFix", "--from", "xml", "--to", "json"]).status == 2)
