@@ -591,10 +591,13 @@ package enum ViolationCases {
             .requiredFieldMissing, "BatchAck.commands[0].command_id",
             modified(Valid.ack) { $0.commands[0].commandId = 0 }),
         .init(
-            .requiredFieldMissing, "BatchAck.commands[1].kind", modified(Valid.ack) { $0.commands[1].kind = .unspecified }
+            .requiredFieldMissing, "BatchAck.commands[1].kind",
+            modified(Valid.ack) { $0.commands[1].kind = .unspecified }
         ),
         .init(.requiredFieldMissing, "DeviceCommand.command_id", DeviceCommand(commandId: 0, kind: .uploadNow)),
-        .init(.timeOutOfRange, "DeviceCommand.expires_at_ms", DeviceCommand(commandId: 1, kind: .recordFix, expiresAtMs: 60)),
+        .init(
+            .timeOutOfRange, "DeviceCommand.expires_at_ms",
+            DeviceCommand(commandId: 1, kind: .recordFix, expiresAtMs: 60)),
         .init(
             .valueOutOfRange, "BatchAck.max_batch_bytes",
             modified(Valid.ack) {
@@ -604,7 +607,8 @@ package enum ViolationCases {
                 $0.maxBatchBytes = 16_383
             }),
         .init(
-            .valueOutOfRange, "TrackingPolicy.max_batch_bytes", modified(TrackingPolicy()) { $0.maxBatchBytes = 67_108_865 }),
+            .valueOutOfRange, "TrackingPolicy.max_batch_bytes",
+            modified(TrackingPolicy()) { $0.maxBatchBytes = 67_108_865 }),
         .init(
             .valueOutOfRange, "TrackingPolicy.max_batches_in_flight",
             modified(TrackingPolicy()) { $0.maxBatchesInFlight = 0 }),

@@ -130,7 +130,9 @@ struct FixturesValidateCommand: ParsableCommand {
             decodedByStem[stem] = canonical
             if problems.isEmpty {
                 if !quiet || !warnings.isEmpty {
-                    print("\(name): valid" + (warnings.isEmpty ? "" : ", \(ValidateCommand.count(warnings.count, "warning"))"))
+                    print(
+                        "\(name): valid"
+                            + (warnings.isEmpty ? "" : ", \(ValidateCommand.count(warnings.count, "warning"))"))
                 }
                 for warning in warnings { print("  \(warning)") }
             } else {

@@ -57,7 +57,8 @@ struct ValidateCommand: ParsableCommand {
             throw InputRejected(
                 message: "\(name) is invalid: \(Self.count(errors, "error")), \(Self.count(warnings, "warning"))")
         }
-        printToStandardError("locwire: \(name) is valid" + (warnings == 0 ? "" : " (\(Self.count(warnings, "warning")))"))
+        printToStandardError(
+            "locwire: \(name) is valid" + (warnings == 0 ? "" : " (\(Self.count(warnings, "warning")))"))
     }
 
     static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
