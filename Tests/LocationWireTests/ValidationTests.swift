@@ -163,7 +163,7 @@ extension ViolationCase: CustomTestStringConvertible {
     }
 
     /// A compact batch of a few bytes can stand for a million empty fixes (fuzzer finding
-    /// FuzzValidation/timeout-029c5cab...): the report describes the first violations and stops.
+    /// FuzzValidation/timeout-029c5cab...): the report describes the first violations and stops. §report-limit
     @Test func aHugeInvalidCompactBatchIsReportedInBrief() throws {
         // CompactFixes with count = 720,255 and no columns: 720,255 fixes without a sequence or a time.
         let compact = try CompactFixes(serializedBytes: [0xA0, 0x06, 0xFF, 0xFA, 0x2B])
