@@ -4,14 +4,15 @@ import LocationWireTools
 import LocationWireValidation
 
 /// Family (d): the spec's rules beyond the wire format (proto/README.md, "Validation rules"). Each vector is a
-/// message that decodes; the expected result is the exact list of violations a validator reports (code and
-/// field path), empty for a valid message. Implementations that do not validate opt out of this family.
+/// message that decodes; the expected result is the exact list of violations a validator reports (code, field
+/// path and severity), empty for a valid message. Implementations that do not validate opt out of this family.
 enum SemanticFamily: VectorFamily {
     static let name = "semantic"
     static let description = """
         Validation: every rule of proto/README.md with a message that breaks it and the exact violations \
-        (code and field path) a validator must report, plus valid messages, boundary values included, that must \
-        produce none. An implementation without validation opts out of this family.
+        (code, field path and severity: error for a broken MUST, warning for a broken SHOULD) a validator must \
+        report, plus valid messages, boundary values included, that must produce none, not even a warning. An \
+        implementation without validation opts out of this family.
         """
 
     static var sections: [VectorFamilySection] { [violations, valid] }
