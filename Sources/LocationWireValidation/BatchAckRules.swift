@@ -3,17 +3,39 @@ import LocationWire
 extension BatchAck: Validatable {
     public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
         report.require(batchId != 0, path().appending(field: "batch_id"), "the batch id of the batch answered")
+        report.require(outcome != .unspecified, path().appending(field: "outcome"), "a batch outcome")
+        if outcome == .hold, holdReason == .unspecified {
+            report.add(.holdReasonMissing, path().appending(field: "hold_reason"), "a HOLD says why")
+        }
+        if outcome != .hold, holdReason != .unspecified {
+            report.add(
+                .holdReasonWithoutHold, path().appending(field: "hold_reason"), "only a HOLD outcome has a hold reason")
+        }
         validateRanges(fixResults, into: &report, at: path().appending(field: "fix_results"))
         validateRanges(fenceEventResults, into: &report, at: path().appending(field: "fence_event_results"))
         report.checkTime(serverTimeMs, path().appending(field: "server_time_ms"))
+        report.checkRange(maxBatchBytes, TrackingPolicy.maxBatchBytesRange, path().appending(field: "max_batch_bytes"))
         trackingPolicy?.validate(into: &report, at: path().appending(field: "tracking_policy"))
+        var commandIds: Set<UInt64> = []
+        for (index, command) in commands.enumerated() {
+            command.validate(into: &report, at: path().appending(field: "commands").appending(index: index))
+            if command.commandId != 0, !commandIds.insert(command.commandId).inserted {
+                report.add(
+                    .duplicateCommandId,
+                    path().appending(field: "commands").appending(index: index).appending(field: "command_id"),
+                    "command id \(command.commandId) appears more than once")
+            }
+        }
     }
 
     /// Each range valid; ranges sorted by first sequence number and not overlapping, so every item has at most
-    /// one result.
+    /// one result; and no ranges at all unless the batch was processed.
     private func validateRanges(
         _ ranges: [AckRange], into report: inout ValidationReport, at path: @autoclosure () -> FieldPath
     ) {
+        if outcome != .processed, !ranges.isEmpty {
+            report.add(.rangesWithoutProcessing, path(), "only a PROCESSED outcome has item results")
+        }
         var previous: AckRange?
         for (index, range) in ranges.enumerated() {
             range.validate(into: &report, at: path().appending(index: index))
@@ -45,6 +67,11 @@ extension AckRange: Validatable {
         if result == .rejected, rejectReason == .unspecified {
             report.add(.rejectReasonMissing, path().appending(field: "reject_reason"), "a REJECTED range says why")
         }
+        if result == .rejected, rejectReason.rawValue == 5 || rejectReason.rawValue == 6 {
+            report.add(
+                .rejectReasonRetired, path().appending(field: "reject_reason"),
+                "reason \(rejectReason.rawValue) was a passing condition of revision 0; it is a HOLD now")
+        }
         if result != .rejected, rejectReason != .unspecified {
             report.add(
                 .rejectReasonWithoutRejection, path().appending(field: "reject_reason"),
@@ -67,5 +94,18 @@ extension TrackingPolicy: Validatable {
         report.checkRange(stationaryRadiusM, 1...1_000, path().appending(field: "stationary_radius_m"))
         report.checkRange(stopTimeoutMs, 0...3_600_000, path().appending(field: "stop_timeout_ms"))
         report.checkRange(heartbeatIntervalMs, 0...86_400_000, path().appending(field: "heartbeat_interval_ms"))
+        report.checkRange(maxBatchBytes, Self.maxBatchBytesRange, path().appending(field: "max_batch_bytes"))
+        report.checkRange(maxBatchesInFlight, 1...16, path().appending(field: "max_batches_in_flight"))
+    }
+
+    /// The range of `max_batch_bytes`, in TrackingPolicy and in BatchAck: 16 KiB to 64 MiB.
+    static let maxBatchBytesRange: ClosedRange<Int64> = 16_384...67_108_864
+}
+
+extension DeviceCommand: Validatable {
+    public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
+        report.require(commandId != 0, path().appending(field: "command_id"), "a command id")
+        report.require(kind != .unspecified, path().appending(field: "kind"), "a command kind")
+        report.checkTime(expiresAtMs, path().appending(field: "expires_at_ms"))
     }
 }

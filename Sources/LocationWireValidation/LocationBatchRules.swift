@@ -5,31 +5,39 @@ extension LocationBatch: Validatable {
         report.require(!deviceId.isEmpty, path().appending(field: "device_id"), "a device id")
         report.checkLength(deviceId, max: 128, path().appending(field: "device_id"))
         report.require(batchId != 0, path().appending(field: "batch_id"), "a batch id")
+        report.require(installId != 0, path().appending(field: "install_id"), "an install id")
         report.requireTime(sentAtMs, path().appending(field: "sent_at_ms"))
 
-        validateSequence(fixes, into: &report, at: path().appending(field: "fixes"), sentAtMs: sentAtMs)
-        var backlog = fixes
+        var context = BatchContext(batch: self)
+        validateSequence(fixes, into: &report, at: path().appending(field: "fixes"), context: &context)
         if let compactFixes {
-            if !fixes.isEmpty, compactFixes.count > 0 {
+            if !fixes.isEmpty {
                 report.add(
                     .rowsAndCompact, path().appending(field: "compact_fixes"),
                     "a batch uses fixes or compact_fixes, not both")
             }
-            let rows = compactFixes.validate(
-                into: &report, at: path().appending(field: "compact_fixes"), sentAtMs: sentAtMs)
-            backlog += rows ?? []
+            compactFixes.validate(into: &report, at: path().appending(field: "compact_fixes"), context: &context)
         }
         if let liveFix {
             liveFix.validate(into: &report, at: path().appending(field: "live_fix"))
-            if let latest = backlog.map(\.sequence).max(), liveFix.sequence <= latest {
+            if let latest = context.highestSequence, liveFix.sequence <= latest {
                 report.add(
                     .liveFixNotLatest, path().appending(field: "live_fix").appending(field: "sequence"),
                     "the live fix's sequence \(liveFix.sequence) is not above the backlog's \(latest)")
             }
+            withUnsafePointer(to: liveFix) {
+                context.check($0, into: &report, at: path().appending(field: "live_fix"))
+            }
         }
-
+        if fixSequenceFloor != 0, let lowest = context.lowestSequence, fixSequenceFloor > lowest {
+            report.add(
+                .sequenceFloorAboveBatch, path().appending(field: "fix_sequence_floor"),
+                "the floor \(fixSequenceFloor) is above the batch's fix sequence \(lowest)")
+        }
         var previousEvent: UInt64?
+        var lowestEvent: UInt64?
         for (index, event) in fenceEvents.enumerated() {
+            if event.eventSequence != 0 { lowestEvent = min(lowestEvent ?? .max, event.eventSequence) }
             event.validate(into: &report, at: path().appending(field: "fence_events").appending(index: index))
             if let previousEvent, event.eventSequence <= previousEvent {
                 report.add(
@@ -38,6 +46,11 @@ extension LocationBatch: Validatable {
                     "\(event.eventSequence) does not follow \(previousEvent)")
             }
             previousEvent = event.eventSequence
+        }
+        if eventSequenceFloor != 0, let lowestEvent, eventSequenceFloor > lowestEvent {
+            report.add(
+                .sequenceFloorAboveBatch, path().appending(field: "event_sequence_floor"),
+                "the floor \(eventSequenceFloor) is above the batch's event sequence \(lowestEvent)")
         }
         deviceStatus?.validate(into: &report, at: path().appending(field: "device_status"))
         var previousTime: Int64?
@@ -74,6 +87,9 @@ extension FenceEvent: Validatable {
             report.add(
                 .dwellWithoutDwellKind, path().appending(field: "dwell_ms"), "only a DWELL event has a dwell time")
         }
+        if dwellMs == nil, kind == .dwell {
+            report.add(.dwellMsMissing, path().appending(field: "dwell_ms"), "a DWELL event says how long it dwelt")
+        }
     }
 }
 
@@ -108,6 +124,11 @@ extension ArmedRegions: Validatable {
         }
         report.checkUnique(regionIds, path().appending(field: "region_ids"))
         report.checkUnique(failedRegionIds, path().appending(field: "failed_region_ids"))
+        if !failureReasons.isEmpty, failureReasons.count != failedRegionIds.count {
+            report.add(
+                .failureReasonsLengthMismatch, path().appending(field: "failure_reasons"),
+                "\(failureReasons.count) failure reasons for \(failedRegionIds.count) failed region ids")
+        }
         let armed = Set(regionIds)
         for (index, id) in failedRegionIds.enumerated() where armed.contains(id) {
             report.add(

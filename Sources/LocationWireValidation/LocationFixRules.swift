@@ -82,14 +82,15 @@ private func accuracyNotPositive(_ report: inout ValidationReport, _ path: @auto
 
 extension CompactFixes: Validatable {
     public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
-        validate(into: &report, at: path(), sentAtMs: nil)
+        var context = BatchContext(batch: nil)
+        validate(into: &report, at: path(), context: &context)
     }
 
     /// Reconstructs the rows and checks them like row fixes; a fix's path is `<path>[i]`, i being the index of
     /// the reconstructed fix. Returns the rows, or nil when they cannot be reconstructed.
     @discardableResult
     func validate(
-        into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, sentAtMs: Int64?
+        into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, context: inout BatchContext
     ) -> [LocationFix]? {
         let rows: [LocationFix]
         do {
@@ -103,25 +104,102 @@ extension CompactFixes: Validatable {
             report.add(.compact(error.code), errorPath, error.message)
             return nil
         }
-        validateSequence(rows, into: &report, at: path(), sentAtMs: sentAtMs)
+        validateSequence(rows, into: &report, at: path(), context: &context)
         return rows
     }
 }
 
-/// The rules for a run of backlog fixes: each fix valid, sequence numbers strictly increasing, no fix stamped
-/// more than 10 minutes after the batch was sent.
+/// What the fixes of one batch are checked against beyond their own fields: the batch's send time
+/// (`time-after-send`) and the previous fix's clocks (`clock-jump`); outside a batch (a CompactFixes on its
+/// own) neither applies. It also gathers the lowest and highest sequence numbers seen, for the rules that compare
+/// the batch's fixes with its live fix and its sequence floor.
+struct BatchContext {
+    /// The lowest non-zero sequence number of the fixes checked so far (a 0 is `required-field-missing`).
+    private(set) var lowestSequence: UInt64?
+    /// The highest sequence number of the fixes checked so far.
+    private(set) var highestSequence: UInt64?
+    /// The latest fix time allowed: `sent_at_ms` plus 10 minutes, saturating; nil outside a batch or without a
+    /// send time.
+    private let latestTimeMs: Int64?
+    private let sentAtMs: Int64
+    private let batchBootId: UInt64
+    /// The boot, wall-clock time and monotonic time of the previous fix; nil when it had no usable boot or
+    /// monotonic time, or outside a batch.
+    private var previous: (bootId: UInt64, timeMs: Int64, elapsedMs: UInt64)?
+    private let inBatch: Bool
+
+    static let maxTimeAfterSendMs: Int64 = 600_000
+    static let maxClockDriftMs: UInt64 = 1_000
+
+    init(batch: LocationBatch?) {
+        inBatch = batch != nil
+        sentAtMs = batch?.sentAtMs ?? 0
+        batchBootId = batch?.bootId ?? 0
+        if let batch, batch.sentAtMs != 0 {
+            // Saturating: an untrusted sent_at_ms near Int64.max must not overflow.
+            let (sum, overflow) = batch.sentAtMs.addingReportingOverflow(Self.maxTimeAfterSendMs)
+            latestTimeMs = overflow ? .max : sum
+        } else {
+            latestTimeMs = nil
+        }
+    }
+
+    /// Checks `fix`, the next fix of the batch in order (backlog, then live fix), against the send time and
+    /// against the previous fix of the same boot, and counts its sequence number in.
+    mutating func check(
+        _ fix: UnsafePointer<LocationFix>, into report: inout ValidationReport, at path: @autoclosure () -> FieldPath
+    ) {
+        let sequence = fix.pointee.sequence
+        if sequence != 0 { lowestSequence = min(lowestSequence ?? .max, sequence) }
+        highestSequence = max(highestSequence ?? 0, sequence)
+        guard inBatch else { return }
+        let timeMs = fix.pointee.timeMs
+        if let latestTimeMs, timeMs > latestTimeMs {
+            report.add(
+                .timeAfterSend, path().appending(field: "time_ms"),
+                "the fix is stamped \(ValidationReport.difference(timeMs, sentAtMs, dividedBy: 1000)) s after the batch was sent"
+            )
+        }
+        let bootId = fix.pointee.bootId != 0 ? fix.pointee.bootId : batchBootId
+        guard bootId != 0, let elapsedMs = fix.pointee.elapsedRealtimeMs else {
+            previous = nil
+            return
+        }
+        if let previous, previous.bootId == bootId {
+            let drift = Self.drift(wallClock: (previous.timeMs, timeMs), monotonic: (previous.elapsedMs, elapsedMs))
+            if drift > Self.maxClockDriftMs {
+                report.add(
+                    .clockJump, path().appending(field: "time_ms"),
+                    "time_ms and elapsed_realtime_ms moved apart by \(drift) ms since the previous fix of this boot")
+            }
+        }
+        previous = (bootId, timeMs, elapsedMs)
+    }
+
+    /// |(later - earlier wall clock) - (later - earlier monotonic)|, saturating at `UInt64.max`. Untrusted
+    /// clocks can be 2^64 apart: each difference is kept as a sign and a magnitude, which always fits.
+    static func drift(wallClock: (Int64, Int64), monotonic: (UInt64, UInt64)) -> UInt64 {
+        let wallForward = wallClock.1 >= wallClock.0
+        let wall = UInt64(bitPattern: wallForward ? wallClock.1 &- wallClock.0 : wallClock.0 &- wallClock.1)
+        let monotonicForward = monotonic.1 >= monotonic.0
+        let elapsed = monotonicForward ? monotonic.1 - monotonic.0 : monotonic.0 - monotonic.1
+        guard wallForward == monotonicForward else {
+            let (sum, overflow) = wall.addingReportingOverflow(elapsed)
+            return overflow ? .max : sum
+        }
+        return wall >= elapsed ? wall - elapsed : elapsed - wall
+    }
+}
+
+/// The rules for a run of backlog fixes: each fix valid, sequence numbers strictly increasing, and, in a batch,
+/// no fix stamped more than 10 minutes after the batch was sent and no clock jump between consecutive fixes.
 ///
 /// The fixes are read in place through a pointer: a loop over the array, or a method call on an element, copies
 /// each fix first (a retain and a release included), which cost as much as the checks themselves.
 func validateSequence(
-    _ fixes: [LocationFix], into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, sentAtMs: Int64?
+    _ fixes: [LocationFix], into report: inout ValidationReport, at path: @autoclosure () -> FieldPath,
+    context: inout BatchContext
 ) {
-    var latestTime = Int64.max
-    if let sentAtMs, sentAtMs != 0 {
-        // Saturating: an untrusted sent_at_ms near Int64.max must not overflow.
-        let (sum, overflow) = sentAtMs.addingReportingOverflow(600_000)
-        latestTime = overflow ? .max : sum
-    }
     fixes.withUnsafeBufferPointer { fixes in
         var previous: UInt64?
         for index in fixes.indices {
@@ -137,13 +215,7 @@ func validateSequence(
                     "\(sequence) does not follow \(previous)")
             }
             previous = sequence
-            let timeMs = fix.pointee.timeMs
-            if timeMs > latestTime, let sentAtMs {
-                report.add(
-                    .timeAfterSend, path().appending(index: index).appending(field: "time_ms"),
-                    "the fix is stamped \(ValidationReport.difference(timeMs, sentAtMs, dividedBy: 1000)) s after the batch was sent"
-                )
-            }
+            context.check(fix, into: &report, at: path().appending(index: index))
         }
     }
 }

@@ -127,11 +127,6 @@ extension RegionAssignment: Validatable {
                     .removalsInFull, path().appending(field: "removed_region_ids"),
                     "a full replacement lists no removals")
             }
-            if slotBudget != 0, regions.count > Int(slotBudget) {
-                report.add(
-                    .regionCountExceedsBudget, path().appending(field: "regions"),
-                    "\(regions.count) regions for a budget of \(slotBudget) slots")
-            }
         case .delta:
             if baseVersion == 0 {
                 report.add(
@@ -144,31 +139,40 @@ extension RegionAssignment: Validatable {
         default:
             break
         }
-        var levelById: [String: RegionLevel] = [:]
+        // A full replacement is the whole set; a delta's upserts alone are part of the set it produces.
+        if mode == .fullReplacement || mode == .delta, slotBudget != 0, regions.count > Int(slotBudget) {
+            report.add(
+                .regionCountExceedsBudget, path().appending(field: "regions"),
+                "\(regions.count) \(mode == .delta ? "upserted " : "")regions for a budget of \(slotBudget) slots")
+        }
+        var indexById: [String: Int] = [:]
         for (index, region) in regions.enumerated() {
             region.validate(into: &report, at: path().appending(field: "regions").appending(index: index))
-            if levelById[region.id] != nil {
+            if indexById[region.id] != nil {
                 report.add(
                     .duplicateRegionId,
                     path().appending(field: "regions").appending(index: index).appending(field: "id"),
                     "\"\(region.id)\" appears more than once")
             }
-            levelById[region.id] = region.level
+            indexById[region.id] = index
         }
         for (index, region) in regions.enumerated() {
-            if let parentLevel = levelById[region.parentId], region.parentId != region.id,
-                parentLevel.rawValue >= region.level.rawValue
-            {
+            guard region.parentId != region.id, let parentIndex = indexById[region.parentId] else { continue }
+            let parent = regions[parentIndex]
+            let regionPath = path().appending(field: "regions").appending(index: index)
+            if parent.level.rawValue >= region.level.rawValue {
                 report.add(
-                    .parentLevelNotCoarser,
-                    path().appending(field: "regions").appending(index: index).appending(field: "parent_id"),
-                    "parent \"\(region.parentId)\" is at level \(parentLevel), not coarser than \(region.level)")
+                    .parentLevelNotCoarser, regionPath.appending(field: "parent_id"),
+                    "parent \"\(region.parentId)\" is at level \(parent.level), not coarser than \(region.level)")
+            }
+            if let circle = region.circle, let parentCircle = parent.circle {
+                checkChild(circle, within: parentCircle, of: region.parentId, into: &report, at: regionPath)
             }
         }
         for (index, id) in removedRegionIds.enumerated() {
             report.checkRegionId(
                 id, path().appending(field: "removed_region_ids").appending(index: index), required: true)
-            if levelById[id] != nil {
+            if indexById[id] != nil {
                 report.add(
                     .regionRemovedAndUpserted, path().appending(field: "removed_region_ids").appending(index: index),
                     "\"\(id)\" is both removed and upserted")
@@ -176,6 +180,29 @@ extension RegionAssignment: Validatable {
         }
         report.checkUnique(removedRegionIds, path().appending(field: "removed_region_ids"))
         refresh?.validate(into: &report, at: path().appending(field: "refresh"))
+    }
+}
+
+extension RegionAssignment {
+    /// A child within its parent: centre distance plus the child's radius at most the parent's radius plus 1 m
+    /// (great-circle distance on the spec's sphere). Circles without a centre or radius are reported by their
+    /// own rules.
+    private func checkChild(
+        _ circle: Circle, within parent: Circle, of parentId: String, into report: inout ValidationReport,
+        at path: @autoclosure () -> FieldPath
+    ) {
+        guard let latitude = circle.centerLatitudeE7, let longitude = circle.centerLongitudeE7,
+            let parentLatitude = parent.centerLatitudeE7, let parentLongitude = parent.centerLongitudeE7,
+            circle.radiusM > 0, parent.radiusM > 0
+        else { return }
+        let slack = Double(parent.radiusM) + 1 - Double(circle.radiusM)
+        let chord = Geodesy.UnitVector(latitudeE7: latitude, longitudeE7: longitude)
+            .chord(to: Geodesy.UnitVector(latitudeE7: parentLatitude, longitudeE7: parentLongitude))
+        guard slack < 0 || chord > Geodesy.chordLength(spanning: slack) else { return }
+        report.add(
+            .childOutsideParent, path().appending(field: "circle"),
+            "the circle reaches about \(Int(Geodesy.approximateDistanceM(chord: chord)) + Int(circle.radiusM)) m from the centre of parent \"\(parentId)\", beyond its \(parent.radiusM) m radius"
+        )
     }
 }
 

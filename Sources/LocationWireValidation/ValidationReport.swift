@@ -7,7 +7,7 @@ import LocationWire
 /// fixes, each breaking several rules: describing them all would cost seconds and hundreds of megabytes, and no
 /// reader needs the millionth "time_ms is required".
 public struct ValidationReport: Sendable {
-    /// The violations found, in rule order, up to `maxViolations`.
+    /// The violations found, in rule order, up to `maxViolations`: errors and warnings.
     public private(set) var violations: [Violation] = []
     /// Violations found beyond `maxViolations`: counted, not described.
     public private(set) var omittedViolations = 0
@@ -21,8 +21,21 @@ public struct ValidationReport: Sendable {
         self.maxViolations = max(maxViolations, 0)
     }
 
-    /// True when no rule was broken.
-    public var isValid: Bool { violations.isEmpty && omittedViolations == 0 && !stoppedEarly }
+    /// The described violations that break a MUST.
+    public var errors: [Violation] { violations.filter { $0.severity == .error } }
+    /// The described violations that break a SHOULD: the message still conforms.
+    public var warnings: [Violation] { violations.filter { $0.severity == .warning } }
+
+    /// True when the listing (``listedViolations(root:)``) holds no error: the message conforms, though it may
+    /// have warnings. A report that described only some of its violations is not valid: its listing ends in a
+    /// ``Violation/Code/violationsOmitted`` entry, an error, since what was not described or not checked is
+    /// unknown.
+    public var isValid: Bool {
+        omittedViolations == 0 && !stoppedEarly && !violations.contains { $0.severity == .error }
+    }
+
+    /// True when no rule was broken at all, not even a SHOULD.
+    public var isClean: Bool { violations.isEmpty && omittedViolations == 0 && !stoppedEarly }
 
     /// True once `maxViolations` are described. Rules that walk many elements stop then (see
     /// ``stopIfFull()``), so the cost of a hostile message is bounded by the limit, not by its element count.
@@ -46,7 +59,7 @@ public struct ValidationReport: Sendable {
     }
 
     /// The violations, followed, when some were only counted, by one ``Violation/Code/violationsOmitted`` entry at
-    /// `root` that says how many.
+    /// `root` that says how many (or, when the rules stopped early, that there are more).
     public func listedViolations(root: @autoclosure () -> FieldPath) -> [Violation] {
         guard omittedViolations > 0 || stoppedEarly else { return violations }
         let message =

@@ -1,11 +1,25 @@
 import LocationWire
 
-/// One broken rule of the spec: a stable code, where, and a sentence for humans.
+/// One broken rule of the spec: a stable code, its severity, where, and a sentence for humans.
 public struct Violation: Hashable, Sendable, CustomStringConvertible {
-    /// A stable, machine-readable rule id. proto/README.md lists every code with its rule.
+    /// How bad a broken rule is (proto/README.md, "Validation rules"): an error breaks a MUST, so the message
+    /// does not conform; a warning breaks a SHOULD, and the message still conforms.
+    public enum Severity: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        case error
+        case warning
+        public var description: String { rawValue }
+    }
+
+    /// A stable, machine-readable rule id with its fixed severity. proto/README.md lists every code with its
+    /// severity and rule.
     public struct Code: Hashable, Sendable, CustomStringConvertible, Comparable {
         public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The severity of every violation of this rule.
+        public let severity: Severity
+        public init(_ rawValue: String, severity: Severity = .error) {
+            self.rawValue = rawValue
+            self.severity = severity
+        }
         public var description: String { rawValue }
         public static func < (lhs: Code, rhs: Code) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -30,9 +44,14 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         public static let sequenceNotIncreasing = Code("sequence-not-increasing")
         /// The live fix's sequence number not greater than every backlog fix's.
         public static let liveFixNotLatest = Code("live-fix-not-latest")
-        /// A fix time more than 10 minutes after the batch's send time.
+        /// A fix sequence floor above a fix sequence of the batch, or an event sequence floor above an event
+        /// sequence of it: the batch holds what the device says has left it for good.
+        public static let sequenceFloorAboveBatch = Code("sequence-floor-above-batch")
+        /// A fix time, backlog or live, more than 10 minutes after the batch's send time.
         public static let timeAfterSend = Code("time-after-send")
-        /// A batch that uses both `fixes` and `compact_fixes`.
+        /// Two consecutive fixes of one boot whose wall-clock and monotonic differences differ by more than 1 s.
+        public static let clockJump = Code("clock-jump", severity: .warning)
+        /// A batch that uses both `fixes` and `compact_fixes` (a `compact_fixes` field with `count` 0 included).
         public static let rowsAndCompact = Code("rows-and-compact")
         /// A fence event's sequence number not greater than the previous event's in the batch.
         public static let eventSequenceNotIncreasing = Code("event-sequence-not-increasing")
@@ -44,12 +63,16 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         public static let detectedBeforeEvent = Code("detected-before-event")
         /// A dwell time on a fence event that is not a dwell.
         public static let dwellWithoutDwellKind = Code("dwell-without-dwell-kind")
+        /// A DWELL fence event without a dwell time.
+        public static let dwellMsMissing = Code("dwell-ms-missing")
 
         // Regions.
         /// The same region id twice in one list, or in one assignment.
         public static let duplicateRegionId = Code("duplicate-region-id")
         /// A region id listed both as armed and as failed.
         public static let regionArmedAndFailed = Code("region-armed-and-failed")
+        /// Failure reasons neither absent nor one for each failed region id.
+        public static let failureReasonsLengthMismatch = Code("failure-reasons-length-mismatch")
         public static let polygonTooFewVertices = Code("polygon-too-few-vertices")
         public static let polygonTooManyVertices = Code("polygon-too-many-vertices")
         /// Different numbers of polygon latitudes and longitudes.
@@ -60,6 +83,9 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         public static let parentIsSelf = Code("parent-is-self")
         /// A region whose parent (in the same assignment) is not at a coarser level.
         public static let parentLevelNotCoarser = Code("parent-level-not-coarser")
+        /// A region whose parent (in the same assignment) does not enclose it: centre distance plus the child's
+        /// radius above the parent's radius plus 1 m.
+        public static let childOutsideParent = Code("child-outside-parent")
         /// A region that notifies on nothing.
         public static let noTransition = Code("no-transition")
         /// A loitering delay on a region that does not notify on dwell.
@@ -72,7 +98,7 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         public static let removalsInFull = Code("removals-in-full")
         /// A delta whose base version is not older than its own version.
         public static let baseVersionNotOlder = Code("base-version-not-older")
-        /// A full replacement with more regions than its slot budget.
+        /// A full replacement with more regions than its slot budget, or a delta whose upserts alone are more.
         public static let regionCountExceedsBudget = Code("region-count-exceeds-budget")
         /// A delta that both removes and upserts one id.
         public static let regionRemovedAndUpserted = Code("region-removed-and-upserted")
@@ -94,6 +120,17 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         public static let rejectReasonMissing = Code("reject-reason-missing")
         /// A reject reason on a range that is not REJECTED.
         public static let rejectReasonWithoutRejection = Code("reject-reason-without-rejection")
+        /// A REJECTED range with reason 5 or 6: revision 0's DEVICE_UNKNOWN and QUOTA_EXCEEDED, passing
+        /// conditions that are a HOLD now.
+        public static let rejectReasonRetired = Code("reject-reason-retired")
+        /// Ack ranges with an outcome other than PROCESSED.
+        public static let rangesWithoutProcessing = Code("ranges-without-processing")
+        /// A HOLD outcome without a hold reason.
+        public static let holdReasonMissing = Code("hold-reason-missing")
+        /// A hold reason with an outcome other than HOLD.
+        public static let holdReasonWithoutHold = Code("hold-reason-without-hold")
+        /// Two commands of one ack with the same command id.
+        public static let duplicateCommandId = Code("duplicate-command-id")
 
         /// Not a rule: the last entry of a list cut at ``ValidationReport/maxViolations``, saying how many more
         /// violations were found.
@@ -102,22 +139,27 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         /// A compact-form error: the code of the CompactFixesError.
         public static func compact(_ code: CompactFixesError.Code) -> Code { Code(code.rawValue) }
 
-        /// Every code of a rule, for documentation and exhaustive tests (not ``violationsOmitted``).
+        /// Every code of a rule, for documentation and exhaustive tests (not ``violationsOmitted``), in the order
+        /// of proto/README.md's table. The compact codes are those a validator can meet when it expands a
+        /// received CompactFixes; `compact-unknown-fields` and `compact-count-overflow` arise only when fixes are
+        /// converted to the compact form.
         public static let all: [Code] =
             [
                 .requiredFieldMissing, .valueOutOfRange, .timeOutOfRange, .stringTooLong, .regionIdMalformed,
-                .nullIsland, .accuracyNotPositive, .sequenceNotIncreasing, .liveFixNotLatest, .timeAfterSend,
-                .rowsAndCompact, .eventSequenceNotIncreasing, .lifecycleEventsNotOrdered,
-                .relaunchReasonWithoutRelaunch, .detectedBeforeEvent, .dwellWithoutDwellKind, .duplicateRegionId,
-                .regionArmedAndFailed, .polygonTooFewVertices, .polygonTooManyVertices, .polygonLengthMismatch,
-                .polygonOutsideCircle, .parentIsSelf, .parentLevelNotCoarser, .noTransition,
-                .loiteringDelayWithoutDwell, .expiresBeforeIssued, .baseVersionInFull, .removalsInFull,
-                .baseVersionNotOlder, .regionCountExceedsBudget, .regionRemovedAndUpserted, .refreshAnchorMissing,
-                .reservedSlotsExceedLimit, .refineRegionWithoutRefineReason, .rangeInverted, .rangesOverlap,
-                .rangesNotSorted, .rejectReasonMissing, .rejectReasonWithoutRejection,
+                .nullIsland, .accuracyNotPositive, .sequenceNotIncreasing, .liveFixNotLatest,
+                .sequenceFloorAboveBatch, .timeAfterSend, .clockJump, .rowsAndCompact, .eventSequenceNotIncreasing,
+                .lifecycleEventsNotOrdered, .relaunchReasonWithoutRelaunch, .detectedBeforeEvent,
+                .dwellWithoutDwellKind, .dwellMsMissing, .duplicateRegionId, .regionArmedAndFailed,
+                .failureReasonsLengthMismatch, .polygonTooFewVertices, .polygonTooManyVertices,
+                .polygonLengthMismatch, .polygonOutsideCircle, .parentIsSelf, .parentLevelNotCoarser,
+                .childOutsideParent, .noTransition, .loiteringDelayWithoutDwell, .expiresBeforeIssued,
+                .baseVersionInFull, .removalsInFull, .baseVersionNotOlder, .regionCountExceedsBudget,
+                .regionRemovedAndUpserted, .refreshAnchorMissing, .reservedSlotsExceedLimit,
+                .refineRegionWithoutRefineReason, .rangeInverted, .rangesOverlap, .rangesNotSorted,
+                .rejectReasonMissing, .rejectReasonWithoutRejection, .rejectReasonRetired, .rangesWithoutProcessing,
+                .holdReasonMissing, .holdReasonWithoutHold, .duplicateCommandId,
             ]
-            + CompactFixesError.Code.all.filter { $0 != .tooManyFixes && $0 != .unknownFields && $0 != .countOverflow }
-            .map { Code($0.rawValue) }
+            + [.runLengthsMismatch, .columnTooLong, .presenceMismatch, .valueOutOfRange, .tooManyFixes].map(compact)
     }
 
     public let code: Code
@@ -130,5 +172,8 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(code) at \(path): \(message)" }
+    /// The severity of the rule broken: fixed per code.
+    public var severity: Severity { code.severity }
+
+    public var description: String { "\(severity): \(code) at \(path): \(message)" }
 }

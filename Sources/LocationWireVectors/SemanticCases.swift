@@ -12,6 +12,7 @@ package enum Valid {
         var fix = LocationFix()
         fix.sequence = sequence
         fix.timeMs = time + Int64(sequence) * 1000
+        fix.elapsedRealtimeMs = 5_000_000 + sequence * 1000  // in step with time_ms: no clock jump
         fix.latitudeE7 = 450_000_000
         fix.longitudeE7 = 90_000_000
         fix.horizontalAccuracyCm = 500
@@ -31,8 +32,13 @@ package enum Valid {
     package static var batch: LocationBatch {
         var batch = LocationBatch()
         batch.deviceId = "ios-1"
+        batch.installId = 0x1157
         batch.batchId = 1
+        batch.bootId = 0xB007
+        batch.protocolRevision = 1
         batch.sentAtMs = time + 100_000
+        batch.fixSequenceFloor = 1
+        batch.eventSequenceFloor = 1
         batch.fixes = [fix(1), fix(2)]
         batch.liveFix = fix(3)
         batch.fenceEvents = [fenceEvent(1), fenceEvent(2)]
@@ -47,6 +53,7 @@ package enum Valid {
         var armed = ArmedRegions()
         armed.regionIds = ["shop:1", "city:paris"]
         armed.failedRegionIds = ["shop:2"]
+        armed.failureReasons = [.slotLimit]
         batch.armedRegions = armed
         return batch
     }
@@ -87,12 +94,18 @@ package enum Valid {
     package static var ack: BatchAck {
         var ack = BatchAck()
         ack.batchId = 1
+        ack.outcome = .processed
+        ack.protocolRevision = 1
         ack.fixResults = [
             AckRange(first: 1, last: 2, result: .accepted),
             AckRange(first: 3, last: 3, result: .rejected, rejectReason: .invalid),
         ]
         ack.fenceEventResults = [AckRange(first: 1, last: 2, result: .duplicate)]
         ack.serverTimeMs = time
+        ack.commands = [
+            DeviceCommand(commandId: 1, kind: .recordFix),
+            DeviceCommand(commandId: 2, kind: .uploadNow, expiresAtMs: time + 60_000),
+        ]
         return ack
     }
 }
@@ -125,7 +138,8 @@ package enum ViolationCases {
     package static let fix = Valid.fix(1)
     package static let batch = Valid.batch
 
-    package static let all: [ViolationCase] = fixCases + batchCases + regionCases + assignmentCases + otherCases
+    package static let all: [ViolationCase] =
+        fixCases + batchCases + regionCases + assignmentCases + otherCases + revisionOneCases
 
     package static let fixCases: [ViolationCase] = [
         .init(.requiredFieldMissing, "LocationFix.sequence", modified(fix) { $0.sequence = 0 }),
@@ -464,6 +478,150 @@ package enum ViolationCases {
             .compact(.presenceMismatch), "CompactFixes.latitude_e7",
             modified(try! CompactFixes(fixes: [Valid.fix(1)])) {
                 $0[column: 3]!.presence = [3]  // a bit past the single fix
+            }),
+    ]
+
+    /// The rules added with revision 1 of the spec (install ids, sequence floors, boot ids, batch outcomes,
+    /// commands, failure reasons, child regions).
+    package static let revisionOneCases: [ViolationCase] = [
+        .init(.requiredFieldMissing, "LocationBatch.install_id", modified(batch) { $0.installId = 0 }),
+        .init(
+            .timeAfterSend, "LocationBatch.live_fix.time_ms",
+            modified(batch) { $0.liveFix!.timeMs = $0.sentAtMs + 600_001 }),
+        .init(
+            .rowsAndCompact, "LocationBatch.compact_fixes",
+            modified(batch) { $0.compactFixes = CompactFixes() }),  // count 0 still counts
+        .init(
+            .sequenceFloorAboveBatch, "LocationBatch.fix_sequence_floor",
+            modified(batch) { $0.fixSequenceFloor = 2 }),
+        .init(
+            .sequenceFloorAboveBatch, "LocationBatch.fix_sequence_floor",
+            modified(batch) {
+                $0.fixes = []
+                $0.fixSequenceFloor = 4  // above the live fix, the batch's only fix
+            }),
+        .init(
+            .sequenceFloorAboveBatch, "LocationBatch.fix_sequence_floor",
+            modified(batch) {
+                $0.compactFixes = try! CompactFixes(fixes: $0.fixes)
+                $0.fixes = []
+                $0.fixSequenceFloor = 2
+            }),
+        .init(
+            .sequenceFloorAboveBatch, "LocationBatch.event_sequence_floor",
+            modified(batch) { $0.eventSequenceFloor = 2 }),
+        .init(
+            .clockJump, "LocationBatch.fixes[1].time_ms",
+            modified(batch) { $0.fixes[1].elapsedRealtimeMs! += 1001 }),
+        .init(
+            .clockJump, "LocationBatch.live_fix.time_ms",
+            modified(batch) { $0.liveFix!.timeMs -= 1001 }),
+        .init(
+            .clockJump, "LocationBatch.compact_fixes[1].time_ms",
+            modified(batch) {
+                $0.fixes[1].timeMs += 1001
+                $0.liveFix!.timeMs += 1001
+                $0.compactFixes = try! CompactFixes(fixes: $0.fixes)
+                $0.fixes = []
+            }),
+        .init(
+            .clockJump, "LocationBatch.fixes[1].time_ms",
+            modified(batch) {
+                // Both fixes name the batch's boot themselves.
+                $0.fixes[0].bootId = $0.bootId
+                $0.fixes[1].bootId = $0.bootId
+                $0.fixes[1].elapsedRealtimeMs! -= 1001
+            }),
+        .init(.dwellMsMissing, "FenceEvent.dwell_ms", modified(Valid.fenceEvent(1)) { $0.kind = .dwell }),
+        .init(
+            .failureReasonsLengthMismatch, "LocationBatch.armed_regions.failure_reasons",
+            modified(batch) { $0.armedRegions!.failureReasons.append(.other) }),
+        .init(
+            .childOutsideParent, "RegionAssignment.regions[0].circle",
+            modified(Valid.assignment) {
+                $0.regions[1].level = .city
+                $0.regions[0].parentId = $0.regions[1].id
+                $0.regions[0].circle!.centerLatitudeE7! += 180  // about 2 m north: 2 + 200 > 200 + 1
+            }),
+        .init(
+            .childOutsideParent, "RegionAssignment.regions[1].circle",
+            modified(Valid.assignment) {
+                $0.regions[0].level = .city
+                $0.regions[1].parentId = $0.regions[0].id
+                $0.regions[1].circle!.radiusM = 202  // larger than its parent at the same centre
+            }),
+        .init(
+            .regionCountExceedsBudget, "RegionAssignment.regions",
+            modified(Valid.assignment) {
+                $0.mode = .delta
+                $0.baseVersion = 1
+                $0.slotBudget = 1
+            }),
+        .init(.requiredFieldMissing, "BatchAck.outcome", modified(Valid.ack) { $0.outcome = .unspecified }),
+        .init(
+            .rangesWithoutProcessing, "BatchAck.fix_results",
+            modified(Valid.ack) {
+                $0.outcome = .hold
+                $0.holdReason = .serverBusy
+            }),
+        .init(
+            .rangesWithoutProcessing, "BatchAck.fence_event_results",
+            modified(Valid.ack) {
+                $0.outcome = .tooLarge
+                $0.fixResults = []
+            }),
+        .init(
+            .holdReasonMissing, "BatchAck.hold_reason",
+            modified(Valid.ack) {
+                $0.outcome = .hold
+                $0.fixResults = []
+                $0.fenceEventResults = []
+            }),
+        .init(.holdReasonWithoutHold, "BatchAck.hold_reason", modified(Valid.ack) { $0.holdReason = .quotaExceeded }),
+        .init(
+            .rejectReasonRetired, "BatchAck.fix_results[1].reject_reason",
+            modified(Valid.ack) { $0.fixResults[1].rejectReason = RejectReason(rawValue: 5) }),
+        .init(
+            .rejectReasonRetired, "BatchAck.fix_results[1].reject_reason",
+            modified(Valid.ack) { $0.fixResults[1].rejectReason = RejectReason(rawValue: 6) }),
+        .init(
+            .duplicateCommandId, "BatchAck.commands[1].command_id",
+            modified(Valid.ack) { $0.commands[1].commandId = 1 }),
+        .init(
+            .requiredFieldMissing, "BatchAck.commands[0].command_id",
+            modified(Valid.ack) { $0.commands[0].commandId = 0 }),
+        .init(
+            .requiredFieldMissing, "BatchAck.commands[1].kind",
+            modified(Valid.ack) { $0.commands[1].kind = .unspecified }
+        ),
+        .init(.requiredFieldMissing, "DeviceCommand.command_id", DeviceCommand(commandId: 0, kind: .uploadNow)),
+        .init(
+            .timeOutOfRange, "DeviceCommand.expires_at_ms",
+            DeviceCommand(commandId: 1, kind: .recordFix, expiresAtMs: 60)),
+        .init(
+            .valueOutOfRange, "BatchAck.max_batch_bytes",
+            modified(Valid.ack) {
+                $0.outcome = .tooLarge
+                $0.fixResults = []
+                $0.fenceEventResults = []
+                $0.maxBatchBytes = 16_383
+            }),
+        .init(
+            .valueOutOfRange, "TrackingPolicy.max_batch_bytes",
+            modified(TrackingPolicy()) { $0.maxBatchBytes = 67_108_865 }),
+        .init(
+            .valueOutOfRange, "TrackingPolicy.max_batches_in_flight",
+            modified(TrackingPolicy()) { $0.maxBatchesInFlight = 0 }),
+        .init(
+            .valueOutOfRange, "TrackingPolicy.max_batches_in_flight",
+            modified(TrackingPolicy()) { $0.maxBatchesInFlight = 17 }),
+        .init(
+            .compact(.tooManyFixes), "LocationBatch.compact_fixes",
+            modified(batch) {
+                $0.fixes = []
+                var compact = CompactFixes()
+                compact.count = UInt32(CompactFixes.defaultFixLimit) + 1  // refused before anything is expanded
+                $0.compactFixes = compact
             }),
     ]
 }

@@ -4,14 +4,15 @@ import LocationWireTools
 import LocationWireValidation
 
 /// Family (d): the spec's rules beyond the wire format (proto/README.md, "Validation rules"). Each vector is a
-/// message that decodes; the expected result is the exact list of violations a validator reports (code and
-/// field path), empty for a valid message. Implementations that do not validate opt out of this family.
+/// message that decodes; the expected result is the exact list of violations a validator reports (code, field
+/// path and severity), empty for a valid message. Implementations that do not validate opt out of this family.
 enum SemanticFamily: VectorFamily {
     static let name = "semantic"
     static let description = """
         Validation: every rule of proto/README.md with a message that breaks it and the exact violations \
-        (code and field path) a validator must report, plus valid messages, boundary values included, that must \
-        produce none. An implementation without validation opts out of this family.
+        (code, field path and severity: error for a broken MUST, warning for a broken SHOULD) a validator must \
+        report, plus valid messages, boundary values included, that must produce none, not even a warning. An \
+        implementation without validation opts out of this family.
         """
 
     static var sections: [VectorFamilySection] { [violations, valid] }
@@ -26,7 +27,8 @@ enum SemanticFamily: VectorFamily {
             let suffix = counts[key]! > 1 ? "-\(counts[key]!)" : ""
             add(
                 &builder, id: "semantic.\(key)\(suffix)", type: rule.messageType, bytes: rule.messageBytes,
-                intended: ExpectedViolation(code: rule.code.rawValue, path: rule.path),
+                intended: ExpectedViolation(
+                    code: rule.code.rawValue, path: rule.path, severity: rule.code.severity.rawValue),
                 comment: "Breaks \(rule.code) at \(rule.path).")
         }
     }
@@ -47,7 +49,7 @@ enum SemanticFamily: VectorFamily {
         let codec = AnyMessageCodec(typeName: type)!
         let message = try! codec.decodeBinary(bytes)
         let violations = AnyMessageCodec.validate(message).map {
-            ExpectedViolation(code: $0.code.rawValue, path: $0.path.description)
+            ExpectedViolation(code: $0.code.rawValue, path: $0.path.description, severity: $0.severity.rawValue)
         }
         if let intended {
             precondition(
@@ -99,6 +101,8 @@ enum SemanticFamily: VectorFamily {
         var simulated = LocationBatch()
         simulated.deviceId = "android-5C1D"
         simulated.batchId = 77
+        simulated.installId = 0x5C1D
+        simulated.protocolRevision = 1
         var simulator = TraceSimulator(scenario: .walk, seed: 3)
         simulated.fixes = simulator.fixes(30)
         simulated.sentAtMs = simulated.fixes.last!.timeMs + 5_000

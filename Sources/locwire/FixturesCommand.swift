@@ -71,8 +71,8 @@ struct FixturesValidateCommand: ParsableCommand {
         abstract: "Decode and validate every fixture in a folder and report per file, with a summary.",
         discussion: """
             Files ending in .binpb, .bin or .pb are read as protobuf binary, .json as proto3 JSON. When a binary \
-            file and a JSON file share a name, they must hold the same message. Exit status 0 when every file is \
-            valid, 1 otherwise.
+            file and a JSON file share a name, they must hold the same message. A file whose violations are all \
+            warnings is valid, and its warnings are printed. Exit status 0 when every file is valid, 1 otherwise.
             """)
 
     @Argument(help: ArgumentHelp("The folder of fixtures.", valueName: "directory"))
@@ -117,8 +117,11 @@ struct FixturesValidateCommand: ParsableCommand {
                 print("\(name): does not decode: \(error)")
                 continue
             }
-            var problems = AnyMessageCodec.validate(message).map { "\($0.path): \($0.code): \($0.message)" }
-            violationsTotal += problems.count
+            let violations = AnyMessageCodec.validate(message)
+            violationsTotal += violations.count
+            // Warnings are printed but do not make a fixture invalid: the message still conforms.
+            var problems = violations.filter { $0.severity == .error }.map(\.textLine)
+            let warnings = violations.filter { $0.severity == .warning }.map(\.textLine)
             let stem = (name as NSString).deletingPathExtension
             let canonical = AnyMessageCodec.encodeBinary(message)
             if let twin = decodedByStem[stem], twin != canonical {
@@ -126,11 +129,16 @@ struct FixturesValidateCommand: ParsableCommand {
             }
             decodedByStem[stem] = canonical
             if problems.isEmpty {
-                if !quiet { print("\(name): valid") }
+                if !quiet || !warnings.isEmpty {
+                    print(
+                        "\(name): valid"
+                            + (warnings.isEmpty ? "" : ", \(ValidateCommand.count(warnings.count, "warning"))"))
+                }
+                for warning in warnings { print("  \(warning)") }
             } else {
                 invalid += 1
                 print("\(name): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
-                for problem in problems { print("  \(problem)") }
+                for problem in problems + warnings { print("  \(problem)") }
             }
         }
         print("\(checked) files, \(checked - invalid) valid, \(invalid) invalid, \(violationsTotal) violations")

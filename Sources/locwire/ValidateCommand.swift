@@ -9,9 +9,13 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check a message against the spec's rules and print every violation.",
         discussion: """
-            Prints one violation per line: the field path, the rule's stable code, and an explanation. With \
-            --format json, prints a JSON array of {"code", "path", "message"} objects instead. Exit status 0 \
-            when the message decodes and is valid, 1 when it does not decode or breaks a rule.
+            Prints one violation per line: the field path, the rule's severity (error: a MUST is broken; \
+            warning: a SHOULD is), the rule's stable code, and an explanation. With --format json, prints a JSON \
+            array of {"code", "path", "severity", "message"} objects instead.
+
+            Exit status: 0 when the message decodes and breaks no MUST (warnings alone still exit 0); 1 when it \
+            does not decode or has at least one error; 2 for a usage or I/O error (an unknown type, an unreadable \
+            file).
             """
     )
 
@@ -35,21 +39,32 @@ struct ValidateCommand: ParsableCommand {
         let violations = AnyMessageCodec.validate(message)
         switch format {
         case .text:
-            for violation in violations {
-                print("\(violation.path): \(violation.code): \(violation.message)")
-            }
+            for violation in violations { print(violation.textLine) }
         case .json:
             let objects = violations.map {
-                ["code": $0.code.rawValue, "path": $0.path.description, "message": $0.message]
+                [
+                    "code": $0.code.rawValue, "path": $0.path.description, "severity": $0.severity.rawValue,
+                    "message": $0.message,
+                ]
             }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         }
         let name = codec.schema.name
-        guard violations.isEmpty else {
+        let errors = violations.count { $0.severity == .error }
+        let warnings = violations.count - errors
+        guard errors == 0 else {
             throw InputRejected(
-                message: "\(name) is invalid: \(violations.count) violation\(violations.count == 1 ? "" : "s")")
+                message: "\(name) is invalid: \(Self.count(errors, "error")), \(Self.count(warnings, "warning"))")
         }
-        printToStandardError("locwire: \(name) is valid")
+        printToStandardError(
+            "locwire: \(name) is valid" + (warnings == 0 ? "" : " (\(Self.count(warnings, "warning")))"))
     }
+
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+}
+
+extension Violation {
+    /// One line of text output: `<path>: <severity>: <code>: <message>`.
+    var textLine: String { "\(path): \(severity): \(code): \(message)" }
 }

@@ -139,12 +139,38 @@ import Testing
         batch.fixes[1].latitudeE7 = 900_000_001
         let outcome = try run(["validate", "--type", "LocationBatch"], input: batch.serializedBytes())
         #expect(outcome.status == 1)
-        #expect(outcome.text.contains("LocationBatch.device_id: required-field-missing"))
-        #expect(outcome.text.contains("LocationBatch.fixes[1].latitude_e7: value-out-of-range"))
+        #expect(outcome.text.contains("LocationBatch.device_id: error: required-field-missing"))
+        #expect(outcome.text.contains("LocationBatch.fixes[1].latitude_e7: error: value-out-of-range"))
+        #expect(outcome.stderr.contains("LocationBatch is invalid: 2 errors, 0 warnings"))
         let json = try run(["validate", "--type", "LocationBatch", "--format", "json"], input: batch.serializedBytes())
         let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [[String: String]]
         #expect(parsed?.count == 2)
         #expect(parsed?.first?["code"] == "required-field-missing")
+        #expect(parsed?.first?["severity"] == "error")
+    }
+
+    /// Warnings (broken SHOULDs) are printed with their severity, and alone they do not fail validation: the
+    /// message still conforms. An error next to them does. §validation-report
+    @Test func warningsAloneExitZeroAndCarryTheirSeverity() throws {
+        var batch = Valid.batch
+        batch.liveFix!.timeMs += 5_000  // a clock jump: the one warning
+        let outcome = try run(["validate", "--type", "LocationBatch"], input: batch.serializedBytes())
+        #expect(outcome.status == 0)
+        #expect(outcome.text.contains("LocationBatch.live_fix.time_ms: warning: clock-jump: "))
+        #expect(outcome.stderr.contains("LocationBatch is valid (1 warning)"))
+        let json = try run(["validate", "--type", "LocationBatch", "--format", "json"], input: batch.serializedBytes())
+        #expect(json.status == 0)
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [[String: String]]
+        #expect(parsed?.map { $0["severity"] } == ["warning"])
+        #expect(parsed?.first?["code"] == "clock-jump")
+        #expect(parsed?.first?["path"] == "LocationBatch.live_fix.time_ms")
+        batch.installId = 0
+        let both = try run(["validate", "--type", "LocationBatch"], input: batch.serializedBytes())
+        #expect(both.status == 1)
+        #expect(both.stderr.contains("LocationBatch is invalid: 1 error, 1 warning"))
+        let help = try run(["validate", "--help"])
+        let words = help.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("0 when the message decodes and breaks no MUST (warnings alone still exit 0)"))
     }
 
     @Test func usageAndIOErrorsExitTwo() throws {

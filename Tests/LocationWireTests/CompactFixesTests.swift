@@ -21,6 +21,7 @@ import Testing
         }
     }
 
+    // §compact-canonical: equal fixes give equal bytes.
     @Test func theCanonicalFormIsAFunctionOfTheRows() throws {
         for seed in 1000..<1100 as Range<UInt64> {
             let rows = try Self.randomRows(seed: seed, count: 12)
@@ -29,6 +30,7 @@ import Testing
         }
     }
 
+    // §compact-canonical: run lengths only where they save bytes, and then maximal runs.
     @Test func constantStepsAreRunLengthCodedAndJitteryOnesAreNot() throws {
         let rows = (0..<100).map { index -> LocationFix in
             var fix = LocationFix()

@@ -52,6 +52,7 @@ extension ViolationCase: CustomTestStringConvertible {
 
         var batch = Valid.batch
         batch.fixes[0].timeMs = batch.sentAtMs + 600_000
+        batch.fixes[0].elapsedRealtimeMs = nil  // no monotonic reading, so no clock to compare
         batch.deviceId = String(repeating: "d", count: 128)
         #expect(batch.validate().isEmpty)
 
@@ -71,10 +72,55 @@ extension ViolationCase: CustomTestStringConvertible {
         #expect(assignment.validate().isEmpty)
     }
 
+    /// No rule without a test: every code has a failing case; and no case, nor any violation a case produces,
+    /// has a code outside ``Violation/Code/all``.
     @Test func everyViolationCodeHasAFailingCase() {
         let covered = Set(ViolationCases.all.map(\.code))
         let missing = Violation.Code.all.filter { !covered.contains($0) }
         #expect(missing.isEmpty, "codes without a failing case: \(missing)")
+        let known = Set(Violation.Code.all)
+        let emitted = Set(ViolationCases.all.flatMap { $0.violations().map(\.code) })
+        let undeclared = emitted.subtracting(known).map(\.rawValue).sorted()
+        #expect(undeclared.isEmpty, "codes emitted but not in Violation.Code.all: \(undeclared)")
+    }
+
+    /// No validation code without documentation: proto/README.md's "Validation rules" table lists exactly the
+    /// codes of ``Violation/Code/all``, in the same order, each with the code's severity.
+    @Test func theSpecTableListsEveryCodeWithItsSeverity() throws {
+        let rows = try SpecText().validationRules()
+        let documented = rows.flatMap { row in row.codes.map { ($0, row.severity) } }
+        #expect(documented.map(\.0) == Violation.Code.all.map(\.rawValue))
+        let coded = Dictionary(uniqueKeysWithValues: Violation.Code.all.map { ($0.rawValue, $0.severity.rawValue) })
+        for (code, severity) in documented {
+            #expect(coded[code] != nil, "\(code) is in proto/README.md's table but no code of the validator")
+            if let expected = coded[code] {
+                #expect(severity == expected, "\(code): the table says \(severity), the code \(expected)")
+            }
+        }
+        let listed = Set(documented.map(\.0))
+        let undocumented = Violation.Code.all.map(\.rawValue).filter { !listed.contains($0) }
+        #expect(undocumented.isEmpty, "codes missing from proto/README.md's table: \(undocumented)")
+        #expect(Violation.Code.clockJump.severity == .warning)
+    }
+
+    /// The entry that closes a cut report is an error at the message root, as the paragraph after the table says.
+    /// §report-limit
+    @Test func theOmissionEntryIsAnErrorAtTheRoot() throws {
+        #expect(Violation.Code.violationsOmitted.severity == .error)
+        let paragraph = try SpecText().section("Validation rules").first { $0.tags.contains("report-limit") }
+        let words = paragraph?.text.split(whereSeparator: \.isWhitespace).joined(separator: " ") ?? ""
+        #expect(words.contains("`violations-omitted` (severity error, path the message root)"))
+        var fix = LocationFix()
+        fix.horizontalAccuracyCm = 0
+        var report = ValidationReport(maxViolations: 2)
+        fix.validate(into: &report, at: FieldPath(message: "LocationFix"))
+        let listed = report.listedViolations(root: FieldPath(message: "LocationFix"))
+        #expect(listed.count == 3)
+        #expect(listed.last?.code == .violationsOmitted)
+        #expect(listed.last?.severity == .error)
+        #expect(listed.last?.path.description == "LocationFix")
+        #expect(listed.last?.message.hasPrefix("3 more violations not listed") == true)
+        #expect(!report.isValid)
     }
 
     /// The fast path of fix validation must agree with the reporting rules on every fix.
@@ -117,7 +163,7 @@ extension ViolationCase: CustomTestStringConvertible {
     }
 
     /// A compact batch of a few bytes can stand for a million empty fixes (fuzzer finding
-    /// FuzzValidation/timeout-029c5cab...): the report describes the first violations and stops.
+    /// FuzzValidation/timeout-029c5cab...): the report describes the first violations and stops. §report-limit
     @Test func aHugeInvalidCompactBatchIsReportedInBrief() throws {
         // CompactFixes with count = 720,255 and no columns: 720,255 fixes without a sequence or a time.
         let compact = try CompactFixes(serializedBytes: [0xA0, 0x06, 0xFF, 0xFA, 0x2B])

@@ -27,6 +27,7 @@ import Testing
             try LocationFix(serializedBytes: bytes("08" + String(repeating: "ff", count: 9) + "7f")).sequence == .max)
     }
 
+    // §binary-rules: varints are at most 10 bytes.
     @Test func anElevenByteVarintIsRejected() {
         let error = decodingError(LocationFix.self, bytes("08" + String(repeating: "ff", count: 10) + "01"))
         #expect(error?.code == .varintTooLong)
@@ -59,6 +60,7 @@ import Testing
 
     // MARK: Tags
 
+    // §binary-rules: tags at most 5 bytes and 32 bits.
     @Test func tagsUpToFiveBytesAreAccepted() throws {
         #expect(try LocationFix(serializedBytes: bytes("888080800001")).sequence == 1)
         // The largest field number is kept as an unknown field, byte for byte.
@@ -84,6 +86,7 @@ import Testing
 
     // MARK: Lengths and truncation
 
+    // §length-check: the length prefix is checked against the remaining input before any allocation.
     @Test func aLengthBeyondTheInputIsRejectedWithoutAllocating() {
         // device_id claiming 2 GiB, then 4 GiB, with three bytes behind it.
         for prefix in ["0a8080808008", "0a8080808010"] {
@@ -121,6 +124,7 @@ import Testing
 
     // MARK: Strings
 
+    // §binary-rules: string fields must be valid UTF-8.
     @Test func invalidUTF8IsRejectedWithItsPath() {
         let error = decodingError(LocationBatch.self, bytes("0a02c328"))
         #expect(error?.code == .invalidUTF8)
@@ -135,6 +139,7 @@ import Testing
 
     // MARK: Groups and depth
 
+    // §binary-rules: unknown groups are kept. §unknown-fields
     @Test func unknownGroupsAreKeptByteForByte() throws {
         let input = bytes("9b06 0801 9b06 9c06 9c06 0802")
         let fix = try LocationFix(serializedBytes: input)
@@ -159,7 +164,7 @@ import Testing
     }
 
     /// upb and C++ accept 100 levels of nesting below the top-level message and reject 101, counting
-    /// sub-messages and groups alike.
+    /// sub-messages and groups alike. §binary-rules
     @Test(arguments: [(99, true), (100, true), (101, false)])
     func depthLimitCountsGroups(levels: Int, accepted: Bool) {
         let input = bytes(String(repeating: "9b06", count: levels) + String(repeating: "9c06", count: levels))

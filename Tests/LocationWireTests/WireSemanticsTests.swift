@@ -3,6 +3,7 @@ import Testing
 
 /// Merge semantics, unknown fields and canonical encoding.
 @Suite struct WireSemanticsTests {
+    // §binary-rules: a singular scalar keeps its last value.
     @Test func lastValueWinsForASingularScalar() throws {
         let fix = try LocationFix(serializedBytes: bytes("0801 0805 1d01000000 1d02000000"))
         #expect(fix.sequence == 5)
@@ -10,6 +11,7 @@ import Testing
         #expect(fix.serializedBytes() == bytes("0805 1d02000000"))
     }
 
+    // §binary-rules: repeated occurrences of a singular sub-message merge.
     @Test func repeatedOccurrencesOfASingularMessageMerge() throws {
         // live_fix {sequence: 10} then live_fix {time_ms: 5}: upb and C++ both merge to {10, 5}.
         let batch = try LocationBatch(serializedBytes: bytes("4202080a 42021005"))
@@ -21,6 +23,7 @@ import Testing
         #expect(again.liveFix?.sequence == 11)
     }
 
+    // §binary-rules: packed and unpacked repeated scalars are both accepted.
     @Test func packedAndUnpackedRepeatsAreBothAcceptedAndMix() throws {
         let canonical = bytes("0a0c 01000000 02000000 03000000")
         let variants = [
@@ -42,6 +45,7 @@ import Testing
         #expect(batch.serializedBytes() == bytes("0a0164 3a020801 3a020802"))
     }
 
+    // §unknown-fields: kept and re-emitted, a sub-message's too. §binary-rules: unknown fields of every wire type.
     @Test func unknownFieldsOfEveryWireTypeSurviveInArrivalOrderAfterKnownFields() throws {
         let unknown = "f8ffffff0f07 9906 0102030405060708 9a0602abcd 9d06 01020304 9b06 0801 9c06 f8bd1801"
         let input = bytes(unknown + "0801")
@@ -54,6 +58,7 @@ import Testing
         #expect(batch.serializedBytes() == bytes("4206 0801 9a0601ff"))
     }
 
+    // §binary-rules: a known field number with an unexpected wire type is an unknown field.
     @Test func aKnownNumberWithAForeignWireTypeBecomesAnUnknownField() throws {
         // latitude_e7 is sfixed32 (wire type 5); sent as a varint it is kept as unknown, by upb and C++ alike.
         let fix = try LocationFix(serializedBytes: bytes("1805"))
@@ -66,6 +71,7 @@ import Testing
         #expect(batch.unknownFields.bytes == bytes("4001"))
     }
 
+    // §open-enums (SpecRuleTests checks that the validator accepts such values too).
     @Test func openEnumsKeepUnknownValues() throws {
         let fix = try LocationFix(serializedBytes: bytes("6863"))
         #expect(fix.reason.rawValue == 99)

@@ -5,14 +5,17 @@ public struct ReportedViolation: ProtocolMessage {
     public var code: String = ""
     public var path: String = ""
     public var message: String = ""
+    /// "error" or "warning".
+    public var severity: String = ""
     public var unknownFields = UnknownFields()
 
     public init() {}
 
-    public init(code: String, path: String, message: String) {
+    public init(code: String, path: String, message: String, severity: String) {
         self.code = code
         self.path = path
         self.message = message
+        self.severity = severity
     }
 
     public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
@@ -20,6 +23,7 @@ public struct ReportedViolation: ProtocolMessage {
         case Field.code.key: code = try reader.readString()
         case Field.path.key: path = try reader.readString()
         case Field.message.key: message = try reader.readString()
+        case Field.severity.key: severity = try reader.readString()
         default: return false
         }
         return true
@@ -29,12 +33,13 @@ public struct ReportedViolation: ProtocolMessage {
         if !code.isEmpty { writer.writeStringField(Field.code.key, code) }
         if !path.isEmpty { writer.writeStringField(Field.path.key, path) }
         if !message.isEmpty { writer.writeStringField(Field.message.key, message) }
+        if !severity.isEmpty { writer.writeStringField(Field.severity.key, severity) }
         writer.writeUnknownFields(unknownFields)
     }
 
     /// The fields of `locationwire.conformance.v1.Violation`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
-        case code, path, message
+        case code, path, message, severity
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -42,6 +47,7 @@ public struct ReportedViolation: ProtocolMessage {
             case .code: FieldDeclaration(1, "code", .string)
             case .path: FieldDeclaration(2, "path", .string)
             case .message: FieldDeclaration(3, "message", .string)
+            case .severity: FieldDeclaration(4, "severity", .string)
             }
         }
     }

@@ -79,10 +79,12 @@ struct VectorEvaluation {
         var problems: [String] = []
         if isSemantic {
             let expected = (vector.violations ?? []).sorted()
-            let actual = output.violations.map { ExpectedViolation(code: $0.code, path: $0.path) }.sorted()
+            let actual = output.violations.map {
+                ExpectedViolation(code: $0.code, path: $0.path, severity: $0.severity)
+            }.sorted()
             if expected != actual {
-                let missing = expected.filter { !actual.contains($0) }.map { "\($0.code) at \($0.path)" }
-                let extra = actual.filter { !expected.contains($0) }.map { "\($0.code) at \($0.path)" }
+                let missing = expected.filter { !actual.contains($0) }.map(\.description)
+                let extra = actual.filter { !expected.contains($0) }.map(\.description)
                 problems.append(
                     "violations differ; missing: \(missing.isEmpty ? "none" : missing.joined(separator: ", ")); unexpected: \(extra.isEmpty ? "none" : extra.joined(separator: ", "))"
                 )

@@ -74,7 +74,9 @@ public struct BuiltinTestee: Sendable {
                 output.jsonOutput = AnyMessageCodec.encodeJSON(message)
             case .validate:
                 output.violations = AnyMessageCodec.validate(message).map {
-                    ReportedViolation(code: $0.code.rawValue, path: $0.path.description, message: $0.message)
+                    ReportedViolation(
+                        code: $0.code.rawValue, path: $0.path.description, message: $0.message,
+                        severity: $0.severity.rawValue)
                 }
             case .compactToRows:
                 guard let compact = message as? CompactFixes else {

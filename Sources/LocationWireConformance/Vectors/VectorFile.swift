@@ -126,18 +126,24 @@ public struct Vector: Codable, Sendable, Equatable {
     }
 }
 
-public struct ExpectedViolation: Codable, Sendable, Hashable, Comparable {
+/// One violation a validator must report: the rule's code, the field path, and the rule's severity ("error" or
+/// "warning", as proto/README.md's table states it).
+public struct ExpectedViolation: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
     public var code: String
     public var path: String
+    public var severity: String
 
-    public init(code: String, path: String) {
+    public init(code: String, path: String, severity: String) {
         self.code = code
         self.path = path
+        self.severity = severity
     }
 
     public static func < (lhs: ExpectedViolation, rhs: ExpectedViolation) -> Bool {
-        (lhs.path, lhs.code) < (rhs.path, rhs.code)
+        (lhs.path, lhs.code, lhs.severity) < (rhs.path, rhs.code, rhs.severity)
     }
+
+    public var description: String { "\(code) (\(severity)) at \(path)" }
 }
 
 /// Hex helpers for vector files.

@@ -40,6 +40,7 @@ public struct FixtureGenerator {
         var random = SeededRandom(seed: seed ^ 0x5EED_F1C5)
         let deviceId = "fixture-\(scenario.rawValue)-\(String(seed, radix: 16))"
         let bootId = random.next()
+        let installId = random.next() | 1
         var simulator = TraceSimulator(scenario: scenario, seed: seed, firstSequence: 1)
         var recorder = Recorder(policy: policy)
         var queue: [LocationFix] = []
@@ -75,12 +76,16 @@ public struct FixtureGenerator {
                 var batch = LocationBatch()
                 batch.deviceId = deviceId
                 batch.batchId = random.next() | 1
+                batch.installId = installId
+                batch.protocolRevision = 1
                 batch.bootId = bootId
                 batch.sentAtMs = raw.timeMs + 1_500
                 batch.sentElapsedRealtimeMs = raw.elapsedRealtimeMs.map { $0 + 1_500 }
                 batch.datum = .wgs84
                 if queue.isEmpty, fixes.count > 1 { batch.liveFix = fixes.removeLast() }
                 batch.fixes = fixes
+                // Everything below the first fix sent has been acknowledged: the queue drains oldest first.
+                batch.fixSequenceFloor = fixes.first?.sequence ?? batch.liveFix?.sequence ?? 0
                 batch.deviceStatus = deviceStatus(observedAtMs: batch.sentAtMs)
                 batch.lifecycleEvents = lifecycle
                 lifecycle.removeAll()

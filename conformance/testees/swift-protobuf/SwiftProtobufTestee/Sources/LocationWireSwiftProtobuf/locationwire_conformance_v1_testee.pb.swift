@@ -552,6 +552,9 @@ public nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
   /// A message for humans.
   public var message: String = String()
 
+  /// The rule's severity, as proto/README.md's table states it: "error" (a MUST) or "warning" (a SHOULD).
+  public var severity: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1057,7 +1060,7 @@ nonisolated extension Locationwire_Conformance_V1_ParseError: SwiftProtobuf.Mess
 
 nonisolated extension Locationwire_Conformance_V1_Violation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Violation"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}path\0\u{1}message\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}path\0\u{1}message\0\u{1}severity\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1068,6 +1071,7 @@ nonisolated extension Locationwire_Conformance_V1_Violation: SwiftProtobuf.Messa
       case 1: try { try decoder.decodeSingularStringField(value: &self.code) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.path) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.message) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.severity) }()
       default: break
       }
     }
@@ -1083,6 +1087,9 @@ nonisolated extension Locationwire_Conformance_V1_Violation: SwiftProtobuf.Messa
     if !self.message.isEmpty {
       try visitor.visitSingularStringField(value: self.message, fieldNumber: 3)
     }
+    if !self.severity.isEmpty {
+      try visitor.visitSingularStringField(value: self.severity, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1090,6 +1097,7 @@ nonisolated extension Locationwire_Conformance_V1_Violation: SwiftProtobuf.Messa
     if lhs.code != rhs.code {return false}
     if lhs.path != rhs.path {return false}
     if lhs.message != rhs.message {return false}
+    if lhs.severity != rhs.severity {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
