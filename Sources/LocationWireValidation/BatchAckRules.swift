@@ -7,7 +7,8 @@ extension BatchAck: Validatable {
         if outcome == .hold, holdReason == .unspecified {
             report.add(.holdReasonMissing, path().appending(field: "hold_reason"), "a HOLD says why")
         }
-        if outcome != .hold, holdReason != .unspecified {
+        // Enums are open (§open-enums): an outcome or result this revision does not know is not judged.
+        if outcome.isKnown, outcome != .hold, holdReason != .unspecified {
             report.add(
                 .holdReasonWithoutHold, path().appending(field: "hold_reason"), "only a HOLD outcome has a hold reason")
         }
@@ -33,7 +34,7 @@ extension BatchAck: Validatable {
     private func validateRanges(
         _ ranges: [AckRange], into report: inout ValidationReport, at path: @autoclosure () -> FieldPath
     ) {
-        if outcome != .processed, !ranges.isEmpty {
+        if outcome == .unspecified || outcome == .hold || outcome == .tooLarge, !ranges.isEmpty {
             report.add(.rangesWithoutProcessing, path(), "only a PROCESSED outcome has item results")
         }
         var previous: AckRange?
@@ -72,7 +73,7 @@ extension AckRange: Validatable {
                 .rejectReasonRetired, path().appending(field: "reject_reason"),
                 "reason \(rejectReason.rawValue) was a passing condition of revision 0; it is a HOLD now")
         }
-        if result != .rejected, rejectReason != .unspecified {
+        if result.isKnown, result != .rejected, rejectReason != .unspecified {
             report.add(
                 .rejectReasonWithoutRejection, path().appending(field: "reject_reason"),
                 "only a REJECTED range has a reason")

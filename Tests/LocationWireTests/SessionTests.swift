@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationWireSession
 
-/// The device and server engines against the rules of proto/README.md, each test naming the rule (`§id`) it
+/// The device and server engines against the rules of proto/README.md, each test naming the rule (its `§` tag) it
 /// checks. The conformance vectors (`session`, `ledger`) check the same rules from the outside.
 struct SessionTests {
     static let now: Int64 = 1_767_261_600_000
@@ -336,6 +336,16 @@ struct SessionTests {
         unknownDatum.datum = CoordinateDatum(rawValue: 12)
         let held = Self.ingest(&ledger, unknownDatum)
         #expect(held.ack.outcome == .hold && held.ack.holdReason == .unknownDatum && held.storedFixes.isEmpty)
+    }
+
+    @Test("§datum-default: a batch without a datum is read as WGS84 and stored, not held as an unknown datum")
+    func unspecifiedDatumIsWGS84() throws {
+        var ledger = IngestLedger()
+        var batch = Self.batch([1])
+        batch.datum = .unspecified
+        let result = Self.ingest(&ledger, batch)
+        #expect(result.ack.outcome == .processed)
+        #expect(result.storedFixes.map(\.sequence) == [1])
     }
 
     @Test("§no-silent-drop: a compact column from a newer revision holds the batch; nothing is stored")
