@@ -198,6 +198,16 @@ public enum SessionEvaluation {
 
     static func judge(_ expected: [ExpectedInstallation], _ actual: [InstallationState]) -> [String] {
         func key(_ deviceId: String, _ installId: UInt64) -> String { "(\(deviceId), \(installId))" }
+        // An installation with no stored, refused or lost number says nothing: listed or not, it is the same.
+        let expected = expected.filter {
+            !($0.storedFixes ?? []).isEmpty || !($0.rejectedFixes ?? []).isEmpty || !($0.lostFixes ?? []).isEmpty
+                || !($0.storedEvents ?? []).isEmpty || !($0.rejectedEvents ?? []).isEmpty
+                || !($0.lostEvents ?? []).isEmpty
+        }
+        let actual = actual.filter {
+            !$0.storedFixes.isEmpty || !$0.rejectedFixes.isEmpty || !$0.lostFixes.isEmpty
+                || !$0.storedEvents.isEmpty || !$0.rejectedEvents.isEmpty || !$0.lostEvents.isEmpty
+        }
         var problems: [String] = []
         let actualKeys = actual.map { key($0.deviceId, $0.installId) }
         let expectedKeys = expected.map { key($0.deviceId, $0.installId) }
