@@ -135,14 +135,7 @@ enum LedgerFamily: VectorFamily {
             ]), acks: [processed()], installations: [])
 
         let compactBatch = batch(0xB1, live: 4) {
-            var rows = [LocationFix]()
-            for sequence in UInt64(1)...3 {
-                var fix = SessionScript.fix(Int(sequence))
-                fix.sequence = sequence
-                fix.bootId = 0
-                rows.append(fix)
-            }
-            $0.compactFixes = try? CompactFixes(fixes: rows)
+            $0.compactFixes = try? CompactFixes(fixes: batch(0xB1, fixes: [1, 2, 3]).fixes)
             $0.fixSequenceFloor = 1
         }
         precondition(compactBatch.compactFixes != nil)
@@ -162,19 +155,20 @@ enum LedgerFamily: VectorFamily {
     // MARK: - Keys
 
     static func keys(_ builder: inout VectorBuilder) {
-        builder.ledger(
-            "ledger.fix-key.same-batch-again", rules: ["§fix-key", "§batch-id"],
-            "The very same batch twice (a resend after a lost ack): stored once, answered DUPLICATE the second time.",
-            request([batch(0xB1, fixes: [1, 2], live: 3), batch(0xB1, fixes: [1, 2], live: 3)]),
-            acks: [processed(all(1...3, "ACCEPTED")), processed(all(1...3, "DUPLICATE"))],
-            installations: [installation(stored: [[1, 3]])])
-
-        builder.ledger(
-            "ledger.fix-key.new-batch-id", rules: ["§fix-key", "§batch-id"],
-            "The same fixes in a new batch with another batch_id: de-duplication does not depend on batch_id: DUPLICATE.",
-            request([batch(0xB1, fixes: [1, 2], live: 3), batch(0xB2, fixes: [1, 2], live: 3)]),
-            acks: [processed(all(1...3, "ACCEPTED")), processed(all(1...3, "DUPLICATE"))],
-            installations: [installation(stored: [[1, 3]])])
+        for (second, name, why) in [
+            (UInt64(0xB1), "same-batch-again", "The very same batch twice (a resend after a lost ack)"),
+            (
+                0xB2, "new-batch-id",
+                "The same fixes in a new batch with another batch_id (de-duplication does not use it)"
+            ),
+        ] {
+            builder.ledger(
+                "ledger.fix-key.\(name)", rules: ["§fix-key", "§batch-id"],
+                "\(why): stored once, answered DUPLICATE the second time.",
+                request([batch(0xB1, fixes: [1, 2], live: 3), batch(second, fixes: [1, 2], live: 3)]),
+                acks: [processed(all(1...3, "ACCEPTED")), processed(all(1...3, "DUPLICATE"))],
+                installations: [installation(stored: [[1, 3]])])
+        }
 
         builder.ledger(
             "ledger.fix-key.partly-new", rules: ["§fix-key"],
@@ -394,13 +388,7 @@ enum LedgerFamily: VectorFamily {
             installations: [installation(stored: [[1, 2]])])
 
         // Compact fixes 1-3 with an extra column 30, a LocationFix field no revision has assigned yet.
-        var rows = [LocationFix]()
-        for sequence in UInt64(1)...3 {
-            var fix = SessionScript.fix(Int(sequence))
-            fix.sequence = sequence
-            fix.bootId = 0
-            rows.append(fix)
-        }
+        let rows = batch(0xB1, fixes: [1, 2, 3]).fixes
         let column = WireBytes.lengthDelimited(30, WireBytes.lengthDelimited(1, WireBytes.varint(14)))
         var compact = (try? CompactFixes(fixes: rows).serializedBytes()) ?? []
         compact += column

@@ -738,25 +738,19 @@ enum SessionFamily: VectorFamily {
             "session.commands.with-hold", rules: ["§commands", "§batch-outcome"],
             "A HOLD is a trusted ack: its commands are executed.", script)
 
-        script = SessionScript()
-        script.armed(version: 5)
-        script.fixes(1...1)
-        script.send(0xB1, sent(live: 1) { $0.armedRegions = true })
-        script.ack(ack(0xB1, fixes: [range(1, 1, .accepted)]) { $0.latestAssignmentVersion = 6 })
-        script.expect { $0.requestRegions = true }
-        builder.session(
-            "session.commands.assignment-hint", rules: ["§commands"],
-            "latest_assignment_version 6 above the armed assignment 5: the device requests regions.", script)
-
-        script = SessionScript()
-        script.armed(version: 5)
-        script.fixes(1...1)
-        script.send(0xB1, sent(live: 1) { $0.armedRegions = true })
-        script.ack(ack(0xB1, fixes: [range(1, 1, .accepted)]) { $0.latestAssignmentVersion = 5 })
-        script.expect { $0.requestRegions = false }
-        builder.session(
-            "session.commands.assignment-current", rules: ["§commands"],
-            "latest_assignment_version 5, the version armed: no region request.", script)
+        for (latest, asks, name, why) in [
+            (UInt64(6), true, "assignment-hint", "6 above the armed assignment 5: the device requests regions"),
+            (5, false, "assignment-current", "5, the version armed: no region request"),
+        ] {
+            script = SessionScript()
+            script.armed(version: 5)
+            script.fixes(1...1)
+            script.send(0xB1, sent(live: 1) { $0.armedRegions = true })
+            script.ack(ack(0xB1, fixes: [range(1, 1, .accepted)]) { $0.latestAssignmentVersion = latest })
+            script.expect { $0.requestRegions = asks }
+            builder.session(
+                "session.commands.\(name)", rules: ["§commands"], "latest_assignment_version \(why).", script)
+        }
 
         script = threeInFlight(policy: SessionScript.policy { $0.policyVersion = 3 })
         script.ack(

@@ -21,8 +21,8 @@ public struct LedgerResponse: ProtocolMessage {
         case Field.vectorId.key: vectorId = try reader.readString()
         case Field.acks.key: try reader.readMessage(appendingTo: &acks)
         case Field.installations.key: try reader.readMessage(appendingTo: &installations)
-        case Field.skipped.key: failure = .skipped(try reader.readString())
-        case Field.runtimeError.key: failure = .runtimeError(try reader.readString())
+        case Field.skipped.key, Field.runtimeError.key:
+            failure = try TesteeFailure.read(skipped: key == Field.skipped.key, from: &reader)
         default: return false
         }
         return true
@@ -32,11 +32,7 @@ public struct LedgerResponse: ProtocolMessage {
         if !vectorId.isEmpty { writer.writeStringField(Field.vectorId.key, vectorId) }
         writer.writeRepeatedMessageField(Field.acks.key, acks)
         writer.writeRepeatedMessageField(Field.installations.key, installations)
-        switch failure {
-        case .skipped(let reason): writer.writeStringField(Field.skipped.key, reason)
-        case .runtimeError(let message): writer.writeStringField(Field.runtimeError.key, message)
-        case nil: break
-        }
+        failure?.write(to: &writer, skipped: Field.skipped.key, runtimeError: Field.runtimeError.key)
         writer.writeUnknownFields(unknownFields)
     }
 

@@ -20,8 +20,8 @@ public struct SessionResponse: ProtocolMessage {
         switch key {
         case Field.vectorId.key: vectorId = try reader.readString()
         case Field.steps.key: try reader.readMessage(appendingTo: &steps)
-        case Field.skipped.key: failure = .skipped(try reader.readString())
-        case Field.runtimeError.key: failure = .runtimeError(try reader.readString())
+        case Field.skipped.key, Field.runtimeError.key:
+            failure = try TesteeFailure.read(skipped: key == Field.skipped.key, from: &reader)
         default: return false
         }
         return true
@@ -30,11 +30,7 @@ public struct SessionResponse: ProtocolMessage {
     public func encodeFields(to writer: inout WireWriter) {
         if !vectorId.isEmpty { writer.writeStringField(Field.vectorId.key, vectorId) }
         writer.writeRepeatedMessageField(Field.steps.key, steps)
-        switch failure {
-        case .skipped(let reason): writer.writeStringField(Field.skipped.key, reason)
-        case .runtimeError(let message): writer.writeStringField(Field.runtimeError.key, message)
-        case nil: break
-        }
+        failure?.write(to: &writer, skipped: Field.skipped.key, runtimeError: Field.runtimeError.key)
         writer.writeUnknownFields(unknownFields)
     }
 
@@ -62,6 +58,20 @@ public enum TesteeFailure: Hashable, Sendable {
     case skipped(String)
     /// A bug, or a request the testee does not understand.
     case runtimeError(String)
+
+    /// Reads the member whose tag was just read: `skipped`, or else `runtime_error`.
+    static func read(skipped: Bool, from reader: inout WireReader) throws(DecodingError) -> TesteeFailure {
+        let text = try reader.readString()
+        return skipped ? .skipped(text) : .runtimeError(text)
+    }
+
+    /// Writes the member that is set, under the keys of the message's two fields.
+    func write(to writer: inout WireWriter, skipped: FieldKey, runtimeError: FieldKey) {
+        switch self {
+        case .skipped(let reason): writer.writeStringField(skipped, reason)
+        case .runtimeError(let message): writer.writeStringField(runtimeError, message)
+        }
+    }
 }
 
 /// `locationwire.conformance.v1.SessionStepResult`: what one step did, and the queue right after it.

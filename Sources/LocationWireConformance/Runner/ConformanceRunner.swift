@@ -99,38 +99,44 @@ public struct ConformanceRunner {
     func runScript(
         _ vector: Vector, testee: TesteeProcess, features: Set<TesteeFeature>
     ) -> (VectorStatus, String?, String?) {
-        func verdict(_ problem: String?, _ failure: TesteeFailure?) -> (VectorStatus, String?, String?) {
+        do {
+            if vector.messageType.hasSuffix(".LedgerRequest") {
+                guard features.contains(.ledger) else { return (.unsupported, "no ledger", nil) }
+                let request = try SessionEvaluation.ledgerRequest(of: vector)
+                return verdict(testee.run(request, timeoutMilliseconds: timeoutMilliseconds), \.failure) {
+                    SessionEvaluation.judge(vector, request, $0)
+                }
+            } else {
+                guard features.contains(.session) else { return (.unsupported, "no session", nil) }
+                let request = try SessionEvaluation.sessionRequest(of: vector)
+                return verdict(testee.run(request, timeoutMilliseconds: timeoutMilliseconds), \.failure) {
+                    SessionEvaluation.judge(vector, request, $0)
+                }
+            }
+        } catch {
+            return (.fail, "the vector's request does not parse: \(error)", nil)
+        }
+    }
+
+    /// A session's or ledger's status, what went wrong, and what the testee did, from its reply.
+    private func verdict<Response>(
+        _ reply: TesteeProcess.Reply<Response>, _ failure: KeyPath<Response, TesteeFailure?>,
+        judge: (Response) -> String?
+    ) -> (VectorStatus, String?, String?) {
+        switch reply {
+        case .crashed(let how):
+            return (.crash, how, "crash")
+        case .timedOut:
+            return (.timeout, "no answer within \(timeoutMilliseconds) ms", "timeout")
+        case .response(let response):
+            let problem = judge(response)
             let outcome: String
-            switch failure {
+            switch response[keyPath: failure] {
             case .skipped: outcome = "skipped"
             case .runtimeError: outcome = "runtime-error"
             case nil: outcome = "ran"
             }
             return (problem == nil ? .pass : .fail, problem, outcome)
-        }
-        func unanswered<Response>(_ reply: TesteeProcess.Reply<Response>) -> (VectorStatus, String?, String?) {
-            switch reply {
-            case .crashed(let how): (.crash, how, "crash")
-            case .timedOut: (.timeout, "no answer within \(timeoutMilliseconds) ms", "timeout")
-            case .response: (.fail, "answered", nil)
-            }
-        }
-        do {
-            if vector.messageType.hasSuffix(".LedgerRequest") {
-                guard features.contains(.ledger) else { return (.unsupported, "no ledger", nil) }
-                let request = try SessionEvaluation.ledgerRequest(of: vector)
-                let reply = testee.run(request, timeoutMilliseconds: timeoutMilliseconds)
-                guard case .response(let response) = reply else { return unanswered(reply) }
-                return verdict(SessionEvaluation.judge(vector, request, response), response.failure)
-            } else {
-                guard features.contains(.session) else { return (.unsupported, "no session", nil) }
-                let request = try SessionEvaluation.sessionRequest(of: vector)
-                let reply = testee.run(request, timeoutMilliseconds: timeoutMilliseconds)
-                guard case .response(let response) = reply else { return unanswered(reply) }
-                return verdict(SessionEvaluation.judge(vector, request, response), response.failure)
-            }
-        } catch {
-            return (.fail, "the vector's request does not parse: \(error)", nil)
         }
     }
 

@@ -18,16 +18,21 @@ public enum SessionEvaluation {
         return request
     }
 
+    /// Why an answer is not a run of this vector (another vector's id, skipped, a runtime error), or nil.
+    static func notRun(_ vector: Vector, _ vectorId: String, _ failure: TesteeFailure?) -> String? {
+        if vectorId != vector.id { return "the response is for vector \"\(vectorId)\"" }
+        switch failure {
+        case .skipped(let reason): return "skipped: \(reason)"
+        case .runtimeError(let message): return "runtime error: \(message)"
+        case nil: return nil
+        }
+    }
+
     // MARK: - Session
 
     /// nil when the answer is right; otherwise every difference, one a line.
     public static func judge(_ vector: Vector, _ request: SessionRequest, _ response: SessionResponse) -> String? {
-        if response.vectorId != vector.id { return "the response is for vector \"\(response.vectorId)\"" }
-        switch response.failure {
-        case .skipped(let reason): return "skipped: \(reason)"
-        case .runtimeError(let message): return "runtime error: \(message)"
-        case nil: break
-        }
+        if let problem = notRun(vector, response.vectorId, response.failure) { return problem }
         guard response.steps.count == request.steps.count else {
             return "\(response.steps.count) step results for \(request.steps.count) steps"
         }
@@ -122,12 +127,7 @@ public enum SessionEvaluation {
 
     /// nil when the answer is right; otherwise every difference, one a line.
     public static func judge(_ vector: Vector, _ request: LedgerRequest, _ response: LedgerResponse) -> String? {
-        if response.vectorId != vector.id { return "the response is for vector \"\(response.vectorId)\"" }
-        switch response.failure {
-        case .skipped(let reason): return "skipped: \(reason)"
-        case .runtimeError(let message): return "runtime error: \(message)"
-        case nil: break
-        }
+        if let problem = notRun(vector, response.vectorId, response.failure) { return problem }
         guard response.acks.count == request.batches.count else {
             return "\(response.acks.count) acks for \(request.batches.count) batches"
         }

@@ -992,8 +992,8 @@ public nonisolated struct Locationwire_Conformance_V1_LedgerResponse: Sendable {
   /// (`§ack-scope`); the runner reads the result of each item of the batch, not the ranges' exact bounds.
   public var acks: [Locationwire_V1_BatchAck] = []
 
-  /// After the last batch: every installation the server heard from (stored anything, refused anything or saw
-  /// a floor), sorted by device_id, then install_id.
+  /// After the last batch: every installation with a stored, refused or lost number, sorted by device_id, then
+  /// install_id. An installation with none (only held batches, say) may be listed or left out.
   public var installations: [Locationwire_Conformance_V1_InstallationState] = []
 
   public var failure: Locationwire_Conformance_V1_LedgerResponse.OneOf_Failure? = nil
