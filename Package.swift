@@ -52,14 +52,17 @@ let package = Package(
         ),
         .target(
             name: "LocationWireConformance",
-            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
+            dependencies: [
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
+                "LocationWireSession",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireVectors",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
-                "LocationWireConformance",
+                "LocationWireConformance", "LocationWireSession",
             ],
             swiftSettings: strictSettings
         ),

@@ -152,6 +152,11 @@ enum VectorFlags {
         "presence-bitmap": "A compact column with a presence bitmap.",
         "hostile": "Input crafted to make a careless implementation allocate or loop without bound.",
         "fuzz-finding": "Found by a fuzzer (libFuzzer or `locwire fuzz`) and kept as a regression vector.",
+        "session": "A device's side of a session: a SessionRequest's steps and what each must do (FEATURE_SESSION).",
+        "ledger":
+            "A server's side: batches in a LedgerRequest, the ack each must get and the keys kept (FEATURE_LEDGER).",
+        "reference-disagrees":
+            "LocationWire's reference engine does not do what the spec says here; the vector follows the spec.",
     ]
 }
 

@@ -28,7 +28,42 @@ import Testing
         let ids = files.flatMap { $0.vectors.map(\.id) }
         #expect(ids.count >= 400)
         #expect(Set(ids).count == ids.count)
-        #expect(Set(files.map(\.family)) == ["wire", "canonical", "json", "semantic", "compact"])
+        #expect(
+            Set(files.map(\.family)) == ["wire", "canonical", "json", "semantic", "compact", "session", "ledger"])
+    }
+
+    /// Session and ledger vectors are at least 150, and each names the rules it checks by tags that
+    /// proto/README.md defines; together they name every tag of its identity and acknowledgement sections.
+    @Test func sessionAndLedgerVectorsNameSpecRules() throws {
+        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let scripted = files.filter { ["session", "ledger"].contains($0.family) }.flatMap(\.vectors)
+        #expect(scripted.count >= 150)
+        let spec = try String(
+            contentsOf: Self.repository.appendingPathComponent("proto/README.md"), encoding: .utf8)
+        // `§item-boot` (an item's boot_id left out where it equals the batch's) is stated in LocationFix.boot_id's
+        // comment, with no tag in proto/README.md yet; the engines and the vectors call it so.
+        let untagged: Set<String> = ["§item-boot"]
+        var named = Set<String>()
+        for vector in scripted {
+            let rules = vector.rules ?? []
+            #expect(!rules.isEmpty, "\(vector.id) names no rule")
+            for rule in rules where !untagged.contains(rule) {
+                #expect(spec.contains("`\(rule)`"), "\(vector.id): \(rule) is not a tag of proto/README.md")
+                named.insert(rule)
+            }
+        }
+        let sections = try #require(spec.range(of: "## Identity, idempotency and de-duplication"))
+        let end = try #require(spec.range(of: "## Ordering: backlog and live fix"))
+        let text = spec[sections.lowerBound..<end.lowerBound]
+        var tags = Set<String>()
+        var rest = text[...]
+        while let start = rest.range(of: "`§") {
+            guard let close = rest[start.upperBound...].firstIndex(of: "`") else { break }
+            tags.insert("§" + rest[start.upperBound..<close])
+            rest = rest[close...].dropFirst()
+        }
+        #expect(!tags.isEmpty)
+        #expect(tags.subtracting(named).isEmpty, "no vector checks \(tags.subtracting(named).sorted())")
     }
 
     /// Every field of every message appears, set, in the canonical output of at least one valid vector.
@@ -71,12 +106,23 @@ import Testing
         }
     }
 
-    @Test func theBuiltinImplementationPassesEveryVectorWithoutAFailureList() throws {
+    /// The built-in implementation passes every vector but those where its reference engines disagree with the
+    /// spec: its failure list may name only vectors flagged `reference-disagrees`, so it cannot hide a codec bug.
+    @Test func theBuiltinImplementationPassesEveryVectorButListedEngineDisagreements() throws {
         let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
         let testee = TesteeProcess(command: "'\(Self.locwire)' conformance testee")
-        let report = try ConformanceRunner().run(files, testee: testee, failureList: FailureList())
+        let list = try FailureList.load(
+            Self.repository.appendingPathComponent("conformance/failures/swift-locationwire.txt"))
+        let report = try ConformanceRunner().run(files, testee: testee, failureList: list)
         #expect(report.passed)
-        #expect(report.count(.pass) == files.reduce(0) { $0 + $1.vectors.count })
+        let total = files.reduce(0) { $0 + $1.vectors.count }
+        #expect(report.count(.pass) + report.count(.expectedFailure) == total)
+        let flagged = Set(
+            files.flatMap(\.vectors).filter { $0.flags.contains("reference-disagrees") }.map(\.id))
+        for result in report.results where result.status == .expectedFailure {
+            #expect(flagged.contains(result.id), "\(result.id) is listed but not flagged reference-disagrees")
+        }
+        #expect(report.count(.expectedFailure) == flagged.count)
         #expect(report.testeeStarts == 1)
     }
 

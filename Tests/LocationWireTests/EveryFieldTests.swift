@@ -21,6 +21,8 @@ import Testing
         MessageRegistry.allTypes + [
             TesteeRequest.self, TesteeResponse.self, HelloRequest.self, HelloResponse.self, VectorRequest.self,
             VectorResponse.self, DecodedOutput.self, ParseErrorReport.self, ReportedViolation.self,
+            SessionRequest.self, SessionStep.self, SessionResponse.self, SessionStepResult.self, LedgerRequest.self,
+            LedgerBatch.self, LedgerResponse.self, InstallationState.self, SequenceRange.self,
         ]
     static let typeNames = implementations.map { $0.fullMessageName }
 

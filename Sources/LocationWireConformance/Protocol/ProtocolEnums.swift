@@ -13,12 +13,14 @@ public struct TesteeFeature: LocationWireEnum {
     public static let validation = TesteeFeature(rawValue: 5)
     public static let errorCategories = TesteeFeature(rawValue: 6)
     public static let compactFixes = TesteeFeature(rawValue: 7)
+    public static let session = TesteeFeature(rawValue: 8)
+    public static let ledger = TesteeFeature(rawValue: 9)
 
     public static let schema = EnumSchema.numberedInOrder(
         "locationwire.conformance.v1.Feature", prefix: "FEATURE_",
         [
             "UNSPECIFIED", "BINARY_INPUT", "BINARY_OUTPUT", "JSON_INPUT", "JSON_OUTPUT", "VALIDATION",
-            "ERROR_CATEGORIES", "COMPACT_FIXES",
+            "ERROR_CATEGORIES", "COMPACT_FIXES", "SESSION", "LEDGER",
         ])
 }
 

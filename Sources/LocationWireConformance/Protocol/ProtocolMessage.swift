@@ -54,6 +54,19 @@ extension WireReader {
     }
 }
 
+extension WireReader {
+    /// Reads the elements of a repeated uint64 field whose tag, `key`, was just read: a packed run or one
+    /// unpacked element, as ``readEnums(_:appendingTo:)`` does for enums.
+    mutating func readVarints(_ key: FieldKey, appendingTo values: inout [UInt64]) throws(DecodingError) {
+        if key.wireTypeBits == WireType.lengthDelimited.rawValue {
+            try readPackedVarints(appendingTo: &values) { $0 }
+        } else {
+            try checkCanAppend(to: values)
+            values.append(try readVarint())
+        }
+    }
+}
+
 extension WireWriter {
     /// Writes a repeated enum field packed, its values sign-extended to 64 bits as int32 values are.
     mutating func writePackedEnums<Enum: LocationWireEnum>(_ key: FieldKey, _ values: [Enum]) {

@@ -1,20 +1,27 @@
 import LocationWire
 
 /// `locationwire.conformance.v1.TesteeRequest`: what the runner sends, framed by a 4-byte little-endian length.
-public typealias TesteeRequest = TesteeEnvelope<HelloRequest, VectorRequest>
+public typealias TesteeRequest = TesteeEnvelope<HelloRequest, VectorRequest, SessionRequest, LedgerRequest>
 
 /// `locationwire.conformance.v1.TesteeResponse`: what the testee answers, framed the same way.
-public typealias TesteeResponse = TesteeEnvelope<HelloResponse, VectorResponse>
+public typealias TesteeResponse = TesteeEnvelope<HelloResponse, VectorResponse, SessionResponse, LedgerResponse>
 
-/// The protocol's two envelopes, one message shape under two names: a oneof `kind` of `hello` (field 1) or
-/// `vector` (field 2), whose payloads are the request or the response messages.
-public struct TesteeEnvelope<Hello: TesteeHello, Vector: ProtocolMessage>: ProtocolMessage {
+/// The protocol's two envelopes, one message shape under two names: a oneof `kind` of `hello` (field 1),
+/// `vector` (field 2), `session` (field 3) or `ledger` (field 4), whose payloads are the request or the response
+/// messages.
+public struct TesteeEnvelope<
+    Hello: TesteeHello, Vector: ProtocolMessage, Session: ProtocolMessage, Ledger: ProtocolMessage
+>: ProtocolMessage {
     public enum Kind: Hashable, Sendable {
         case hello(Hello)
         case vector(Vector)
+        case session(Session)
+        case ledger(Ledger)
 
         var hello: Hello? { if case .hello(let hello) = self { hello } else { nil } }
         var vector: Vector? { if case .vector(let vector) = self { vector } else { nil } }
+        var session: Session? { if case .session(let session) = self { session } else { nil } }
+        var ledger: Ledger? { if case .ledger(let ledger) = self { ledger } else { nil } }
     }
 
     public var kind: Kind?
@@ -30,6 +37,8 @@ public struct TesteeEnvelope<Hello: TesteeHello, Vector: ProtocolMessage>: Proto
         switch key {
         case Field.hello.key: kind = .hello(try reader.readMessage(merging: kind?.hello))
         case Field.vector.key: kind = .vector(try reader.readMessage(merging: kind?.vector))
+        case Field.session.key: kind = .session(try reader.readMessage(merging: kind?.session))
+        case Field.ledger.key: kind = .ledger(try reader.readMessage(merging: kind?.ledger))
         default: return false
         }
         return true
@@ -39,6 +48,8 @@ public struct TesteeEnvelope<Hello: TesteeHello, Vector: ProtocolMessage>: Proto
         switch kind {
         case .hello(let hello): writer.writeMessageField(Field.hello.key, hello)
         case .vector(let vector): writer.writeMessageField(Field.vector.key, vector)
+        case .session(let session): writer.writeMessageField(Field.session.key, session)
+        case .ledger(let ledger): writer.writeMessageField(Field.ledger.key, ledger)
         case nil: break
         }
         writer.writeUnknownFields(unknownFields)
@@ -49,13 +60,15 @@ public struct TesteeEnvelope<Hello: TesteeHello, Vector: ProtocolMessage>: Proto
 
     /// The fields of both envelopes, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
-        case hello, vector
+        case hello, vector, session, ledger
 
         @inline(__always)
         public var declaration: FieldDeclaration {
             switch self {
             case .hello: FieldDeclaration(1, "hello", .message(Hello.self))
             case .vector: FieldDeclaration(2, "vector", .message(Vector.self))
+            case .session: FieldDeclaration(3, "session", .message(Session.self))
+            case .ledger: FieldDeclaration(4, "ledger", .message(Ledger.self))
             }
         }
     }

@@ -94,6 +94,52 @@ public struct ConformanceRunner {
         filters.isEmpty || filters.contains { vector.id == $0 || vector.id.hasPrefix($0 + ".") }
     }
 
+    /// Runs a session or ledger vector: its status, what went wrong, and what the testee did ("ran",
+    /// "skipped", ...).
+    func runScript(
+        _ vector: Vector, testee: TesteeProcess, features: Set<TesteeFeature>
+    ) -> (VectorStatus, String?, String?) {
+        do {
+            if vector.messageType.hasSuffix(".LedgerRequest") {
+                guard features.contains(.ledger) else { return (.unsupported, "no ledger", nil) }
+                let request = try SessionEvaluation.ledgerRequest(of: vector)
+                return verdict(testee.run(request, timeoutMilliseconds: timeoutMilliseconds), \.failure) {
+                    SessionEvaluation.judge(vector, request, $0)
+                }
+            } else {
+                guard features.contains(.session) else { return (.unsupported, "no session", nil) }
+                let request = try SessionEvaluation.sessionRequest(of: vector)
+                return verdict(testee.run(request, timeoutMilliseconds: timeoutMilliseconds), \.failure) {
+                    SessionEvaluation.judge(vector, request, $0)
+                }
+            }
+        } catch {
+            return (.fail, "the vector's request does not parse: \(error)", nil)
+        }
+    }
+
+    /// A session's or ledger's status, what went wrong, and what the testee did, from its reply.
+    private func verdict<Response>(
+        _ reply: TesteeProcess.Reply<Response>, _ failure: KeyPath<Response, TesteeFailure?>,
+        judge: (Response) -> String?
+    ) -> (VectorStatus, String?, String?) {
+        switch reply {
+        case .crashed(let how):
+            return (.crash, how, "crash")
+        case .timedOut:
+            return (.timeout, "no answer within \(timeoutMilliseconds) ms", "timeout")
+        case .response(let response):
+            let problem = judge(response)
+            let outcome: String
+            switch response[keyPath: failure] {
+            case .skipped: outcome = "skipped"
+            case .runtimeError: outcome = "runtime-error"
+            case nil: outcome = "ran"
+            }
+            return (problem == nil ? .pass : .fail, problem, outcome)
+        }
+    }
+
     /// Runs every selected vector. `progress` is called after each vector with (done, total, result).
     public func run(
         _ files: [VectorFile], testee: TesteeProcess, failureList: FailureList,
@@ -110,29 +156,33 @@ public struct ConformanceRunner {
             var status: VectorStatus
             var detail: String?
             var outcome: String?
-            switch evaluation.plan() {
-            case .unsupported(let reason):
-                status = .unsupported
-                detail = reason
-            case .send(let request):
-                switch testee.run(request, timeoutMilliseconds: timeoutMilliseconds) {
-                case .response(let response):
-                    detail = evaluation.judge(response)
-                    status = detail == nil ? .pass : .fail
-                    switch response.result {
-                    case .decoded: outcome = "accepted"
-                    case .parseError: outcome = "rejected"
-                    case .skipped: outcome = "skipped"
-                    case .runtimeError, nil: outcome = "runtime-error"
+            if vector.request != nil {
+                (status, detail, outcome) = runScript(vector, testee: testee, features: features)
+            } else {
+                switch evaluation.plan() {
+                case .unsupported(let reason):
+                    status = .unsupported
+                    detail = reason
+                case .send(let request):
+                    switch testee.run(request, timeoutMilliseconds: timeoutMilliseconds) {
+                    case .response(let response):
+                        detail = evaluation.judge(response)
+                        status = detail == nil ? .pass : .fail
+                        switch response.result {
+                        case .decoded: outcome = "accepted"
+                        case .parseError: outcome = "rejected"
+                        case .skipped: outcome = "skipped"
+                        case .runtimeError, nil: outcome = "runtime-error"
+                        }
+                    case .crashed(let how):
+                        status = .crash
+                        detail = how
+                        outcome = "crash"
+                    case .timedOut:
+                        status = .timeout
+                        detail = "no answer within \(timeoutMilliseconds) ms"
+                        outcome = "timeout"
                     }
-                case .crashed(let how):
-                    status = .crash
-                    detail = how
-                    outcome = "crash"
-                case .timedOut:
-                    status = .timeout
-                    detail = "no answer within \(timeoutMilliseconds) ms"
-                    outcome = "timeout"
                 }
             }
             var listedReason: String?

@@ -30,7 +30,8 @@ public struct ResultsMatrix {
             "Written by `locwire conformance matrix` from the runs of `conformance/run-all.sh`; CI checks that it is current. "
                 + "A cell is *passed / run*; failures that the implementation's failure list expects (`conformance/failures/`) "
                 + "are counted as failed and listed there with their reasons; *n/a* marks vectors that need a feature the "
-                + "implementation does not declare (peers opt out of validation and the compact form; protobuf-c has no JSON)."
+                + "implementation does not declare (peers opt out of validation, the compact form and the session and "
+                + "ledger engines; protobuf-c has no JSON)."
         )
         lines.append("")
         let families = reports.first?.families ?? []

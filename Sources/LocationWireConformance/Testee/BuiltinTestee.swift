@@ -12,6 +12,7 @@ public struct BuiltinTestee: Sendable {
     public static let protocolVersion: UInt32 = 1
     public static let features: [TesteeFeature] = [
         .binaryInput, .binaryOutput, .jsonInput, .jsonOutput, .validation, .errorCategories, .compactFixes,
+        .session, .ledger,
     ]
 
     public init() {}
@@ -28,6 +29,10 @@ public struct BuiltinTestee: Sendable {
             return TesteeResponse(.hello(response))
         case .vector(let vector):
             return TesteeResponse(.vector(run(vector, requestHasUnknownFields: !request.unknownFields.isEmpty)))
+        case .session(let session):
+            return TesteeResponse(.session(run(session, requestHasUnknownFields: !request.unknownFields.isEmpty)))
+        case .ledger(let ledger):
+            return TesteeResponse(.ledger(run(ledger, requestHasUnknownFields: !request.unknownFields.isEmpty)))
         case nil:
             return .runtimeError("empty request")
         }

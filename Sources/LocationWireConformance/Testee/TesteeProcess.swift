@@ -10,12 +10,15 @@ import LocationWire
 /// crash.
 public final class TesteeProcess {
     /// How a request ended.
-    public enum Outcome: Sendable {
-        case response(VectorResponse)
+    public enum Reply<Response: Sendable>: Sendable {
+        case response(Response)
         /// The testee exited or broke the framing; the string says how, with the tail of its stderr.
         case crashed(String)
         case timedOut
     }
+
+    /// How a vector request ended.
+    public typealias Outcome = Reply<VectorResponse>
 
     public struct StartFailure: Error, CustomStringConvertible {
         public let description: String
@@ -102,6 +105,24 @@ public final class TesteeProcess {
 
     /// Sends one vector and waits for the answer.
     public func run(_ request: VectorRequest, timeoutMilliseconds: Int) -> Outcome {
+        perform(.vector(request), timeoutMilliseconds: timeoutMilliseconds, what: "a vector") { $0.vector }
+    }
+
+    /// Sends one session and waits for the answer.
+    public func run(_ request: SessionRequest, timeoutMilliseconds: Int) -> Reply<SessionResponse> {
+        perform(.session(request), timeoutMilliseconds: timeoutMilliseconds, what: "a session") { $0.session }
+    }
+
+    /// Sends one ledger request and waits for the answer.
+    public func run(_ request: LedgerRequest, timeoutMilliseconds: Int) -> Reply<LedgerResponse> {
+        perform(.ledger(request), timeoutMilliseconds: timeoutMilliseconds, what: "a ledger request") { $0.ledger }
+    }
+
+    /// Sends one request (starting the testee if it is not running) and takes the answer of the same kind.
+    private func perform<Response>(
+        _ kind: TesteeRequest.Kind, timeoutMilliseconds: Int, what: String,
+        answer: (TesteeResponse.Kind) -> Response?
+    ) -> Reply<Response> {
         if process?.isRunning != true {
             do {
                 try start(timeoutMilliseconds: timeoutMilliseconds)
@@ -109,13 +130,13 @@ public final class TesteeProcess {
                 return .crashed("\(error)")
             }
         }
-        switch exchange(TesteeRequest(.vector(request)), timeoutMilliseconds: timeoutMilliseconds) {
+        switch exchange(TesteeRequest(kind), timeoutMilliseconds: timeoutMilliseconds) {
         case .success(let response):
-            guard case .vector(let vector) = response.kind else {
+            guard let kind = response.kind, let answer = answer(kind) else {
                 stop()
-                return .crashed("the testee answered a vector with something else")
+                return .crashed("the testee answered \(what) with something else")
             }
-            return .response(vector)
+            return .response(answer)
         case .failure(.timedOut):
             stop()
             return .timedOut

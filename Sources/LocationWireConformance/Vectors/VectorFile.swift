@@ -10,7 +10,7 @@ public struct VectorFile: Codable, Sendable, Equatable {
     public static let formatName = "locationwire-conformance-vectors/1"
 
     public var format: String = VectorFile.formatName
-    /// The family: `wire`, `canonical`, `json`, `semantic`, `compact`.
+    /// The family: `wire`, `canonical`, `json`, `semantic`, `compact`, `session`, `ledger`.
     public var family: String
     /// What the family tests, for humans.
     public var description: String
@@ -98,6 +98,18 @@ public struct Vector: Codable, Sendable, Equatable {
     public var compactHex: String?
     /// Compact family: the conversion error code, when conversion must fail.
     public var compactError: String?
+    /// Session and ledger families: the `SessionRequest` or `LedgerRequest` to send, in proto3 JSON, without
+    /// its vector_id (the runner sets it).
+    public var request: JSONValue?
+    /// Session family: what the steps must have done.
+    public var expectedSteps: [ExpectedStep]?
+    /// Ledger family: the ack each batch must get, in order.
+    public var expectedAcks: [ExpectedAck]?
+    /// Ledger family: what the server must know of each installation at the end, all of them.
+    public var expectedInstallations: [ExpectedInstallation]?
+    /// Session and ledger families: the spec rules the vector checks, by their tags in proto/README.md
+    /// (`§ack-scope`).
+    public var rules: [String]?
     /// Named properties of the vector; the file's `flags` explains each.
     public var flags: [String]
     /// What the vector tests and why the expectation is what it is.
@@ -107,7 +119,9 @@ public struct Vector: Codable, Sendable, Equatable {
         id: String, messageType: String, inputHex: String? = nil, inputJSON: String? = nil, result: Expectation,
         canonicalHex: String? = nil, canonicalJSON: String? = nil, errorCategory: String? = nil,
         violations: [ExpectedViolation]? = nil, rowsHex: String? = nil, compactHex: String? = nil,
-        compactError: String? = nil, flags: [String], comment: String
+        compactError: String? = nil, request: JSONValue? = nil, expectedSteps: [ExpectedStep]? = nil,
+        expectedAcks: [ExpectedAck]? = nil, expectedInstallations: [ExpectedInstallation]? = nil,
+        rules: [String]? = nil, flags: [String], comment: String
     ) {
         self.id = id
         self.messageType = messageType
@@ -121,6 +135,11 @@ public struct Vector: Codable, Sendable, Equatable {
         self.rowsHex = rowsHex
         self.compactHex = compactHex
         self.compactError = compactError
+        self.request = request
+        self.expectedSteps = expectedSteps
+        self.expectedAcks = expectedAcks
+        self.expectedInstallations = expectedInstallations
+        self.rules = rules
         self.flags = flags
         self.comment = comment
     }

@@ -217,6 +217,8 @@ int main(void) {
 
     Locationwire__Conformance__V1__TesteeResponse response = LOCATIONWIRE__CONFORMANCE__V1__TESTEE_RESPONSE__INIT;
     Locationwire__Conformance__V1__HelloResponse hello = LOCATIONWIRE__CONFORMANCE__V1__HELLO_RESPONSE__INIT;
+    Locationwire__Conformance__V1__SessionResponse session = LOCATIONWIRE__CONFORMANCE__V1__SESSION_RESPONSE__INIT;
+    Locationwire__Conformance__V1__LedgerResponse ledger = LOCATIONWIRE__CONFORMANCE__V1__LEDGER_RESPONSE__INIT;
     Locationwire__Conformance__V1__Feature features[] = {
         LOCATIONWIRE__CONFORMANCE__V1__FEATURE__FEATURE_BINARY_INPUT,
         LOCATIONWIRE__CONFORMANCE__V1__FEATURE__FEATURE_BINARY_OUTPUT,
@@ -236,6 +238,10 @@ int main(void) {
       response.vector = &answer.vector;
     } else if ((request->kind_case == LOCATIONWIRE__CONFORMANCE__V1__TESTEE_REQUEST__KIND_HELLO &&
                 !valid_utf8(request->hello->runner)) ||
+               (request->kind_case == LOCATIONWIRE__CONFORMANCE__V1__TESTEE_REQUEST__KIND_SESSION &&
+                !valid_utf8(request->session->vector_id)) ||
+               (request->kind_case == LOCATIONWIRE__CONFORMANCE__V1__TESTEE_REQUEST__KIND_LEDGER &&
+                !valid_utf8(request->ledger->vector_id)) ||
                (request->kind_case == LOCATIONWIRE__CONFORMANCE__V1__TESTEE_REQUEST__KIND_VECTOR &&
                 (!valid_utf8(request->vector->vector_id) || !valid_utf8(request->vector->message_type) ||
                  (request->vector->input_case == LOCATIONWIRE__CONFORMANCE__V1__VECTOR_REQUEST__INPUT_JSON_INPUT &&
@@ -262,6 +268,20 @@ int main(void) {
       output = handle_vector(request->vector, unknown, &answer);
       response.kind_case = LOCATIONWIRE__CONFORMANCE__V1__TESTEE_RESPONSE__KIND_VECTOR;
       response.vector = &answer.vector;
+    } else if (request->kind_case == LOCATIONWIRE__CONFORMANCE__V1__TESTEE_REQUEST__KIND_SESSION) {
+      /* A codec only: no device engine (FEATURE_SESSION is not declared). */
+      session.vector_id = request->session->vector_id;
+      session.failure_case = LOCATIONWIRE__CONFORMANCE__V1__SESSION_RESPONSE__FAILURE_SKIPPED;
+      session.skipped = "sessions are not supported: a codec-only testee";
+      response.kind_case = LOCATIONWIRE__CONFORMANCE__V1__TESTEE_RESPONSE__KIND_SESSION;
+      response.session = &session;
+    } else if (request->kind_case == LOCATIONWIRE__CONFORMANCE__V1__TESTEE_REQUEST__KIND_LEDGER) {
+      /* No server engine either (FEATURE_LEDGER is not declared). */
+      ledger.vector_id = request->ledger->vector_id;
+      ledger.failure_case = LOCATIONWIRE__CONFORMANCE__V1__LEDGER_RESPONSE__FAILURE_SKIPPED;
+      ledger.skipped = "ledgers are not supported: a codec-only testee";
+      response.kind_case = LOCATIONWIRE__CONFORMANCE__V1__TESTEE_RESPONSE__KIND_LEDGER;
+      response.ledger = &ledger;
     } else {
       answer_text(&answer, RUNTIME_ERROR, "request is neither hello nor vector", "");
       response.kind_case = LOCATIONWIRE__CONFORMANCE__V1__TESTEE_RESPONSE__KIND_VECTOR;

@@ -209,6 +209,12 @@ int main() {
                      VersionString().c_str(), request.hello().runner().c_str(), request.hello().protocol_version());
       } else if (request.has_vector()) {
         HandleVector(request.vector(), HasUnknownFields(request), response.mutable_vector());
+      } else if (request.has_session()) {  // a codec only: no device engine (FEATURE_SESSION not declared)
+        response.mutable_session()->set_vector_id(request.session().vector_id());
+        response.mutable_session()->set_skipped("sessions are not supported: a codec-only testee");
+      } else if (request.has_ledger()) {  // no server engine either (FEATURE_LEDGER not declared)
+        response.mutable_ledger()->set_vector_id(request.ledger().vector_id());
+        response.mutable_ledger()->set_skipped("ledgers are not supported: a codec-only testee");
       } else {
         response.mutable_vector()->set_runtime_error("request is neither hello nor vector");
       }

@@ -70,6 +70,10 @@ def answer(req):
             sys.exit("testee.py: hello has unknown fields: this testee is older than the runner's protocol")
         print(f"{HELLO.implementation} {__version__}: hello from {req.hello.runner!r}", file=sys.stderr)
         return t.TesteeResponse(hello=HELLO)
+    if req.WhichOneof("kind") in ("session", "ledger"):  # a codec only: no device or server engine
+        kind = req.WhichOneof("kind")
+        skipped = {"vector_id": getattr(req, kind).vector_id, "skipped": f"{kind} requests are not supported"}
+        return t.TesteeResponse(**{kind: getattr(t, kind.capitalize() + "Response")(**skipped)})
     resp = t.VectorResponse(vector_id=req.vector.vector_id)
     if req.WhichOneof("kind") != "vector" or not understood:
         resp.runtime_error = "request not understood: this testee is older than the runner's protocol"

@@ -17,7 +17,9 @@
 /// else to stdout (diagnostics go to stderr) and flushes after every response.
 ///
 /// Session: the first request is `hello`, answered by `hello`; the testee declares there which features it
-/// supports. Then come `vector` requests, each answered by exactly one `vector` response echoing the vector id.
+/// supports. Then come `vector`, `session` and `ledger` requests, each answered by exactly one response of the
+/// same kind echoing the vector id. `vector` runs the codec on one input; `session` drives a device's upload
+/// queue through a script of steps (FEATURE_SESSION); `ledger` feeds batches to a server (FEATURE_LEDGER).
 /// End of input where a length is expected means the session is over: the testee exits with status 0.
 ///
 /// Robustness: a testee that meets a request it does not understand (an unknown field, an unknown enum value in
@@ -66,6 +68,13 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
 
   /// Converts between LocationFix rows and CompactFixes (CHECK_COMPACT_TO_ROWS, CHECK_ROWS_TO_COMPACT).
   case compactFixes // = 7
+
+  /// Runs a device's side of a session (SessionRequest): recording, building batches, applying acks, as
+  /// proto/README.md's "Identity, idempotency and de-duplication" and "Acknowledgements" say a device does.
+  case session // = 8
+
+  /// Runs a server's side (LedgerRequest): reading batches, answering each with a BatchAck, keeping the keys.
+  case ledger // = 9
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -82,6 +91,8 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
     case 5: self = .validation
     case 6: self = .errorCategories
     case 7: self = .compactFixes
+    case 8: self = .session
+    case 9: self = .ledger
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -96,6 +107,8 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
     case .validation: return 5
     case .errorCategories: return 6
     case .compactFixes: return 7
+    case .session: return 8
+    case .ledger: return 9
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -110,6 +123,8 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
     .validation,
     .errorCategories,
     .compactFixes,
+    .session,
+    .ledger,
   ]
 
 }
@@ -293,11 +308,29 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
     set {kind = .vector(newValue)}
   }
 
+  public var session: Locationwire_Conformance_V1_SessionRequest {
+    get {
+      if case .session(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_SessionRequest()
+    }
+    set {kind = .session(newValue)}
+  }
+
+  public var ledger: Locationwire_Conformance_V1_LedgerRequest {
+    get {
+      if case .ledger(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_LedgerRequest()
+    }
+    set {kind = .ledger(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
     case hello(Locationwire_Conformance_V1_HelloRequest)
     case vector(Locationwire_Conformance_V1_VectorRequest)
+    case session(Locationwire_Conformance_V1_SessionRequest)
+    case ledger(Locationwire_Conformance_V1_LedgerRequest)
 
   }
 
@@ -327,11 +360,29 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
     set {kind = .vector(newValue)}
   }
 
+  public var session: Locationwire_Conformance_V1_SessionResponse {
+    get {
+      if case .session(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_SessionResponse()
+    }
+    set {kind = .session(newValue)}
+  }
+
+  public var ledger: Locationwire_Conformance_V1_LedgerResponse {
+    get {
+      if case .ledger(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_LedgerResponse()
+    }
+    set {kind = .ledger(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
     case hello(Locationwire_Conformance_V1_HelloResponse)
     case vector(Locationwire_Conformance_V1_VectorResponse)
+    case session(Locationwire_Conformance_V1_SessionResponse)
+    case ledger(Locationwire_Conformance_V1_LedgerResponse)
 
   }
 
@@ -538,6 +589,494 @@ public nonisolated struct Locationwire_Conformance_V1_ParseError: Sendable {
   public init() {}
 }
 
+/// The device side of a session (FEATURE_SESSION): a new installation's upload queue, driven by a script of
+/// steps, reporting what each step did. A testee without the feature answers `skipped`. Times are the device
+/// clock, UTC ms; there is no other clock: a step happens at its own `now_ms`.
+public nonisolated struct Locationwire_Conformance_V1_SessionRequest: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The vector's stable id, echoed in the response.
+  public var vectorID: String {
+    get {_storage._vectorID}
+    set {_uniqueStorage()._vectorID = newValue}
+  }
+
+  /// LocationBatch.device_id of every batch the device builds.
+  public var deviceID: String {
+    get {_storage._deviceID}
+    set {_uniqueStorage()._deviceID = newValue}
+  }
+
+  /// LocationBatch.install_id: the installation's random non-zero id (proto/README.md `§install-id`).
+  public var installID: UInt64 {
+    get {_storage._installID}
+    set {_uniqueStorage()._installID = newValue}
+  }
+
+  /// The policy in force at the start, as if a server had sent it; absent means the default policy. It is
+  /// replaced, like any policy, by a BatchAck.tracking_policy with a higher policy_version.
+  public var policy: Locationwire_V1_TrackingPolicy {
+    get {_storage._policy ?? Locationwire_V1_TrackingPolicy()}
+    set {_uniqueStorage()._policy = newValue}
+  }
+  /// Returns true if `policy` has been explicitly set.
+  public var hasPolicy: Bool {_storage._policy != nil}
+  /// Clears the value of `policy`. Subsequent reads from it will return its default value.
+  public mutating func clearPolicy() {_uniqueStorage()._policy = nil}
+
+  /// What happens, in order. The queue starts empty, with the next fix and event sequence numbers 1.
+  public var steps: [Locationwire_Conformance_V1_SessionStep] {
+    get {_storage._steps}
+    set {_uniqueStorage()._steps = newValue}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// One thing that happens to the device.
+public nonisolated struct Locationwire_Conformance_V1_SessionStep: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var action: Locationwire_Conformance_V1_SessionStep.OneOf_Action? = nil
+
+  /// The app records a fix: the device gives it the next fix sequence number (whatever `sequence` says) and
+  /// queues it. Its boot_id is the boot its elapsed_realtime_ms was read in.
+  public var recordFix: Locationwire_V1_LocationFix {
+    get {
+      if case .recordFix(let v)? = action {return v}
+      return Locationwire_V1_LocationFix()
+    }
+    set {action = .recordFix(newValue)}
+  }
+
+  /// The app records a fence event: the device gives it the next event sequence number and queues it.
+  public var recordFenceEvent: Locationwire_V1_FenceEvent {
+    get {
+      if case .recordFenceEvent(let v)? = action {return v}
+      return Locationwire_V1_FenceEvent()
+    }
+    set {action = .recordFenceEvent(newValue)}
+  }
+
+  /// The app records a lifecycle event; it is sent until a PROCESSED ack for a batch carrying it.
+  public var recordLifecycleEvent: Locationwire_V1_LifecycleEvent {
+    get {
+      if case .recordLifecycleEvent(let v)? = action {return v}
+      return Locationwire_V1_LifecycleEvent()
+    }
+    set {action = .recordLifecycleEvent(newValue)}
+  }
+
+  /// The device status to report from now on; sent until a PROCESSED ack for a batch carrying it.
+  public var updateDeviceStatus: Locationwire_V1_DeviceStatus {
+    get {
+      if case .updateDeviceStatus(let v)? = action {return v}
+      return Locationwire_V1_DeviceStatus()
+    }
+    set {action = .updateDeviceStatus(newValue)}
+  }
+
+  /// The armed regions to report from now on, likewise.
+  public var updateArmedRegions: Locationwire_V1_ArmedRegions {
+    get {
+      if case .updateArmedRegions(let v)? = action {return v}
+      return Locationwire_V1_ArmedRegions()
+    }
+    set {action = .updateArmedRegions(newValue)}
+  }
+
+  /// Storage is full: the device discards this many of its oldest fixes that are in no batch in flight (a
+  /// loss, which the fix sequence floor then shows).
+  public var discardOldestFixes: UInt32 {
+    get {
+      if case .discardOldestFixes(let v)? = action {return v}
+      return 0
+    }
+    set {action = .discardOldestFixes(newValue)}
+  }
+
+  /// The device tries to send at `now_ms`: if it may (no retry-after or back-off in force, fewer batches in
+  /// flight than max_batches_in_flight) and has anything not already in a batch in flight, it builds its next
+  /// batch with this batch_id, `boot_id` and sent_at_ms = `now_ms`, and reports it in SessionStepResult.batch.
+  public var sendBatchID: UInt64 {
+    get {
+      if case .sendBatchID(let v)? = action {return v}
+      return 0
+    }
+    set {action = .sendBatchID(newValue)}
+  }
+
+  /// A BatchAck arrives at `now_ms`.
+  public var ack: Locationwire_V1_BatchAck {
+    get {
+      if case .ack(let v)? = action {return v}
+      return Locationwire_V1_BatchAck()
+    }
+    set {action = .ack(newValue)}
+  }
+
+  /// The transport failed for the batch with this id, or its ack timed out, at `now_ms` (`§no-ack`).
+  public var giveUpBatchID: UInt64 {
+    get {
+      if case .giveUpBatchID(let v)? = action {return v}
+      return 0
+    }
+    set {action = .giveUpBatchID(newValue)}
+  }
+
+  /// An ack arrives at `now_ms` as these bytes, which need not be a valid BatchAck encoding
+  /// (`ack-undecodable`); a valid one is handled exactly like `ack`.
+  public var ackBytes: Data {
+    get {
+      if case .ackBytes(let v)? = action {return v}
+      return Data()
+    }
+    set {action = .ackBytes(newValue)}
+  }
+
+  /// The device clock when the step happens, UTC ms: sent_at_ms of a batch, the time an ack or a failure is
+  /// handled. 0 for the recording steps, which do not depend on the clock.
+  public var nowMs: Int64 = 0
+
+  /// send_batch_id: LocationBatch.boot_id, the current boot (an item whose boot_id equals it is sent with boot_id 0,
+  /// as LocationFix.boot_id says).
+  public var bootID: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Action: Equatable, Sendable {
+    /// The app records a fix: the device gives it the next fix sequence number (whatever `sequence` says) and
+    /// queues it. Its boot_id is the boot its elapsed_realtime_ms was read in.
+    case recordFix(Locationwire_V1_LocationFix)
+    /// The app records a fence event: the device gives it the next event sequence number and queues it.
+    case recordFenceEvent(Locationwire_V1_FenceEvent)
+    /// The app records a lifecycle event; it is sent until a PROCESSED ack for a batch carrying it.
+    case recordLifecycleEvent(Locationwire_V1_LifecycleEvent)
+    /// The device status to report from now on; sent until a PROCESSED ack for a batch carrying it.
+    case updateDeviceStatus(Locationwire_V1_DeviceStatus)
+    /// The armed regions to report from now on, likewise.
+    case updateArmedRegions(Locationwire_V1_ArmedRegions)
+    /// Storage is full: the device discards this many of its oldest fixes that are in no batch in flight (a
+    /// loss, which the fix sequence floor then shows).
+    case discardOldestFixes(UInt32)
+    /// The device tries to send at `now_ms`: if it may (no retry-after or back-off in force, fewer batches in
+    /// flight than max_batches_in_flight) and has anything not already in a batch in flight, it builds its next
+    /// batch with this batch_id, `boot_id` and sent_at_ms = `now_ms`, and reports it in SessionStepResult.batch.
+    case sendBatchID(UInt64)
+    /// A BatchAck arrives at `now_ms`.
+    case ack(Locationwire_V1_BatchAck)
+    /// The transport failed for the batch with this id, or its ack timed out, at `now_ms` (`§no-ack`).
+    case giveUpBatchID(UInt64)
+    /// An ack arrives at `now_ms` as these bytes, which need not be a valid BatchAck encoding
+    /// (`ack-undecodable`); a valid one is handled exactly like `ack`.
+    case ackBytes(Data)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Locationwire_Conformance_V1_SessionResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// SessionRequest.vector_id, unchanged.
+  public var vectorID: String = String()
+
+  /// One result per step, in order; empty when `skipped` or `runtime_error` is set.
+  public var steps: [Locationwire_Conformance_V1_SessionStepResult] = []
+
+  public var failure: Locationwire_Conformance_V1_SessionResponse.OneOf_Failure? = nil
+
+  /// The testee does not run sessions (it lacks FEATURE_SESSION).
+  public var skipped: String {
+    get {
+      if case .skipped(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .skipped(newValue)}
+  }
+
+  /// The testee failed: a bug, or a request it does not understand. Always a failure.
+  public var runtimeError: String {
+    get {
+      if case .runtimeError(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .runtimeError(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Failure: Equatable, Sendable {
+    /// The testee does not run sessions (it lacks FEATURE_SESSION).
+    case skipped(String)
+    /// The testee failed: a bug, or a request it does not understand. Always a failure.
+    case runtimeError(String)
+
+  }
+
+  public init() {}
+}
+
+/// What one step did, and the queue right after it.
+public nonisolated struct Locationwire_Conformance_V1_SessionStepResult: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// record_fix, record_fence_event: the sequence number the item got. 0 for other steps.
+  public var sequence: UInt64 = 0
+
+  /// send_batch_id: the batch built, exactly as it goes on the wire; absent when nothing was sent (not allowed
+  /// now, or nothing to send).
+  public var batch: Locationwire_V1_LocationBatch {
+    get {_batch ?? Locationwire_V1_LocationBatch()}
+    set {_batch = newValue}
+  }
+  /// Returns true if `batch` has been explicitly set.
+  public var hasBatch: Bool {self._batch != nil}
+  /// Clears the value of `batch`. Subsequent reads from it will return its default value.
+  public mutating func clearBatch() {self._batch = nil}
+
+  /// ack: the stable code of proto/README.md's "Acks a device ignores" when the device ignored the ack as a
+  /// whole (`ack-unknown-batch`, `range-inverted`, ...); empty when it applied it.
+  public var ackIgnored: String = String()
+
+  /// ack, applied: the command ids the device executes now, in the ack's order (each id at most once, unexpired,
+  /// of a kind it knows: `§commands`).
+  public var executedCommandIds: [UInt64] = []
+
+  /// ack, applied: true when its latest_assignment_version asks the device for a RegionRequest (SERVER_HINT).
+  public var requestRegions: Bool = false
+
+  /// After the step: the fix sequence numbers the device still holds, ascending (queued or in a batch in flight).
+  public var heldFixSequences: [UInt64] = []
+
+  /// After the step: the event sequence numbers of the fence events it still holds, ascending.
+  public var heldEventSequences: [UInt64] = []
+
+  /// After the step: how many lifecycle events it still holds.
+  public var heldLifecycleEvents: UInt32 = 0
+
+  /// After the step: the fix_sequence_floor and event_sequence_floor its next batch states (`§sequence-floor`).
+  public var fixSequenceFloor: UInt64 = 0
+
+  public var eventSequenceFloor: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _batch: Locationwire_V1_LocationBatch? = nil
+}
+
+/// The server side (FEATURE_LEDGER): a server that has heard from no device yet reads batches, in order, and
+/// answers each with a BatchAck. A testee without the feature answers `skipped`. The fields before `batches`
+/// configure the server; each is off (or the default) when absent.
+public nonisolated struct Locationwire_Conformance_V1_LedgerRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The vector's stable id, echoed in the response.
+  public var vectorID: String = String()
+
+  /// TrackingPolicy.max_batch_bytes of the server: a larger batch is answered TOO_LARGE (`§batch-size`).
+  /// 0 means the default, 1048576 bytes.
+  public var maxBatchBytes: UInt32 = 0
+
+  /// The device ids allowed to upload; a batch from any other is held (HOLD_REASON_DEVICE_UNKNOWN). Empty
+  /// means every device id is allowed.
+  public var knownDevices: [String] = []
+
+  /// The most fixes stored per installation; a batch whose new fixes would pass it is held
+  /// (HOLD_REASON_QUOTA_EXCEEDED). 0 means no quota.
+  public var fixQuotaPerInstallation: UInt64 = 0
+
+  /// When set, every batch is held with this reason (an overloaded server: HOLD_REASON_SERVER_BUSY).
+  public var holdEverything: Locationwire_V1_HoldReason = .unspecified
+
+  /// BatchAck.retry_after_ms of every HOLD; absent, HOLDs carry none.
+  public var optionalRetryAfterMs: Locationwire_Conformance_V1_LedgerRequest.OneOf_OptionalRetryAfterMs? = nil
+
+  public var retryAfterMs: UInt32 {
+    get {
+      if case .retryAfterMs(let v)? = optionalRetryAfterMs {return v}
+      return 0
+    }
+    set {optionalRetryAfterMs = .retryAfterMs(newValue)}
+  }
+
+  /// Mock fixes (is_mock) are refused for good, REJECT_REASON_MOCK_LOCATION, when true.
+  public var rejectsMockFixes: Bool = false
+
+  /// Fixes stamped before this time, UTC ms, are refused for good (REJECT_REASON_TOO_OLD); 0 means none.
+  public var oldestAcceptedTimeMs: Int64 = 0
+
+  /// The server clock, UTC ms, when each batch arrives (BatchAck.server_time_ms).
+  public var nowMs: Int64 = 0
+
+  /// The batches, in the order they arrive.
+  public var batches: [Locationwire_Conformance_V1_LedgerBatch] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// BatchAck.retry_after_ms of every HOLD; absent, HOLDs carry none.
+  public nonisolated enum OneOf_OptionalRetryAfterMs: Equatable, Sendable {
+    case retryAfterMs(UInt32)
+
+  }
+
+  public init() {}
+}
+
+/// One batch as it arrives at the server. Its size on the wire, which max_batch_bytes limits, is the length of
+/// `encoded`, or of `batch` encoded canonically.
+public nonisolated struct Locationwire_Conformance_V1_LedgerBatch: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var form: Locationwire_Conformance_V1_LedgerBatch.OneOf_Form? = nil
+
+  public var batch: Locationwire_V1_LocationBatch {
+    get {
+      if case .batch(let v)? = form {return v}
+      return Locationwire_V1_LocationBatch()
+    }
+    set {form = .batch(newValue)}
+  }
+
+  /// The batch's bytes, for what a message cannot carry in JSON (unknown fields, such as a compact column of a
+  /// later revision) or for a batch that does not decode at all.
+  public var encoded: Data {
+    get {
+      if case .encoded(let v)? = form {return v}
+      return Data()
+    }
+    set {form = .encoded(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Form: Equatable, Sendable {
+    case batch(Locationwire_V1_LocationBatch)
+    /// The batch's bytes, for what a message cannot carry in JSON (unknown fields, such as a compact column of a
+    /// later revision) or for a batch that does not decode at all.
+    case encoded(Data)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Locationwire_Conformance_V1_LedgerResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// LedgerRequest.vector_id, unchanged.
+  public var vectorID: String = String()
+
+  /// One BatchAck per batch, in order. Item ranges may be coalesced across numbers a batch did not contain
+  /// (`§ack-scope`); the runner reads the result of each item of the batch, not the ranges' exact bounds.
+  public var acks: [Locationwire_V1_BatchAck] = []
+
+  /// After the last batch: every installation with a stored, refused or lost number, sorted by device_id, then
+  /// install_id. An installation with none (only held batches, say) may be listed or left out.
+  public var installations: [Locationwire_Conformance_V1_InstallationState] = []
+
+  public var failure: Locationwire_Conformance_V1_LedgerResponse.OneOf_Failure? = nil
+
+  /// The testee does not run a server (it lacks FEATURE_LEDGER).
+  public var skipped: String {
+    get {
+      if case .skipped(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .skipped(newValue)}
+  }
+
+  /// The testee failed: a bug, or a request it does not understand. Always a failure.
+  public var runtimeError: String {
+    get {
+      if case .runtimeError(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .runtimeError(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Failure: Equatable, Sendable {
+    /// The testee does not run a server (it lacks FEATURE_LEDGER).
+    case skipped(String)
+    /// The testee failed: a bug, or a request it does not understand. Always a failure.
+    case runtimeError(String)
+
+  }
+
+  public init() {}
+}
+
+/// What a server knows of one installation, (device_id, install_id): its keys (`§fix-key`, `§event-key`).
+/// Every list holds sorted, non-overlapping, non-adjacent ranges.
+public nonisolated struct Locationwire_Conformance_V1_InstallationState: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var deviceID: String = String()
+
+  public var installID: UInt64 = 0
+
+  /// Fix sequence numbers stored (answered ACCEPTED, or DUPLICATE later).
+  public var storedFixes: [Locationwire_Conformance_V1_SequenceRange] = []
+
+  /// Fix sequence numbers refused for good (REJECTED).
+  public var rejectedFixes: [Locationwire_Conformance_V1_SequenceRange] = []
+
+  /// Fix sequence numbers lost (`§gap-report`): below the highest fix_sequence_floor seen, neither stored nor
+  /// refused. A pending number (at or above that floor) is never lost.
+  public var lostFixes: [Locationwire_Conformance_V1_SequenceRange] = []
+
+  /// The same three for fence events, by event_sequence.
+  public var storedEvents: [Locationwire_Conformance_V1_SequenceRange] = []
+
+  public var rejectedEvents: [Locationwire_Conformance_V1_SequenceRange] = []
+
+  public var lostEvents: [Locationwire_Conformance_V1_SequenceRange] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The sequence numbers [first, last], both included.
+public nonisolated struct Locationwire_Conformance_V1_SequenceRange: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var first: UInt64 = 0
+
+  public var last: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -565,7 +1104,7 @@ public nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.conformance.v1"
 
 nonisolated extension Locationwire_Conformance_V1_Feature: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FEATURE_UNSPECIFIED\0\u{1}FEATURE_BINARY_INPUT\0\u{1}FEATURE_BINARY_OUTPUT\0\u{1}FEATURE_JSON_INPUT\0\u{1}FEATURE_JSON_OUTPUT\0\u{1}FEATURE_VALIDATION\0\u{1}FEATURE_ERROR_CATEGORIES\0\u{1}FEATURE_COMPACT_FIXES\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FEATURE_UNSPECIFIED\0\u{1}FEATURE_BINARY_INPUT\0\u{1}FEATURE_BINARY_OUTPUT\0\u{1}FEATURE_JSON_INPUT\0\u{1}FEATURE_JSON_OUTPUT\0\u{1}FEATURE_VALIDATION\0\u{1}FEATURE_ERROR_CATEGORIES\0\u{1}FEATURE_COMPACT_FIXES\0\u{1}FEATURE_SESSION\0\u{1}FEATURE_LEDGER\0")
 }
 
 nonisolated extension Locationwire_Conformance_V1_Check: SwiftProtobuf._ProtoNameProviding {
@@ -578,7 +1117,7 @@ nonisolated extension Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf._
 
 nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TesteeRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0\u{1}session\0\u{1}ledger\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -612,6 +1151,32 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
           self.kind = .vector(v)
         }
       }()
+      case 3: try {
+        var v: Locationwire_Conformance_V1_SessionRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .session(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .session(v)
+        }
+      }()
+      case 4: try {
+        var v: Locationwire_Conformance_V1_LedgerRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .ledger(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .ledger(v)
+        }
+      }()
       default: break
       }
     }
@@ -631,6 +1196,14 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
       guard case .vector(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
     }()
+    case .session?: try {
+      guard case .session(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case .ledger?: try {
+      guard case .ledger(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -645,7 +1218,7 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
 
 nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TesteeResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0\u{1}session\0\u{1}ledger\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -679,6 +1252,32 @@ nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.
           self.kind = .vector(v)
         }
       }()
+      case 3: try {
+        var v: Locationwire_Conformance_V1_SessionResponse?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .session(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .session(v)
+        }
+      }()
+      case 4: try {
+        var v: Locationwire_Conformance_V1_LedgerResponse?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .ledger(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .ledger(v)
+        }
+      }()
       default: break
       }
     }
@@ -697,6 +1296,14 @@ nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.
     case .vector?: try {
       guard case .vector(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case .session?: try {
+      guard case .session(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case .ledger?: try {
+      guard case .ledger(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
     }()
     case nil: break
     }
@@ -1053,6 +1660,762 @@ nonisolated extension Locationwire_Conformance_V1_ParseError: SwiftProtobuf.Mess
     if lhs.code != rhs.code {return false}
     if lhs.message != rhs.message {return false}
     if lhs.fieldPath != rhs.fieldPath {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_SessionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SessionRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{3}device_id\0\u{3}install_id\0\u{1}policy\0\u{1}steps\0")
+
+  fileprivate class _StorageClass {
+    var _vectorID: String = String()
+    var _deviceID: String = String()
+    var _installID: UInt64 = 0
+    var _policy: Locationwire_V1_TrackingPolicy? = nil
+    var _steps: [Locationwire_Conformance_V1_SessionStep] = []
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _vectorID = source._vectorID
+      _deviceID = source._deviceID
+      _installID = source._installID
+      _policy = source._policy
+      _steps = source._steps
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._vectorID) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._deviceID) }()
+        case 3: try { try decoder.decodeSingularFixed64Field(value: &_storage._installID) }()
+        case 4: try { try decoder.decodeSingularMessageField(value: &_storage._policy) }()
+        case 5: try { try decoder.decodeRepeatedMessageField(value: &_storage._steps) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._vectorID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._vectorID, fieldNumber: 1)
+      }
+      if !_storage._deviceID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._deviceID, fieldNumber: 2)
+      }
+      if _storage._installID != 0 {
+        try visitor.visitSingularFixed64Field(value: _storage._installID, fieldNumber: 3)
+      }
+      try { if let v = _storage._policy {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+      } }()
+      if !_storage._steps.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._steps, fieldNumber: 5)
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_SessionRequest, rhs: Locationwire_Conformance_V1_SessionRequest) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._vectorID != rhs_storage._vectorID {return false}
+        if _storage._deviceID != rhs_storage._deviceID {return false}
+        if _storage._installID != rhs_storage._installID {return false}
+        if _storage._policy != rhs_storage._policy {return false}
+        if _storage._steps != rhs_storage._steps {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_SessionStep: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SessionStep"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}record_fix\0\u{3}record_fence_event\0\u{3}record_lifecycle_event\0\u{3}update_device_status\0\u{3}update_armed_regions\0\u{3}discard_oldest_fixes\0\u{3}send_batch_id\0\u{1}ack\0\u{3}give_up_batch_id\0\u{3}now_ms\0\u{3}boot_id\0\u{3}ack_bytes\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Locationwire_V1_LocationFix?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .recordFix(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .recordFix(v)
+        }
+      }()
+      case 2: try {
+        var v: Locationwire_V1_FenceEvent?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .recordFenceEvent(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .recordFenceEvent(v)
+        }
+      }()
+      case 3: try {
+        var v: Locationwire_V1_LifecycleEvent?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .recordLifecycleEvent(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .recordLifecycleEvent(v)
+        }
+      }()
+      case 4: try {
+        var v: Locationwire_V1_DeviceStatus?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .updateDeviceStatus(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .updateDeviceStatus(v)
+        }
+      }()
+      case 5: try {
+        var v: Locationwire_V1_ArmedRegions?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .updateArmedRegions(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .updateArmedRegions(v)
+        }
+      }()
+      case 6: try {
+        var v: UInt32?
+        try decoder.decodeSingularUInt32Field(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .discardOldestFixes(v)
+        }
+      }()
+      case 7: try {
+        var v: UInt64?
+        try decoder.decodeSingularFixed64Field(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .sendBatchID(v)
+        }
+      }()
+      case 8: try {
+        var v: Locationwire_V1_BatchAck?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .ack(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .ack(v)
+        }
+      }()
+      case 9: try {
+        var v: UInt64?
+        try decoder.decodeSingularFixed64Field(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .giveUpBatchID(v)
+        }
+      }()
+      case 10: try { try decoder.decodeSingularInt64Field(value: &self.nowMs) }()
+      case 11: try { try decoder.decodeSingularFixed64Field(value: &self.bootID) }()
+      case 12: try {
+        var v: Data?
+        try decoder.decodeSingularBytesField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .ackBytes(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.action {
+    case .recordFix?: try {
+      guard case .recordFix(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    }()
+    case .recordFenceEvent?: try {
+      guard case .recordFenceEvent(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case .recordLifecycleEvent?: try {
+      guard case .recordLifecycleEvent(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case .updateDeviceStatus?: try {
+      guard case .updateDeviceStatus(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case .updateArmedRegions?: try {
+      guard case .updateArmedRegions(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
+    case .discardOldestFixes?: try {
+      guard case .discardOldestFixes(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 6)
+    }()
+    case .sendBatchID?: try {
+      guard case .sendBatchID(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularFixed64Field(value: v, fieldNumber: 7)
+    }()
+    case .ack?: try {
+      guard case .ack(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    }()
+    case .giveUpBatchID?: try {
+      guard case .giveUpBatchID(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularFixed64Field(value: v, fieldNumber: 9)
+    }()
+    default: break
+    }
+    if self.nowMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.nowMs, fieldNumber: 10)
+    }
+    if self.bootID != 0 {
+      try visitor.visitSingularFixed64Field(value: self.bootID, fieldNumber: 11)
+    }
+    try { if case .ackBytes(let v)? = self.action {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 12)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_SessionStep, rhs: Locationwire_Conformance_V1_SessionStep) -> Bool {
+    if lhs.action != rhs.action {return false}
+    if lhs.nowMs != rhs.nowMs {return false}
+    if lhs.bootID != rhs.bootID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_SessionResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SessionResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}steps\0\u{1}skipped\0\u{3}runtime_error\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.vectorID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.steps) }()
+      case 3: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .skipped(v)
+        }
+      }()
+      case 4: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .runtimeError(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.vectorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.vectorID, fieldNumber: 1)
+    }
+    if !self.steps.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.steps, fieldNumber: 2)
+    }
+    switch self.failure {
+    case .skipped?: try {
+      guard case .skipped(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 3)
+    }()
+    case .runtimeError?: try {
+      guard case .runtimeError(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_SessionResponse, rhs: Locationwire_Conformance_V1_SessionResponse) -> Bool {
+    if lhs.vectorID != rhs.vectorID {return false}
+    if lhs.steps != rhs.steps {return false}
+    if lhs.failure != rhs.failure {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_SessionStepResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SessionStepResult"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{1}batch\0\u{3}ack_ignored\0\u{3}executed_command_ids\0\u{3}request_regions\0\u{3}held_fix_sequences\0\u{3}held_event_sequences\0\u{3}held_lifecycle_events\0\u{3}fix_sequence_floor\0\u{3}event_sequence_floor\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._batch) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.ackIgnored) }()
+      case 4: try { try decoder.decodeRepeatedUInt64Field(value: &self.executedCommandIds) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.requestRegions) }()
+      case 6: try { try decoder.decodeRepeatedUInt64Field(value: &self.heldFixSequences) }()
+      case 7: try { try decoder.decodeRepeatedUInt64Field(value: &self.heldEventSequences) }()
+      case 8: try { try decoder.decodeSingularUInt32Field(value: &self.heldLifecycleEvents) }()
+      case 9: try { try decoder.decodeSingularUInt64Field(value: &self.fixSequenceFloor) }()
+      case 10: try { try decoder.decodeSingularUInt64Field(value: &self.eventSequenceFloor) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.sequence != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 1)
+    }
+    try { if let v = self._batch {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.ackIgnored.isEmpty {
+      try visitor.visitSingularStringField(value: self.ackIgnored, fieldNumber: 3)
+    }
+    if !self.executedCommandIds.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.executedCommandIds, fieldNumber: 4)
+    }
+    if self.requestRegions != false {
+      try visitor.visitSingularBoolField(value: self.requestRegions, fieldNumber: 5)
+    }
+    if !self.heldFixSequences.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.heldFixSequences, fieldNumber: 6)
+    }
+    if !self.heldEventSequences.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.heldEventSequences, fieldNumber: 7)
+    }
+    if self.heldLifecycleEvents != 0 {
+      try visitor.visitSingularUInt32Field(value: self.heldLifecycleEvents, fieldNumber: 8)
+    }
+    if self.fixSequenceFloor != 0 {
+      try visitor.visitSingularUInt64Field(value: self.fixSequenceFloor, fieldNumber: 9)
+    }
+    if self.eventSequenceFloor != 0 {
+      try visitor.visitSingularUInt64Field(value: self.eventSequenceFloor, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_SessionStepResult, rhs: Locationwire_Conformance_V1_SessionStepResult) -> Bool {
+    if lhs.sequence != rhs.sequence {return false}
+    if lhs._batch != rhs._batch {return false}
+    if lhs.ackIgnored != rhs.ackIgnored {return false}
+    if lhs.executedCommandIds != rhs.executedCommandIds {return false}
+    if lhs.requestRegions != rhs.requestRegions {return false}
+    if lhs.heldFixSequences != rhs.heldFixSequences {return false}
+    if lhs.heldEventSequences != rhs.heldEventSequences {return false}
+    if lhs.heldLifecycleEvents != rhs.heldLifecycleEvents {return false}
+    if lhs.fixSequenceFloor != rhs.fixSequenceFloor {return false}
+    if lhs.eventSequenceFloor != rhs.eventSequenceFloor {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_LedgerRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LedgerRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{3}max_batch_bytes\0\u{3}known_devices\0\u{3}fix_quota_per_installation\0\u{3}hold_everything\0\u{3}retry_after_ms\0\u{3}rejects_mock_fixes\0\u{3}oldest_accepted_time_ms\0\u{3}now_ms\0\u{1}batches\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.vectorID) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.maxBatchBytes) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.knownDevices) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.fixQuotaPerInstallation) }()
+      case 5: try { try decoder.decodeSingularEnumField(value: &self.holdEverything) }()
+      case 6: try {
+        var v: UInt32?
+        try decoder.decodeSingularUInt32Field(value: &v)
+        if let v = v {
+          if self.optionalRetryAfterMs != nil {try decoder.handleConflictingOneOf()}
+          self.optionalRetryAfterMs = .retryAfterMs(v)
+        }
+      }()
+      case 7: try { try decoder.decodeSingularBoolField(value: &self.rejectsMockFixes) }()
+      case 8: try { try decoder.decodeSingularInt64Field(value: &self.oldestAcceptedTimeMs) }()
+      case 9: try { try decoder.decodeSingularInt64Field(value: &self.nowMs) }()
+      case 10: try { try decoder.decodeRepeatedMessageField(value: &self.batches) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.vectorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.vectorID, fieldNumber: 1)
+    }
+    if self.maxBatchBytes != 0 {
+      try visitor.visitSingularUInt32Field(value: self.maxBatchBytes, fieldNumber: 2)
+    }
+    if !self.knownDevices.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.knownDevices, fieldNumber: 3)
+    }
+    if self.fixQuotaPerInstallation != 0 {
+      try visitor.visitSingularUInt64Field(value: self.fixQuotaPerInstallation, fieldNumber: 4)
+    }
+    if self.holdEverything != .unspecified {
+      try visitor.visitSingularEnumField(value: self.holdEverything, fieldNumber: 5)
+    }
+    try { if case .retryAfterMs(let v)? = self.optionalRetryAfterMs {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 6)
+    } }()
+    if self.rejectsMockFixes != false {
+      try visitor.visitSingularBoolField(value: self.rejectsMockFixes, fieldNumber: 7)
+    }
+    if self.oldestAcceptedTimeMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.oldestAcceptedTimeMs, fieldNumber: 8)
+    }
+    if self.nowMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.nowMs, fieldNumber: 9)
+    }
+    if !self.batches.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.batches, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_LedgerRequest, rhs: Locationwire_Conformance_V1_LedgerRequest) -> Bool {
+    if lhs.vectorID != rhs.vectorID {return false}
+    if lhs.maxBatchBytes != rhs.maxBatchBytes {return false}
+    if lhs.knownDevices != rhs.knownDevices {return false}
+    if lhs.fixQuotaPerInstallation != rhs.fixQuotaPerInstallation {return false}
+    if lhs.holdEverything != rhs.holdEverything {return false}
+    if lhs.optionalRetryAfterMs != rhs.optionalRetryAfterMs {return false}
+    if lhs.rejectsMockFixes != rhs.rejectsMockFixes {return false}
+    if lhs.oldestAcceptedTimeMs != rhs.oldestAcceptedTimeMs {return false}
+    if lhs.nowMs != rhs.nowMs {return false}
+    if lhs.batches != rhs.batches {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_LedgerBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LedgerBatch"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}batch\0\u{1}encoded\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Locationwire_V1_LocationBatch?
+        var hadOneofValue = false
+        if let current = self.form {
+          hadOneofValue = true
+          if case .batch(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.form = .batch(v)
+        }
+      }()
+      case 2: try {
+        var v: Data?
+        try decoder.decodeSingularBytesField(value: &v)
+        if let v = v {
+          if self.form != nil {try decoder.handleConflictingOneOf()}
+          self.form = .encoded(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.form {
+    case .batch?: try {
+      guard case .batch(let v)? = self.form else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    }()
+    case .encoded?: try {
+      guard case .encoded(let v)? = self.form else { preconditionFailure() }
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 2)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_LedgerBatch, rhs: Locationwire_Conformance_V1_LedgerBatch) -> Bool {
+    if lhs.form != rhs.form {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_LedgerResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LedgerResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}acks\0\u{1}installations\0\u{1}skipped\0\u{3}runtime_error\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.vectorID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.acks) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.installations) }()
+      case 4: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .skipped(v)
+        }
+      }()
+      case 5: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .runtimeError(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.vectorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.vectorID, fieldNumber: 1)
+    }
+    if !self.acks.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.acks, fieldNumber: 2)
+    }
+    if !self.installations.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.installations, fieldNumber: 3)
+    }
+    switch self.failure {
+    case .skipped?: try {
+      guard case .skipped(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+    }()
+    case .runtimeError?: try {
+      guard case .runtimeError(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_LedgerResponse, rhs: Locationwire_Conformance_V1_LedgerResponse) -> Bool {
+    if lhs.vectorID != rhs.vectorID {return false}
+    if lhs.acks != rhs.acks {return false}
+    if lhs.installations != rhs.installations {return false}
+    if lhs.failure != rhs.failure {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_InstallationState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".InstallationState"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{3}install_id\0\u{3}stored_fixes\0\u{3}rejected_fixes\0\u{3}lost_fixes\0\u{3}stored_events\0\u{3}rejected_events\0\u{3}lost_events\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.deviceID) }()
+      case 2: try { try decoder.decodeSingularFixed64Field(value: &self.installID) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.storedFixes) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.rejectedFixes) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.lostFixes) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.storedEvents) }()
+      case 7: try { try decoder.decodeRepeatedMessageField(value: &self.rejectedEvents) }()
+      case 8: try { try decoder.decodeRepeatedMessageField(value: &self.lostEvents) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.deviceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.deviceID, fieldNumber: 1)
+    }
+    if self.installID != 0 {
+      try visitor.visitSingularFixed64Field(value: self.installID, fieldNumber: 2)
+    }
+    if !self.storedFixes.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.storedFixes, fieldNumber: 3)
+    }
+    if !self.rejectedFixes.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.rejectedFixes, fieldNumber: 4)
+    }
+    if !self.lostFixes.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.lostFixes, fieldNumber: 5)
+    }
+    if !self.storedEvents.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.storedEvents, fieldNumber: 6)
+    }
+    if !self.rejectedEvents.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.rejectedEvents, fieldNumber: 7)
+    }
+    if !self.lostEvents.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.lostEvents, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_InstallationState, rhs: Locationwire_Conformance_V1_InstallationState) -> Bool {
+    if lhs.deviceID != rhs.deviceID {return false}
+    if lhs.installID != rhs.installID {return false}
+    if lhs.storedFixes != rhs.storedFixes {return false}
+    if lhs.rejectedFixes != rhs.rejectedFixes {return false}
+    if lhs.lostFixes != rhs.lostFixes {return false}
+    if lhs.storedEvents != rhs.storedEvents {return false}
+    if lhs.rejectedEvents != rhs.rejectedEvents {return false}
+    if lhs.lostEvents != rhs.lostEvents {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_SequenceRange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SequenceRange"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}first\0\u{1}last\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.first) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.last) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.first != 0 {
+      try visitor.visitSingularUInt64Field(value: self.first, fieldNumber: 1)
+    }
+    if self.last != 0 {
+      try visitor.visitSingularUInt64Field(value: self.last, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_SequenceRange, rhs: Locationwire_Conformance_V1_SequenceRange) -> Bool {
+    if lhs.first != rhs.first {return false}
+    if lhs.last != rhs.last {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -218,6 +218,10 @@ public nonisolated enum Locationwire_V1_HoldReason: SwiftProtobuf.Enum, Swift.Ca
 
   /// The server does not serve the batch's protocol_revision.
   case unsupportedRevision // = 6
+
+  /// The batch breaks the specification in a way that hides its items' keys (for example compact fixes that do
+  /// not rebuild): nothing is stored. The device keeps the items and sends its backlog as rows from now on.
+  case batchMalformed // = 7
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -233,6 +237,7 @@ public nonisolated enum Locationwire_V1_HoldReason: SwiftProtobuf.Enum, Swift.Ca
     case 4: self = .unknownCompactColumn
     case 5: self = .unknownDatum
     case 6: self = .unsupportedRevision
+    case 7: self = .batchMalformed
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -246,6 +251,7 @@ public nonisolated enum Locationwire_V1_HoldReason: SwiftProtobuf.Enum, Swift.Ca
     case .unknownCompactColumn: return 4
     case .unknownDatum: return 5
     case .unsupportedRevision: return 6
+    case .batchMalformed: return 7
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -259,6 +265,7 @@ public nonisolated enum Locationwire_V1_HoldReason: SwiftProtobuf.Enum, Swift.Ca
     .unknownCompactColumn,
     .unknownDatum,
     .unsupportedRevision,
+    .batchMalformed,
   ]
 
 }
@@ -510,7 +517,7 @@ nonisolated extension Locationwire_V1_BatchOutcome: SwiftProtobuf._ProtoNameProv
 }
 
 nonisolated extension Locationwire_V1_HoldReason: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0HOLD_REASON_UNSPECIFIED\0\u{1}HOLD_REASON_SERVER_BUSY\0\u{1}HOLD_REASON_DEVICE_UNKNOWN\0\u{1}HOLD_REASON_QUOTA_EXCEEDED\0\u{1}HOLD_REASON_UNKNOWN_COMPACT_COLUMN\0\u{1}HOLD_REASON_UNKNOWN_DATUM\0\u{1}HOLD_REASON_UNSUPPORTED_REVISION\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0HOLD_REASON_UNSPECIFIED\0\u{1}HOLD_REASON_SERVER_BUSY\0\u{1}HOLD_REASON_DEVICE_UNKNOWN\0\u{1}HOLD_REASON_QUOTA_EXCEEDED\0\u{1}HOLD_REASON_UNKNOWN_COMPACT_COLUMN\0\u{1}HOLD_REASON_UNKNOWN_DATUM\0\u{1}HOLD_REASON_UNSUPPORTED_REVISION\0\u{1}HOLD_REASON_BATCH_MALFORMED\0")
 }
 
 nonisolated extension Locationwire_V1_DeviceCommandKind: SwiftProtobuf._ProtoNameProviding {

@@ -151,6 +151,16 @@ func answer(_ bytes: [UInt8]) -> TesteeResponse {
         response.hello = reply
     case .vector(let vector)? where understood:
         response.vector = handle(vector)
+    case .session(let session)?:  // a codec only: no device engine (FEATURE_SESSION not declared)
+        var reply = Locationwire_Conformance_V1_SessionResponse()
+        reply.vectorID = session.vectorID
+        reply.skipped = "sessions are not supported: a codec-only testee"
+        response.session = reply
+    case .ledger(let ledger)?:  // no server engine either (FEATURE_LEDGER not declared)
+        var reply = Locationwire_Conformance_V1_LedgerResponse()
+        reply.vectorID = ledger.vectorID
+        reply.skipped = "ledgers are not supported: a codec-only testee"
+        response.ledger = reply
     default:
         var vector = VectorResponse()
         vector.vectorID = request.vector.vectorID
