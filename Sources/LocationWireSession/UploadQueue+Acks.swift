@@ -182,15 +182,16 @@ extension UploadQueue {
         if let armed = record.armedRegions, armed == armedRegions { armedRegionsReported = true }
     }
 
-    /// The commands to execute: each id once, unexpired, of a kind this revision knows (`§commands`).
+    /// The commands to execute, in ascending id order: each id above the highest executed so far, unexpired, of a
+    /// kind this revision knows (`§commands`).
     private mutating func takeCommands(_ commands: [DeviceCommand], nowMs: Int64) -> [DeviceCommand] {
         var taken: [DeviceCommand] = []
-        for command in commands where command.commandId != 0 && !executedCommandIds.contains(command.commandId) {
+        for command in commands.sorted(by: { $0.commandId < $1.commandId })
+        where command.commandId > highestExecutedCommandId {
             guard command.kind.isKnown, command.kind != .unspecified else { continue }
             guard command.expiresAtMs == 0 || nowMs <= command.expiresAtMs else { continue }
             taken.append(command)
-            executedCommandIds.append(command.commandId)
-            if executedCommandIds.count > Self.rememberedCommandIds { executedCommandIds.removeFirst() }
+            highestExecutedCommandId = command.commandId
         }
         return taken
     }

@@ -40,8 +40,7 @@ extension UploadQueue: LocationWireMessage {
                 case Field.rowsOnly.key: rowsOnly = try reader.readBool()
                 case Field.serverRevision.key: serverRevision = try reader.readUInt32()
                 case Field.hintedAssignmentVersion.key: hintedAssignmentVersion = try reader.readVarint()
-                case Field.executedCommandIds.key:
-                    try reader.readPackedVarints(appendingTo: &executedCommandIds) { $0 }
+                case Field.highestExecutedCommandId.key: highestExecutedCommandId = try reader.readVarint()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -78,7 +77,9 @@ extension UploadQueue: LocationWireMessage {
         if hintedAssignmentVersion != 0 {
             writer.writeVarintField(Field.hintedAssignmentVersion.key, hintedAssignmentVersion)
         }
-        writer.writePackedVarints(Field.executedCommandIds.key, executedCommandIds) { $0 }
+        if highestExecutedCommandId != 0 {
+            writer.writeVarintField(Field.highestExecutedCommandId.key, highestExecutedCommandId)
+        }
         writer.writeUnknownFields(unknownFields)
     }
 
@@ -87,7 +88,7 @@ extension UploadQueue: LocationWireMessage {
         case deviceId, installId, datum, fixes, fenceEvents, lifecycleEvents, lifecycleIds, deviceStatus,
             deviceStatusReported, armedRegions, armedRegionsReported, nextFixSequence, nextEventSequence,
             nextLifecycleId, discardedFixCount, policy, batches, holdUntilMs, consecutiveFailures,
-            learntBatchBytes, rowsOnly, serverRevision, hintedAssignmentVersion, executedCommandIds
+            learntBatchBytes, rowsOnly, serverRevision, hintedAssignmentVersion, highestExecutedCommandId
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -116,7 +117,7 @@ extension UploadQueue: LocationWireMessage {
             case .rowsOnly: FieldDeclaration(21, "rows_only", .bool)
             case .serverRevision: FieldDeclaration(22, "server_revision", .uint32)
             case .hintedAssignmentVersion: FieldDeclaration(23, "hinted_assignment_version", .uint64)
-            case .executedCommandIds: FieldDeclaration(24, "executed_command_ids", .uint64, .repeated)
+            case .highestExecutedCommandId: FieldDeclaration(24, "highest_executed_command_id", .uint64)
             }
         }
     }

@@ -24,8 +24,6 @@ public struct UploadQueue: Hashable, Sendable {
     /// How many given-up batches the device remembers, so that late acks still apply; older ones are forgotten
     /// (their acks are then ignored as `ack-unknown-batch`, which is safe).
     public static let rememberedGivenUpBatches = 16
-    /// How many executed command ids the device remembers (`§commands`: each is executed at most once).
-    public static let rememberedCommandIds = 64
     /// The device's own back-off after a transport failure or a HOLD without `retry_after_ms`: 1 s, doubling
     /// with each consecutive failure, at most 5 minutes.
     public static func backOffMs(consecutiveFailures: Int) -> Int64 {
@@ -77,8 +75,8 @@ public struct UploadQueue: Hashable, Sendable {
     public internal(set) var serverRevision: UInt32 = 0
     /// The latest assignment version a server hinted at (BatchAck.latest_assignment_version).
     public internal(set) var hintedAssignmentVersion: UInt64 = 0
-    /// Command ids already executed, oldest first, at most ``rememberedCommandIds``.
-    public internal(set) var executedCommandIds: [UInt64] = []
+    /// The highest command id executed (`§commands`: ids increase, so one number makes "at most once" exact).
+    public internal(set) var highestExecutedCommandId: UInt64 = 0
 
     /// Deliberate bugs for the simulator and the model check to prove they catch them. Never set in an app.
     package var injectedFaults: InjectedFaults = []

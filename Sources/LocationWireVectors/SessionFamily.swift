@@ -704,6 +704,21 @@ enum SessionFamily: VectorFamily {
             "65 commands executed, then command 1 again in the next ack: a device executes each command_id at most once, however many came in between.",
             script)
 
+        script = threeInFlight(policy: SessionScript.policy { $0.maxBatchesInFlight = 2 })
+        script.fixes(4...4)
+        script.send(0xB2, sent(live: 4))
+        script.ack(
+            ack(0xB1, fixes: [range(1, 3, .accepted)]) {
+                $0.commands = [command(9, .uploadNow), command(7, .recordFix)]
+            })
+        script.expect { $0.executedCommandIds = [7, 9] }
+        script.ack(ack(0xB2, fixes: [range(4, 4, .accepted)]) { $0.commands = [command(8, .requestRegions)] })
+        script.expect { $0.executedCommandIds = [] }
+        builder.session(
+            "session.commands.ascending", rules: ["§commands"],
+            "Commands 9 and 7 in one ack run in ascending id order; command 8 in a later ack is below the highest executed (9), so it is not run: ids only grow.",
+            script)
+
         script = threeInFlight()
         script.ack(
             ack(0xB1, fixes: [range(1, 3, .accepted)]) {
