@@ -47,8 +47,9 @@ extension IngestLedger {
         record.deviceId = key.deviceId
         record.installId = key.installId
         if let quota = policy.fixQuotaPerInstallation {
-            let candidates = Set((backlog + (batch.liveFix.map { [$0] } ?? [])).map(\.sequence))
-            let new = candidates.filter { $0 != 0 && !record.storedFixes.contains($0) }
+            // The fixes the batch would newly store: not stored yet, and without a defect (§item-defects).
+            let candidates = (backlog + (batch.liveFix.map { [$0] } ?? [])).filter { defect(of: $0) == nil }
+            let new = Set(candidates.map(\.sequence)).filter { $0 != 0 && !record.storedFixes.contains($0) }
             if record.storedFixes.count + UInt64(new.count) > quota {
                 result.ack.outcome = .hold
                 result.ack.holdReason = .quotaExceeded

@@ -93,10 +93,14 @@ extension UploadQueue {
         case .processed, .hold, .tooLarge: break
         default: return .outcomeUnknown
         }
+        // The first row of the table that applies gives the code: every range's bounds before the lists' order.
+        let allRanges = ack.fixResults + ack.fenceEventResults
+        if allRanges.contains(where: { $0.firstSequence == 0 || $0.lastSequence < $0.firstSequence }) {
+            return .rangeInverted
+        }
         for ranges in [ack.fixResults, ack.fenceEventResults] {
             var previous: AckRange?
             for range in ranges {
-                if range.firstSequence == 0 || range.lastSequence < range.firstSequence { return .rangeInverted }
                 if let previous {
                     if range.firstSequence < previous.firstSequence { return .rangesNotSorted }
                     if range.firstSequence <= previous.lastSequence { return .rangesOverlap }
@@ -106,7 +110,7 @@ extension UploadQueue {
         }
         let hasRanges = !ack.fixResults.isEmpty || !ack.fenceEventResults.isEmpty
         if ack.outcome != .processed, hasRanges { return .rangesWithoutProcessing }
-        let rejectsWithoutReason = (ack.fixResults + ack.fenceEventResults).contains {
+        let rejectsWithoutReason = allRanges.contains {
             $0.result == .rejected && $0.rejectReason == .unspecified
         }
         if rejectsWithoutReason { return .rejectReasonMissing }

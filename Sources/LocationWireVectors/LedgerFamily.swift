@@ -112,7 +112,7 @@ enum LedgerFamily: VectorFamily {
             installations: [installation(stored: [[1, 4]])])
 
         builder.ledger(
-            "ledger.processed.events", rules: ["§batch-outcome", "§event-key"],
+            "ledger.processed.events", rules: ["§batch-outcome", "§event-key", "§item-defects"],
             "Fence events 1 and 2 with fix 1: each ACCEPTED in its own list.",
             request([batch(0xB1, live: 1, events: [1, 2])]),
             acks: [processed([1: "ACCEPTED"], events: [1: "ACCEPTED", 2: "ACCEPTED"])],
@@ -287,7 +287,7 @@ enum LedgerFamily: VectorFamily {
         ]
         for (name, reason, spoil, configure, what) in cases {
             builder.ledger(
-                "ledger.rejected.\(name)", rules: ["§ack-table", "§server-durable"],
+                "ledger.rejected.\(name)", rules: ["§ack-table", "§server-durable", "§item-defects"],
                 "Fix 2 has \(what): a permanent defect, REJECTED with \(reason) and refused for good, while fixes 1 and 3 are stored: one bad item never blocks the batch.",
                 request([batch(0xB1, fixes: [1, 2], live: 3) { spoil(&$0.fixes[1]) }], configure),
                 acks: [processed([1: "ACCEPTED", 2: "REJECTED:\(reason)", 3: "ACCEPTED"])],
@@ -386,6 +386,18 @@ enum LedgerFamily: VectorFamily {
             request([batch(0xB1, fixes: [1], live: 2) { $0.protocolRevision = 0 }, batch(0xB2, fixes: [1], live: 2)]),
             acks: [held("UNSUPPORTED_REVISION"), processed(all(1...2, "ACCEPTED"))],
             installations: [installation(stored: [[1, 2]])])
+
+        builder.ledger(
+            "ledger.revision.newer-device", rules: ["§revision"],
+            "A device of revision 2 talks to a revision 1 server: served at revision 1, PROCESSED and stored (revisions only add fields).",
+            request([batch(0xB1, fixes: [1], live: 2) { $0.protocolRevision = 2 }]),
+            acks: [processed(all(1...2, "ACCEPTED"))], installations: [installation(stored: [[1, 2]])])
+
+        builder.ledger(
+            "ledger.revision.no-install-id", rules: ["§revision", "§hold-keeps"],
+            "A batch without install_id is read as revision 0: HOLD with UNSUPPORTED_REVISION, nothing stored.",
+            request([batch(0xB1, live: 1) { $0.installId = 0 }]), acks: [held("UNSUPPORTED_REVISION")],
+            installations: [])
 
         // Compact fixes 1-3 with an extra column 30, a LocationFix field no revision has assigned yet.
         let rows = batch(0xB1, fixes: [1, 2, 3]).fixes

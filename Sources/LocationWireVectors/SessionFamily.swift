@@ -271,7 +271,7 @@ enum SessionFamily: VectorFamily {
         script.now += SessionFamily.backOffWait
         script.send(0xB3, sent(backlog: [1, 2], live: 3))
         builder.session(
-            "session.outcome.hold.own-back-off", rules: ["§batch-outcome", "§retry-after"],
+            "session.outcome.hold.own-back-off", rules: ["§batch-outcome", "§retry-after", "§back-off"],
             "HOLD without retry_after_ms: the device waits its own back-off, so a try at once sends nothing; 5 minutes later (the most these vectors assume a back-off takes) it sends everything again.",
             script)
 
@@ -406,7 +406,9 @@ enum SessionFamily: VectorFamily {
             script.ack(valid)
             script.held([])
             builder.session(
-                "session.ignore.\(name)", rules: ["§ack-ignore"],
+                "session.ignore.\(name)",
+                rules: code.hasPrefix("ranges-") && code != "ranges-without-processing"
+                    ? ["§ack-ignore", "§ranges-sorted"] : ["§ack-ignore"],
                 "An ack with \(what) is ignored as \(code): every fix is kept; the batch stays in flight, so its valid ack, arriving next, still applies and deletes fixes 1 to 3.",
                 script)
         }
@@ -540,7 +542,7 @@ enum SessionFamily: VectorFamily {
         script.now += 1000
         script.send(0xB2, sent(backlog: [1, 2], live: 3, floor: 1))
         builder.session(
-            "session.no-ack.resend", rules: ["§no-ack"],
+            "session.no-ack.resend", rules: ["§no-ack", "§back-off"],
             "The transport fails for 0xB1: every fix is kept, and they go out again in a new batch 0xB2.", script)
 
         script = threeInFlight()
@@ -806,7 +808,7 @@ enum SessionFamily: VectorFamily {
         script.held([3, 4])
         script.send(0xB2, sent(backlog: [3], live: 4, floor: 3))
         builder.session(
-            "session.batch-size.max-fixes", rules: ["§batch-size"],
+            "session.batch-size.max-fixes", rules: ["§batch-size", "§batch-composition"],
             "max_batch_size 3 with five fixes: the oldest go first (1, 2) with the newest as live fix; the rest follow, oldest first.",
             script)
 

@@ -16,7 +16,7 @@ enum SpecRules {
         "§install-id", "§sequence-consecutive", "§fix-key", "§event-key", "§batch-id", "§sequence-floor",
         "§gap-report", "§ack-scope", "§batch-outcome", "§hold-keeps", "§ack-table", "§server-durable",
         "§retry-after", "§ack-ignore", "§no-ack", "§in-flight", "§commands", "§batch-size", "§item-boot",
-        "§no-silent-drop", "§revision",
+        "§no-silent-drop", "§revision", "§ranges-sorted", "§back-off", "§item-defects", "§batch-composition",
     ]
 }
 

@@ -170,6 +170,35 @@ struct SessionTests {
         #expect(queue.apply(Self.ack(2, [Self.range(1, 3, .duplicate)]), nowMs: later).ignoreReason == .unknownBatch)
     }
 
+    @Test("§batch-composition: the newest free fix is the live fix, max_batch_size counts it, a lone fix goes live")
+    func batchComposition() throws {
+        var queue = Self.queue(fixes: 5, maxBatchSize: 3)
+        let first = queue.nextBatch(batchId: 1, bootId: Self.boot, nowMs: Self.now)
+        #expect(first?.fixes.map(\.sequence) == [1, 2])
+        #expect(first?.liveFix?.sequence == 5)
+        var lone = Self.queue(fixes: 1)
+        let only = lone.nextBatch(batchId: 1, bootId: Self.boot, nowMs: Self.now)
+        #expect(only?.fixes.isEmpty == true)
+        #expect(only?.liveFix?.sequence == 1)
+    }
+
+    @Test("§back-off: 1 s, doubling per failure in a row, at most 5 minutes; PROCESSED resets")
+    func backOff() throws {
+        #expect((1...12).map { UploadQueue.backOffMs(consecutiveFailures: $0) }.prefix(4) == [1000, 2000, 4000, 8000])
+        #expect(UploadQueue.backOffMs(consecutiveFailures: 40) == 300_000)
+        var queue = Self.queue(fixes: 1)
+        var now = Self.now
+        for expected: Int64 in [1000, 2000, 4000] {
+            _ = queue.nextBatch(batchId: UInt64(now), bootId: Self.boot, nowMs: now)
+            queue.giveUp(batchId: UInt64(now), nowMs: now)
+            #expect(queue.holdUntilMs == now + expected)
+            now = queue.holdUntilMs
+        }
+        _ = queue.nextBatch(batchId: 1, bootId: Self.boot, nowMs: now)
+        _ = queue.apply(Self.ack(1, [Self.range(1, 1, .retryLater)]), nowMs: now)
+        #expect(queue.consecutiveFailures == 0)
+    }
+
     @Test("§batch-id: one id never names two batches with different items")
     func batchIdsAreNotReused() throws {
         var queue = Self.queue(fixes: 4, maxBatchSize: 2, inFlight: 2)
@@ -332,6 +361,13 @@ struct SessionTests {
         var old = Self.batch([1])
         old.protocolRevision = 0
         #expect(Self.ingest(&ledger, old).ack.holdReason == .unsupportedRevision)
+        var newer = Self.batch([1])
+        newer.protocolRevision = 2
+        ledger.policy.fixQuotaPerInstallation = nil
+        #expect(Self.ingest(&ledger, newer).ack.outcome == .processed, "a newer device is served at revision 1")
+        var withoutInstall = Self.batch([1])
+        withoutInstall.installId = 0
+        #expect(Self.ingest(&ledger, withoutInstall).ack.holdReason == .unsupportedRevision)
         var unknownDatum = Self.batch([1])
         unknownDatum.datum = CoordinateDatum(rawValue: 12)
         let held = Self.ingest(&ledger, unknownDatum)
@@ -372,6 +408,50 @@ struct SessionTests {
         #expect(result.ack.outcome == .tooLarge)
         #expect(result.ack.maxBatchBytes == 16_384)
         #expect(result.storedFixes.isEmpty)
+    }
+
+    @Test("§item-defects: only the listed defects are refused; other broken rules are stored; the first reason wins")
+    func itemDefects() throws {
+        var policy = IngestLedger.Policy()
+        policy.acceptsMockFixes = false
+        policy.oldestAcceptedTimeMs = Self.now - 1000
+        var ledger = IngestLedger(policy: policy)
+        var batch = Self.batch([1, 2, 3, 4, 5, 6])
+        batch.fixes[0].latitudeE7 = nil
+        batch.fixes[1].timeMs = 4_102_444_800_000
+        batch.fixes[2].timeMs = Self.now - 5000
+        batch.fixes[3].isMock = true
+        batch.fixes[5].timeMs = Self.now + 3_600_000  // far after sent_at_ms: time-after-send reports, nothing refuses
+        var sourceless = FenceEvent()
+        sourceless.eventSequence = 1
+        sourceless.regionId = "site:1"
+        sourceless.kind = .exit
+        batch.fenceEvents = [sourceless]
+        let result = Self.ingest(&ledger, batch)
+        #expect(result.rejectedFixes == [1, 2, 3, 4])
+        #expect(result.rejectReasons == [.invalidCoordinates, .timestampOutOfRange, .tooOld, .mockLocation])
+        #expect(result.storedFixes.map(\.sequence) == [5, 6])
+        #expect(result.storedEvents.count == 1, "a fence event without source is stored")
+
+        var twice = Self.batch([7, 7], batchId: 2)
+        twice.fixes[1].latitudeE7 = nil
+        #expect(Self.ingest(&ledger, twice).ack.fixResults == [Self.range(7, 7, .accepted)], "the first occurrence")
+
+        var nobody = Self.batch([8], batchId: 3)
+        nobody.deviceId = ""
+        #expect(Self.ingest(&ledger, nobody).ack.holdReason == .deviceUnknown)
+
+        ledger.policy.fixQuotaPerInstallation = 6  // 5, 6 and 7 stored: room for 3 more
+        var quota = Self.batch([9, 10, 11, 12, 13], batchId: 4)
+        quota.fixes[4].latitudeE7 = nil  // refused, so it does not count
+        #expect(Self.ingest(&ledger, quota).ack.outcome == .hold)
+        quota.fixes.removeFirst()
+        #expect(Self.ingest(&ledger, quota).ack.outcome == .processed, "3 new storable fixes fit")
+
+        ledger.policy.maxBatchBytes = 16_384
+        ledger.policy.knownDevices = ["someone-else"]
+        let big = Self.batch(Array(100...1200), batchId: 5)
+        #expect(Self.ingest(&ledger, big).ack.outcome == .tooLarge, "TOO_LARGE comes before DEVICE_UNKNOWN")
     }
 
     @Test("§event-key: fence events are keyed by installation and event sequence")
