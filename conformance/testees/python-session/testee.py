@@ -1,0 +1,751 @@
+#!/usr/bin/env python3
+"""LocationWire conformance testee "python-session": an independent implementation of the session rules (a device's
+upload queue and a server's ledger), written from the text of proto/README.md, the .proto comments and
+conformance/README.md alone, to judge the `session` and `ledger` vector families. It speaks the testee protocol
+of proto/locationwire/conformance/v1/testee.proto on stdin and stdout. Run build.sh first.
+
+Every place where the spec text leaves a choice open is marked "UNSPECIFIED:" below; README.md lists them.
+"""
+import copy, os, struct, sys
+
+from google.protobuf import __version__, message
+from google.protobuf.unknown_fields import UnknownFieldSet
+
+GEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "build", "gen")
+sys.path.insert(0, GEN)
+from locationwire.conformance.v1 import testee_pb2 as t  # noqa: E402
+from locationwire.v1 import batch_ack_pb2 as ackpb  # noqa: E402
+from locationwire.v1 import common_pb2 as commonpb  # noqa: E402
+from locationwire.v1 import compact_fixes_pb2 as cpb  # noqa: E402
+from locationwire.v1 import location_batch_pb2 as batchpb  # noqa: E402
+from locationwire.v1 import location_fix_pb2 as fixpb  # noqa: E402
+from locationwire.v1 import tracking_policy_pb2 as policypb  # noqa: E402
+
+HELLO = t.HelloResponse(protocol_version=1, implementation="python-session", version=__version__,
+                        features=[t.FEATURE_SESSION, t.FEATURE_LEDGER])
+
+REVISION = 1
+MIB = 1048576
+MIN_LIMIT = 16384  # "Servers MUST NOT set the limit below 16384 bytes" (§batch-size)
+T2000, T2100 = 946684800000, 4102444800000
+U64 = (1 << 64) - 1
+
+# ---------------------------------------------------------------------------------------------------------------
+# Compact fixes (compact_fixes.proto): canonical encoding and reconstruction.
+# ---------------------------------------------------------------------------------------------------------------
+
+FIX_FIELDS = {f.number: f for f in fixpb.LocationFix.DESCRIPTOR.fields}
+NO_PRESENCE = {1, 2, 13, 14, 16, 17, 21, 24}  # sequence, time_ms, reason, source, battery_state, motion, is_mock, boot_id
+U64_FIELDS = {1, 12, 24}  # uint64 / fixed64: v is the bit pattern
+S64_FIELDS = {2}
+S32_FIELDS = {3, 4, 6, 19, 22}
+U32_FIELDS = {5, 7, 8, 9, 10, 11, 15, 18, 20}
+ENUM_FIELDS = {13, 14, 16, 17}
+BOOL_FIELDS = {21}
+FLOAT_FIELDS = {23}
+
+
+def wrap64(v):
+    v &= U64
+    return v - (1 << 64) if v >> 63 else v
+
+
+def _has(fix, num):
+    f = FIX_FIELDS[num]
+    if num in NO_PRESENCE:
+        return True
+    return fix.HasField(f.name)
+
+
+def _value(fix, num):
+    v = getattr(fix, FIX_FIELDS[num].name)
+    if num in FLOAT_FIELDS:
+        return struct.unpack("<I", struct.pack("<f", v))[0]
+    return wrap64(int(v))
+
+
+def _column(values, count, presence_bits):
+    """The canonical FixColumn of `values` (the values of the fixes that have the field)."""
+    deltas, prev = [], 0
+    for v in values:
+        deltas.append(wrap64(v - prev))
+        prev = v
+    plain = cpb.FixColumn(deltas=deltas)
+    runs_d, runs_n = [], []
+    for d in deltas:
+        if runs_d and runs_d[-1] == d:
+            runs_n[-1] += 1
+        else:
+            runs_d.append(d)
+            runs_n.append(1)
+    col = plain
+    ran = cpb.FixColumn(deltas=runs_d, run_lengths=runs_n)
+    if ran.ByteSize() < plain.ByteSize():  # run_lengths only when strictly fewer bytes
+        col = ran
+    if presence_bits is not None:
+        bitmap = bytearray((count + 7) // 8)
+        for i, b in enumerate(presence_bits):
+            if b:
+                bitmap[i // 8] |= 1 << (i % 8)
+        col.presence = bytes(bitmap)
+    return col
+
+
+def has_unknown_fields(msg):
+    stripped = copy.deepcopy(msg)
+    stripped.DiscardUnknownFields()
+    return stripped.ByteSize() != msg.ByteSize()
+
+
+def rows_to_compact(fixes):
+    out = cpb.CompactFixes(count=len(fixes))
+    for num in range(1, 25):
+        name = FIX_FIELDS[num].name
+        if num in NO_PRESENCE:
+            values = [_value(f, num) for f in fixes]
+            if all(v == 0 for v in values):
+                continue
+            getattr(out, name).CopyFrom(_column(values, len(fixes), None))
+        else:
+            bits = [_has(f, num) for f in fixes]
+            if not any(bits):
+                continue
+            values = [_value(f, num) for f, b in zip(fixes, bits) if b]
+            getattr(out, name).CopyFrom(_column(values, len(fixes), None if all(bits) else bits))
+    return out
+
+
+class Malformed(Exception):
+    pass
+
+
+def compact_to_rows(cf, limit=1000000):
+    n = cf.count
+    if n > limit:
+        raise Malformed("compact-too-many-fixes")
+    fixes = [fixpb.LocationFix() for _ in range(n)]
+    for num in range(1, 25):
+        name = FIX_FIELDS[num].name
+        if not cf.HasField(name):
+            continue
+        col = getattr(cf, name)
+        if col.run_lengths:
+            if len(col.run_lengths) != len(col.deltas) or any(r < 1 for r in col.run_lengths):
+                raise Malformed("compact-run-lengths-mismatch")
+            if sum(col.run_lengths) > n:
+                raise Malformed("compact-column-too-long")
+            steps = [d for d, r in zip(col.deltas, col.run_lengths) for _ in range(r)]
+        else:
+            steps = list(col.deltas)
+        m = len(steps)
+        if m > n:
+            raise Malformed("compact-column-too-long")
+        vals, prev = [], 0
+        for s in steps:
+            prev = wrap64(prev + s)
+            vals.append(prev)
+        if col.presence:
+            if num in NO_PRESENCE or len(col.presence) != (n + 7) // 8:
+                raise Malformed("compact-presence-mismatch")
+            bits = [bool(col.presence[i // 8] >> (i % 8) & 1) for i in range(len(col.presence) * 8)]
+            if any(bits[n:]) or sum(bits[:n]) != m:
+                raise Malformed("compact-presence-mismatch")
+            holders = [i for i in range(n) if bits[i]]
+        else:
+            if m not in (0, n):
+                raise Malformed("compact-presence-mismatch")
+            holders = list(range(m))
+        for i, v in zip(holders, vals):
+            if num in U64_FIELDS:
+                v &= U64
+            elif num in S64_FIELDS:
+                pass
+            elif num in S32_FIELDS or num in ENUM_FIELDS:
+                if not -2**31 <= v < 2**31:
+                    raise Malformed("compact-value-out-of-range")
+            elif num in U32_FIELDS:
+                if not 0 <= v < 2**32:
+                    raise Malformed("compact-value-out-of-range")
+            elif num in BOOL_FIELDS:
+                if v not in (0, 1):
+                    raise Malformed("compact-value-out-of-range")
+                v = bool(v)
+            elif num in FLOAT_FIELDS:
+                if not 0 <= v < 2**32:
+                    raise Malformed("compact-value-out-of-range")
+                v = struct.unpack("<f", struct.pack("<I", v))[0]
+            setattr(fixes[i], name, v)
+    return fixes
+
+
+def unknown_numbers(msg):
+    return {f.field_number for f in UnknownFieldSet(msg)}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The device: an upload queue (SessionRequest).
+# ---------------------------------------------------------------------------------------------------------------
+
+BACKOFF_FIRST_MS = 30000   # UNSPECIFIED: the device's own back-off schedule after a HOLD without retry_after_ms
+BACKOFF_MAX_MS = 300000
+KNOWN_COMMANDS = {ackpb.DEVICE_COMMAND_KIND_RECORD_FIX, ackpb.DEVICE_COMMAND_KIND_REQUEST_REGIONS,
+                  ackpb.DEVICE_COMMAND_KIND_UPLOAD_NOW}
+KNOWN_OUTCOMES = {ackpb.BATCH_OUTCOME_PROCESSED, ackpb.BATCH_OUTCOME_HOLD, ackpb.BATCH_OUTCOME_TOO_LARGE}
+DELETING = {ackpb.ACK_RESULT_ACCEPTED, ackpb.ACK_RESULT_DUPLICATE}
+RETIRED_REASONS = {5, 6}
+
+
+def policy_value(policy, name, default):
+    return getattr(policy, name) if policy.HasField(name) else default
+
+
+class Record:
+    """What one batch carried (§ack-scope: the device remembers exactly which items each batch in flight held)."""
+
+    def __init__(self, fixes, events, lifecycle, status_version, armed_version, size):
+        self.fixes, self.events, self.lifecycle = set(fixes), set(events), set(lifecycle)
+        self.status_version, self.armed_version, self.size = status_version, armed_version, size
+
+
+class Device:
+    def __init__(self, req):
+        self.device_id, self.install_id = req.device_id, req.install_id
+        self.policy = policypb.TrackingPolicy()
+        if req.HasField("policy"):
+            self.policy.CopyFrom(req.policy)
+        self.next_fix, self.next_event = 1, 1
+        self.fixes, self.events = {}, {}      # sequence -> LocationFix / FenceEvent
+        self.lifecycle = {}                   # local id -> LifecycleEvent, oldest first
+        self.next_lifecycle_id = 1
+        self.status, self.status_version, self.status_stored = None, 0, 0
+        self.armed, self.armed_version, self.armed_stored = None, 0, 0
+        self.in_flight = {}                   # batch_id -> Record
+        self.given_up = {}                    # batch_id -> Record: remembered for late acks (§no-ack)
+        self.hold_until = 0
+        self.backoff_ms = 0
+        self.server_limit = None              # learned from TOO_LARGE
+        self.server_revision = 0              # BatchAck.protocol_revision of the last trusted ack
+        self.rows_only = False                # after HOLD UNKNOWN_COMPACT_COLUMN / BATCH_MALFORMED
+        self.executed = set()                 # every command id ever executed (§commands: at most once)
+
+    # -- state reporting -----------------------------------------------------------------------------------------
+    def floors(self):
+        ff = min(self.fixes) if self.fixes else self.next_fix
+        ef = min(self.events) if self.events else self.next_event
+        return ff, ef
+
+    def fill(self, res):
+        res.held_fix_sequences.extend(sorted(self.fixes))
+        res.held_event_sequences.extend(sorted(self.events))
+        res.held_lifecycle_events = len(self.lifecycle)
+        res.fix_sequence_floor, res.event_sequence_floor = self.floors()
+
+    # -- steps ---------------------------------------------------------------------------------------------------
+    def step(self, st):
+        res = t.SessionStepResult()
+        kind = st.WhichOneof("action")
+        if kind == "record_fix":
+            fix = fixpb.LocationFix()
+            fix.CopyFrom(st.record_fix)
+            fix.sequence = self.next_fix
+            self.fixes[self.next_fix] = fix
+            res.sequence = self.next_fix
+            self.next_fix += 1
+        elif kind == "record_fence_event":
+            ev = copy.deepcopy(st.record_fence_event)
+            ev.event_sequence = self.next_event
+            self.events[self.next_event] = ev
+            res.sequence = self.next_event
+            self.next_event += 1
+        elif kind == "record_lifecycle_event":
+            self.lifecycle[self.next_lifecycle_id] = copy.deepcopy(st.record_lifecycle_event)
+            self.next_lifecycle_id += 1
+        elif kind == "update_device_status":
+            self.status = copy.deepcopy(st.update_device_status)
+            self.status_version += 1
+        elif kind == "update_armed_regions":
+            self.armed = copy.deepcopy(st.update_armed_regions)
+            self.armed_version += 1
+        elif kind == "discard_oldest_fixes":
+            busy = self.items_in_flight()[0]
+            for seq in [s for s in sorted(self.fixes) if s not in busy][:st.discard_oldest_fixes]:
+                del self.fixes[seq]
+        elif kind == "send_batch_id":
+            batch = self.send(st.send_batch_id, st.now_ms, st.boot_id)
+            if batch is not None:
+                res.batch.CopyFrom(batch)
+        elif kind in ("ack", "ack_bytes"):
+            if kind == "ack_bytes":
+                ack = ackpb.BatchAck()
+                try:
+                    ack.ParseFromString(st.ack_bytes)
+                except message.DecodeError:
+                    ack = None
+            else:
+                ack = st.ack
+            if ack is None:
+                res.ack_ignored = "ack-undecodable"
+            else:
+                self.on_ack(ack, st.now_ms, res)
+        elif kind == "give_up_batch_id":
+            rec = self.in_flight.pop(st.give_up_batch_id, None)
+            if rec is not None:
+                self.given_up[st.give_up_batch_id] = rec
+            # UNSPECIFIED: whether giving up starts a back-off; this device resends at once (§no-ack: "MAY").
+        else:
+            raise ValueError(f"unknown step {kind!r}")
+        self.fill(res)
+        return res
+
+    def items_in_flight(self):
+        fx, ev, lc, sv, av = set(), set(), set(), set(), set()
+        for rec in self.in_flight.values():
+            fx |= rec.fixes
+            ev |= rec.events
+            lc |= rec.lifecycle
+            sv.add(rec.status_version)
+            av.add(rec.armed_version)
+        return fx, ev, lc, sv, av
+
+    def limit(self):
+        lim = policy_value(self.policy, "max_batch_bytes", MIB)
+        if self.server_limit is not None:
+            lim = min(lim, self.server_limit)
+        return max(lim, MIN_LIMIT)
+
+    # -- building a batch ----------------------------------------------------------------------------------------
+    def send(self, batch_id, now, boot_id):
+        if now < self.hold_until:
+            return None
+        if len(self.in_flight) >= max(1, policy_value(self.policy, "max_batches_in_flight", 1)):
+            return None
+        bfx, bev, blc, bsv, bav = self.items_in_flight()
+        fixes = [s for s in sorted(self.fixes) if s not in bfx]
+        events = [s for s in sorted(self.events) if s not in bev]
+        lifecycle = [i for i in self.lifecycle if i not in blc]
+        status = self.status is not None and self.status_stored != self.status_version \
+            and self.status_version not in bsv
+        armed = self.armed is not None and self.armed_stored != self.armed_version \
+            and self.armed_version not in bav
+        if not (fixes or events or lifecycle or status or armed):
+            return None
+        max_size = max(1, policy_value(self.policy, "max_batch_size", 500))
+        # The live fix is the newest fix not in flight; the backlog the oldest others, so that the batch holds
+        # at most max_batch_size fixes ("The most fixes in one LocationBatch", tracking_policy.proto).
+        live = fixes[-1] if fixes else None
+        backlog = fixes[:min(len(fixes) - 1, max_size - 1)] if fixes else []
+        compact = bool(self.policy.compact_fixes_accepted and self.server_revision >= 1 and not self.rows_only)
+        limit = self.limit()
+
+        def build(nb, ne):
+            b = batchpb.LocationBatch(device_id=self.device_id, batch_id=batch_id, boot_id=boot_id, sent_at_ms=now,
+                                      datum=commonpb.COORDINATE_DATUM_WGS84, install_id=self.install_id,
+                                      protocol_revision=REVISION)
+            ff, ef = self.floors()
+            b.fix_sequence_floor, b.event_sequence_floor = ff, ef
+            rows = [self.item(self.fixes[s], boot_id) for s in backlog[:nb]]
+            if rows:
+                if compact and not any(has_unknown_fields(r) for r in rows):
+                    b.compact_fixes.CopyFrom(rows_to_compact(rows))
+                else:
+                    b.fixes.extend(rows)
+            if live is not None:
+                b.live_fix.CopyFrom(self.item(self.fixes[live], boot_id))
+            b.fence_events.extend(self.item(self.events[s], boot_id) for s in events[:ne])
+            if status:
+                b.device_status.CopyFrom(self.status)
+            b.lifecycle_events.extend(self.item(self.lifecycle[i], boot_id) for i in lifecycle)
+            if armed:
+                b.armed_regions.CopyFrom(self.armed)
+            return b
+
+        nb, ne = len(backlog), len(events)
+        batch = build(nb, ne)
+        if batch.ByteSize() > limit:
+            # UNSPECIFIED: which items leave a batch that is too large. This device keeps the live fix and the
+            # batch-level items, and takes the longest oldest-first prefix of the backlog, then of the events.
+            lo, hi = 0, nb
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if build(mid, ne).ByteSize() <= limit:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            nb = lo
+            if build(nb, ne).ByteSize() > limit:
+                lo, hi = 0, ne
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if build(nb, mid).ByteSize() <= limit:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                ne = lo
+            batch = build(nb, ne)
+        carried = backlog[:nb] + ([live] if live is not None else [])
+        self.in_flight[batch_id] = Record(carried, events[:ne], lifecycle,
+                                          self.status_version if status else -1,
+                                          self.armed_version if armed else -1, batch.ByteSize())
+        self.given_up.pop(batch_id, None)
+        return batch
+
+    @staticmethod
+    def item(msg, boot_id):
+        """A copy of an item as it goes in a batch: its boot_id left out (0) when it is the batch's boot."""
+        m = copy.deepcopy(msg)
+        if m.boot_id == boot_id:
+            m.boot_id = 0
+        return m
+
+    # -- acks ----------------------------------------------------------------------------------------------------
+    @staticmethod
+    def check(ack):
+        """The stable code of §ack-ignore for an ack the device cannot trust, or None."""
+        if ack.outcome == ackpb.BATCH_OUTCOME_UNSPECIFIED:
+            return "ack-outcome-missing"
+        if ack.outcome not in KNOWN_OUTCOMES:
+            return "ack-outcome-unknown"
+        lists = (ack.fix_results, ack.fence_event_results)
+        for ranges in lists:
+            for r in ranges:
+                if r.first_sequence == 0 or r.last_sequence < r.first_sequence:
+                    return "range-inverted"
+        for ranges in lists:
+            for a, b in zip(ranges, ranges[1:]):
+                if b.first_sequence < a.first_sequence:
+                    return "ranges-not-sorted"
+            for a, b in zip(ranges, ranges[1:]):
+                if b.first_sequence <= a.last_sequence:
+                    return "ranges-overlap"
+        if ack.outcome != ackpb.BATCH_OUTCOME_PROCESSED and (ack.fix_results or ack.fence_event_results):
+            return "ranges-without-processing"
+        for ranges in lists:
+            for r in ranges:
+                if r.result == ackpb.ACK_RESULT_REJECTED and r.reject_reason == 0:
+                    return "reject-reason-missing"
+        return None
+
+    def on_ack(self, ack, now, res):
+        # UNSPECIFIED: the precedence of the ignore codes when an ack breaks several; this device checks in the
+        # order of the table (ack-unknown-batch first, as an unknown batch has nothing to check against).
+        rec = self.in_flight.get(ack.batch_id) or self.given_up.get(ack.batch_id)
+        code = "ack-unknown-batch" if rec is None else self.check(ack)
+        if code:
+            res.ack_ignored = code
+            return
+        self.in_flight.pop(ack.batch_id, None)
+        self.given_up.pop(ack.batch_id, None)
+        self.server_revision = ack.protocol_revision
+        if ack.HasField("tracking_policy") and ack.tracking_policy.policy_version > self.policy.policy_version:
+            self.policy = copy.deepcopy(ack.tracking_policy)
+        for cmd in ack.commands:
+            if cmd.command_id in self.executed or cmd.kind not in KNOWN_COMMANDS:
+                continue
+            if cmd.expires_at_ms and now > cmd.expires_at_ms:
+                continue
+            self.executed.add(cmd.command_id)
+            res.executed_command_ids.append(cmd.command_id)
+        armed_version = self.armed.assignment_version if self.armed is not None else 0
+        res.request_regions = ack.latest_assignment_version > armed_version
+        if ack.outcome == ackpb.BATCH_OUTCOME_PROCESSED:
+            self.backoff_ms = 0
+            self.apply_ranges(ack.fix_results, rec.fixes, self.fixes)
+            self.apply_ranges(ack.fence_event_results, rec.events, self.events)
+            for i in rec.lifecycle:
+                self.lifecycle.pop(i, None)
+            if rec.status_version >= 0:
+                self.status_stored = max(self.status_stored, rec.status_version)
+            if rec.armed_version >= 0:
+                self.armed_stored = max(self.armed_stored, rec.armed_version)
+        elif ack.outcome == ackpb.BATCH_OUTCOME_HOLD:
+            if ack.hold_reason in (ackpb.HOLD_REASON_UNKNOWN_COMPACT_COLUMN, ackpb.HOLD_REASON_BATCH_MALFORMED):
+                self.rows_only = True
+            if not ack.HasField("retry_after_ms"):
+                self.backoff_ms = min(BACKOFF_MAX_MS, self.backoff_ms * 2) if self.backoff_ms else BACKOFF_FIRST_MS
+                self.hold_until = max(self.hold_until, now + self.backoff_ms)
+        elif ack.outcome == ackpb.BATCH_OUTCOME_TOO_LARGE:
+            if ack.HasField("max_batch_bytes"):
+                lim = max(MIN_LIMIT, ack.max_batch_bytes)
+            else:
+                lim = max(MIN_LIMIT, rec.size // 2)
+            self.server_limit = lim if self.server_limit is None else min(self.server_limit, lim)
+        if ack.HasField("retry_after_ms"):
+            self.hold_until = max(self.hold_until, now + ack.retry_after_ms)
+
+    @staticmethod
+    def apply_ranges(ranges, carried, held):
+        for seq in carried:
+            for r in ranges:
+                if r.first_sequence <= seq <= r.last_sequence:
+                    if r.result in DELETING or (r.result == ackpb.ACK_RESULT_REJECTED
+                                                and r.reject_reason not in RETIRED_REASONS):
+                        held.pop(seq, None)
+                    break
+
+
+def run_session(req):
+    dev = Device(req)
+    resp = t.SessionResponse(vector_id=req.vector_id)
+    resp.steps.extend(dev.step(st) for st in req.steps)
+    return resp
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The server: a ledger of keys (LedgerRequest).
+# ---------------------------------------------------------------------------------------------------------------
+
+KNOWN_DATUMS = {commonpb.COORDINATE_DATUM_UNSPECIFIED, commonpb.COORDINATE_DATUM_WGS84,
+                commonpb.COORDINATE_DATUM_GCJ02, commonpb.COORDINATE_DATUM_BD09}
+
+
+class Installation:
+    def __init__(self):
+        self.stored_fixes, self.rejected_fixes = set(), {}
+        self.stored_events, self.rejected_events = set(), {}
+        self.fix_floor = self.event_floor = 0
+
+
+def valid_region_id(rid):
+    import re
+    if len(rid.encode()) > 128 or ":" not in rid:
+        return False
+    ns, local = rid.split(":", 1)
+    return bool(re.fullmatch(r"[a-z0-9_.-]{1,32}", ns) and re.fullmatch(r"[A-Za-z0-9_.:/-]{1,95}", local))
+
+
+class Ledger:
+    def __init__(self, req):
+        self.req = req
+        self.limit = req.max_batch_bytes or MIB
+        self.installs = {}
+
+    def fix_defect(self, fix):
+        r = self.req
+        if not (fix.HasField("latitude_e7") and fix.HasField("longitude_e7")) \
+                or not -900000000 <= fix.latitude_e7 <= 900000000 \
+                or not -1800000000 <= fix.longitude_e7 <= 1800000000 \
+                or (fix.latitude_e7 == 0 and fix.longitude_e7 == 0):
+            return ackpb.REJECT_REASON_INVALID_COORDINATES
+        if not T2000 <= fix.time_ms < T2100:
+            return ackpb.REJECT_REASON_TIMESTAMP_OUT_OF_RANGE
+        if r.oldest_accepted_time_ms and fix.time_ms < r.oldest_accepted_time_ms:
+            return ackpb.REJECT_REASON_TOO_OLD
+        if r.rejects_mock_fixes and fix.is_mock:
+            return ackpb.REJECT_REASON_MOCK_LOCATION
+        # Other validation rules of a single fix (proto/README.md, "Validation rules"): REJECT_REASON_INVALID.
+        for name in ("horizontal_accuracy_cm", "vertical_accuracy_cm", "speed_accuracy_cm_s"):
+            if fix.HasField(name) and getattr(fix, name) == 0:
+                return ackpb.REJECT_REASON_INVALID
+        if (fix.HasField("speed_cm_s") and fix.speed_cm_s > 50000) \
+                or (fix.HasField("course_cdeg") and fix.course_cdeg > 35999) \
+                or (fix.HasField("course_accuracy_cdeg") and not 1 <= fix.course_accuracy_cdeg <= 18000):
+            return ackpb.REJECT_REASON_INVALID
+        return None
+
+    @staticmethod
+    def event_defect(ev):
+        # Required fields of FenceEvent (fence_event.proto): region_id, kind, detected_at_ms, source; a breach is
+        # `required-field-missing`, a validation rule: REJECT_REASON_INVALID ("The item breaks a validation rule").
+        if not ev.region_id or not valid_region_id(ev.region_id):
+            return ackpb.REJECT_REASON_INVALID
+        if ev.kind == 0 or ev.detected_at_ms == 0 or ev.source == 0:
+            return ackpb.REJECT_REASON_INVALID
+        if ev.os_event_time_ms and ev.detected_at_ms < ev.os_event_time_ms:
+            return ackpb.REJECT_REASON_INVALID
+        if (ev.kind == 3) != ev.HasField("dwell_ms"):
+            return ackpb.REJECT_REASON_INVALID
+        return None
+
+    def answer(self, lb):
+        r = self.req
+        ack = ackpb.BatchAck(server_time_ms=r.now_ms, protocol_revision=REVISION)
+
+        def hold(reason):
+            ack.outcome, ack.hold_reason = ackpb.BATCH_OUTCOME_HOLD, reason
+            if r.HasField("retry_after_ms"):
+                ack.retry_after_ms = r.retry_after_ms
+            return ack
+
+        if lb.WhichOneof("form") == "encoded":
+            size = len(lb.encoded)
+            batch = batchpb.LocationBatch()
+            try:
+                batch.ParseFromString(lb.encoded)
+            except message.DecodeError:
+                return hold(ackpb.HOLD_REASON_BATCH_MALFORMED)  # UNSPECIFIED: the answer to bytes that do not decode
+        else:
+            batch = lb.batch
+            size = batch.ByteSize()
+        ack.batch_id = batch.batch_id
+        # UNSPECIFIED: the order of the batch-level checks; this server goes from the cheapest and most general.
+        if size > self.limit:
+            ack.outcome, ack.max_batch_bytes = ackpb.BATCH_OUTCOME_TOO_LARGE, self.limit
+            return ack
+        if r.hold_everything:
+            return hold(r.hold_everything)
+        if batch.protocol_revision != REVISION:
+            return hold(ackpb.HOLD_REASON_UNSUPPORTED_REVISION)
+        if not batch.device_id or (r.known_devices and batch.device_id not in r.known_devices):
+            return hold(ackpb.HOLD_REASON_DEVICE_UNKNOWN)
+        if batch.datum not in KNOWN_DATUMS:
+            return hold(ackpb.HOLD_REASON_UNKNOWN_DATUM)
+        fixes = list(batch.fixes)
+        if batch.HasField("compact_fixes"):
+            if any(25 <= n <= 99 for n in unknown_numbers(batch.compact_fixes)):
+                return hold(ackpb.HOLD_REASON_UNKNOWN_COMPACT_COLUMN)
+            if fixes:
+                return hold(ackpb.HOLD_REASON_BATCH_MALFORMED)  # rows-and-compact
+            try:
+                fixes = compact_to_rows(batch.compact_fixes)
+            except Malformed:
+                return hold(ackpb.HOLD_REASON_BATCH_MALFORMED)
+        if batch.HasField("live_fix"):
+            fixes.append(batch.live_fix)
+        events = list(batch.fence_events)
+        # Items without a key (sequence 0), or an installation without install_id, hide the keys: nothing stored.
+        if batch.install_id == 0 or any(f.sequence == 0 for f in fixes) or any(e.event_sequence == 0 for e in events):
+            return hold(ackpb.HOLD_REASON_BATCH_MALFORMED)
+        key = (batch.device_id, batch.install_id)
+        inst = self.installs.get(key) or Installation()
+        # Results per key: the first occurrence in the batch decides (one key, stored once).
+        fix_res, new_fixes = {}, {}
+        for f in fixes:
+            s = f.sequence
+            if s in fix_res:
+                continue
+            if s in inst.stored_fixes:
+                fix_res[s] = (ackpb.ACK_RESULT_DUPLICATE, 0)
+            elif s in inst.rejected_fixes:
+                fix_res[s] = (ackpb.ACK_RESULT_REJECTED, inst.rejected_fixes[s])
+            else:
+                d = self.fix_defect(f)
+                fix_res[s] = (ackpb.ACK_RESULT_REJECTED, d) if d else (ackpb.ACK_RESULT_ACCEPTED, 0)
+                if not d:
+                    new_fixes[s] = f
+        if r.fix_quota_per_installation and \
+                len(inst.stored_fixes) + len(new_fixes) > r.fix_quota_per_installation:
+            return hold(ackpb.HOLD_REASON_QUOTA_EXCEEDED)
+        ev_res = {}
+        for e in events:
+            s = e.event_sequence
+            if s in ev_res:
+                continue
+            if s in inst.stored_events:
+                ev_res[s] = (ackpb.ACK_RESULT_DUPLICATE, 0)
+            elif s in inst.rejected_events:
+                ev_res[s] = (ackpb.ACK_RESULT_REJECTED, inst.rejected_events[s])
+            else:
+                d = self.event_defect(e)
+                ev_res[s] = (ackpb.ACK_RESULT_REJECTED, d) if d else (ackpb.ACK_RESULT_ACCEPTED, 0)
+        # PROCESSED: store (durably, here: in memory) before answering.
+        self.installs[key] = inst
+        for s, (res, why) in fix_res.items():
+            if res == ackpb.ACK_RESULT_ACCEPTED:
+                inst.stored_fixes.add(s)
+            elif res == ackpb.ACK_RESULT_REJECTED:
+                inst.rejected_fixes[s] = why
+        for s, (res, why) in ev_res.items():
+            if res == ackpb.ACK_RESULT_ACCEPTED:
+                inst.stored_events.add(s)
+            elif res == ackpb.ACK_RESULT_REJECTED:
+                inst.rejected_events[s] = why
+        inst.fix_floor = max(inst.fix_floor, batch.fix_sequence_floor)
+        inst.event_floor = max(inst.event_floor, batch.event_sequence_floor)
+        ack.outcome = ackpb.BATCH_OUTCOME_PROCESSED
+        ack.fix_results.extend(ranges_of(fix_res))
+        ack.fence_event_results.extend(ranges_of(ev_res))
+        return ack
+
+    def installations(self):
+        out = []
+        for (dev, inst_id) in sorted(self.installs):
+            inst = self.installs[(dev, inst_id)]
+            st = t.InstallationState(device_id=dev, install_id=inst_id)
+            lost_f = set(range(1, inst.fix_floor)) - inst.stored_fixes - set(inst.rejected_fixes)
+            lost_e = set(range(1, inst.event_floor)) - inst.stored_events - set(inst.rejected_events)
+            for field, nums in (("stored_fixes", inst.stored_fixes), ("rejected_fixes", inst.rejected_fixes),
+                                ("lost_fixes", lost_f), ("stored_events", inst.stored_events),
+                                ("rejected_events", inst.rejected_events), ("lost_events", lost_e)):
+                getattr(st, field).extend(t.SequenceRange(first=a, last=b) for a, b in spans(nums))
+            if st.ByteSize() > len(t.InstallationState(device_id=dev, install_id=inst_id).SerializeToString()):
+                out.append(st)
+        return out
+
+
+def spans(nums):
+    out = []
+    for n in sorted(nums):
+        if out and out[-1][1] + 1 == n:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return out
+
+
+def ranges_of(results):
+    """AckRanges over consecutive numbers with the same result, sorted and non-overlapping."""
+    out = []
+    for s in sorted(results):
+        res, why = results[s]
+        if out and out[-1].last_sequence + 1 == s and out[-1].result == res and out[-1].reject_reason == why:
+            out[-1].last_sequence = s
+        else:
+            out.append(ackpb.AckRange(first_sequence=s, last_sequence=s, result=res, reject_reason=why))
+    return out
+
+
+def run_ledger(req):
+    led = Ledger(req)
+    resp = t.LedgerResponse(vector_id=req.vector_id)
+    resp.acks.extend(led.answer(b) for b in req.batches)
+    resp.installations.extend(led.installations())
+    return resp
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The testee protocol.
+# ---------------------------------------------------------------------------------------------------------------
+
+def answer(req):
+    stripped = copy.deepcopy(req)  # fields unknown to this testee's schema mean a newer runner
+    stripped.DiscardUnknownFields()
+    understood = stripped.ByteSize() == req.ByteSize()
+    kind = req.WhichOneof("kind")
+    if kind == "hello":
+        if not understood:
+            sys.exit("testee.py: hello has unknown fields: this testee is older than the runner's protocol")
+        return t.TesteeResponse(hello=HELLO)
+    if kind == "vector":  # a session engine only: no codec checks
+        return t.TesteeResponse(vector=t.VectorResponse(vector_id=req.vector.vector_id,
+                                                        skipped="python-session runs sessions and ledgers only"))
+    if kind in ("session", "ledger"):
+        sub = getattr(req, kind)
+        cls = t.SessionResponse if kind == "session" else t.LedgerResponse
+        if not understood:
+            return t.TesteeResponse(**{kind: cls(vector_id=sub.vector_id, runtime_error="request not understood")})
+        try:
+            resp = run_session(sub) if kind == "session" else run_ledger(sub)
+        except Exception as e:  # a bug here costs one vector, never the session
+            import traceback
+            traceback.print_exc(file=sys.stderr)
+            resp = cls(vector_id=sub.vector_id, runtime_error=f"{type(e).__name__}: {e}")
+        return t.TesteeResponse(**{kind: resp})
+    return t.TesteeResponse(vector=t.VectorResponse(runtime_error="request not understood"))
+
+
+def main():
+    while header := sys.stdin.buffer.read(4):
+        size = int.from_bytes(header, "little")
+        if len(header) < 4 or len(body := sys.stdin.buffer.read(size)) < size:
+            sys.exit("testee.py: input ends inside a frame")
+        try:
+            resp = answer(t.TesteeRequest.FromString(body))
+        except message.DecodeError as e:
+            resp = t.TesteeResponse(vector=t.VectorResponse(runtime_error=f"cannot parse TesteeRequest: {e}"))
+        out = resp.SerializeToString()
+        sys.stdout.buffer.write(len(out).to_bytes(4, "little") + out)
+        sys.stdout.buffer.flush()
+
+
+if __name__ == "__main__":
+    main()
