@@ -186,7 +186,7 @@ def unknown_numbers(msg):
 # The device: an upload queue (SessionRequest).
 # ---------------------------------------------------------------------------------------------------------------
 
-BACKOFF_FIRST_MS = 30000   # UNSPECIFIED: the device's own back-off schedule after a HOLD without retry_after_ms
+BACKOFF_FIRST_MS = 1000    # §back-off: "1 second after the first such failure in a row, doubling ..., at most 5 minutes"
 BACKOFF_MAX_MS = 300000
 KNOWN_COMMANDS = {ackpb.DEVICE_COMMAND_KIND_RECORD_FIX, ackpb.DEVICE_COMMAND_KIND_REQUEST_REGIONS,
                   ackpb.DEVICE_COMMAND_KIND_UPLOAD_NOW}
@@ -226,7 +226,7 @@ class Device:
         self.server_limit = None              # learned from TOO_LARGE
         self.server_revision = 0              # BatchAck.protocol_revision of the last trusted ack
         self.rows_only = False                # after HOLD UNKNOWN_COMPACT_COLUMN / BATCH_MALFORMED
-        self.executed = set()                 # every command id ever executed (§commands: at most once)
+        self.highest_command = 0              # §commands: "each only when its id is above the highest it has executed"
 
     # -- state reporting -----------------------------------------------------------------------------------------
     def floors(self):
@@ -291,11 +291,17 @@ class Device:
             rec = self.in_flight.pop(st.give_up_batch_id, None)
             if rec is not None:
                 self.given_up[st.give_up_batch_id] = rec
-            # UNSPECIFIED: whether giving up starts a back-off; this device resends at once (§no-ack: "MAY").
+            # §back-off: "After a transport failure, a time-out, or a HOLD without retry_after_ms, the device SHOULD
+            # wait before its next batch".
+            self.back_off(st.now_ms)
         else:
             raise ValueError(f"unknown step {kind!r}")
         self.fill(res)
         return res
+
+    def back_off(self, now):
+        self.backoff_ms = min(BACKOFF_MAX_MS, self.backoff_ms * 2) if self.backoff_ms else BACKOFF_FIRST_MS
+        self.hold_until = max(self.hold_until, now + self.backoff_ms)
 
     def items_in_flight(self):
         fx, ev, lc, sv, av = set(), set(), set(), set(), set()
@@ -438,12 +444,14 @@ class Device:
         self.server_revision = ack.protocol_revision
         if ack.HasField("tracking_policy") and ack.tracking_policy.policy_version > self.policy.policy_version:
             self.policy = copy.deepcopy(ack.tracking_policy)
-        for cmd in ack.commands:
-            if cmd.command_id in self.executed or cmd.kind not in KNOWN_COMMANDS:
+        # §commands: "executes the commands of an ack in ascending id order, each only when its id is above the
+        # highest it has executed".
+        for cmd in sorted(ack.commands, key=lambda c: c.command_id):
+            if cmd.command_id <= self.highest_command or cmd.kind not in KNOWN_COMMANDS:
                 continue
             if cmd.expires_at_ms and now > cmd.expires_at_ms:
                 continue
-            self.executed.add(cmd.command_id)
+            self.highest_command = cmd.command_id
             res.executed_command_ids.append(cmd.command_id)
         armed_version = self.armed.assignment_version if self.armed is not None else 0
         res.request_regions = ack.latest_assignment_version > armed_version
@@ -461,8 +469,7 @@ class Device:
             if ack.hold_reason in (ackpb.HOLD_REASON_UNKNOWN_COMPACT_COLUMN, ackpb.HOLD_REASON_BATCH_MALFORMED):
                 self.rows_only = True
             if not ack.HasField("retry_after_ms"):
-                self.backoff_ms = min(BACKOFF_MAX_MS, self.backoff_ms * 2) if self.backoff_ms else BACKOFF_FIRST_MS
-                self.hold_until = max(self.hold_until, now + self.backoff_ms)
+                self.back_off(now)
         elif ack.outcome == ackpb.BATCH_OUTCOME_TOO_LARGE:
             if ack.HasField("max_batch_bytes"):
                 lim = max(MIN_LIMIT, ack.max_batch_bytes)
@@ -505,14 +512,6 @@ class Installation:
         self.fix_floor = self.event_floor = 0
 
 
-def valid_region_id(rid):
-    import re
-    if len(rid.encode()) > 128 or ":" not in rid:
-        return False
-    ns, local = rid.split(":", 1)
-    return bool(re.fullmatch(r"[a-z0-9_.-]{1,32}", ns) and re.fullmatch(r"[A-Za-z0-9_.:/-]{1,95}", local))
-
-
 class Ledger:
     def __init__(self, req):
         self.req = req
@@ -532,27 +531,15 @@ class Ledger:
             return ackpb.REJECT_REASON_TOO_OLD
         if r.rejects_mock_fixes and fix.is_mock:
             return ackpb.REJECT_REASON_MOCK_LOCATION
-        # Other validation rules of a single fix (proto/README.md, "Validation rules"): REJECT_REASON_INVALID.
-        for name in ("horizontal_accuracy_cm", "vertical_accuracy_cm", "speed_accuracy_cm_s"):
-            if fix.HasField(name) and getattr(fix, name) == 0:
-                return ackpb.REJECT_REASON_INVALID
-        if (fix.HasField("speed_cm_s") and fix.speed_cm_s > 50000) \
-                or (fix.HasField("course_cdeg") and fix.course_cdeg > 35999) \
-                or (fix.HasField("course_accuracy_cdeg") and not 1 <= fix.course_accuracy_cdeg <= 18000):
-            return ackpb.REJECT_REASON_INVALID
+        # §item-defects: "Any other broken rule of an item or a batch ... is reported by validation and stored all
+        # the same: a rule reports, it never destroys data."
         return None
 
     @staticmethod
     def event_defect(ev):
-        # Required fields of FenceEvent (fence_event.proto): region_id, kind, detected_at_ms, source; a breach is
-        # `required-field-missing`, a validation rule: REJECT_REASON_INVALID ("The item breaks a validation rule").
-        if not ev.region_id or not valid_region_id(ev.region_id):
-            return ackpb.REJECT_REASON_INVALID
-        if ev.kind == 0 or ev.detected_at_ms == 0 or ev.source == 0:
-            return ackpb.REJECT_REASON_INVALID
-        if ev.os_event_time_ms and ev.detected_at_ms < ev.os_event_time_ms:
-            return ackpb.REJECT_REASON_INVALID
-        if (ev.kind == 3) != ev.HasField("dwell_ms"):
+        # §item-defects: "a fence event without `region_id` or `kind` (`INVALID`)"; nothing else refuses an event
+        # ("a fence event without `source` ... is ... stored all the same").
+        if not ev.region_id or ev.kind == 0:
             return ackpb.REJECT_REASON_INVALID
         return None
 
@@ -583,7 +570,9 @@ class Ledger:
             return ack
         if r.hold_everything:
             return hold(r.hold_everything)
-        if batch.protocol_revision != REVISION:
+        # §revision: "a batch without `install_id` is read as revision 0. A device of a higher revision than the
+        # server's is served at the server's".
+        if batch.protocol_revision < REVISION or batch.install_id == 0:
             return hold(ackpb.HOLD_REASON_UNSUPPORTED_REVISION)
         if not batch.device_id or (r.known_devices and batch.device_id not in r.known_devices):
             return hold(ackpb.HOLD_REASON_DEVICE_UNKNOWN)
