@@ -479,14 +479,15 @@ public nonisolated struct Locationwire_V1_AckRange: Sendable {
 }
 
 /// One request from the server to the device, carried by a BatchAck. Commands reach the device only through
-/// acks it accepts, and may arrive more than once (a duplicated or repeated ack): the device executes each
-/// command_id at most once, and ignores kinds it does not know.
+/// acks it accepts, and may arrive more than once (a duplicated or repeated ack): the device executes a command
+/// only when its command_id is above the highest it has executed, so each at most once, and ignores kinds it
+/// does not know.
 public nonisolated struct Locationwire_V1_DeviceCommand: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// Unique per device, chosen by the server. Required: at least 1.
+  /// Chosen by the server, above every command id it gave this device before. Required: at least 1.
   public var commandID: UInt64 = 0
 
   /// What to do. Required: UNSPECIFIED is invalid.
