@@ -58,6 +58,18 @@
 #define MAXDUP 1
 #endif
 
+/* The packing below holds sequence numbers 1..4 (items in 5 bits, floors in 3), at most 3 copies of a batch
+ * (2 bits) and at most 15 table entries (16-bit masks). */
+#if N < 1 || N > 4
+#error "N must be 1 to 4"
+#endif
+#if DEFECT < 0 || DEFECT > N
+#error "DEFECT must be 0 (none) or a sequence number 1..N"
+#endif
+#if NREC < 1 || NREQ < 1 || NREQ > 3 || NRESP < 1 || NREC + NREQ + NRESP > 15
+#error "need NREC >= 1, 1 <= NREQ <= 3, NRESP >= 1, NREC + NREQ + NRESP <= 15"
+#endif
+
 /* TrackingPolicy.max_batches_in_flight; 2 here (the spec's default is 1). §in-flight */
 #define MAX_IN_FLIGHT 2
 
