@@ -5,12 +5,12 @@
 #   scripts/model-check.sh [--quick] [--json] [--keep] [-D NAME=VALUE ...]
 #
 #   (default)        the long bounds: N=3 fixes, NREC=3 batch records (two in flight and one given up on),
-#                    NREQ=2, NRESP=2 messages in the network each way, MAXDUP=1 duplication (a few minutes,
-#                    about 3 GB)
-#   --quick          the CI bounds: as the long ones but NREC=2 (under a minute, under 1 GB)
+#                    NREQ=2, NRESP=2 messages in the network each way, MAXDUP=1 duplication (about 6 minutes,
+#                    up to 3.2 GB)
+#   --quick          the CI bounds: as the long ones but NREC=2 (about a minute, under 1 GB)
 #   -D NAME=VALUE    override a bound of the model (N, DEFECT, NREC, NREQ, NRESP, MAXDUP); may be repeated
-#   --json           print one JSON object (each run's states, transitions, depth, memory, errors, seconds) on
-#                    stdout instead of the text report
+#   --json           print one JSON object (each run's states, transitions, depth, memory in MB, errors, pan's
+#                    seconds, and wall seconds with spin -a and gcc) on stdout instead of the text report
 #   --keep           keep the build folder (pan, trails) and print where it is
 #   -h, --help       this text
 #
@@ -117,13 +117,14 @@ run() {
   seconds=$(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.1f", b - a }')
 
   local out="$dir/pan.out"
-  local states transitions depth_reached memory errors
+  local states transitions depth_reached memory errors pan_seconds
   states=$(awk '/states, stored/ { print $1; exit }' "$out")
   transitions=$(awk '/transitions \(= / { print $1; exit }' "$out")
   depth_reached=$(sed -n 's/.*depth reached \([0-9]*\),.*/\1/p' "$out" | sed -n 1p)
   memory=$(awk '/total actual memory usage/ { print $1; exit }' "$out")
   errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$out" | sed -n 1p)
-  : "${states:=0}" "${transitions:=0}" "${depth_reached:=0}" "${memory:=0}" "${errors:=-1}"
+  pan_seconds=$(awk '/^pan: elapsed time/ { print $4; exit }' "$out")
+  : "${states:=0}" "${transitions:=0}" "${depth_reached:=0}" "${memory:=0}" "${errors:=-1}" "${pan_seconds:=0}"
   transitions=$(awk -v t="$transitions" 'BEGIN { printf "%.0f", t }')
 
   if grep -q 'max search depth too small' "$out"; then
@@ -169,12 +170,14 @@ run() {
   fi
 
   [[ "$status" == ok ]] || failures=$((failures + 1))
-  results+=("$(printf '{"name":"%s","kind":"%s","expect":"%s","ok":%s,"states":%s,"transitions":%s,"depth":%s,"memory_mb":%s,"errors":%s,"seconds":%s,"note":"%s"}' \
+  results+=("$(printf '{"name":"%s","kind":"%s","expect":"%s","ok":%s,"states":%s,"transitions":%s,"depth":%s,"memory_mb":%s,"errors":%s,"pan_seconds":%s,"seconds":%s,"note":"%s"}' \
     "$name" "$kind" "$expect" "$([[ $status == ok ]] && echo true || echo false)" "$states" "$transitions" \
-    "$depth_reached" "$memory" "$errors" "$seconds" "$(printf '%s' "$note" | tr -d '"\\' | tr '\t' ' ')")")
+    "$depth_reached" "$memory" "$errors" "$pan_seconds" "$seconds" \
+    "$(printf '%s' "$note" | tr -d '"\\' | tr '\t' ' ')")")
   if ! ((json)); then
-    printf '%-20s %-8s %-9s %-4s states %10s  transitions %11s  depth %7s  memory %8s MB  %6s s\n' \
-      "$name" "$kind" "$expect" "$status" "$states" "$transitions" "$depth_reached" "$memory" "$seconds"
+    printf '%-20s %-8s %-9s %-4s states %10s  transitions %11s  depth %7s  memory %8s MB  pan %6s s  wall %6s s\n' \
+      "$name" "$kind" "$expect" "$status" "$states" "$transitions" "$depth_reached" "$memory" "$pan_seconds" \
+      "$seconds"
     [[ -z "$note" ]] || printf '%20s %s\n' '' "$note"
     if [[ "$name" == HOLE1 && -s "$dir/story.out" ]]; then
       echo "                     the trail (spin -T -t):"
