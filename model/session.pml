@@ -7,7 +7,7 @@
  * batch_ack.proto. The tags in the comments (§ack-scope, ...) are the spec's own. model/README.md says what is
  * modelled, what is abstracted away, the bounds, and how to run it (scripts/model-check.sh).
  *
- * Checked in every state the search stores (check_invariants, at the end of every atomic step):
+ * Checked in every state the search stores (normalize, at the end of every atomic step):
  *   INV1  the server never stores a key twice                                      §fix-key
  *   INV2  the device never deletes a fix the server has not stored or refused       §ack-table, §ack-scope
  *   INV3  every gap the ledger can report is a real loss; the device here never
