@@ -42,12 +42,9 @@ def run_vector(req):
     elif req.WhichOneof("input") is None:
         resp.runtime_error = "vector has no input"
     else:
-        msg = cls()
-        try:
-            if req.HasField("binary_input"):
-                msg.ParseFromString(req.binary_input)
-            else:
-                json_format.Parse(req.json_input, msg)  # default options: unknown JSON fields are errors
+        try:  # default JSON options: unknown JSON fields are errors
+            binary = req.HasField("binary_input")
+            msg = cls.FromString(req.binary_input) if binary else json_format.Parse(req.json_input, cls())
         except (message.DecodeError, json_format.ParseError, UnicodeDecodeError) as e:
             # Invalid UTF-8 in a string field: upb raises DecodeError, pure Python UnicodeDecodeError.
             resp.parse_error.message = f"{type(e).__name__}: {e}"
@@ -65,17 +62,16 @@ def answer(req):
     stripped = copy.deepcopy(req)  # fields unknown to this testee's schema mean a newer runner
     stripped.DiscardUnknownFields()
     understood = stripped.ByteSize() == req.ByteSize()
-    if req.WhichOneof("kind") == "hello":
+    if (kind := req.WhichOneof("kind")) == "hello":
         if not understood:  # a hello cannot carry runtime_error: stop instead
             sys.exit("testee.py: hello has unknown fields: this testee is older than the runner's protocol")
         print(f"{HELLO.implementation} {__version__}: hello from {req.hello.runner!r}", file=sys.stderr)
         return t.TesteeResponse(hello=HELLO)
-    if req.WhichOneof("kind") in ("session", "ledger"):  # a codec only: no device or server engine
-        kind = req.WhichOneof("kind")
-        skipped = {"vector_id": getattr(req, kind).vector_id, "skipped": f"{kind} requests are not supported"}
-        return t.TesteeResponse(**{kind: getattr(t, kind.capitalize() + "Response")(**skipped)})
+    if kind in ("session", "ledger"):  # a codec only: no device or server engine
+        reply = getattr(t, kind.capitalize() + "Response")(vector_id=getattr(req, kind).vector_id, skipped=kind)
+        return t.TesteeResponse(**{kind: reply})
     resp = t.VectorResponse(vector_id=req.vector.vector_id)
-    if req.WhichOneof("kind") != "vector" or not understood:
+    if kind != "vector" or not understood:
         resp.runtime_error = "request not understood: this testee is older than the runner's protocol"
     else:
         try:
