@@ -19,6 +19,8 @@ enum Workloads {
         batch.deviceId = "ios-7F3A-bench"
         batch.batchId = 0x5EED_0000 + seed
         batch.bootId = 0xB007
+        batch.installId = 0x1457_A11
+        batch.protocolRevision = 1
         batch.fixes = simulator.fixes(count)
         batch.sentAtMs = (batch.fixes.last?.timeMs ?? 1_767_261_600_000) + 1500
         batch.datum = .wgs84
