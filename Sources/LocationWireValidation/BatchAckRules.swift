@@ -97,6 +97,12 @@ extension TrackingPolicy: Validatable {
         report.checkRange(heartbeatIntervalMs, 0...86_400_000, path().appending(field: "heartbeat_interval_ms"))
         report.checkRange(maxBatchBytes, Self.maxBatchBytesRange, path().appending(field: "max_batch_bytes"))
         report.checkRange(maxBatchesInFlight, 1...16, path().appending(field: "max_batches_in_flight"))
+        report.checkRange(fixWindowMs, 0...3_600_000, path().appending(field: "fix_window_ms"))
+        report.checkRange(dutyCycleOnMs, 0...3_600_000, path().appending(field: "duty_cycle_on_ms"))
+        report.checkRange(dutyCycleOffMs, 0...86_400_000, path().appending(field: "duty_cycle_off_ms"))
+        report.checkRange(fenceHysteresisM, 0...10_000, path().appending(field: "fence_hysteresis_m"))
+        report.checkRange(fenceConfirmMs, 0...600_000, path().appending(field: "fence_confirm_ms"))
+        report.checkRange(fenceMaxAccuracyCm, 1...10_000_000, path().appending(field: "fence_max_accuracy_cm"))
     }
 
     /// The range of `max_batch_bytes`, in TrackingPolicy and in BatchAck: 16 KiB to 64 MiB.

@@ -1,16 +1,19 @@
 import Foundation
 
-/// proto/README.md, the spec, read as the tests need it: blocks (paragraphs, list items, table rows), the rule
+/// The spec, proto/README.md and proto/BEHAVIOR.md, read as the tests need it: blocks (paragraphs, list items, table rows), the rule
 /// tags (a section sign and a kebab-case id) they carry, the RFC 2119 key words they use, and the validation rules table.
 struct SpecText {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let path = repository.appendingPathComponent("proto/README.md")
+    /// The spec's pages, relative to the repository.
+    static let pages = ["proto/README.md", "proto/BEHAVIOR.md"]
 
     /// One unit of text that a tag covers: a paragraph, one item of a bulleted or numbered list, or one table row.
     struct Block: CustomStringConvertible {
         enum Kind: String { case paragraph, listItem = "list item", tableRow = "table row" }
         let kind: Kind
+        /// The page, relative to the repository.
+        let page: String
         /// The 1-based line the block starts on.
         let line: Int
         let text: String
@@ -19,7 +22,7 @@ struct SpecText {
 
         var description: String {
             let start = text.prefix(70).replacingOccurrences(of: "\n", with: " ")
-            return "proto/README.md:\(line) (\(kind.rawValue) in \"\(section)\"): \(start)..."
+            return "\(page):\(line) (\(kind.rawValue) in \"\(section)\"): \(start)..."
         }
 
         /// The rule tags of the block, in order.
@@ -32,12 +35,16 @@ struct SpecText {
     let blocks: [Block]
 
     init() throws {
-        try self.init(text: String(contentsOf: Self.path, encoding: .utf8))
+        blocks = try Self.pages.flatMap { page in
+            try SpecText(
+                text: String(contentsOf: Self.repository.appendingPathComponent(page), encoding: .utf8), page: page
+            ).blocks
+        }
     }
 
     /// Splits markdown into blocks: a blank line, a heading, a list marker or a table row starts a new one;
     /// other lines continue the block before them.
-    init(text: String) {
+    init(text: String, page: String = "proto/README.md") {
         var blocks: [Block] = []
         var current: (kind: Block.Kind, line: Int, lines: [String])?
         var section = ""
@@ -45,7 +52,7 @@ struct SpecText {
             if let current {
                 blocks.append(
                     Block(
-                        kind: current.kind, line: current.line, text: current.lines.joined(separator: "\n"),
+                        kind: current.kind, page: page, line: current.line, text: current.lines.joined(separator: "\n"),
                         section: section))
             }
             current = nil

@@ -32,6 +32,18 @@ public struct TrackingPolicy: LocationWireMessage {
     public var maxBatchBytes: UInt32?
     /// Batches sent and not yet answered at once, 1 ... 16; nil = 1.
     public var maxBatchesInFlight: UInt32?
+    /// One fix per window of this many ms, the most accurate (proto/BEHAVIOR.md `§rec-window`); nil or 0: none.
+    public var fixWindowMs: UInt32?
+    /// Duty cycle: receiver on this many ms (`§rec-duty`); off unless both on and off are above 0.
+    public var dutyCycleOnMs: UInt32?
+    /// Duty cycle: receiver off this many ms.
+    public var dutyCycleOffMs: UInt32?
+    /// A fence exit needs a fix this far past the boundary, m (`§fence-hysteresis`). Default 200.
+    public var fenceHysteresisM: UInt32?
+    /// A fence transition needs this long on the new side, ms (`§fence-confirm`). Default 20000.
+    public var fenceConfirmMs: UInt32?
+    /// Fixes this inaccurate or worse do not count for fences, cm (`§fence-gate`). Default 10000.
+    public var fenceMaxAccuracyCm: UInt32?
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -47,6 +59,9 @@ public struct TrackingPolicy: LocationWireMessage {
         public static let maxBatchAgeMs: UInt32 = 3_600_000
         public static let stationaryRadiusM: UInt32 = 25
         public static let stopTimeoutMs: UInt32 = 300_000
+        public static let fenceHysteresisM: UInt32 = 200
+        public static let fenceConfirmMs: UInt32 = 20_000
+        public static let fenceMaxAccuracyCm: UInt32 = 10_000
     }
 
     public var effectiveSpeedThresholdCmS: UInt32 { speedThresholdCmS ?? Defaults.speedThresholdCmS }
@@ -60,6 +75,9 @@ public struct TrackingPolicy: LocationWireMessage {
     public var effectiveMaxBatchAgeMs: UInt32 { maxBatchAgeMs ?? Defaults.maxBatchAgeMs }
     public var effectiveStationaryRadiusM: UInt32 { stationaryRadiusM ?? Defaults.stationaryRadiusM }
     public var effectiveStopTimeoutMs: UInt32 { stopTimeoutMs ?? Defaults.stopTimeoutMs }
+    public var effectiveFenceHysteresisM: UInt32 { fenceHysteresisM ?? Defaults.fenceHysteresisM }
+    public var effectiveFenceConfirmMs: UInt32 { fenceConfirmMs ?? Defaults.fenceConfirmMs }
+    public var effectiveFenceMaxAccuracyCm: UInt32 { fenceMaxAccuracyCm ?? Defaults.fenceMaxAccuracyCm }
 
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         var key: FieldKey = 0
@@ -83,6 +101,12 @@ public struct TrackingPolicy: LocationWireMessage {
                 case Field.trackingEnabled.key: trackingEnabled = try reader.readBool()
                 case Field.maxBatchBytes.key: maxBatchBytes = try reader.readUInt32()
                 case Field.maxBatchesInFlight.key: maxBatchesInFlight = try reader.readUInt32()
+                case Field.fixWindowMs.key: fixWindowMs = try reader.readUInt32()
+                case Field.dutyCycleOnMs.key: dutyCycleOnMs = try reader.readUInt32()
+                case Field.dutyCycleOffMs.key: dutyCycleOffMs = try reader.readUInt32()
+                case Field.fenceHysteresisM.key: fenceHysteresisM = try reader.readUInt32()
+                case Field.fenceConfirmMs.key: fenceConfirmMs = try reader.readUInt32()
+                case Field.fenceMaxAccuracyCm.key: fenceMaxAccuracyCm = try reader.readUInt32()
                 default: try reader.readUnknownField(key, into: &unknownFields)
                 }
             }
@@ -123,6 +147,14 @@ public struct TrackingPolicy: LocationWireMessage {
         if let maxBatchesInFlight {
             writer.writeVarintField(Field.maxBatchesInFlight.key, UInt64(maxBatchesInFlight))
         }
+        if let fixWindowMs { writer.writeVarintField(Field.fixWindowMs.key, UInt64(fixWindowMs)) }
+        if let dutyCycleOnMs { writer.writeVarintField(Field.dutyCycleOnMs.key, UInt64(dutyCycleOnMs)) }
+        if let dutyCycleOffMs { writer.writeVarintField(Field.dutyCycleOffMs.key, UInt64(dutyCycleOffMs)) }
+        if let fenceHysteresisM { writer.writeVarintField(Field.fenceHysteresisM.key, UInt64(fenceHysteresisM)) }
+        if let fenceConfirmMs { writer.writeVarintField(Field.fenceConfirmMs.key, UInt64(fenceConfirmMs)) }
+        if let fenceMaxAccuracyCm {
+            writer.writeVarintField(Field.fenceMaxAccuracyCm.key, UInt64(fenceMaxAccuracyCm))
+        }
         writer.writeUnknownFields(unknownFields)
     }
 
@@ -131,7 +163,8 @@ public struct TrackingPolicy: LocationWireMessage {
         case policyVersion, speedThresholdCmS, timeIntervalMs, distanceIntervalM,
             maxHorizontalAccuracyCm, uploadIntervalMs, maxBatchSize, maxBatchAgeMs, stationaryRadiusM,
             stopTimeoutMs, heartbeatIntervalMs, compactFixesAccepted, trackingEnabled, maxBatchBytes,
-            maxBatchesInFlight
+            maxBatchesInFlight, fixWindowMs, dutyCycleOnMs, dutyCycleOffMs, fenceHysteresisM, fenceConfirmMs,
+            fenceMaxAccuracyCm
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -152,6 +185,12 @@ public struct TrackingPolicy: LocationWireMessage {
             case .trackingEnabled: FieldDeclaration(13, "tracking_enabled", .bool, .optional)
             case .maxBatchBytes: FieldDeclaration(14, "max_batch_bytes", .uint32, .optional)
             case .maxBatchesInFlight: FieldDeclaration(15, "max_batches_in_flight", .uint32, .optional)
+            case .fixWindowMs: FieldDeclaration(16, "fix_window_ms", .uint32, .optional)
+            case .dutyCycleOnMs: FieldDeclaration(17, "duty_cycle_on_ms", .uint32, .optional)
+            case .dutyCycleOffMs: FieldDeclaration(18, "duty_cycle_off_ms", .uint32, .optional)
+            case .fenceHysteresisM: FieldDeclaration(19, "fence_hysteresis_m", .uint32, .optional)
+            case .fenceConfirmMs: FieldDeclaration(20, "fence_confirm_ms", .uint32, .optional)
+            case .fenceMaxAccuracyCm: FieldDeclaration(21, "fence_max_accuracy_cm", .uint32, .optional)
             }
         }
     }
