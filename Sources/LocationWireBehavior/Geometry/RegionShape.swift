@@ -18,13 +18,14 @@ public struct RegionShape: Sendable {
     public let radiusSquaredChord: Double
     let polygon: GnomonicPolygon?
 
-    /// Nil when the region has no circle centre, which a valid region always has.
-    public init?(_ region: Region) {
+    /// Nil when the region has no circle centre, which a valid region always has. `radiusSlackM` moves the
+    /// circle's edge, for the vector generator's edge check (`§distance-tolerance`).
+    public init?(_ region: Region, radiusSlackM: Double = 0) {
         guard let circle = region.circle, let latitude = circle.centerLatitudeE7,
             let longitude = circle.centerLongitudeE7
         else { return nil }
         center = SpherePoint(latitudeE7: latitude, longitudeE7: longitude)
-        radiusM = Double(circle.radiusM)
+        radiusM = Double(circle.radiusM) + radiusSlackM
         radiusSquaredChord = Sphere.squaredChord(spanning: radiusM)
         if let polygon = region.polygon, polygon.latitudesE7.count == polygon.longitudesE7.count,
             polygon.latitudesE7.count >= 3
