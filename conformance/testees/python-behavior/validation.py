@@ -125,6 +125,11 @@ def opt(msg, name):
 # LocationFix. Fixes are validated as dicts (field name -> value, absent optional fields left out) so that rows
 # and fixes rebuilt from CompactFixes go through the same rules.
 
+# UNSPECIFIED: proto/README.md's "Compact fixes" lists the fields without explicit presence as sequence, time_ms,
+# reason, source, battery_state, motion_activity, is_mock; compact_fixes.proto adds boot_id, which is a plain
+# fixed64 in location_fix.proto. This follows the .proto: boot_id has no presence (a bitmap on it is
+# compact-presence-mismatch). No vector pins it.
+# The canonical form (§compact-canonical) is not judged: no rule of the table names it.
 FIX_FIELDS = [  # (number, name, kind, has_presence); kind is how a compact column value is read
     (1, "sequence", "u64", False), (2, "time_ms", "i64", False), (3, "latitude_e7", "i32", True),
     (4, "longitude_e7", "i32", True), (5, "horizontal_accuracy_cm", "u32", True), (6, "altitude_cm", "i32", True),
@@ -489,8 +494,9 @@ def validate_lifecycle_event(r, e, path):
 
 
 def validate_armed_regions(r, a, path):
-    # UNSPECIFIED: the order within ArmedRegions; the length rule first, then the ids (the order of
-    # semantic.LocationBatch.region-armed-and-failed.armed_regions-failed_region_ids-1).
+    # The length rule first, then the ids, as semantic.LocationBatch.region-armed-and-failed.* lists them (the
+    # runner compares reports without regard to order, so this is only for a reader comparing by eye).
+    # UNSPECIFIED: an empty id in either list is required-field-missing; the form of every id is judged.
     if len(a.failure_reasons) != 0 and len(a.failure_reasons) != len(a.failed_region_ids):
         r.add("failure-reasons-length-mismatch", path + ".failure_reasons")
     seen = set()
@@ -597,8 +603,9 @@ def validate_region(r, g, path):
 def validate_refresh_policy(r, p, path):
     if p.HasField("refresh_distance_m"):
         r.range(p.refresh_distance_m, 1, 10000000, path + ".refresh_distance_m")
-        # UNSPECIFIED: refresh-anchor-missing is reported once per missing coordinate, at that coordinate (one
-        # missing longitude: pinned by semantic.RegionAssignment.refresh-anchor-missing.refresh-anchor_longitude_e7).
+        # UNSPECIFIED: refresh-anchor-missing is reported once per missing coordinate, at that coordinate (the
+        # path of one missing longitude is pinned by
+        # semantic.RegionAssignment.refresh-anchor-missing.refresh-anchor_longitude_e7; two missing, by none).
         for name in ("anchor_latitude_e7", "anchor_longitude_e7"):
             if not p.HasField(name):
                 r.add("refresh-anchor-missing", f"{path}.{name}")
@@ -621,8 +628,9 @@ def validate_region_assignment(r, a, path):
     if a.mode == MODE_FULL and a.base_version != 0:
         r.add("base-version-in-full", path + ".base_version")
     if a.mode == MODE_DELTA:
-        # UNSPECIFIED: a DELTA without base_version (0) is required-field-missing (pinned by
-        # semantic.RegionAssignment.required-field-missing.base_version), and is not also base-version-not-older.
+        # UNSPECIFIED: a DELTA without base_version (0) is required-field-missing, as "the assignment_version the
+        # delta applies to" is read as required for DELTA (pinned by
+        # semantic.RegionAssignment.required-field-missing.base_version).
         if a.base_version == 0:
             r.add("required-field-missing", path + ".base_version")
         elif a.assignment_version != 0 and a.base_version >= a.assignment_version:
@@ -735,9 +743,10 @@ def check_range_list(r, ranges, path):
     for i, a in enumerate(ranges):
         rpath = f"{path}[{i}]"
         validate_ack_range(r, a, rpath)
-        # UNSPECIFIED: each range is compared with the one before it only: first_sequence below the previous
-        # first is ranges-not-sorted; otherwise at or below the previous last, ranges-overlap. Both at
-        # first_sequence (pinned by semantic.BatchAck.ranges-overlap.* and ranges-not-sorted.*).
+        # UNSPECIFIED: each range is compared with the one before it only (not with the highest last so far):
+        # first_sequence below the previous first is ranges-not-sorted; otherwise at or below the previous last,
+        # ranges-overlap. Both at first_sequence (the path is pinned by semantic.BatchAck.ranges-overlap.* and
+        # ranges-not-sorted.*; the comparison with the predecessor alone by none).
         if prev is not None:
             if a.first_sequence < prev.first_sequence:
                 r.add("ranges-not-sorted", rpath + ".first_sequence")
