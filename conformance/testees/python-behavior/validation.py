@@ -398,6 +398,8 @@ def validate_location_batch(r, b, path):
 
     # time-after-send and clock-jump, over backlog rows, compact fixes, then the live fix.
     chain = backlog + ([live] if live is not None else [])
+    # UNSPECIFIED: without sent_at_ms (0, required-field-missing) time-after-send is not judged (pinned by
+    # semantic.LocationBatch.required-field-missing.sent_at_ms, whose fixes would all be "after" time 0).
     if b.sent_at_ms != 0:
         for fpath, fix in chain:
             if fix.get("time_ms", 0) > b.sent_at_ms + TIME_AFTER_SEND_MS:
