@@ -18,7 +18,7 @@ sys.path.insert(0, GEN)
 sys.path.insert(0, HERE)
 
 from google.protobuf import __version__ as PROTOBUF_VERSION  # noqa: E402
-from google.protobuf import descriptor_pool, message, message_factory  # noqa: E402
+from google.protobuf import descriptor_pool, message_factory  # noqa: E402
 
 from locationwire.conformance.v1 import testee_pb2 as t  # noqa: E402
 
