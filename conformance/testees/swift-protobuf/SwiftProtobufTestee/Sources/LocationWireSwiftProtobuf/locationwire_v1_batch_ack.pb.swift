@@ -90,7 +90,8 @@ public nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.
   /// Latitude or longitude missing or out of range, or (0, 0).
   case invalidCoordinates // = 2
 
-  /// The fix time is absurd: before 2000, after 2100, or far after the batch's send time.
+  /// The fix time is outside [2000-01-01, 2100-01-01). A fix stamped far after the batch's send time is not
+  /// refused: it breaks time-after-send, which validation reports, and is stored (proto/README.md, §item-defects).
   case timestampOutOfRange // = 3
 
   /// Older than the server keeps.
