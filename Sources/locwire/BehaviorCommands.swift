@@ -85,8 +85,8 @@ struct SimulateRecordCommand: ParsableCommand {
         }
         let uploads: [[String: Any]] = run.uploads.map {
             [
-                "bootId": String($0.bootId), "elapsedRealtimeMs": $0.elapsedMs, "firstRecorded": $0.firstRecorded,
-                "count": $0.count, "succeeded": $0.succeeded,
+                "bootId": String($0.bootId), "elapsedRealtimeMs": $0.elapsedMs, "recorded": $0.recorded,
+                "succeeded": $0.succeeded,
             ]
         }
         return [

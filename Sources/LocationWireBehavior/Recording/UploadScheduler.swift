@@ -14,12 +14,12 @@ public struct UploadScheduler: Sendable {
         case held(retryAfterMs: UInt32)
     }
 
-    /// One attempt: when, and which recorded fixes (by their place in the recording order) it carried.
+    /// One attempt: when, and which recorded fixes (by their place in the recording order) it carried: the
+    /// backlog, oldest first, then the live fix (`§batch-composition`).
     public struct Attempt: Equatable, Sendable {
         public var bootId: UInt64
         public var elapsedMs: UInt64
-        public var firstRecorded: Int
-        public var count: Int
+        public var recorded: [Int]
         public var succeeded: Bool
     }
 
@@ -30,8 +30,9 @@ public struct UploadScheduler: Sendable {
     private var bootId: UInt64?
     /// U: the last upload time, or the boot's start.
     private var lastUploadMs: UInt64 = 0
-    /// Record times of the pending fixes, oldest first, from `pendingStart` on.
-    private var recordTimes: [UInt64] = []
+    /// The pending fixes, oldest first, from `pendingStart` on: their places in the recording order and their
+    /// record times. Batches take from both ends (the newest as the live fix), so the middle stays.
+    private var pending: [(recorded: Int, timeMs: UInt64)] = []
     private var pendingStart = 0
     /// How many fixes were recorded in all: the recording-order index of the next one.
     private var recordedCount = 0
@@ -47,7 +48,7 @@ public struct UploadScheduler: Sendable {
         maxAgeMs = UInt64(policy.effectiveMaxBatchAgeMs)
     }
 
-    public var pendingCount: Int { recordTimes.count - pendingStart }
+    public var pendingCount: Int { pending.count - pendingStart }
 
     /// Time moves to `elapsedMs` of `bootId` (a delivered fix that passed the clock checks): uploads due before it
     /// happen first; a new boot restarts the timer.
@@ -58,7 +59,7 @@ public struct UploadScheduler: Sendable {
             self.bootId = bootId
             lastUploadMs = elapsedMs
             retryAtMs = nil
-            for index in pendingStart..<recordTimes.count { recordTimes[index] = elapsedMs }
+            for index in pendingStart..<pending.count { pending[index].timeMs = elapsedMs }
             bootDueMs = firstBoot ? nil : elapsedMs
             return
         }
@@ -67,7 +68,7 @@ public struct UploadScheduler: Sendable {
 
     /// A fix was recorded at `elapsedMs` of the current boot.
     public mutating func recorded(at elapsedMs: UInt64) {
-        recordTimes.append(elapsedMs)
+        pending.append((recordedCount, elapsedMs))
         recordedCount += 1
     }
 
@@ -80,9 +81,9 @@ public struct UploadScheduler: Sendable {
     public var dueMs: UInt64? {
         guard pendingCount > 0 else { return nil }
         if let retryAtMs { return retryAtMs }
-        let oldest = recordTimes[pendingStart]
+        let oldest = pending[pendingStart].timeMs
         var due = max(lastUploadMs.addingClamped(intervalMs), oldest)
-        if pendingCount >= maxBatchSize { due = min(due, recordTimes[pendingStart + maxBatchSize - 1]) }
+        if pendingCount >= maxBatchSize { due = min(due, pending[pendingStart + maxBatchSize - 1].timeMs) }
         due = min(due, oldest.addingClamped(maxAgeMs))
         if let bootDueMs { due = min(due, bootDueMs) }
         return due
@@ -94,22 +95,22 @@ public struct UploadScheduler: Sendable {
         }
     }
 
-    /// `§upload-drain`: batches one after another until nothing is pending or an attempt fails.
+    /// `§upload-drain`: batches one after another until nothing is pending or an attempt fails; each carries the
+    /// newest pending fix as its live fix and the oldest others as its backlog, up to `max_batch_size` in all.
     private mutating func drain(at due: UInt64, results: (Int) -> AttemptResult) {
         lastUploadMs = due
         bootDueMs = nil
         retryAtMs = nil
         while pendingCount > 0 {
-            let count = min(maxBatchSize, pendingCount)
+            let backlog = min(maxBatchSize, pendingCount) - 1
             let result = results(attempts.count)
-            let firstRecorded = recordedCount - pendingCount
+            let carried = pending[pendingStart..<pendingStart + backlog].map(\.recorded) + [pending[pending.count - 1].recorded]
             attempts.append(
-                Attempt(
-                    bootId: bootId ?? 0, elapsedMs: due, firstRecorded: firstRecorded, count: count,
-                    succeeded: result == .succeeded))
+                Attempt(bootId: bootId ?? 0, elapsedMs: due, recorded: carried, succeeded: result == .succeeded))
             switch result {
             case .succeeded:
-                pendingStart += count
+                pending.removeLast()
+                pendingStart += backlog
                 failuresInARow = 0
             case .transportFailed:
                 failuresInARow += 1
@@ -121,7 +122,7 @@ public struct UploadScheduler: Sendable {
             }
         }
         // The pending list is empty: drop what was sent so memory stays bounded on long traces.
-        recordTimes.removeAll(keepingCapacity: true)
+        pending.removeAll(keepingCapacity: true)
         pendingStart = 0
     }
 

@@ -254,8 +254,8 @@ public struct DroppedFix: ProtocolMessage {
 public struct UploadAttempt: ProtocolMessage {
     public var bootId: UInt64 = 0
     public var elapsedRealtimeMs: UInt64 = 0
-    public var firstRecorded: UInt32 = 0
-    public var count: UInt32 = 0
+    /// Places in RecordingResponse.recorded: the backlog, oldest first, then the live fix.
+    public var recorded: [UInt32] = []
     public var succeeded = false
     public var unknownFields = UnknownFields()
 
@@ -265,8 +265,10 @@ public struct UploadAttempt: ProtocolMessage {
         switch key {
         case Field.bootId.key: bootId = try reader.readFixed64()
         case Field.elapsedRealtimeMs.key: elapsedRealtimeMs = try reader.readVarint()
-        case Field.firstRecorded.key: firstRecorded = try reader.readUInt32()
-        case Field.count.key: count = try reader.readUInt32()
+        case Field.recorded.key, Field.recorded.unpackedKey:
+            var values: [UInt64] = []
+            try reader.readVarints(key, appendingTo: &values)
+            recorded += values.map { UInt32(truncatingIfNeeded: $0) }
         case Field.succeeded.key: succeeded = try reader.readBool()
         default: return false
         }
@@ -276,23 +278,21 @@ public struct UploadAttempt: ProtocolMessage {
     public func encodeFields(to writer: inout WireWriter) {
         if bootId != 0 { writer.writeFixed64Field(Field.bootId.key, bootId) }
         if elapsedRealtimeMs != 0 { writer.writeVarintField(Field.elapsedRealtimeMs.key, elapsedRealtimeMs) }
-        if firstRecorded != 0 { writer.writeVarintField(Field.firstRecorded.key, UInt64(firstRecorded)) }
-        if count != 0 { writer.writeVarintField(Field.count.key, UInt64(count)) }
+        writer.writePackedVarints(Field.recorded.key, recorded) { UInt64($0) }
         if succeeded { writer.writeBoolField(Field.succeeded.key, true) }
         writer.writeUnknownFields(unknownFields)
     }
 
     /// The fields of `locationwire.conformance.v1.UploadAttempt`, as `proto/` declares them.
     public enum Field: MessageFields {
-        case bootId, elapsedRealtimeMs, firstRecorded, count, succeeded
+        case bootId, elapsedRealtimeMs, recorded, succeeded
 
         @inline(__always)
         public var declaration: FieldDeclaration {
             switch self {
             case .bootId: FieldDeclaration(1, "boot_id", .fixed64)
             case .elapsedRealtimeMs: FieldDeclaration(2, "elapsed_realtime_ms", .uint64)
-            case .firstRecorded: FieldDeclaration(3, "first_recorded", .uint32)
-            case .count: FieldDeclaration(4, "count", .uint32)
+            case .recorded: FieldDeclaration(3, "recorded", .uint32, .repeated)
             case .succeeded: FieldDeclaration(5, "succeeded", .bool)
             }
         }

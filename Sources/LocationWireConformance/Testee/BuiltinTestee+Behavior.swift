@@ -40,8 +40,7 @@ extension BuiltinTestee {
             var upload = UploadAttempt()
             upload.bootId = attempt.bootId
             upload.elapsedRealtimeMs = attempt.elapsedMs
-            upload.firstRecorded = UInt32(attempt.firstRecorded)
-            upload.count = UInt32(attempt.count)
+            upload.recorded = attempt.recorded.map { UInt32($0) }
             upload.succeeded = attempt.succeeded
             return upload
         }
