@@ -33,12 +33,22 @@ enum PlanAssembly {
     static func usable(_ catalogue: [Region]) -> [Region] {
         var seen = Set<String>()
         seen.reserveCapacity(catalogue.count)
+        // The usual case: nothing to drop, and the catalogue's storage is shared rather than copied (a million
+        // regions are about 200 MB).
+        if catalogue.allSatisfy({ hasCircleCentre($0) && seen.insert($0.id).inserted }) { return catalogue }
+        seen = []
+        seen.reserveCapacity(catalogue.count)
         var usable: [Region] = []
         usable.reserveCapacity(catalogue.count)
-        for region in catalogue where RegionShape(region) != nil && seen.insert(region.id).inserted {
+        for region in catalogue where hasCircleCentre(region) && seen.insert(region.id).inserted {
             usable.append(region)
         }
         return usable
+    }
+
+    /// Whether ``RegionShape`` can be built: the circle and both centre coordinates are present.
+    static func hasCircleCentre(_ region: Region) -> Bool {
+        region.circle?.centerLatitudeE7 != nil && region.circle?.centerLongitudeE7 != nil
     }
 
     /// Builds the assignment from the assigned regions in rank order and the least gap, metres, among the
