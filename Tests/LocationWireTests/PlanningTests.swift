@@ -346,6 +346,15 @@ struct PlanningTests {
         }
     }
 
+    @Test("§plan-rank: many regions sharing one centre (the index's median splits see equal keys)")
+    func sharedCentres() {
+        let catalogue = (0..<2_000).map {
+            Self.region("same:\($0)", -33.86, 151.21, radiusM: UInt32(10 + $0 % 97), priority: UInt32($0 % 3))
+        }
+        let assignment = Self.plan(catalogue, at: (-33.87, 151.21), budget: 20)
+        #expect(assignment.regions.count == 20 && assignment.regions.allSatisfy { $0.priority == 2 })
+    }
+
     @Test("§plan-rank: the index agrees with the scan on a four-level hierarchy and on a flat catalogue")
     func hierarchyAgreement() {
         var random = SeededRandom(seed: 77)

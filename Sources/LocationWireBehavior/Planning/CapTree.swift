@@ -3,16 +3,15 @@ import LocationWire
 /// A bounding-volume tree of region circles on the sphere, answering "which circles contain p" and "the circles
 /// in order of gap from p" (`§region-gap`) without looking at most of them.
 ///
-/// Members are sorted along a 3-D Morton curve of their unit-vector centres (no seam at the antimeridian or the
-/// poles), packed `fanout` to a leaf, and leaves `fanout` to a node, bottom up. Each node is a spherical cap:
+/// A binary tree over the members' unit-vector centres, split at medians in 3-D (no seam at the antimeridian or
+/// the poles), `leafSize` members to a leaf. Each node is a spherical cap:
 /// a centre and a reach, metres, such that every member circle of the subtree lies within `reach` of the
 /// centre. By the triangle inequality on great-circle distance, d(p, centre) − reach is then a lower bound of
 /// the gap of every member below it; searches order and prune by that bound and compute each member's gap with
 /// `RegionShape.gapM`, so the results are exactly the scan's.
 struct CapTree: Sendable {
-    /// Members and nodes per leaf and per node: small enough that a leaf is cheap to open, large enough that the
-    /// tree is shallow (a million members: 7 levels).
-    static let fanout = 8
+    /// Members per leaf: enough to make a leaf worth opening, few enough that it stays tight.
+    static let leafSize = 8
     /// Metres taken off every bound, so that rounding (far below a micrometre at these magnitudes) can never
     /// prune a member whose gap is at the bound.
     static let slackM = 0.001
@@ -23,78 +22,133 @@ struct CapTree: Sendable {
         var z: Double
         /// Every member circle below lies within this many metres of the centre.
         var reachM: Double
-        /// Leaves: the first position in `members`; nodes: the first child in `nodes`.
+        /// Leaves: the first position in `members`; nodes: the first of their two children in `nodes`.
         var first: Int32
         var count: Int32
         var isLeaf: Bool
     }
 
-    /// Region indices in curve order.
+    /// Region indices, each leaf's members together.
     private(set) var members: [Int32]
     private(set) var nodes: [Node]
     /// Index of the root in `nodes`.
-    private(set) var root: Int32
+    let root: Int32 = 0
 
     /// `members` must be non-empty; `shapes` indexed by region index.
-    init(members unsorted: [Int32], shapes: [RegionShape]) {
-        var keyed = unsorted.map { (key: Self.mortonKey(shapes[Int($0)].center), index: $0) }
-        keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.index < $1.index) }
-        members = keyed.map(\.index)
-        var nodes: [Node] = []
-        nodes.reserveCapacity(members.count / (Self.fanout - 1) + 2)
-        // Leaves.
-        var start = 0
-        while start < members.count {
-            let end = min(start + Self.fanout, members.count)
-            var sx = 0.0, sy = 0.0, sz = 0.0
-            for position in start..<end {
-                let c = shapes[Int(members[position])].center
-                sx += c.x
-                sy += c.y
-                sz += c.z
-            }
-            let first = shapes[Int(members[start])].center
-            var node = Self.node(sum: (sx, sy, sz), fallback: (first.x, first.y, first.z))
-            for position in start..<end {
-                let shape = shapes[Int(members[position])]
-                let d = Self.distanceM(node.x, node.y, node.z, shape.center.x, shape.center.y, shape.center.z)
-                node.reachM = max(node.reachM, d + shape.radiusM)
-            }
-            node.first = Int32(start)
-            node.count = Int32(end - start)
-            node.isLeaf = true
-            nodes.append(node)
-            start = end
+    ///
+    /// Top down, like a k-d tree: each node splits its members at the median of the axis (of the unit-vector
+    /// centres) along which they spread most, until a leaf holds `leafSize`. Children come after their parent in
+    /// `nodes`, so the caps are then computed in one backward pass, each from its children.
+    init(members: [Int32], shapes: [RegionShape]) {
+        var members = members
+        var points = members.map { member -> (Double, Double, Double) in
+            let center = shapes[Int(member)].center
+            return (center.x, center.y, center.z)
         }
-        // Nodes, level by level, until one is left.
-        var levelStart = 0
-        var levelEnd = nodes.count
-        while levelEnd - levelStart > 1 {
-            var child = levelStart
-            while child < levelEnd {
-                let end = min(child + Self.fanout, levelEnd)
-                var sx = 0.0, sy = 0.0, sz = 0.0
-                for c in child..<end {
-                    sx += nodes[c].x
-                    sy += nodes[c].y
-                    sz += nodes[c].z
-                }
-                var node = Self.node(sum: (sx, sy, sz), fallback: (nodes[child].x, nodes[child].y, nodes[child].z))
-                for c in child..<end {
-                    let d = Self.distanceM(node.x, node.y, node.z, nodes[c].x, nodes[c].y, nodes[c].z)
-                    node.reachM = max(node.reachM, d + nodes[c].reachM)
-                }
-                node.first = Int32(child)
-                node.count = Int32(end - child)
-                node.isLeaf = false
-                nodes.append(node)
-                child = end
+        var nodes = [Node(x: 0, y: 0, z: 0, reachM: 0, first: 0, count: Int32(members.count), isLeaf: true)]
+        nodes.reserveCapacity(2 * members.count / Self.leafSize + 2)
+        var work = [0]
+        while let index = work.popLast() {
+            let start = Int(nodes[index].first)
+            let end = start + Int(nodes[index].count)
+            guard end - start > Self.leafSize else { continue }
+            var low = points[start]
+            var high = points[start]
+            for position in start..<end {
+                let p = points[position]
+                low = (min(low.0, p.0), min(low.1, p.1), min(low.2, p.2))
+                high = (max(high.0, p.0), max(high.1, p.1), max(high.2, p.2))
             }
-            levelStart = levelEnd
-            levelEnd = nodes.count
+            let extent = (high.0 - low.0, high.1 - low.1, high.2 - low.2)
+            let axis = extent.0 >= extent.1 && extent.0 >= extent.2 ? 0 : extent.1 >= extent.2 ? 1 : 2
+            let middle = (start + end) / 2
+            Self.select(middle, in: start..<end, axis: axis, members: &members, points: &points)
+            let firstChild = nodes.count
+            nodes.append(Node(x: 0, y: 0, z: 0, reachM: 0, first: Int32(start), count: Int32(middle - start), isLeaf: true))
+            nodes.append(Node(x: 0, y: 0, z: 0, reachM: 0, first: Int32(middle), count: Int32(end - middle), isLeaf: true))
+            nodes[index].first = Int32(firstChild)
+            nodes[index].count = 2
+            nodes[index].isLeaf = false
+            work += [firstChild, firstChild + 1]
         }
+        // Caps, children before parents. A node's centre is the normalized mean of its members' centres.
+        var sums = [(Double, Double, Double)](repeating: (0, 0, 0), count: nodes.count)
+        for index in nodes.indices.reversed() {
+            let node = nodes[index]
+            let range = Int(node.first)..<Int(node.first + node.count)
+            var sum = (0.0, 0.0, 0.0)
+            if node.isLeaf {
+                for position in range { sum = (sum.0 + points[position].0, sum.1 + points[position].1, sum.2 + points[position].2) }
+            } else {
+                for child in range { sum = (sum.0 + sums[child].0, sum.1 + sums[child].1, sum.2 + sums[child].2) }
+            }
+            sums[index] = sum
+            let first = node.isLeaf ? points[range.lowerBound] : (nodes[range.lowerBound].x, nodes[range.lowerBound].y, nodes[range.lowerBound].z)
+            let length = (sum.0 * sum.0 + sum.1 * sum.1 + sum.2 * sum.2).squareRoot()
+            let (x, y, z) = length > 1e-9 ? (sum.0 / length, sum.1 / length, sum.2 / length) : first
+            var reach = 0.0
+            if node.isLeaf {
+                for position in range {
+                    let p = points[position]
+                    reach = max(reach, Self.distanceM(x, y, z, p.0, p.1, p.2) + shapes[Int(members[position])].radiusM)
+                }
+            } else {
+                for child in range {
+                    let c = nodes[child]
+                    reach = max(reach, Self.distanceM(x, y, z, c.x, c.y, c.z) + c.reachM)
+                }
+            }
+            nodes[index].x = x
+            nodes[index].y = y
+            nodes[index].z = z
+            nodes[index].reachM = reach
+        }
+        self.members = members
         self.nodes = nodes
-        root = Int32(nodes.count - 1)
+    }
+
+    /// Quickselect: afterwards the element at `nth` is the one a sort by `axis` would put there, those before it
+    /// are not greater and those after not less.
+    private static func select(
+        _ nth: Int, in range: Range<Int>, axis: Int, members: inout [Int32], points: inout [(Double, Double, Double)]
+    ) {
+        @inline(__always) func key(_ position: Int) -> Double {
+            let p = points[position]
+            return axis == 0 ? p.0 : axis == 1 ? p.1 : p.2
+        }
+        @inline(__always) func swap(_ a: Int, _ b: Int) {
+            members.swapAt(a, b)
+            points.swapAt(a, b)
+        }
+        var low = range.lowerBound
+        var high = range.upperBound - 1
+        while low < high {
+            // Median of three as the pivot, moved to `high`.
+            let middle = low + (high - low) / 2
+            if key(middle) < key(low) { swap(middle, low) }
+            if key(high) < key(low) { swap(high, low) }
+            if key(middle) < key(high) { swap(middle, high) }
+            let pivot = key(high)
+            // Three-way partition, so that many equal keys (regions sharing a centre) cannot make it quadratic:
+            // [low, less) below the pivot, [less, position) equal, (greater, high] above.
+            var less = low
+            var position = low
+            var greater = high
+            while position <= greater {
+                let value = key(position)
+                if value < pivot {
+                    swap(position, less)
+                    less += 1
+                    position += 1
+                } else if value > pivot {
+                    swap(position, greater)
+                    greater -= 1
+                } else {
+                    position += 1
+                }
+            }
+            if nth < less { high = less - 1 } else if nth > greater { low = greater + 1 } else { return }
+        }
     }
 
     /// Bytes held by the tree's arrays.
@@ -104,7 +158,9 @@ struct CapTree: Sendable {
 
     /// Calls `body` with every member whose circle contains `point` (`§region-inside` needs the polygon too;
     /// the caller tests it).
-    func forEachCircleContaining(_ point: SpherePoint, shapes: [RegionShape], _ body: (Int32) -> Void) {
+    func forEachCircleContaining(
+        _ point: SpherePoint, shapes: UnsafeBufferPointer<RegionShape>, _ body: (Int32) -> Void
+    ) {
         var stack: [Int32] = [root]
         while let index = stack.popLast() {
             let node = nodes[Int(index)]
@@ -138,7 +194,7 @@ struct CapTree: Sendable {
             push(key: 0, reference: tree.root)
         }
 
-        mutating func next(shapes: [RegionShape], accept: (Int32) -> Bool) -> (member: Int32, gapM: Double)? {
+        mutating func next(shapes: UnsafeBufferPointer<RegionShape>, accept: (Int32) -> Bool) -> (member: Int32, gapM: Double)? {
             while let (key, reference) = pop() {
                 if reference < 0 { return (-reference - 1, key) }
                 let node = tree.nodes[Int(reference)]
@@ -199,12 +255,6 @@ struct CapTree: Sendable {
 
     // MARK: Geometry of the caps
 
-    private static func node(sum: (Double, Double, Double), fallback: (Double, Double, Double)) -> Node {
-        let length = (sum.0 * sum.0 + sum.1 * sum.1 + sum.2 * sum.2).squareRoot()
-        let (x, y, z) = length > 1e-9 ? (sum.0 / length, sum.1 / length, sum.2 / length) : fallback
-        return Node(x: x, y: y, z: z, reachM: 0, first: 0, count: 0, isLeaf: false)
-    }
-
     @inline(__always)
     static func distanceM(_ ax: Double, _ ay: Double, _ az: Double, _ bx: Double, _ by: Double, _ bz: Double)
         -> Double
@@ -213,20 +263,5 @@ struct CapTree: Sendable {
         let dy = ay - by
         let dz = az - bz
         return Sphere.distanceM(squaredChord: dx * dx + dy * dy + dz * dz)
-    }
-
-    /// 21 bits per axis of the unit vector, interleaved.
-    private static func mortonKey(_ point: SpherePoint) -> UInt64 {
-        func quantize(_ value: Double) -> UInt64 { UInt64(max(0, min(1, (value + 1) / 2)) * 2_097_151) }
-        func spread(_ value: UInt64) -> UInt64 {
-            var v = value & 0x1f_ffff
-            v = (v | v << 32) & 0x1f_0000_0000_ffff
-            v = (v | v << 16) & 0x1f_0000_ff00_00ff
-            v = (v | v << 8) & 0x100f_00f0_0f00_f00f
-            v = (v | v << 4) & 0x10c3_0c30_c30c_30c3
-            v = (v | v << 2) & 0x1249_2492_4924_9249
-            return v
-        }
-        return spread(quantize(point.x)) | spread(quantize(point.y)) << 1 | spread(quantize(point.z)) << 2
     }
 }

@@ -110,14 +110,17 @@ struct MemberSet: Sendable {
     var memoryBytes: Int { members.capacity * MemoryLayout<Int32>.stride + (tree?.memoryBytes ?? 0) }
 
     /// Calls `body` with each member whose circle contains `point`.
-    func forEachCircleContaining(_ point: SpherePoint, shapes: [RegionShape], _ body: (Int32) -> Void) {
+    func forEachCircleContaining(
+        _ point: SpherePoint, shapes: UnsafeBufferPointer<RegionShape>, _ body: (Int32) -> Void
+    ) {
         if let tree { return tree.forEachCircleContaining(point, shapes: shapes, body) }
         for member in members where shapes[Int(member)].gapM(point) == 0 { body(member) }
     }
 
     /// The first `count` accepted members by gap, least first, then by id (byte order), with their gaps.
     func nearest(
-        _ count: Int, to point: SpherePoint, index: RegionIndex, accept: (Int32) -> Bool
+        _ count: Int, to point: SpherePoint, index: RegionIndex, shapes: UnsafeBufferPointer<RegionShape>,
+        accept: (Int32) -> Bool
     ) -> [(member: Int32, gapM: Double)] {
         guard count > 0 else { return [] }
         var found: [(member: Int32, gapM: Double)] = []
@@ -125,12 +128,12 @@ struct MemberSet: Sendable {
             var order = CapTree.GapOrder(tree: tree, point: point)
             // Gaps come in order; past the count, keep taking those that tie with the last one so that the id
             // decides among them.
-            while let next = order.next(shapes: index.shapes, accept: accept) {
+            while let next = order.next(shapes: shapes, accept: accept) {
                 if found.count >= count, next.gapM > found[found.count - 1].gapM { break }
                 found.append(next)
             }
         } else {
-            for member in members where accept(member) { found.append((member, index.shapes[Int(member)].gapM(point))) }
+            for member in members where accept(member) { found.append((member, shapes[Int(member)].gapM(point))) }
         }
         found.sort { $0.gapM < $1.gapM || ($0.gapM == $1.gapM && idPrecedes(index.regions[Int($0.member)].id, index.regions[Int($1.member)].id)) }
         if found.count > count { found.removeLast(found.count - count) }
@@ -138,14 +141,16 @@ struct MemberSet: Sendable {
     }
 
     /// The least gap among accepted members, nil when none is.
-    func leastGapM(to point: SpherePoint, index: RegionIndex, accept: (Int32) -> Bool) -> Double? {
+    func leastGapM(
+        to point: SpherePoint, shapes: UnsafeBufferPointer<RegionShape>, accept: (Int32) -> Bool
+    ) -> Double? {
         if let tree {
             var order = CapTree.GapOrder(tree: tree, point: point)
-            return order.next(shapes: index.shapes, accept: accept)?.gapM
+            return order.next(shapes: shapes, accept: accept)?.gapM
         }
         var least: Double?
         for member in members where accept(member) {
-            let gap = index.shapes[Int(member)].gapM(point)
+            let gap = shapes[Int(member)].gapM(point)
             if least == nil || gap < least! { least = gap }
         }
         return least
@@ -181,12 +186,15 @@ struct MemberGroup: Sendable {
     /// The first `count` accepted members by `§plan-rank` among non-open candidates: priority, highest first;
     /// gap, least first; id.
     func ranked(
-        _ count: Int, to point: SpherePoint, index: RegionIndex, accept: (Int32) -> Bool
+        _ count: Int, to point: SpherePoint, index: RegionIndex, shapes: UnsafeBufferPointer<RegionShape>,
+        accept: (Int32) -> Bool
     ) -> [(member: Int32, gapM: Double)] {
-        guard !levels.isEmpty else { return all.nearest(count, to: point, index: index, accept: accept) }
+        guard !levels.isEmpty else {
+            return all.nearest(count, to: point, index: index, shapes: shapes, accept: accept)
+        }
         var found: [(member: Int32, gapM: Double)] = []
         for level in levels where found.count < count {
-            found += level.set.nearest(count - found.count, to: point, index: index, accept: accept)
+            found += level.set.nearest(count - found.count, to: point, index: index, shapes: shapes, accept: accept)
         }
         return found
     }

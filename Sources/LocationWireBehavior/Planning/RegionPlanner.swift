@@ -32,54 +32,57 @@ public struct RegionPlanner: Sendable {
         let budget = max(slotBudget, 0)
         let point = SpherePoint(latitudeE7: latitudeE7, longitudeE7: longitudeE7)
         let index = self.index
-
-        // §plan-candidates: the open regions, group by group from the roots down.
-        var open: [Int32] = []
-        var openSet = Set<Int32>()
-        var visible: [(group: Int32, isRoot: Bool)] = [(index.rootGroup, true)]
-        var next = 0
-        while next < visible.count {
-            let (group, isRoot) = visible[next]
-            next += 1
-            index.groups[Int(group)].all.forEachCircleContaining(point, shapes: index.shapes) { member in
-                guard index.counts(member, inRootGroup: isRoot, nowMs: nowMs),
-                    index.shapes[Int(member)].contains(point)
-                else { return }
-                open.append(member)
-                openSet.insert(member)
-                let children = index.childGroup[Int(member)]
-                if children >= 0 { visible.append((children, false)) }
-            }
-        }
-
-        // §plan-rank: open first (all at gap 0), by priority then id; then the best of the rest of every
-        // visible group, merged.
-        open.sort { index.precedes($0, 0, $1, 0) }
-        var chosen = open.prefix(budget).map { (member: $0, gapM: 0.0) }
-        let wanted = budget - chosen.count
-        if wanted > 0 {
-            var rest: [(member: Int32, gapM: Double)] = []
-            for (group, isRoot) in visible {
-                rest += index.groups[Int(group)].ranked(wanted, to: point, index: index) { member in
-                    index.counts(member, inRootGroup: isRoot, nowMs: nowMs) && !openSet.contains(member)
+        // Shapes are read in place: subscripting the array would copy each 160-byte RegionShape out of it.
+        let (chosen, openSet, leastLeftOut) = index.shapes.withUnsafeBufferPointer { shapes in
+            // §plan-candidates: the open regions, group by group from the roots down.
+            var open: [Int32] = []
+            var openSet = Set<Int32>()
+            var visible: [(group: Int32, isRoot: Bool)] = [(index.rootGroup, true)]
+            var next = 0
+            while next < visible.count {
+                let (group, isRoot) = visible[next]
+                next += 1
+                index.groups[Int(group)].all.forEachCircleContaining(point, shapes: shapes) { member in
+                    guard index.counts(member, inRootGroup: isRoot, nowMs: nowMs),
+                        shapes[Int(member)].contains(point)
+                    else { return }
+                    open.append(member)
+                    openSet.insert(member)
+                    let children = index.childGroup[Int(member)]
+                    if children >= 0 { visible.append((children, false)) }
                 }
             }
-            rest.sort { index.precedes($0.member, $0.gapM, $1.member, $1.gapM) }
-            chosen += rest.prefix(wanted)
-        }
 
-        // §plan-refresh: the least gap among the candidates left out. An open one left out has gap 0.
-        var leastLeftOut: Double?
-        if open.count > budget {
-            leastLeftOut = 0
-        } else {
-            let chosenSet = Set(chosen.map(\.member))
-            for (group, isRoot) in visible {
-                let gap = index.groups[Int(group)].all.leastGapM(to: point, index: index) { member in
-                    index.counts(member, inRootGroup: isRoot, nowMs: nowMs) && !chosenSet.contains(member)
+            // §plan-rank: open first (all at gap 0), by priority then id; then the best of the rest of every
+            // visible group, merged.
+            open.sort { index.precedes($0, 0, $1, 0) }
+            var chosen = open.prefix(budget).map { (member: $0, gapM: 0.0) }
+            let wanted = budget - chosen.count
+            if wanted > 0 {
+                var rest: [(member: Int32, gapM: Double)] = []
+                for (group, isRoot) in visible {
+                    rest += index.groups[Int(group)].ranked(wanted, to: point, index: index, shapes: shapes) { member in
+                        index.counts(member, inRootGroup: isRoot, nowMs: nowMs) && !openSet.contains(member)
+                    }
                 }
-                if let gap, leastLeftOut.map({ gap < $0 }) ?? true { leastLeftOut = gap }
+                rest.sort { index.precedes($0.member, $0.gapM, $1.member, $1.gapM) }
+                chosen += rest.prefix(wanted)
             }
+
+            // §plan-refresh: the least gap among the candidates left out. An open one left out has gap 0.
+            var leastLeftOut: Double?
+            if open.count > budget {
+                leastLeftOut = 0
+            } else {
+                let chosenSet = Set(chosen.map(\.member))
+                for (group, isRoot) in visible {
+                    let gap = index.groups[Int(group)].all.leastGapM(to: point, shapes: shapes) { member in
+                        index.counts(member, inRootGroup: isRoot, nowMs: nowMs) && !chosenSet.contains(member)
+                    }
+                    if let gap, leastLeftOut.map({ gap < $0 }) ?? true { leastLeftOut = gap }
+                }
+            }
+            return (chosen, openSet, leastLeftOut)
         }
 
         let assigned = chosen.map { entry in
