@@ -8,7 +8,7 @@ import LocationWire
 /// a centre and a reach, metres, such that every member circle of the subtree lies within `reach` of the
 /// centre. By the triangle inequality on great-circle distance, d(p, centre) − reach is then a lower bound of
 /// the gap of every member below it; searches order and prune by that bound and compute each member's gap with
-/// `RegionShape.gapM`, so the results are exactly the scan's.
+/// `RegionShape.gapM` (through ``Disc``), so the results are exactly the scan's.
 struct CapTree: Sendable {
     /// Members per leaf: enough to make a leaf worth opening, few enough that it stays tight.
     static let leafSize = 8
@@ -34,15 +34,15 @@ struct CapTree: Sendable {
     /// Index of the root in `nodes`.
     let root: Int32 = 0
 
-    /// `members` must be non-empty; `shapes` indexed by region index.
+    /// `members` must be non-empty; `discs` indexed by region index.
     ///
     /// Top down, like a k-d tree: each node splits its members at the median of the axis (of the unit-vector
     /// centres) along which they spread most, until a leaf holds `leafSize`. Children come after their parent in
     /// `nodes`, so the caps are then computed in one backward pass, each from its children.
-    init(members: [Int32], shapes: [RegionShape]) {
+    init(members: [Int32], discs: [Disc]) {
         var members = members
         var points = members.map { member -> (Double, Double, Double) in
-            let center = shapes[Int(member)].center
+            let center = discs[Int(member)].center
             return (center.x, center.y, center.z)
         }
         var nodes = [Node(x: 0, y: 0, z: 0, reachM: 0, first: 0, count: Int32(members.count), isLeaf: true)]
@@ -90,7 +90,7 @@ struct CapTree: Sendable {
             if node.isLeaf {
                 for position in range {
                     let p = points[position]
-                    reach = max(reach, Self.distanceM(x, y, z, p.0, p.1, p.2) + shapes[Int(members[position])].radiusM)
+                    reach = max(reach, Self.distanceM(x, y, z, p.0, p.1, p.2) + discs[Int(members[position])].radiusM)
                 }
             } else {
                 for child in range {
@@ -159,7 +159,7 @@ struct CapTree: Sendable {
     /// Calls `body` with every member whose circle contains `point` (`§region-inside` needs the polygon too;
     /// the caller tests it).
     func forEachCircleContaining(
-        _ point: SpherePoint, shapes: UnsafeBufferPointer<RegionShape>, _ body: (Int32) -> Void
+        _ point: SpherePoint, discs: UnsafeBufferPointer<Disc>, _ body: (Int32) -> Void
     ) {
         var stack: [Int32] = [root]
         while let index = stack.popLast() {
@@ -171,7 +171,7 @@ struct CapTree: Sendable {
             if node.isLeaf {
                 for position in range {
                     let member = members[position]
-                    if shapes[Int(member)].gapM(point) == 0 { body(member) }
+                    if discs[Int(member)].gapM(point) == 0 { body(member) }
                 }
             } else {
                 for child in range { stack.append(Int32(child)) }
@@ -194,7 +194,7 @@ struct CapTree: Sendable {
             push(key: 0, reference: tree.root)
         }
 
-        mutating func next(shapes: UnsafeBufferPointer<RegionShape>, accept: (Int32) -> Bool) -> (member: Int32, gapM: Double)? {
+        mutating func next(discs: UnsafeBufferPointer<Disc>, accept: (Int32) -> Bool) -> (member: Int32, gapM: Double)? {
             while let (key, reference) = pop() {
                 if reference < 0 { return (-reference - 1, key) }
                 let node = tree.nodes[Int(reference)]
@@ -202,7 +202,7 @@ struct CapTree: Sendable {
                 if node.isLeaf {
                     for position in range {
                         let member = tree.members[position]
-                        if accept(member) { push(key: shapes[Int(member)].gapM(point), reference: -member - 1) }
+                        if accept(member) { push(key: discs[Int(member)].gapM(point), reference: -member - 1) }
                     }
                 } else {
                     for child in range {
@@ -263,5 +263,24 @@ struct CapTree: Sendable {
         let dy = ay - by
         let dz = az - bz
         return Sphere.distanceM(squaredChord: dx * dx + dy * dy + dz * dz)
+    }
+}
+
+/// A region's circle alone, 48 bytes: what the searches read for every member they look at. (``RegionShape``
+/// also carries the polygon, about 160 bytes, and copying it costs reference counting.)
+struct Disc: Sendable {
+    let center: SpherePoint
+    let radiusM: Double
+    let radiusSquaredChord: Double
+
+    init(_ shape: RegionShape) {
+        center = shape.center
+        radiusM = shape.radiusM
+        radiusSquaredChord = shape.radiusSquaredChord
+    }
+
+    /// `§region-gap`, exactly as ``RegionShape/gapM(_:)``.
+    @inline(__always) func gapM(_ point: SpherePoint) -> Double {
+        RegionShape.gapM(point, center: center, radiusM: radiusM, radiusSquaredChord: radiusSquaredChord)
     }
 }

@@ -4,15 +4,20 @@ import LocationWire
 /// siblings, and a spatial search per large group. Built once; a plan then looks at the root group, the
 /// children of the few regions the position is in, and in each only the members that can rank.
 ///
+/// A class, so that a plan and its closures share it instead of copying (and reference counting) its arrays.
+///
 /// Invariants: region indices are positions in `regions` (Int32); every region has a circle and a unique id
 /// (``PlanAssembly/usable(_:)``); a region belongs to its parent's group, and also to the root group when its
 /// parent may expire (it is a root exactly when that parent is not live).
-struct RegionIndex: Sendable {
+final class RegionIndex: Sendable {
     /// Groups larger than this get spatial trees; smaller ones are scanned, which is faster at that size.
     static let scanLimit = 32
 
     let regions: [Region]
+    /// `regions[i].id`, kept apart so that comparing ids does not copy whole regions.
+    let ids: [String]
     let shapes: [RegionShape]
+    let discs: [Disc]
     let priorities: [UInt32]
     let expiresAtMs: [Int64]
     /// The parent's region index, −1 when `parent_id` is empty or names no region of the catalogue.
@@ -28,8 +33,11 @@ struct RegionIndex: Sendable {
     init(catalogue: [Region]) {
         let regions = PlanAssembly.usable(catalogue)
         self.regions = regions
+        ids = regions.map(\.id)
         let shapes = regions.map { RegionShape($0)! }
         self.shapes = shapes
+        let discs = shapes.map(Disc.init)
+        self.discs = discs
         priorities = regions.map(\.priority)
         let expiresAtMs = regions.map(\.expiresAtMs)
         self.expiresAtMs = expiresAtMs
@@ -55,11 +63,11 @@ struct RegionIndex: Sendable {
         var childGroup = [Int32](repeating: -1, count: regions.count)
         for index in regions.indices where !children[index].isEmpty {
             childGroup[index] = Int32(groups.count)
-            groups.append(MemberGroup(members: children[index], shapes: shapes, priorities: priorities))
+            groups.append(MemberGroup(members: children[index], discs: discs, priorities: priorities))
             children[index] = []
         }
         rootGroup = Int32(groups.count)
-        groups.append(MemberGroup(members: rootMembers, shapes: shapes, priorities: priorities))
+        groups.append(MemberGroup(members: rootMembers, discs: discs, priorities: priorities))
         self.groups = groups
         self.childGroup = childGroup
         self.hasPermanentChild = hasPermanentChild
@@ -68,7 +76,8 @@ struct RegionIndex: Sendable {
     /// Bytes held by the index beyond the regions themselves (shapes, per-region arrays, groups and trees).
     var memoryBytes: Int {
         let perRegion =
-            MemoryLayout<RegionShape>.stride + MemoryLayout<UInt32>.stride + MemoryLayout<Int64>.stride + 2
+            MemoryLayout<RegionShape>.stride + MemoryLayout<Disc>.stride + MemoryLayout<String>.stride
+            + MemoryLayout<UInt32>.stride + MemoryLayout<Int64>.stride + 2
             * MemoryLayout<Int32>.stride + MemoryLayout<Bool>.stride
         var polygons = 0
         for shape in shapes where shape.hasPolygon { polygons += shape.polygonMemoryBytes }
@@ -102,24 +111,24 @@ struct MemberSet: Sendable {
     let members: [Int32]
     let tree: CapTree?
 
-    init(members: [Int32], shapes: [RegionShape]) {
+    init(members: [Int32], discs: [Disc]) {
         self.members = members
-        tree = members.count > RegionIndex.scanLimit ? CapTree(members: members, shapes: shapes) : nil
+        tree = members.count > RegionIndex.scanLimit ? CapTree(members: members, discs: discs) : nil
     }
 
     var memoryBytes: Int { members.capacity * MemoryLayout<Int32>.stride + (tree?.memoryBytes ?? 0) }
 
     /// Calls `body` with each member whose circle contains `point`.
     func forEachCircleContaining(
-        _ point: SpherePoint, shapes: UnsafeBufferPointer<RegionShape>, _ body: (Int32) -> Void
+        _ point: SpherePoint, discs: UnsafeBufferPointer<Disc>, _ body: (Int32) -> Void
     ) {
-        if let tree { return tree.forEachCircleContaining(point, shapes: shapes, body) }
-        for member in members where shapes[Int(member)].gapM(point) == 0 { body(member) }
+        if let tree { return tree.forEachCircleContaining(point, discs: discs, body) }
+        for member in members where discs[Int(member)].gapM(point) == 0 { body(member) }
     }
 
     /// The first `count` accepted members by gap, least first, then by id (byte order), with their gaps.
     func nearest(
-        _ count: Int, to point: SpherePoint, index: RegionIndex, shapes: UnsafeBufferPointer<RegionShape>,
+        _ count: Int, to point: SpherePoint, index: RegionIndex, discs: UnsafeBufferPointer<Disc>,
         accept: (Int32) -> Bool
     ) -> [(member: Int32, gapM: Double)] {
         guard count > 0 else { return [] }
@@ -128,29 +137,29 @@ struct MemberSet: Sendable {
             var order = CapTree.GapOrder(tree: tree, point: point)
             // Gaps come in order; past the count, keep taking those that tie with the last one so that the id
             // decides among them.
-            while let next = order.next(shapes: shapes, accept: accept) {
+            while let next = order.next(discs: discs, accept: accept) {
                 if found.count >= count, next.gapM > found[found.count - 1].gapM { break }
                 found.append(next)
             }
         } else {
-            for member in members where accept(member) { found.append((member, shapes[Int(member)].gapM(point))) }
+            for member in members where accept(member) { found.append((member, discs[Int(member)].gapM(point))) }
         }
-        found.sort { $0.gapM < $1.gapM || ($0.gapM == $1.gapM && idPrecedes(index.regions[Int($0.member)].id, index.regions[Int($1.member)].id)) }
+        found.sort { $0.gapM < $1.gapM || ($0.gapM == $1.gapM && idPrecedes(index.ids[Int($0.member)], index.ids[Int($1.member)])) }
         if found.count > count { found.removeLast(found.count - count) }
         return found
     }
 
     /// The least gap among accepted members, nil when none is.
     func leastGapM(
-        to point: SpherePoint, shapes: UnsafeBufferPointer<RegionShape>, accept: (Int32) -> Bool
+        to point: SpherePoint, discs: UnsafeBufferPointer<Disc>, accept: (Int32) -> Bool
     ) -> Double? {
         if let tree {
             var order = CapTree.GapOrder(tree: tree, point: point)
-            return order.next(shapes: shapes, accept: accept)?.gapM
+            return order.next(discs: discs, accept: accept)?.gapM
         }
         var least: Double?
         for member in members where accept(member) {
-            let gap = shapes[Int(member)].gapM(point)
+            let gap = discs[Int(member)].gapM(point)
             if least == nil || gap < least! { least = gap }
         }
         return least
@@ -166,8 +175,8 @@ struct MemberGroup: Sendable {
     /// is that level).
     let levels: [(priority: UInt32, set: MemberSet)]
 
-    init(members: [Int32], shapes: [RegionShape], priorities: [UInt32]) {
-        all = MemberSet(members: members, shapes: shapes)
+    init(members: [Int32], discs: [Disc], priorities: [UInt32]) {
+        all = MemberSet(members: members, discs: discs)
         let sorted = members.sorted { priorities[Int($0)] > priorities[Int($1)] }
         var levels: [(priority: UInt32, set: MemberSet)] = []
         var start = 0
@@ -175,7 +184,7 @@ struct MemberGroup: Sendable {
             let priority = priorities[Int(sorted[start])]
             var end = start + 1
             while end < sorted.count, priorities[Int(sorted[end])] == priority { end += 1 }
-            levels.append((priority, MemberSet(members: Array(sorted[start..<end]), shapes: shapes)))
+            levels.append((priority, MemberSet(members: Array(sorted[start..<end]), discs: discs)))
             start = end
         }
         self.levels = levels.count > 1 ? levels : []
@@ -186,15 +195,15 @@ struct MemberGroup: Sendable {
     /// The first `count` accepted members by `§plan-rank` among non-open candidates: priority, highest first;
     /// gap, least first; id.
     func ranked(
-        _ count: Int, to point: SpherePoint, index: RegionIndex, shapes: UnsafeBufferPointer<RegionShape>,
+        _ count: Int, to point: SpherePoint, index: RegionIndex, discs: UnsafeBufferPointer<Disc>,
         accept: (Int32) -> Bool
     ) -> [(member: Int32, gapM: Double)] {
         guard !levels.isEmpty else {
-            return all.nearest(count, to: point, index: index, shapes: shapes, accept: accept)
+            return all.nearest(count, to: point, index: index, discs: discs, accept: accept)
         }
         var found: [(member: Int32, gapM: Double)] = []
         for level in levels where found.count < count {
-            found += level.set.nearest(count - found.count, to: point, index: index, shapes: shapes, accept: accept)
+            found += level.set.nearest(count - found.count, to: point, index: index, discs: discs, accept: accept)
         }
         return found
     }

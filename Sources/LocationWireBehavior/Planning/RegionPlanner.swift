@@ -32,8 +32,8 @@ public struct RegionPlanner: Sendable {
         let budget = max(slotBudget, 0)
         let point = SpherePoint(latitudeE7: latitudeE7, longitudeE7: longitudeE7)
         let index = self.index
-        // Shapes are read in place: subscripting the array would copy each 160-byte RegionShape out of it.
-        let (chosen, openSet, leastLeftOut) = index.shapes.withUnsafeBufferPointer { shapes in
+        // Circles are read in place, through a buffer pointer, so that the searches do no reference counting.
+        let (chosen, openSet, leastLeftOut) = index.discs.withUnsafeBufferPointer { discs in
             // §plan-candidates: the open regions, group by group from the roots down.
             var open: [Int32] = []
             var openSet = Set<Int32>()
@@ -42,9 +42,9 @@ public struct RegionPlanner: Sendable {
             while next < visible.count {
                 let (group, isRoot) = visible[next]
                 next += 1
-                index.groups[Int(group)].all.forEachCircleContaining(point, shapes: shapes) { member in
+                index.groups[Int(group)].all.forEachCircleContaining(point, discs: discs) { member in
                     guard index.counts(member, inRootGroup: isRoot, nowMs: nowMs),
-                        shapes[Int(member)].contains(point)
+                        index.shapes[Int(member)].contains(point)
                     else { return }
                     open.append(member)
                     openSet.insert(member)
@@ -61,7 +61,7 @@ public struct RegionPlanner: Sendable {
             if wanted > 0 {
                 var rest: [(member: Int32, gapM: Double)] = []
                 for (group, isRoot) in visible {
-                    rest += index.groups[Int(group)].ranked(wanted, to: point, index: index, shapes: shapes) { member in
+                    rest += index.groups[Int(group)].ranked(wanted, to: point, index: index, discs: discs) { member in
                         index.counts(member, inRootGroup: isRoot, nowMs: nowMs) && !openSet.contains(member)
                     }
                 }
@@ -76,7 +76,7 @@ public struct RegionPlanner: Sendable {
             } else {
                 let chosenSet = Set(chosen.map(\.member))
                 for (group, isRoot) in visible {
-                    let gap = index.groups[Int(group)].all.leastGapM(to: point, shapes: shapes) { member in
+                    let gap = index.groups[Int(group)].all.leastGapM(to: point, discs: discs) { member in
                         index.counts(member, inRootGroup: isRoot, nowMs: nowMs) && !chosenSet.contains(member)
                     }
                     if let gap, leastLeftOut.map({ gap < $0 }) ?? true { leastLeftOut = gap }
@@ -146,6 +146,6 @@ extension RegionIndex {
         let priorityB = priorities[Int(b)]
         if priorityA != priorityB { return priorityA > priorityB }
         if gapA != gapB { return gapA < gapB }
-        return idPrecedes(regions[Int(a)].id, regions[Int(b)].id)
+        return idPrecedes(ids[Int(a)], ids[Int(b)])
     }
 }
