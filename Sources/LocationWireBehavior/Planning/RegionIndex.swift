@@ -16,7 +16,8 @@ final class RegionIndex: Sendable {
     let regions: [Region]
     /// `regions[i].id`, kept apart so that comparing ids does not copy whole regions.
     let ids: [String]
-    let shapes: [RegionShape]
+    /// Each region's circle. Polygons are not kept: a plan tests one only for the few regions whose circle
+    /// holds the position, and builds its ``RegionShape`` then (a million shapes would be 160 MB more).
     let discs: [Disc]
     let priorities: [UInt32]
     let expiresAtMs: [Int64]
@@ -34,9 +35,7 @@ final class RegionIndex: Sendable {
         let regions = PlanAssembly.usable(catalogue)
         self.regions = regions
         ids = regions.map(\.id)
-        let shapes = regions.map { RegionShape($0)! }
-        self.shapes = shapes
-        let discs = shapes.map(Disc.init)
+        let discs = regions.map { Disc(RegionShape($0)!) }
         self.discs = discs
         priorities = regions.map(\.priority)
         let expiresAtMs = regions.map(\.expiresAtMs)
@@ -73,15 +72,13 @@ final class RegionIndex: Sendable {
         self.hasPermanentChild = hasPermanentChild
     }
 
-    /// Bytes held by the index beyond the regions themselves (shapes, per-region arrays, groups and trees).
+    /// Bytes held by the index beyond the regions themselves (per-region arrays, groups and trees).
     var memoryBytes: Int {
         let perRegion =
-            MemoryLayout<RegionShape>.stride + MemoryLayout<Disc>.stride + MemoryLayout<String>.stride
+            MemoryLayout<Disc>.stride + MemoryLayout<String>.stride
             + MemoryLayout<UInt32>.stride + MemoryLayout<Int64>.stride + 2
             * MemoryLayout<Int32>.stride + MemoryLayout<Bool>.stride
-        var polygons = 0
-        for shape in shapes where shape.hasPolygon { polygons += shape.polygonMemoryBytes }
-        return regions.count * perRegion + polygons + groups.reduce(0) { $0 + $1.memoryBytes }
+        return regions.count * perRegion + groups.reduce(0) { $0 + $1.memoryBytes }
     }
 
     @inline(__always) func isLive(_ index: Int32, nowMs: Int64) -> Bool {
@@ -209,7 +206,3 @@ struct MemberGroup: Sendable {
     }
 }
 
-extension RegionShape {
-    /// Bytes of the projected polygon's vertex arrays.
-    var polygonMemoryBytes: Int { ((polygon?.xs.capacity ?? 0) + (polygon?.ys.capacity ?? 0)) * MemoryLayout<Double>.stride }
-}

@@ -20,8 +20,8 @@ public struct RegionPlanner: Sendable {
     /// Regions the planner works on (after dropping duplicates and regions without a circle).
     public var regionCount: Int { index.regions.count }
 
-    /// Bytes the index holds beyond the catalogue's `Region` values: shapes, per-region arrays, sibling groups
-    /// and spatial trees. An estimate from the arrays' capacities; allocator overhead is not counted.
+    /// Bytes the index holds beyond the catalogue's `Region` values: circles, ids, per-region arrays, sibling
+    /// groups and spatial trees. An estimate from the arrays' capacities; allocator overhead is not counted.
     public var indexMemoryBytes: Int { index.memoryBytes }
 
     /// Plans for a device at (`latitudeE7`, `longitudeE7`), 1e-7 degree, with `slotBudget` slots (below 0 is
@@ -44,7 +44,7 @@ public struct RegionPlanner: Sendable {
                 next += 1
                 index.groups[Int(group)].all.forEachCircleContaining(point, discs: discs) { member in
                     guard index.counts(member, inRootGroup: isRoot, nowMs: nowMs),
-                        index.shapes[Int(member)].contains(point)
+                        RegionShape(index.regions[Int(member)])!.contains(point)
                     else { return }
                     open.append(member)
                     openSet.insert(member)
