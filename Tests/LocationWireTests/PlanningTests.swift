@@ -94,6 +94,19 @@ struct PlanningTests {
         #expect(Self.ids(earlier) == ["city:old"])
     }
 
+    @Test("§plan-candidates where the spec assumes a clean catalogue: the first of a duplicated id, no circle-less regions")
+    func uncleanCatalogue() {
+        var noCircle = Self.region("city:shapeless", 10, 10)
+        noCircle.circle = nil
+        let catalogue = [
+            Self.region("a:twice", 10, 10, priority: 1), Self.region("a:twice", 10, 10.001, priority: 7),
+            noCircle, Self.region("site:under-shapeless", 10, 10.002, parent: "city:shapeless"),
+        ]
+        let assignment = Self.plan(catalogue, at: (10, 10), budget: 10)
+        #expect(Self.ids(assignment) == ["a:twice", "site:under-shapeless"])
+        #expect(assignment.regions[0].priority == 1)
+    }
+
     // MARK: §plan-rank
 
     @Test("§plan-rank: open first, then priority, then gap, then id in byte order; the first N")
@@ -294,6 +307,17 @@ struct PlanningTests {
         let blind = Arming.arm(Self.held(regions), slots: 10, position: nil, nowMs: Self.now)
         #expect(blind.regionIds == ["b:high", "a:far", "a:near", "a:A"])
         #expect(blind.failedRegionIds.isEmpty && blind.failureReasons.isEmpty)
+    }
+
+    @Test("§arm-order where the spec is silent: an id held twice is armed once; a region without a circle ranks last")
+    func armingUnclean() {
+        var noCircle = Self.region("a:0-no-circle", 0, 0)
+        noCircle.circle = nil
+        let regions = [Self.region("a:1", 0, 1), Self.region("a:1", 0, 2), noCircle, Self.region("a:2", 0, 3)]
+        let armed = Arming.arm(
+            Self.held(regions), slots: 2, position: SpherePoint(latitudeE7: 0, longitudeE7: 0), nowMs: Self.now)
+        #expect(armed.regionIds == ["a:1", "a:2"] && armed.failedRegionIds == ["a:0-no-circle"])
+        #expect(Arming.arm(Self.held(regions), slots: 5, position: nil, nowMs: Self.now).regionIds == ["a:0-no-circle", "a:1", "a:2"])
     }
 
     @Test("§arm-order: nothing armed when monitoring is off or the assignment expired")
