@@ -76,7 +76,9 @@ public enum RegionCatalogues {
     /// some near the poles), nested and overlapping circles, polygons, random priorities and expiries around
     /// `nowMs`, parents that expire, parents that do not exist, cycles, duplicate ids and regions without a
     /// circle. Returns the catalogue and the anchors (latitude, longitude in degrees) to plan around.
-    public static func stress(count: Int, nowMs: Int64, seed: UInt64) -> (regions: [Region], anchors: [(Double, Double)]) {
+    public static func stress(
+        count: Int, nowMs: Int64, seed: UInt64
+    ) -> (regions: [Region], anchors: [(Double, Double)]) {
         var random = SeededRandom(seed: seed)
         var anchors: [(Double, Double)] = [(89.9, 10), (-89.95, -120), (0.5, 179.99), (-12, -179.995), (47.4, 8.5)]
         for _ in 0..<3 { anchors.append((random.uniform(-80, 80), random.uniform(-180, 180))) }
@@ -85,7 +87,8 @@ public enum RegionCatalogues {
             let anchor = anchors[random.index(anchors.count)]
             let radiusM = [30.0, 100, 300, 1_000, 2_000, 20_000, 200_000][random.index(7)] * random.uniform(0.5, 1.5)
             let position = destination(
-                from: anchor, bearingDegrees: random.uniform(0, 360), distanceM: random.uniform(0, 1).squareRoot() * 60_000)
+                from: anchor, bearingDegrees: random.uniform(0, 360),
+                distanceM: random.uniform(0, 1).squareRoot() * 60_000)
             var region = Region()
             region.id = "r:\(number)"
             region.version = 1 + UInt64(random.index(3))
@@ -106,7 +109,8 @@ public enum RegionCatalogues {
             if number > 0, random.index(4) != 0 {
                 switch random.index(20) {
                 case 0: region.parentId = "r:missing\(number)"
-                case 1: region.parentId = "r:\(number + 1 + random.index(5))"  // later in the catalogue; cycles possible
+                // Later in the catalogue: cycles are possible.
+                case 1: region.parentId = "r:\(number + 1 + random.index(5))"
                 default: region.parentId = "r:\(random.index(number))"
                 }
             }
@@ -118,7 +122,9 @@ public enum RegionCatalogues {
     }
 
     /// A position `distanceM` from `center` (degrees) along `bearingDegrees`, on the spec's sphere.
-    public static func destination(from center: (Double, Double), bearingDegrees: Double, distanceM: Double)
+    public static func destination(
+        from center: (Double, Double), bearingDegrees: Double, distanceM: Double
+    )
         -> (Double, Double)
     {
         let phi1 = center.0 * .pi / 180

@@ -7,7 +7,8 @@ import LocationWireJSON
 struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
-        abstract: "Plan the RegionAssignment for a position from a region catalogue (proto/BEHAVIOR.md, region planning).",
+        abstract:
+            "Plan the RegionAssignment for a position from a region catalogue (proto/BEHAVIOR.md, region planning).",
         discussion: """
             The catalogue is a RegionAssignment (protobuf binary or proto3 JSON; its regions are the catalogue) or \
             a GeoJSON FeatureCollection (README.md, "Region catalogues in GeoJSON"). The format is recognised \
@@ -61,7 +62,8 @@ struct PlanCommand: ParsableCommand {
             let longitude = Double(parts[1].trimmingCharacters(in: .whitespaces)),
             (-90...90).contains(latitude), (-180...180).contains(longitude)
         else {
-            throw ValidationError("--at must be LAT,LON in degrees, latitude -90 to 90, longitude -180 to 180; got '\(at)'")
+            throw ValidationError(
+                "--at must be LAT,LON in degrees, latitude -90 to 90, longitude -180 to 180; got '\(at)'")
         }
         return (Int32((latitude * 1e7).rounded()), Int32((longitude * 1e7).rounded()))
     }

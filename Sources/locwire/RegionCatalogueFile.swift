@@ -68,7 +68,8 @@ enum RegionCatalogueFile {
                     throw InputRejected(message: "\(path):\(line):\(column): not valid JSON: \(error.message)")
                 }
                 throw InputRejected(
-                    message: "\(path):\(line):\(column)\(field): not a RegionAssignment in proto3 JSON: \(error.message)")
+                    message:
+                        "\(path):\(line):\(column)\(field): not a RegionAssignment in proto3 JSON: \(error.message)")
             }
         }
         do {
@@ -123,12 +124,14 @@ struct GeoJSONCatalogue {
         region.version = try integer(properties["version"], "\(at).version", 1...Int64(Int64.max)).map(UInt64.init) ?? 1
         region.parentId = try string(properties["parent_id"], "\(at).parent_id") ?? ""
         region.level = try level(properties["level"], "\(at).level")
-        region.priority = try integer(properties["priority"], "\(at).priority", 0...Int64(UInt32.max)).map(UInt32.init) ?? 0
+        region.priority =
+            try integer(properties["priority"], "\(at).priority", 0...Int64(UInt32.max)).map(UInt32.init) ?? 0
         region.notifyOnEntry = try bool(properties["notify_on_entry"], "\(at).notify_on_entry") ?? false
         region.notifyOnExit = try bool(properties["notify_on_exit"], "\(at).notify_on_exit") ?? false
         region.notifyOnDwell = try bool(properties["notify_on_dwell"], "\(at).notify_on_dwell") ?? false
         region.loiteringDelayMs =
-            try integer(properties["loitering_delay_ms"], "\(at).loitering_delay_ms", 0...86_400_000).map(UInt32.init) ?? 0
+            try integer(properties["loitering_delay_ms"], "\(at).loitering_delay_ms", 0...86_400_000).map(UInt32.init)
+            ?? 0
         region.expiresAtMs = try integer(properties["expires_at_ms"], "\(at).expires_at_ms", Int64.min...Int64.max) ?? 0
         region.refineOnEntry = try bool(properties["refine_on_entry"], "\(at).refine_on_entry") ?? false
         region.name = try string(properties["name"], "\(at).name") ?? ""
@@ -174,13 +177,17 @@ struct GeoJSONCatalogue {
         guard !(value is String), let number = value as? NSNumber, let whole = Int64(exactly: number.doubleValue) else {
             throw fail(field, "must be an integer")
         }
-        guard range.contains(whole) else { throw fail(field, "\(whole) is not in \(range.lowerBound) to \(range.upperBound)") }
+        guard range.contains(whole) else {
+            throw fail(field, "\(whole) is not in \(range.lowerBound) to \(range.upperBound)")
+        }
         return whole
     }
 
     /// A level by name (`site`, `REGION_LEVEL_SITE`) or number (1 to 5).
     func level(_ value: Any?, _ field: String) throws -> RegionLevel {
-        guard let value, !(value is NSNull) else { throw fail(field, "required: country, province, city, district or site") }
+        guard let value, !(value is NSNull) else {
+            throw fail(field, "required: country, province, city, district or site")
+        }
         let names = ["country", "province", "city", "district", "site"]
         if let name = value as? String {
             let short = name.lowercased().replacingOccurrences(of: "region_level_", with: "")
@@ -208,7 +215,8 @@ struct GeoJSONCatalogue {
             throw fail(field, "a Polygon needs an array of rings")
         }
         guard rings.count == 1 else { throw fail(field, "holes are not supported: give only the outer ring") }
-        var positions = try ring.enumerated().map { index, position in try coordinate(position, "\(field)[0][\(index)]") }
+        var positions = try ring.enumerated().map { index, position in try coordinate(position, "\(field)[0][\(index)]")
+        }
         if positions.count > 1, positions.first! == positions.last! { positions.removeLast() }
         guard (3...1000).contains(positions.count) else {
             throw fail(field, "a polygon needs 3 to 1000 distinct vertices, this one has \(positions.count)")
@@ -222,13 +230,16 @@ struct GeoJSONCatalogue {
     /// The centre is the normalized mean of the vertices' unit vectors (no seam at the antimeridian); the radius
     /// the farthest vertex, rounded up, plus 1 m.
     func enclosingCircle(_ polygon: Polygon, _ field: String) throws -> Circle {
-        let vertices = zip(polygon.latitudesE7, polygon.longitudesE7).map { SpherePoint(latitudeE7: $0, longitudeE7: $1) }
+        let vertices = zip(polygon.latitudesE7, polygon.longitudesE7).map {
+            SpherePoint(latitudeE7: $0, longitudeE7: $1)
+        }
         let sum = vertices.reduce((0.0, 0.0, 0.0)) { ($0.0 + $1.x, $0.1 + $1.y, $0.2 + $1.z) }
         let length = (sum.0 * sum.0 + sum.1 * sum.1 + sum.2 * sum.2).squareRoot()
         guard length > 1e-6 else { throw fail(field, "the polygon surrounds no point: its vertices balance out") }
         let latitude = atan2(sum.2, (sum.0 * sum.0 + sum.1 * sum.1).squareRoot()) * 180 / .pi
         let longitude = atan2(sum.1, sum.0) * 180 / .pi
-        let center = SpherePoint(latitudeE7: Int32((latitude * 1e7).rounded()), longitudeE7: Int32((longitude * 1e7).rounded()))
+        let center = SpherePoint(
+            latitudeE7: Int32((latitude * 1e7).rounded()), longitudeE7: Int32((longitude * 1e7).rounded()))
         let farthest = vertices.map { center.distanceM(to: $0) }.max()!
         let radius = farthest.rounded(.up) + 1
         guard radius <= 1_000_000 else {

@@ -31,7 +31,9 @@ extension CLITests {
     @Test("locwire plan: a GeoJSON catalogue, as §plan-rank and §plan-refine say; the polygon's circle encloses it")
     func planFromGeoJSON() throws {
         let catalogue = try temporaryFile("catalogue.geojson", Array(Self.geoJSONCatalogue.utf8))
-        let outcome = try run(["plan", "--catalogue", catalogue, "--at", "47.3715,8.5435", "--budget", "2", "--now", "1700000000000"])
+        let outcome = try run([
+            "plan", "--catalogue", catalogue, "--at", "47.3715,8.5435", "--budget", "2", "--now", "1700000000000",
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let assignment = try RegionAssignment(jsonString: outcome.text)
         #expect(assignment.regions.map(\.id) == ["site:hb", "city:zurich"])
@@ -39,17 +41,23 @@ extension CLITests {
         let hb = assignment.regions[0]
         let shape = try #require(RegionShape(hb))
         for (latitude, longitude) in zip(hb.polygon!.latitudesE7, hb.polygon!.longitudesE7) {
-            #expect(SpherePoint(latitudeE7: latitude, longitudeE7: longitude).distanceM(to: shape.center) < shape.radiusM - 0.5)
+            #expect(
+                SpherePoint(latitudeE7: latitude, longitudeE7: longitude).distanceM(to: shape.center) < shape.radiusM
+                    - 0.5)
         }
         // The same plan as the library's, in binary, and then a delta against it.
         let binary = try run(
-            ["plan", "--catalogue", catalogue, "--at", "47.3715,8.5435", "--budget", "2", "--now", "1700000000000",
-             "--format", "binary"])
+            [
+                "plan", "--catalogue", catalogue, "--at", "47.3715,8.5435", "--budget", "2", "--now", "1700000000000",
+                "--format", "binary",
+            ])
         #expect(try RegionAssignment(serializedBytes: binary.stdout) == assignment)
         let previous = try temporaryFile("previous.binpb", binary.stdout)
         let again = try run(
-            ["plan", "--catalogue", catalogue, "--at=47.3715,8.5435", "--budget", "2", "--now", "1700000000001",
-             "--previous", previous])
+            [
+                "plan", "--catalogue", catalogue, "--at=47.3715,8.5435", "--budget", "2", "--now", "1700000000001",
+                "--previous", previous,
+            ])
         let delta = try RegionAssignment(jsonString: again.text)
         #expect(delta.mode == .delta && delta.baseVersion == 1 && delta.assignmentVersion == 2 && delta.regions.isEmpty)
     }
@@ -65,7 +73,9 @@ extension CLITests {
             """
         let catalogue = try temporaryFile("catalogue.json", Array(json.utf8))
         let output = catalogue + ".out"
-        let outcome = try run(["plan", "--catalogue", catalogue, "--at", "0,0", "--budget", "1", "--now", "5", "--output", output])
+        let outcome = try run([
+            "plan", "--catalogue", catalogue, "--at", "0,0", "--budget", "1", "--now", "5", "--output", output,
+        ])
         #expect(outcome.status == 0 && outcome.stdout.isEmpty, "\(outcome.stderr)")
         let assignment = try RegionAssignment(jsonUTF8: [UInt8](try Data(contentsOf: URL(fileURLWithPath: output))))
         #expect(assignment.regions.map(\.id) == ["a:1"])
@@ -75,22 +85,36 @@ extension CLITests {
     @Test(
         "locwire plan: bad catalogues exit 1 naming the file and the line or field",
         arguments: [
-            (#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": "a:1", "level": "site", "radius_m": "big"}}]}"#,
-             "features[0].properties.radius_m"),
-            (#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": "a:1", "level": "site"}}]}"#,
-             "features[0].properties.radius_m"),
-            (#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 95]}, "properties": {"id": "a:1", "level": "site", "radius_m": 5}}]}"#,
-             "features[0].geometry.coordinates"),
-            (#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[1, 2], [1, 3]]]}, "properties": {"id": "a:1", "level": "site"}}]}"#,
-             "features[0].geometry.coordinates"),
-            (#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"level": "site", "radius_m": 5}}]}"#,
-             "features[0].properties.id"),
-            (#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": "a:1", "level": "town", "radius_m": 5}}]}"#,
-             "features[0].properties.level"),
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": "a:1", "level": "site", "radius_m": "big"}}]}"#,
+                "features[0].properties.radius_m"
+            ),
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": "a:1", "level": "site"}}]}"#,
+                "features[0].properties.radius_m"
+            ),
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 95]}, "properties": {"id": "a:1", "level": "site", "radius_m": 5}}]}"#,
+                "features[0].geometry.coordinates"
+            ),
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[1, 2], [1, 3]]]}, "properties": {"id": "a:1", "level": "site"}}]}"#,
+                "features[0].geometry.coordinates"
+            ),
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"level": "site", "radius_m": 5}}]}"#,
+                "features[0].properties.id"
+            ),
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": "a:1", "level": "town", "radius_m": 5}}]}"#,
+                "features[0].properties.level"
+            ),
             ("{\n \"regions\": [\n  {\"id\": \"a:1\", \"circle\": {\"radiusM\": \"x\"}}]}", ":3:"),
             ("{\n \"regions\": [\n  {\"id\": \"a:1\"}]}", "regions[0]"),
-            (#"{"regions": [{"id": "a:1", "circle": {"centerLatitudeE7": 1, "centerLongitudeE7": 1, "radiusM": 5}}, {"id": "a:1", "circle": {"centerLatitudeE7": 1, "centerLongitudeE7": 1, "radiusM": 5}}]}"#,
-             "regions[1]"),
+            (
+                #"{"regions": [{"id": "a:1", "circle": {"centerLatitudeE7": 1, "centerLongitudeE7": 1, "radiusM": 5}}, {"id": "a:1", "circle": {"centerLatitudeE7": 1, "centerLongitudeE7": 1, "radiusM": 5}}]}"#,
+                "regions[1]"
+            ),
             ("{\"type\": \"FeatureCollection\", \"features\": [", ":1:"),
             ("\u{0a}\u{05}he", "byte"),
         ])

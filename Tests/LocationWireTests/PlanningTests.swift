@@ -94,7 +94,9 @@ struct PlanningTests {
         #expect(Self.ids(earlier) == ["city:old"])
     }
 
-    @Test("§plan-candidates where the spec assumes a clean catalogue: the first of a duplicated id, no circle-less regions")
+    @Test(
+        "§plan-candidates on an unclean catalogue: the first of a duplicated id, no circle-less regions"
+    )
     func uncleanCatalogue() {
         var noCircle = Self.region("city:shapeless", 10, 10)
         noCircle.circle = nil
@@ -317,7 +319,10 @@ struct PlanningTests {
         let armed = Arming.arm(
             Self.held(regions), slots: 2, position: SpherePoint(latitudeE7: 0, longitudeE7: 0), nowMs: Self.now)
         #expect(armed.regionIds == ["a:1", "a:2"] && armed.failedRegionIds == ["a:0-no-circle"])
-        #expect(Arming.arm(Self.held(regions), slots: 5, position: nil, nowMs: Self.now).regionIds == ["a:0-no-circle", "a:1", "a:2"])
+        #expect(
+            Arming.arm(Self.held(regions), slots: 5, position: nil, nowMs: Self.now).regionIds == [
+                "a:0-no-circle", "a:1", "a:2",
+            ])
     }
 
     @Test("§arm-order: nothing armed when monitoring is off or the assignment expired")
@@ -327,7 +332,8 @@ struct PlanningTests {
         #expect(off.regionIds.isEmpty && off.failedRegionIds.isEmpty && off.assignmentVersion == 9)
         let expired = Arming.arm(Self.held(regions, expiresAtMs: Self.now), slots: 5, position: nil, nowMs: Self.now)
         #expect(expired.regionIds.isEmpty && expired.failedRegionIds.isEmpty)
-        let on = Arming.arm(Self.held(regions, expiresAtMs: Self.now + 1, enabled: true), slots: 5, position: nil, nowMs: Self.now)
+        let on = Arming.arm(
+            Self.held(regions, expiresAtMs: Self.now + 1, enabled: true), slots: 5, position: nil, nowMs: Self.now)
         #expect(on.regionIds == ["a:1"])
     }
 
@@ -339,7 +345,9 @@ struct PlanningTests {
         // How often the interesting cases came up, so that the agreement means something.
         var opened = 0, deltas = 0, refreshed = 0, refined = 0
         defer {
-            #expect(opened > 100 && deltas > 50 && refreshed > 100 && refined > 50, "\(opened) \(deltas) \(refreshed) \(refined)")
+            #expect(
+                opened > 100 && deltas > 50 && refreshed > 100 && refined > 50,
+                "\(opened) \(deltas) \(refreshed) \(refined)")
         }
         for round in 0..<30 {
             let (catalogue, anchors) = RegionCatalogues.stress(
@@ -361,7 +369,11 @@ struct PlanningTests {
                     nowMs: now, previous: previous)
                 #expect(indexed == scanned, "round \(round) at \(position) budget \(budget)")
                 if indexed != scanned { return }
-                if indexed.regions.contains(where: { RegionShape($0)!.contains(SpherePoint(latitudeE7: latitude, longitudeE7: longitude)) }) { opened += 1 }
+                if indexed.regions.contains(where: {
+                    RegionShape($0)!.contains(SpherePoint(latitudeE7: latitude, longitudeE7: longitude))
+                }) {
+                    opened += 1
+                }
                 if indexed.mode == .delta { deltas += 1 }
                 if indexed.refresh?.refreshDistanceM != nil { refreshed += 1 }
                 if indexed.refresh?.onRefineEntry == true { refined += 1 }
@@ -391,7 +403,8 @@ struct PlanningTests {
                 let center = catalogue[random.index(catalogue.count)].circle!
                 let position = RegionCatalogues.destination(
                     from: (Double(center.centerLatitudeE7!) / 1e7, Double(center.centerLongitudeE7!) / 1e7),
-                    bearingDegrees: random.uniform(0, 360), distanceM: random.uniform(0, probe % 3 == 0 ? 500_000 : 300))
+                    bearingDegrees: random.uniform(0, 360), distanceM: random.uniform(0, probe % 3 == 0 ? 500_000 : 300)
+                )
                 let latitude = RegionCatalogues.e7(position.0)
                 let longitude = RegionCatalogues.e7(position.1)
                 let budget = [1, 20, 100][random.index(3)]

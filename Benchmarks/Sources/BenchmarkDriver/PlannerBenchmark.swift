@@ -73,14 +73,20 @@ struct Planner: ParsableCommand {
             return (RegionCatalogues.e7(position.0), RegionCatalogues.e7(position.1))
         }
         func anywhere() -> (Int32, Int32) {
-            (RegionCatalogues.e7(asin(random.uniform(-1, 1)) * 180 / .pi), RegionCatalogues.e7(random.uniform(-180, 180)))
+            (
+                RegionCatalogues.e7(asin(random.uniform(-1, 1)) * 180 / .pi),
+                RegionCatalogues.e7(random.uniform(-180, 180))
+            )
         }
         var rows: [String] = []
         for (kind, position) in [("near a region", near), ("anywhere", anywhere)] {
             let points = (0..<positions).map { _ in position() }
             // Warm-up: caches and the allocator.
             for point in points.prefix(1_000) {
-                consume(planner.plan(latitudeE7: point.0, longitudeE7: point.1, slotBudget: budget, nowMs: now, previous: nil).regions.count)
+                consume(
+                    planner.plan(
+                        latitudeE7: point.0, longitudeE7: point.1, slotBudget: budget, nowMs: now, previous: nil
+                    ).regions.count)
             }
             var latencies: [Double] = []
             latencies.reserveCapacity(points.count)
@@ -130,7 +136,9 @@ struct Planner: ParsableCommand {
     func megabytes(_ bytes: Int) -> String { "\(format(Double(bytes) / 1_048_576)) MiB" }
 
     func format(_ value: Double) -> String {
-        value >= 100 ? String(format: "%.0f", value) : value >= 10 ? String(format: "%.1f", value) : String(format: "%.2f", value)
+        value >= 100
+            ? String(format: "%.0f", value)
+            : value >= 10 ? String(format: "%.1f", value) : String(format: "%.2f", value)
     }
 
     func printToStandardError(_ text: String) {

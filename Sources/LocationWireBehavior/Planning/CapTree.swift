@@ -64,8 +64,10 @@ struct CapTree: Sendable {
             let middle = (start + end) / 2
             Self.select(middle, in: start..<end, axis: axis, members: &members, points: &points)
             let firstChild = nodes.count
-            nodes.append(Node(x: 0, y: 0, z: 0, reachM: 0, first: Int32(start), count: Int32(middle - start), isLeaf: true))
-            nodes.append(Node(x: 0, y: 0, z: 0, reachM: 0, first: Int32(middle), count: Int32(end - middle), isLeaf: true))
+            nodes.append(
+                Node(x: 0, y: 0, z: 0, reachM: 0, first: Int32(start), count: Int32(middle - start), isLeaf: true))
+            nodes.append(
+                Node(x: 0, y: 0, z: 0, reachM: 0, first: Int32(middle), count: Int32(end - middle), isLeaf: true))
             nodes[index].first = Int32(firstChild)
             nodes[index].count = 2
             nodes[index].isLeaf = false
@@ -78,12 +80,17 @@ struct CapTree: Sendable {
             let range = Int(node.first)..<Int(node.first + node.count)
             var sum = (0.0, 0.0, 0.0)
             if node.isLeaf {
-                for position in range { sum = (sum.0 + points[position].0, sum.1 + points[position].1, sum.2 + points[position].2) }
+                for position in range {
+                    sum = (sum.0 + points[position].0, sum.1 + points[position].1, sum.2 + points[position].2)
+                }
             } else {
                 for child in range { sum = (sum.0 + sums[child].0, sum.1 + sums[child].1, sum.2 + sums[child].2) }
             }
             sums[index] = sum
-            let first = node.isLeaf ? points[range.lowerBound] : (nodes[range.lowerBound].x, nodes[range.lowerBound].y, nodes[range.lowerBound].z)
+            let first =
+                node.isLeaf
+                ? points[range.lowerBound]
+                : (nodes[range.lowerBound].x, nodes[range.lowerBound].y, nodes[range.lowerBound].z)
             let length = (sum.0 * sum.0 + sum.1 * sum.1 + sum.2 * sum.2).squareRoot()
             let (x, y, z) = length > 1e-9 ? (sum.0 / length, sum.1 / length, sum.2 / length) : first
             var reach = 0.0
@@ -194,7 +201,8 @@ struct CapTree: Sendable {
             push(key: 0, reference: tree.root)
         }
 
-        mutating func next(discs: UnsafeBufferPointer<Disc>, accept: (Int32) -> Bool) -> (member: Int32, gapM: Double)? {
+        mutating func next(discs: UnsafeBufferPointer<Disc>, accept: (Int32) -> Bool) -> (member: Int32, gapM: Double)?
+        {
             while let (key, reference) = pop() {
                 if reference < 0 { return (-reference - 1, key) }
                 let node = tree.nodes[Int(reference)]
@@ -207,7 +215,8 @@ struct CapTree: Sendable {
                 } else {
                     for child in range {
                         let c = tree.nodes[child]
-                        let bound = CapTree.distanceM(c.x, c.y, c.z, point.x, point.y, point.z) - c.reachM - CapTree.slackM
+                        let bound =
+                            CapTree.distanceM(c.x, c.y, c.z, point.x, point.y, point.z) - c.reachM - CapTree.slackM
                         push(key: max(bound, 0), reference: Int32(child))
                     }
                 }
@@ -256,7 +265,9 @@ struct CapTree: Sendable {
     // MARK: Geometry of the caps
 
     @inline(__always)
-    static func distanceM(_ ax: Double, _ ay: Double, _ az: Double, _ bx: Double, _ by: Double, _ bz: Double)
+    static func distanceM(
+        _ ax: Double, _ ay: Double, _ az: Double, _ bx: Double, _ by: Double, _ bz: Double
+    )
         -> Double
     {
         let dx = ax - bx

@@ -71,7 +71,8 @@ enum PlanAssembly {
         }
         // §plan-refresh
         if let gap = leftOutLeastGapM {
-            let half = min(max((gap / 2).rounded(.down), refreshDistanceRangeM.lowerBound), refreshDistanceRangeM.upperBound)
+            let half = min(
+                max((gap / 2).rounded(.down), refreshDistanceRangeM.lowerBound), refreshDistanceRangeM.upperBound)
             refresh.refreshDistanceM = UInt32(half)
             refresh.anchorLatitudeE7 = position.latitudeE7
             refresh.anchorLongitudeE7 = position.longitudeE7

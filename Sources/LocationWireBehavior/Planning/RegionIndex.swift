@@ -141,7 +141,10 @@ struct MemberSet: Sendable {
         } else {
             for member in members where accept(member) { found.append((member, discs[Int(member)].gapM(point))) }
         }
-        found.sort { $0.gapM < $1.gapM || ($0.gapM == $1.gapM && idPrecedes(index.ids[Int($0.member)], index.ids[Int($1.member)])) }
+        found.sort {
+            $0.gapM < $1.gapM
+                || ($0.gapM == $1.gapM && idPrecedes(index.ids[Int($0.member)], index.ids[Int($1.member)]))
+        }
         if found.count > count { found.removeLast(found.count - count) }
         return found
     }
@@ -205,4 +208,3 @@ struct MemberGroup: Sendable {
         return found
     }
 }
-
