@@ -51,10 +51,11 @@ enum RegionCatalogueFile {
         }
     }
 
-    /// Binary unless the first byte that is not white space is `{` (a binary RegionAssignment never starts with
-    /// 0x7b: that would be field 15, which it does not have).
+    /// Binary unless the first byte that is not white space is `{` or `[` (a binary RegionAssignment starts with
+    /// neither: they would be fields 15 and 11 with wire types it never uses), so a JSON array gets a JSON error.
     static func startsLikeJSON(_ bytes: [UInt8]) -> Bool {
-        bytes.first { ![0x20, 0x09, 0x0a, 0x0d].contains($0) } == UInt8(ascii: "{")
+        let first = bytes.first { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     static func decodeAssignment(_ bytes: [UInt8], path: String) throws -> RegionAssignment {

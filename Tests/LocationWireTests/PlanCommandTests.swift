@@ -116,6 +116,7 @@ extension CLITests {
                 "regions[1]"
             ),
             ("{\"type\": \"FeatureCollection\", \"features\": [", ":1:"),
+            ("[1, 2]", ":1:1"),
             ("\u{0a}\u{05}he", "byte"),
         ])
     func planRejectsBadCatalogues(text: String, names: String) throws {
