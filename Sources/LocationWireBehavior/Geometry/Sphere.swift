@@ -42,7 +42,7 @@ public enum Sphere {
     /// Turning a fix into a ``SpherePoint`` takes four of these; with libm's separate calls that was over half
     /// the recording engine's time, and the spec allows any formula within 1 mm (`§distance-tolerance`).
     @inlinable public static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
-        let quadrant = (x * (2 / Double.pi)).rounded()
+        let quadrant = (x * (2 / Double.pi)).rounded(.toNearestOrEven)
         // π/2 in two parts, so the reduction keeps the low bits of x.
         let r = (x - quadrant * 1.5707963267948966) - quadrant * 6.123233995736766e-17
         let u = r * r
