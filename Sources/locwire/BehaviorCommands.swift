@@ -106,8 +106,8 @@ struct SimulateFencesCommand: ParsableCommand {
         commandName: "fences",
         abstract: "Replay a trace against regions: the enter, exit, dwell and state events a phone reports.",
         discussion: """
-            The trace is read as `simulate record` reads it. The regions are a RegionAssignment (JSON or binary), \
-            all armed at the start. The policy's fence fields apply (fence_hysteresis_m, fence_confirm_ms, \
+            The trace is read as `simulate record` reads it. The regions are a RegionAssignment (JSON or binary) or \
+            a GeoJSON catalogue (README.md, "Region catalogues in GeoJSON"), all armed at the start. The policy's fence fields apply (fence_hysteresis_m, fence_confirm_ms, \
             fence_max_accuracy_cm; defaults 200 m, 20 s, 100 m). The rules are proto/BEHAVIOR.md's "Fences".
 
             Output (JSON): every FenceEvent in proto3 JSON, in order, and counts. With --format binpb: a \
@@ -122,7 +122,7 @@ struct SimulateFencesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How the trace is written (default: from the name, then the content).", valueName: "format"))
     var traceFormat: BehaviorInput.TraceFormat = .auto
 
-    @Option(help: ArgumentHelp("The regions: a RegionAssignment, JSON or binary.", valueName: "file"))
+    @Option(help: ArgumentHelp("The regions: a RegionAssignment (JSON or binary) or a GeoJSON catalogue.", valueName: "file"))
     var regions: String
 
     @Option(help: ArgumentHelp("A TrackingPolicy, JSON or binary; the default policy when absent.", valueName: "file"))
@@ -136,15 +136,12 @@ struct SimulateFencesCommand: ParsableCommand {
 
     func run() throws {
         let fixes = try BehaviorInput.trace(trace, format: traceFormat)
-        let assignment: RegionAssignment = try BehaviorInput.message(regions)
+        // The catalogue reader checks every region has an id, a centre and a radius, and names the one that does not.
+        let armed = try RegionCatalogueFile.read(regions)
+        let assignmentVersion = (try? RegionCatalogueFile.readAssignment(regions))?.assignmentVersion ?? 0
         let policy: TrackingPolicy = try self.policy.map { try BehaviorInput.message($0) } ?? TrackingPolicy()
-        let unusable = assignment.regions.filter { RegionShape($0) == nil }.map(\.id)
-        if !unusable.isEmpty {
-            throw InputRejected(
-                message: "\(regions): regions without a circle centre cannot be armed: \(unusable.joined(separator: ", "))")
-        }
-        var engine = FenceEngine(policy: policy, assignmentVersion: assignment.assignmentVersion)
-        engine.arm(assignment.regions)
+        var engine = FenceEngine(policy: policy, assignmentVersion: assignmentVersion)
+        engine.arm(armed)
         var events: [FenceEvent] = []
         for fix in fixes { engine.evaluate(fix, into: &events) }
         switch format {
@@ -165,7 +162,7 @@ struct SimulateFencesCommand: ParsableCommand {
             var byKind: [String: Int] = [:]
             for event in events { byKind[event.kind.name ?? String(event.kind.rawValue), default: 0] += 1 }
             let report: [String: Any] = [
-                "trace": trace, "regions": regions, "armed": assignment.regions.count, "delivered": fixes.count,
+                "trace": trace, "regions": regions, "armed": armed.count, "delivered": fixes.count,
                 "events": events.map { jsonObject($0) },
                 "summary": ["events": events.count, "byKind": byKind],
             ]
