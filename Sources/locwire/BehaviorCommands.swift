@@ -23,26 +23,12 @@ struct SimulateRecordCommand: ParsableCommand {
             Exit status: 0 done, 1 a file does not read (the error names the file and the line or field), 2 usage.
             """)
 
-    @Option(help: ArgumentHelp("The trace: GPX, or a LocationBatch (.json or binary).", valueName: "file"))
-    var trace: String
-
-    @Option(help: ArgumentHelp("How the trace is written (default: from the name, then the content).", valueName: "format"))
-    var traceFormat: BehaviorInput.TraceFormat = .auto
-
-    @Option(help: ArgumentHelp("A TrackingPolicy, JSON or binary; the default policy when absent.", valueName: "file"))
-    var policy: String?
-
-    @Option(help: ArgumentHelp("json (default) or binpb: a LocationBatch of the recorded fixes.", valueName: "format"))
-    var format: WireFormatOption = .json
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of standard output.", valueName: "file"))
-    var output: String?
+    @OptionGroup var input: TraceReplayOptions
 
     func run() throws {
-        let fixes = try BehaviorInput.trace(trace, format: traceFormat)
-        let policy: TrackingPolicy = try self.policy.map { try BehaviorInput.message($0) } ?? TrackingPolicy()
+        let (fixes, policy) = try input.load()
         let run = RecordingRun(policy: policy, fixes: fixes)
-        switch format {
+        switch input.format {
         case .binpb:
             var batch = LocationBatch()
             batch.fixes = run.recorded.enumerated().map { place, recorded in
@@ -51,18 +37,9 @@ struct SimulateRecordCommand: ParsableCommand {
                 fix.reason = recorded.reason
                 return fix
             }
-            let bytes = batch.serializedBytes()
-            if let output {
-                do {
-                    try Data(bytes).write(to: URL(fileURLWithPath: output))
-                } catch {
-                    throw UsageFailure(message: "cannot write \(output): \(error.localizedDescription)")
-                }
-            } else {
-                writeToStandardOutput(bytes)
-            }
+            try input.write(batch)
         case .json:
-            try writeText(jsonReport(report(run, fixes)), toFile: output)
+            try writeText(jsonReport(report(run, fixes)), toFile: input.output)
         }
     }
 
@@ -90,7 +67,7 @@ struct SimulateRecordCommand: ParsableCommand {
             ]
         }
         return [
-            "trace": trace, "policy": policy ?? "default", "delivered": fixes.count, "recorded": recorded,
+            "trace": input.trace, "policy": input.policy ?? "default", "delivered": fixes.count, "recorded": recorded,
             "dropped": dropped, "uploads": uploads,
             "summary": [
                 "recorded": run.recorded.count, "recordedByReason": byReason, "dropped": run.dropped.count,
@@ -116,57 +93,70 @@ struct SimulateFencesCommand: ParsableCommand {
             Exit status: 0 done, 1 a file does not read (the error names the file and the line or field), 2 usage.
             """)
 
+    @OptionGroup var input: TraceReplayOptions
+
+    @Option(help: ArgumentHelp("The regions: a RegionAssignment (JSON or binary) or a GeoJSON catalogue.", valueName: "file"))
+    var regions: String
+
+    func run() throws {
+        let (fixes, policy) = try input.load()
+        // The catalogue reader checks every region has an id, a centre and a radius, and names the one that does not.
+        let armed = try RegionCatalogueFile.read(regions)
+        let assignmentVersion = (try? RegionCatalogueFile.readAssignment(regions))?.assignmentVersion ?? 0
+        var engine = FenceEngine(policy: policy, assignmentVersion: assignmentVersion)
+        engine.arm(armed)
+        var events: [FenceEvent] = []
+        for fix in fixes { engine.evaluate(fix, into: &events) }
+        switch input.format {
+        case .binpb:
+            var batch = LocationBatch()
+            batch.fenceEvents = events
+            try input.write(batch)
+        case .json:
+            var byKind: [String: Int] = [:]
+            for event in events { byKind[event.kind.name ?? String(event.kind.rawValue), default: 0] += 1 }
+            let report: [String: Any] = [
+                "trace": input.trace, "regions": regions, "armed": armed.count, "delivered": fixes.count,
+                "events": events.map { jsonObject($0) },
+                "summary": ["events": events.count, "byKind": byKind],
+            ]
+            try writeText(jsonReport(report), toFile: input.output)
+        }
+    }
+}
+
+/// The options both replays share: the trace, the policy, and where and how the result goes.
+struct TraceReplayOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The trace: GPX, or a LocationBatch (.json or binary).", valueName: "file"))
     var trace: String
 
     @Option(help: ArgumentHelp("How the trace is written (default: from the name, then the content).", valueName: "format"))
     var traceFormat: BehaviorInput.TraceFormat = .auto
 
-    @Option(help: ArgumentHelp("The regions: a RegionAssignment (JSON or binary) or a GeoJSON catalogue.", valueName: "file"))
-    var regions: String
-
     @Option(help: ArgumentHelp("A TrackingPolicy, JSON or binary; the default policy when absent.", valueName: "file"))
     var policy: String?
 
-    @Option(help: ArgumentHelp("json (default) or binpb: a LocationBatch carrying the events.", valueName: "format"))
+    @Option(help: ArgumentHelp("json (default), or binpb: the result as a LocationBatch.", valueName: "format"))
     var format: WireFormatOption = .json
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of standard output.", valueName: "file"))
     var output: String?
 
-    func run() throws {
+    /// The trace's fixes and the policy.
+    func load() throws -> ([LocationFix], TrackingPolicy) {
         let fixes = try BehaviorInput.trace(trace, format: traceFormat)
-        // The catalogue reader checks every region has an id, a centre and a radius, and names the one that does not.
-        let armed = try RegionCatalogueFile.read(regions)
-        let assignmentVersion = (try? RegionCatalogueFile.readAssignment(regions))?.assignmentVersion ?? 0
         let policy: TrackingPolicy = try self.policy.map { try BehaviorInput.message($0) } ?? TrackingPolicy()
-        var engine = FenceEngine(policy: policy, assignmentVersion: assignmentVersion)
-        engine.arm(armed)
-        var events: [FenceEvent] = []
-        for fix in fixes { engine.evaluate(fix, into: &events) }
-        switch format {
-        case .binpb:
-            var batch = LocationBatch()
-            batch.fenceEvents = events
-            let bytes = batch.serializedBytes()
-            if let output {
-                do {
-                    try Data(bytes).write(to: URL(fileURLWithPath: output))
-                } catch {
-                    throw UsageFailure(message: "cannot write \(output): \(error.localizedDescription)")
-                }
-            } else {
-                writeToStandardOutput(bytes)
-            }
-        case .json:
-            var byKind: [String: Int] = [:]
-            for event in events { byKind[event.kind.name ?? String(event.kind.rawValue), default: 0] += 1 }
-            let report: [String: Any] = [
-                "trace": trace, "regions": regions, "armed": armed.count, "delivered": fixes.count,
-                "events": events.map { jsonObject($0) },
-                "summary": ["events": events.count, "byKind": byKind],
-            ]
-            try writeText(jsonReport(report), toFile: output)
+        return (fixes, policy)
+    }
+
+    /// Writes a batch in protobuf binary to the output file or standard output.
+    func write(_ batch: LocationBatch) throws {
+        let bytes = batch.serializedBytes()
+        guard let output else { return writeToStandardOutput(bytes) }
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw UsageFailure(message: "cannot write \(output): \(error.localizedDescription)")
         }
     }
 }
