@@ -297,6 +297,12 @@ enum RecordingFamily: VectorFamily {
             "A MANUAL fix inside a window is recorded at once and takes no part in the window, though it is the most accurate.",
             request(trace, policy { $0.fixWindowMs = 30_000 }))
         trace = TraceWriter()
+        trace.move(bearing: 0, metres: 30, count: 20, stepMs: 5_000)
+        trace.fixes[6].reason = .serverRequest
+        add(&builder, "window.requested-closes", ["§rec-window", "§rec-requested"],
+            "The first fix of the second window (30 s) is a SERVER_REQUEST one: it passed the filter, so it closes the first window before it is recorded; the first window's fix is recorded first.",
+            request(trace, policy { $0.fixWindowMs = 30_000 }))
+        trace = TraceWriter()
         trace.move(bearing: 0, metres: 30, count: 9, stepMs: 5_000)
         add(&builder, "window.closes-at-end", ["§rec-window"],
             "The last window is still open when the trace ends: it closes then, and its best fix goes through the motion rules.",

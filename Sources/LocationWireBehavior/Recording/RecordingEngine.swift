@@ -149,6 +149,13 @@ public struct RecordingEngine: Sendable {
         let observation = Observation(
             index: index, point: SpherePoint(latitudeE7: latitude, longitudeE7: longitude), elapsedMs: elapsed,
             speedCmS: fix.speedCmS, accuracyCm: accuracy)
+        // A fix of a later window that passed the filter closes the open window (`§rec-window`), a requested
+        // one included, before it is recorded.
+        let window = settings.windowMs > 0 ? (elapsed - start) / settings.windowMs : 0
+        if let best = windowBest, window != windowIndex {
+            windowBest = nil
+            applyMotionRules(best, to: &sink)
+        }
         // 5. Requested fixes.
         if Self.isRequested(fix.reason) {
             lastRecorded = observation
@@ -156,7 +163,6 @@ public struct RecordingEngine: Sendable {
         }
         // 6. Window.
         guard settings.windowMs > 0 else { return applyMotionRules(observation, to: &sink) }
-        let window = (elapsed - start) / settings.windowMs
         if let best = windowBest {
             if window == windowIndex {
                 if accuracy < best.accuracyCm {
@@ -167,7 +173,6 @@ public struct RecordingEngine: Sendable {
                 }
                 return
             }
-            applyMotionRules(best, to: &sink)
         }
         windowIndex = window
         windowBest = observation
