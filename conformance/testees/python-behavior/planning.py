@@ -24,11 +24,11 @@ def plan(req):
     children = {rid: [] for rid in regions}
     roots = []
     for r in regions.values():
-        if r.parent_id and r.parent_id in regions and r.parent_id != r.id:
+        if r.parent_id and r.parent_id in regions:
+            # A region that names itself as parent (invalid, `parent-is-self`) is, read literally, its own child
+            # and no root: never visible. Parent cycles likewise.
             children[r.parent_id].append(r)
         else:
-            # UNSPECIFIED: a region that names itself as parent (invalid, `parent-is-self`) is a root here; read
-            # literally it is its own child and no root, so never visible.
             roots.append(r)
     # Open and visible (§plan-candidates). Parent cycles are unreachable from the roots: never visible.
     visible, is_open = [], set()

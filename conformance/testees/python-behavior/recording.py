@@ -202,6 +202,9 @@ def _back_off(failures):
 def schedule(policy, recorded, boots, results):
     """§upload-schedule, §upload-drain, §upload-boot: the upload attempts over each boot's time line."""
     p = policy
+    if p.max_batch_size == 0:
+        # UNSPECIFIED: max_batch_size 0 (out of its range 1 to 10000) would drain nothing forever: not understood.
+        raise ValueError("max_batch_size 0")
     results = list(results)
     attempts = []
     head = 0            # recorded[head:arrived] are pending (recorded, not yet acknowledged): oldest first
