@@ -320,6 +320,27 @@ def _():
     assert kinds(ev) == [("site:b", "STATE_INSIDE"), ("site:c", "STATE_INSIDE")], kinds(ev)
 
 
+@scenario("§rec-clock: a wall-clock jump changes nothing")
+def _():
+    fixes = [fix(100 * k, 5000 * k, speed=0) for k in range(5)]
+    jumped = [fix(100 * k, 5000 * k, speed=0, time_ms=T0 - 86400000 * (k % 2)) for k in range(5)]
+    assert rec(fixes) == rec(jumped)
+
+
+@scenario("§fence-hysteresis with a polygon: distance past the polygon's edge, not the circle")
+def _():
+    # A square of ±300 m inside a 1000 m circle; the exit needs 200 m past the square's edge.
+    d = round(300 * E7_PER_M)
+    lon_d = round(300 * E7_PER_M / math.cos(math.radians(52)))
+    poly = [(LAT0 - d, LON0 - lon_d), (LAT0 - d, LON0 + lon_d), (LAT0 + d, LON0 + lon_d), (LAT0 + d, LON0 - lon_d)]
+    r = region("site:p", radius=1000, poly=poly, **ENTRY)
+    steps = [fix(0, 0), fix(450, 10000), fix(450, 40000), fix(520, 50000), fix(520, 80000)]
+    ev = fence_run([r], steps)
+    # 450 m north: 150 m past the edge (inside the circle): neither side. 520 m: 220 m past: S at 50 s, EXIT at 80 s.
+    assert kinds(ev) == [("site:p", "STATE_INSIDE"), ("site:p", "EXIT")], kinds(ev)
+    assert ev[1].os_event_time_ms == T0 + 50000
+
+
 # ---------------------------------------------------------------------------------------------------------- planning
 def plan(catalogue, n, m_north=0, previous=None, now=T0):
     req = t.PlanningRequest(vector_id="p", catalogue=catalogue, latitude_e7=north(m_north), longitude_e7=LON0,
