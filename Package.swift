@@ -5,8 +5,10 @@ import PackageDescription
 //   LocationWire             wire primitives, messages, schema; standard library only
 //   LocationWireValidation   spec rules; standard library only                              (on LocationWire)
 //   LocationWireJSON         proto3 JSON mapping; standard library only                     (on LocationWire)
-//   LocationWireTools        dump, type registry, trace simulator, seeded random, raw wire bytes, sample
-//                            messages: shared by the CLI, the modules below and the tests  (on the three above)
+//   LocationWireBehavior     recording, upload timer, fences, planner, arming (proto/BEHAVIOR.md); standard
+//                            library and libm only                                          (on LocationWire)
+//   LocationWireTools        dump, type registry, trace simulator, fixtures, seeded random, raw wire bytes, sample
+//                            messages: shared by the CLI, the modules below and the tests  (on the four above)
 //   LocationWireFuzzOracle   fuzz oracle and wire-aware mutator: all the libFuzzer targets link (on Tools)
 //   LocationWireConformance  testee protocol, built-in testee, vector file format, runner, matrix (on Tools)
 //   LocationWireVectors      the conformance vector generator                               (on Conformance)
@@ -26,6 +28,7 @@ let package = Package(
         // For the packages that live apart: FuzzTesting/ (built with sanitizers) and Benchmarks/.
         .library(name: "LocationWireFuzzOracle", targets: ["LocationWireFuzzOracle"]),
         .library(name: "LocationWireTools", targets: ["LocationWireTools"]),
+        .library(name: "LocationWireBehavior", targets: ["LocationWireBehavior"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -36,7 +39,7 @@ let package = Package(
         .target(name: "LocationWireJSON", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(
             name: "LocationWireTools",
-            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON"],
+            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireBehavior"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -45,6 +48,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "LocationWireSession", dependencies: ["LocationWire"], swiftSettings: strictSettings),
+        .target(name: "LocationWireBehavior", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(
             name: "LocationWireSimulation",
             dependencies: ["LocationWire", "LocationWireSession", "LocationWireTools"],
@@ -54,7 +58,7 @@ let package = Package(
             name: "LocationWireConformance",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
-                "LocationWireSession",
+                "LocationWireSession", "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
         ),
@@ -62,7 +66,7 @@ let package = Package(
             name: "LocationWireVectors",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
-                "LocationWireConformance", "LocationWireSession",
+                "LocationWireConformance", "LocationWireSession", "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
         ),
@@ -76,7 +80,7 @@ let package = Package(
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing", "LocationWireSession",
-                "LocationWireSimulation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LocationWireSimulation", "LocationWireBehavior", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
@@ -85,7 +89,7 @@ let package = Package(
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireFuzzOracle", "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing",
-                "LocationWireSession", "LocationWireSimulation",
+                "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
         ),

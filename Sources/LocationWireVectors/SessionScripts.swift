@@ -18,6 +18,16 @@ enum SpecRules {
         "§retry-after", "§ack-ignore", "§no-ack", "§in-flight", "§commands", "§batch-size", "§item-boot",
         "§no-silent-drop", "§revision", "§ranges-sorted", "§back-off", "§item-defects", "§batch-composition",
     ]
+
+    /// The `§` tags of proto/BEHAVIOR.md that behaviour vectors may name.
+    static let behaviour: Set<String> = [
+        "§distance", "§distance-tolerance", "§region-inside", "§polygon-inside", "§boundary-distance",
+        "§region-gap", "§rec-clock", "§rec-enabled", "§rec-duty", "§rec-filter", "§rec-requested", "§rec-window",
+        "§rec-motion", "§rec-first", "§rec-stationary", "§rec-speed", "§rec-heartbeat", "§upload-schedule",
+        "§upload-drain", "§upload-boot", "§back-off", "§fence-gate", "§fence-state-report", "§fence-hysteresis",
+        "§fence-confirm", "§fence-dwell", "§fence-expiry", "§fence-order", "§fence-event", "§plan-candidates",
+        "§plan-rank", "§plan-refine", "§plan-refresh", "§plan-expiry", "§plan-delta", "§arm-order",
+    ]
 }
 
 /// A device's session being written: the steps of a SessionRequest with the expectations of each.

@@ -155,6 +155,11 @@ enum VectorFlags {
         "session": "A device's side of a session: a SessionRequest's steps and what each must do (FEATURE_SESSION).",
         "ledger":
             "A server's side: batches in a LedgerRequest, the ack each must get and the keys kept (FEATURE_LEDGER).",
+        "recording":
+            "A device's recording engine and upload timer over a trace (FEATURE_RECORDING, proto/BEHAVIOR.md).",
+        "fences": "A device's fence engine over a trace and armed regions (FEATURE_FENCES, proto/BEHAVIOR.md).",
+        "planning": "A server's region planner: catalogue, position, budget (FEATURE_PLANNING, proto/BEHAVIOR.md).",
+        "arming": "A device's arming order under a slot limit (FEATURE_ARMING, proto/BEHAVIOR.md).",
         "reference-disagrees":
             "LocationWire's reference engine does not do what the spec says here; the vector follows the spec.",
     ]

@@ -13,7 +13,7 @@ public enum VectorGenerator {
         let regressionVectors = try loadRegressions(regressions)
         let families: [any VectorFamily.Type] = [
             WireFamily.self, CanonicalFamily.self, JSONFamily.self, SemanticFamily.self, CompactFamily.self,
-            SessionFamily.self, LedgerFamily.self,
+            SessionFamily.self, LedgerFamily.self, RecordingFamily.self, FenceFamily.self,
         ]
         return families.map { family in
             var builder = family.build()

@@ -7,8 +7,11 @@ import LocationWireSimulation
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
-        abstract: "Check the promise \"nothing lost, nothing doubled\" by simulating faulty sessions.",
-        subcommands: [SimulateSessionsCommand.self, SimulateReplayCommand.self]
+        abstract: "Simulate faulty sessions, or replay a trace through the recording and fence rules.",
+        subcommands: [
+            SimulateSessionsCommand.self, SimulateReplayCommand.self, SimulateRecordCommand.self,
+            SimulateFencesCommand.self,
+        ]
     )
 }
 

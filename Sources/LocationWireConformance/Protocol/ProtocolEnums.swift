@@ -15,12 +15,16 @@ public struct TesteeFeature: LocationWireEnum {
     public static let compactFixes = TesteeFeature(rawValue: 7)
     public static let session = TesteeFeature(rawValue: 8)
     public static let ledger = TesteeFeature(rawValue: 9)
+    public static let recording = TesteeFeature(rawValue: 10)
+    public static let fences = TesteeFeature(rawValue: 11)
+    public static let planning = TesteeFeature(rawValue: 12)
+    public static let arming = TesteeFeature(rawValue: 13)
 
     public static let schema = EnumSchema.numberedInOrder(
         "locationwire.conformance.v1.Feature", prefix: "FEATURE_",
         [
             "UNSPECIFIED", "BINARY_INPUT", "BINARY_OUTPUT", "JSON_INPUT", "JSON_OUTPUT", "VALIDATION",
-            "ERROR_CATEGORIES", "COMPACT_FIXES", "SESSION", "LEDGER",
+            "ERROR_CATEGORIES", "COMPACT_FIXES", "SESSION", "LEDGER", "RECORDING", "FENCES", "PLANNING", "ARMING",
         ])
 }
 

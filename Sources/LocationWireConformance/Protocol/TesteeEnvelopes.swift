@@ -1,27 +1,72 @@
 import LocationWire
 
 /// `locationwire.conformance.v1.TesteeRequest`: what the runner sends, framed by a 4-byte little-endian length.
-public typealias TesteeRequest = TesteeEnvelope<HelloRequest, VectorRequest, SessionRequest, LedgerRequest>
+public typealias TesteeRequest = TesteeEnvelope<RequestSide>
 
 /// `locationwire.conformance.v1.TesteeResponse`: what the testee answers, framed the same way.
-public typealias TesteeResponse = TesteeEnvelope<HelloResponse, VectorResponse, SessionResponse, LedgerResponse>
+public typealias TesteeResponse = TesteeEnvelope<ResponseSide>
+
+/// The payload types of one direction of the protocol.
+public protocol TesteeSide: Sendable {
+    associatedtype Hello: ProtocolMessage
+    associatedtype Vector: ProtocolMessage
+    associatedtype Session: ProtocolMessage
+    associatedtype Ledger: ProtocolMessage
+    associatedtype Recording: ProtocolMessage
+    associatedtype Fences: ProtocolMessage
+    associatedtype Planning: ProtocolMessage
+    associatedtype Arming: ProtocolMessage
+    /// The envelope's schema, named for the direction.
+    static var envelopeSchema: MessageSchema { get }
+}
+
+public enum RequestSide: TesteeSide {
+    public typealias Hello = HelloRequest
+    public typealias Vector = VectorRequest
+    public typealias Session = SessionRequest
+    public typealias Ledger = LedgerRequest
+    public typealias Recording = RecordingRequest
+    public typealias Fences = FenceRequest
+    public typealias Planning = PlanningRequest
+    public typealias Arming = ArmingRequest
+    public static let envelopeSchema = TesteeRequest.envelopeSchema(named: "locationwire.conformance.v1.TesteeRequest")
+}
+
+public enum ResponseSide: TesteeSide {
+    public typealias Hello = HelloResponse
+    public typealias Vector = VectorResponse
+    public typealias Session = SessionResponse
+    public typealias Ledger = LedgerResponse
+    public typealias Recording = RecordingResponse
+    public typealias Fences = FenceResponse
+    public typealias Planning = PlanningResponse
+    public typealias Arming = ArmingResponse
+    public static let envelopeSchema = TesteeResponse.envelopeSchema(
+        named: "locationwire.conformance.v1.TesteeResponse")
+}
 
 /// The protocol's two envelopes, one message shape under two names: a oneof `kind` of `hello` (field 1),
-/// `vector` (field 2), `session` (field 3) or `ledger` (field 4), whose payloads are the request or the response
-/// messages.
-public struct TesteeEnvelope<
-    Hello: TesteeHello, Vector: ProtocolMessage, Session: ProtocolMessage, Ledger: ProtocolMessage
->: ProtocolMessage {
+/// `vector` (2), `session` (3), `ledger` (4), `recording` (5), `fences` (6), `planning` (7) or `arming` (8),
+/// whose payloads are the request or the response messages.
+public struct TesteeEnvelope<Side: TesteeSide>: ProtocolMessage {
     public enum Kind: Hashable, Sendable {
-        case hello(Hello)
-        case vector(Vector)
-        case session(Session)
-        case ledger(Ledger)
+        case hello(Side.Hello)
+        case vector(Side.Vector)
+        case session(Side.Session)
+        case ledger(Side.Ledger)
+        case recording(Side.Recording)
+        case fences(Side.Fences)
+        case planning(Side.Planning)
+        case arming(Side.Arming)
 
-        var hello: Hello? { if case .hello(let hello) = self { hello } else { nil } }
-        var vector: Vector? { if case .vector(let vector) = self { vector } else { nil } }
-        var session: Session? { if case .session(let session) = self { session } else { nil } }
-        var ledger: Ledger? { if case .ledger(let ledger) = self { ledger } else { nil } }
+        var hello: Side.Hello? { if case .hello(let hello) = self { hello } else { nil } }
+        var vector: Side.Vector? { if case .vector(let vector) = self { vector } else { nil } }
+        var session: Side.Session? { if case .session(let session) = self { session } else { nil } }
+        var ledger: Side.Ledger? { if case .ledger(let ledger) = self { ledger } else { nil } }
+        var recording: Side.Recording? { if case .recording(let value) = self { value } else { nil } }
+        var fences: Side.Fences? { if case .fences(let value) = self { value } else { nil } }
+        var planning: Side.Planning? { if case .planning(let value) = self { value } else { nil } }
+        var arming: Side.Arming? { if case .arming(let value) = self { value } else { nil } }
     }
 
     public var kind: Kind?
@@ -39,6 +84,10 @@ public struct TesteeEnvelope<
         case Field.vector.key: kind = .vector(try reader.readMessage(merging: kind?.vector))
         case Field.session.key: kind = .session(try reader.readMessage(merging: kind?.session))
         case Field.ledger.key: kind = .ledger(try reader.readMessage(merging: kind?.ledger))
+        case Field.recording.key: kind = .recording(try reader.readMessage(merging: kind?.recording))
+        case Field.fences.key: kind = .fences(try reader.readMessage(merging: kind?.fences))
+        case Field.planning.key: kind = .planning(try reader.readMessage(merging: kind?.planning))
+        case Field.arming.key: kind = .arming(try reader.readMessage(merging: kind?.arming))
         default: return false
         }
         return true
@@ -50,25 +99,33 @@ public struct TesteeEnvelope<
         case .vector(let vector): writer.writeMessageField(Field.vector.key, vector)
         case .session(let session): writer.writeMessageField(Field.session.key, session)
         case .ledger(let ledger): writer.writeMessageField(Field.ledger.key, ledger)
+        case .recording(let value): writer.writeMessageField(Field.recording.key, value)
+        case .fences(let value): writer.writeMessageField(Field.fences.key, value)
+        case .planning(let value): writer.writeMessageField(Field.planning.key, value)
+        case .arming(let value): writer.writeMessageField(Field.arming.key, value)
         case nil: break
         }
         writer.writeUnknownFields(unknownFields)
     }
 
-    /// `TesteeRequest`'s or `TesteeResponse`'s, by the hello it carries.
-    public static var schema: MessageSchema { Hello.envelopeSchema }
+    /// `TesteeRequest`'s or `TesteeResponse`'s, by the side.
+    public static var schema: MessageSchema { Side.envelopeSchema }
 
     /// The fields of both envelopes, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
-        case hello, vector, session, ledger
+        case hello, vector, session, ledger, recording, fences, planning, arming
 
         @inline(__always)
         public var declaration: FieldDeclaration {
             switch self {
-            case .hello: FieldDeclaration(1, "hello", .message(Hello.self))
-            case .vector: FieldDeclaration(2, "vector", .message(Vector.self))
-            case .session: FieldDeclaration(3, "session", .message(Session.self))
-            case .ledger: FieldDeclaration(4, "ledger", .message(Ledger.self))
+            case .hello: FieldDeclaration(1, "hello", .message(Side.Hello.self))
+            case .vector: FieldDeclaration(2, "vector", .message(Side.Vector.self))
+            case .session: FieldDeclaration(3, "session", .message(Side.Session.self))
+            case .ledger: FieldDeclaration(4, "ledger", .message(Side.Ledger.self))
+            case .recording: FieldDeclaration(5, "recording", .message(Side.Recording.self))
+            case .fences: FieldDeclaration(6, "fences", .message(Side.Fences.self))
+            case .planning: FieldDeclaration(7, "planning", .message(Side.Planning.self))
+            case .arming: FieldDeclaration(8, "arming", .message(Side.Arming.self))
             }
         }
     }
@@ -77,21 +134,6 @@ public struct TesteeEnvelope<
     static func envelopeSchema(named fullName: String) -> MessageSchema {
         MessageSchema(fullName, fields: Field.self)
     }
-}
-
-/// A hello message, which names the envelope that carries it: a generic type cannot store its schema itself.
-public protocol TesteeHello: ProtocolMessage {
-    /// The schema of the envelope this hello travels in.
-    static var envelopeSchema: MessageSchema { get }
-}
-
-extension HelloRequest: TesteeHello {
-    public static let envelopeSchema = TesteeRequest.envelopeSchema(named: "locationwire.conformance.v1.TesteeRequest")
-}
-
-extension HelloResponse: TesteeHello {
-    public static let envelopeSchema = TesteeResponse.envelopeSchema(
-        named: "locationwire.conformance.v1.TesteeResponse")
 }
 
 extension TesteeResponse {

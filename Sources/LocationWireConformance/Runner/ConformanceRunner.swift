@@ -100,6 +100,13 @@ public struct ConformanceRunner {
         _ vector: Vector, testee: TesteeProcess, features: Set<TesteeFeature>
     ) -> (VectorStatus, String?, String?) {
         do {
+            switch vector.messageType {
+            case RecordingRequest.schema.fullName: return runBehavior(RecordingRequest.self, vector, testee, features)
+            case FenceRequest.schema.fullName: return runBehavior(FenceRequest.self, vector, testee, features)
+            case PlanningRequest.schema.fullName: return runBehavior(PlanningRequest.self, vector, testee, features)
+            case ArmingRequest.schema.fullName: return runBehavior(ArmingRequest.self, vector, testee, features)
+            default: break
+            }
             if vector.messageType.hasSuffix(".LedgerRequest") {
                 guard features.contains(.ledger) else { return (.unsupported, "no ledger", nil) }
                 let request = try SessionEvaluation.ledgerRequest(of: vector)
@@ -115,6 +122,24 @@ public struct ConformanceRunner {
             }
         } catch {
             return (.fail, "the vector's request does not parse: \(error)", nil)
+        }
+    }
+
+    /// Runs a behaviour vector: the testee's whole response must equal the vector's.
+    func runBehavior<Request: BehaviorRequest>(
+        _ type: Request.Type, _ vector: Vector, _ testee: TesteeProcess, _ features: Set<TesteeFeature>
+    ) -> (VectorStatus, String?, String?) {
+        guard features.contains(Request.feature) else {
+            return (.unsupported, "no \(Request.feature.name ?? "feature")", nil)
+        }
+        do {
+            let request = try BehaviorEvaluation.request(Request.self, of: vector)
+            let expected = try BehaviorEvaluation.expectedResponse(Request.self, of: vector)
+            return verdict(testee.run(request, timeoutMilliseconds: timeoutMilliseconds), \.failure) {
+                BehaviorEvaluation.judge(vector, expected: expected, actual: $0)
+            }
+        } catch {
+            return (.fail, "the vector does not parse: \(error)", nil)
         }
     }
 

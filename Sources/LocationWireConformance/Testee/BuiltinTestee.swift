@@ -12,13 +12,14 @@ public struct BuiltinTestee: Sendable {
     public static let protocolVersion: UInt32 = 1
     public static let features: [TesteeFeature] = [
         .binaryInput, .binaryOutput, .jsonInput, .jsonOutput, .validation, .errorCategories, .compactFixes,
-        .session, .ledger,
+        .session, .ledger, .recording, .fences,
     ]
 
     public init() {}
 
     /// Answers one request.
     public func handle(_ request: TesteeRequest) -> TesteeResponse {
+        let hasUnknown = !request.unknownFields.isEmpty
         switch request.kind {
         case .hello:
             var response = HelloResponse()
@@ -33,6 +34,15 @@ public struct BuiltinTestee: Sendable {
             return TesteeResponse(.session(run(session, requestHasUnknownFields: !request.unknownFields.isEmpty)))
         case .ledger(let ledger):
             return TesteeResponse(.ledger(run(ledger, requestHasUnknownFields: !request.unknownFields.isEmpty)))
+        case .recording(let recording):
+            return TesteeResponse(.recording(answer(recording, requestHasUnknownFields: hasUnknown, run)))
+        case .fences(let fences):
+            return TesteeResponse(.fences(answer(fences, requestHasUnknownFields: hasUnknown, run)))
+        case .planning(let planning):
+            return TesteeResponse(
+                .planning(PlanningResponse(vectorId: planning.vectorId, failure: .skipped("not yet"))))
+        case .arming(let arming):
+            return TesteeResponse(.arming(ArmingResponse(vectorId: arming.vectorId, failure: .skipped("not yet"))))
         case nil:
             return .runtimeError("empty request")
         }

@@ -118,6 +118,14 @@ public final class TesteeProcess {
         perform(.ledger(request), timeoutMilliseconds: timeoutMilliseconds, what: "a ledger request") { $0.ledger }
     }
 
+    /// Sends one behaviour request and waits for the answer.
+    public func run<Request: BehaviorRequest>(_ request: Request, timeoutMilliseconds: Int) -> Reply<Request.Response>
+    {
+        perform(request.envelopeKind, timeoutMilliseconds: timeoutMilliseconds, what: "a behaviour request") {
+            Request.response(in: $0)
+        }
+    }
+
     /// Sends one request (starting the testee if it is not running) and takes the answer of the same kind.
     private func perform<Response>(
         _ kind: TesteeRequest.Kind, timeoutMilliseconds: Int, what: String,

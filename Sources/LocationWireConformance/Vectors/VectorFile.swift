@@ -107,6 +107,8 @@ public struct Vector: Codable, Sendable, Equatable {
     public var expectedAcks: [ExpectedAck]?
     /// Ledger family: what the server must know of each installation at the end, all of them.
     public var expectedInstallations: [ExpectedInstallation]?
+    /// Behaviour families: the whole response the testee must give, as proto3 JSON, without its vector id.
+    public var expectedResponse: JSONValue?
     /// Session and ledger families: the spec rules the vector checks, by their tags in proto/README.md
     /// (`§ack-scope`).
     public var rules: [String]?
@@ -121,7 +123,7 @@ public struct Vector: Codable, Sendable, Equatable {
         violations: [ExpectedViolation]? = nil, rowsHex: String? = nil, compactHex: String? = nil,
         compactError: String? = nil, request: JSONValue? = nil, expectedSteps: [ExpectedStep]? = nil,
         expectedAcks: [ExpectedAck]? = nil, expectedInstallations: [ExpectedInstallation]? = nil,
-        rules: [String]? = nil, flags: [String], comment: String
+        expectedResponse: JSONValue? = nil, rules: [String]? = nil, flags: [String], comment: String
     ) {
         self.id = id
         self.messageType = messageType
@@ -139,6 +141,7 @@ public struct Vector: Codable, Sendable, Equatable {
         self.expectedSteps = expectedSteps
         self.expectedAcks = expectedAcks
         self.expectedInstallations = expectedInstallations
+        self.expectedResponse = expectedResponse
         self.rules = rules
         self.flags = flags
         self.comment = comment

@@ -92,7 +92,7 @@ class Recorder:
         fast = speed is not None and speed > p.speed_threshold
         lf, lt = self.L
         if fast:
-            if tf - lt >= p.time_interval:
+            if max(0, tf - lt) >= p.time_interval:  # a negative difference counts as 0 (§rec-motion)
                 self.record(i, f, F.FIX_REASON_PERIODIC)
         elif geometry.distance(pos(lf), pos(f)) >= p.distance_interval:
             self.record(i, f, F.FIX_REASON_DISTANCE)
@@ -121,7 +121,7 @@ class Recorder:
                 self.stationary = False
                 self.record(i, f, F.FIX_REASON_MOTION_START)
                 self.A = (f, tf)
-            elif p.heartbeat > 0 and tf - self.L[1] >= p.heartbeat:
+            elif p.heartbeat > 0 and max(0, tf - self.L[1]) >= p.heartbeat:
                 # UNSPECIFIED: L may be a requested fix (§rec-requested makes it "the last recorded fix for them"),
                 # so a requested fix restarts the heartbeat interval. Read literally.
                 self.record(i, f, F.FIX_REASON_HEARTBEAT)
@@ -174,8 +174,9 @@ class Recorder:
             self.close_window()
         # Stage 5, §rec-requested.
         if f.reason in REQUESTED:
-            # UNSPECIFIED: a requested fix inside the open window neither joins nor closes it; the window's fix goes
-            # through the motion rules later, against an L that may be this (later) fix.
+            # A requested fix inside the open window neither joins nor closes it; the window's fix goes through the
+            # motion rules later, against an L that may be this (later) fix (§rec-motion: negative differences
+            # count as 0).
             self.record(i, f, f.reason)
             return
         # Stage 6, §rec-window.
@@ -199,17 +200,24 @@ def _back_off(failures):
     return min(BACK_OFF_FIRST_MS * (1 << min(failures - 1, 20)), BACK_OFF_MAX_MS)
 
 
+def compose(pending, max_batch_size):
+    """§batch-composition: the newest pending fix as the live fix, the oldest others as the backlog,
+    max_batch_size fixes in all. Returns the recorded places the batch carries: backlog oldest first, then live."""
+    live = pending[-1]
+    backlog = pending[:-1][:max_batch_size - 1]
+    return backlog + [live]
+
+
 def schedule(policy, recorded, boots, results):
     """§upload-schedule, §upload-drain, §upload-boot: the upload attempts over each boot's time line."""
     p = policy
     if p.max_batch_size == 0:
-        # UNSPECIFIED: max_batch_size 0 (out of its range 1 to 10000) would drain nothing forever: not understood.
+        # UNSPECIFIED: max_batch_size 0 (out of its range 1 to 10000) cannot compose a batch: not understood.
         raise ValueError("max_batch_size 0")
     results = list(results)
     attempts = []
-    head = 0            # recorded[head:arrived] are pending (recorded, not yet acknowledged): oldest first
-    arrived = 0
-    pending_time = {}   # recorded position -> the time the age rule counts from
+    pending = []        # recorded places, recorded and not yet acknowledged, in the order recorded (oldest first)
+    pending_time = {}   # recorded place -> the time the age rule counts from
     failures = 0        # failures in a row (carried over boots, §upload-boot)
     for b, boot in enumerate(boots):
         # This boot's recorded fixes, in the order recorded, each arriving at its own time.
@@ -220,74 +228,67 @@ def schedule(policy, recorded, boots, results):
             if rb == b:
                 last = max(last, rt)
                 arrivals.append((n, last))
-        U = boot.t0
         # UNSPECIFIED: pending fixes carried over from an earlier boot have times on another clock; the age rule
         # counts them from this boot's first fix, and a back-off in force at the reboot does not delay the upload
         # that is due at once (the failure count carries over).
-        for n in range(head, arrived):
+        for n in pending:
             pending_time[n] = boot.t0
-        boot_due = arrived > head
-        nonempty_since = boot.t0 if arrived > head else None
-        fail_at = None   # (time of the failure, wait)
-        count_at = None  # when the pending count reached max_batch_size
-        clock = boot.t0
-        a = 0
+        st = {"U": boot.t0, "boot_due": bool(pending), "since": boot.t0 if pending else None,
+              "fail_at": None, "count_at": None, "clock": boot.t0}
 
         def next_due():
-            if boot_due:
+            if st["boot_due"]:
                 return boot.t0
-            if arrived == head:
+            if not pending:
                 return None
-            if fail_at is not None:
-                return fail_at[0] + fail_at[1]
-            due = [max(U + p.upload_interval, nonempty_since), pending_time[head] + p.max_batch_age]
-            if arrived - head >= p.max_batch_size:
-                due.append(count_at if count_at is not None else clock)
+            if st["fail_at"] is not None:
+                return st["fail_at"]
+            due = [max(st["U"] + p.upload_interval, st["since"]), pending_time[pending[0]] + p.max_batch_age]
+            if len(pending) >= p.max_batch_size:
+                due.append(st["count_at"] if st["count_at"] is not None else st["clock"])
             return min(due)
 
+        a = 0
         while True:
             due = next_due()
             nxt = arrivals[a][1] if a < len(arrivals) else None
             if due is not None and due <= boot.last and (nxt is None or due < nxt):
                 # §upload-drain at time `due`.
-                clock = U = due
-                boot_due = False
-                fail_at = None
-                while arrived > head:
-                    count = min(p.max_batch_size, arrived - head)
+                st.update(clock=due, U=due, boot_due=False, fail_at=None, count_at=None)
+                while pending:
+                    carried = compose(pending, p.max_batch_size)
                     r = results.pop(0) if results else t.UploadAttemptResult(succeeded=True)
                     kind = r.WhichOneof("result")
                     if kind == "succeeded" and r.succeeded:
-                        attempts.append((boot.boot_id, due, head, count, True))
-                        head += count
+                        attempts.append((boot.boot_id, due, carried, True))
+                        gone = set(carried)
+                        pending[:] = [n for n in pending if n not in gone]
                         failures = 0
                         continue
-                    attempts.append((boot.boot_id, due, head, count, False))
+                    attempts.append((boot.boot_id, due, carried, False))
                     if kind == "transport_failed" and r.transport_failed:
                         failures += 1
-                        fail_at = (due, _back_off(failures))
+                        st["fail_at"] = due + _back_off(failures)
                     elif kind == "held_retry_after_ms":
                         # UNSPECIFIED: a HOLD with retry_after_ms waits exactly that long and leaves the failure
                         # count as it is (§back-off counts only transport failures, time-outs and HOLDs without
                         # retry_after_ms, none of which the request can express).
-                        fail_at = (due, r.held_retry_after_ms)
+                        st["fail_at"] = due + r.held_retry_after_ms
                     else:
                         raise ValueError(f"upload result not understood: {r}")
                     break
-                count_at = None
-                if arrived == head:
-                    nonempty_since = None
+                if not pending:
+                    st["since"] = None
             elif nxt is not None:
                 n, at = arrivals[a]
                 a += 1
-                clock = at
-                assert n == arrived, "recorded fixes arrive in the order recorded"
-                arrived += 1
+                st["clock"] = at
+                pending.append(n)
                 pending_time[n] = at
-                if arrived - head == 1:
-                    nonempty_since = at
-                if arrived - head >= p.max_batch_size and count_at is None:
-                    count_at = at
+                if len(pending) == 1:
+                    st["since"] = at
+                if len(pending) >= p.max_batch_size and st["count_at"] is None:
+                    st["count_at"] = at
             else:
                 break
     return attempts
@@ -304,6 +305,6 @@ def run(req):
         resp.recorded.add(index=i, reason=reason)
     for i, code in sorted(rec.dropped):  # "in delivery order"
         resp.dropped.add(index=i, code=code)
-    for boot_id, ms, first, count, ok in schedule(policy, rec.recorded, rec.boots, req.upload_results):
-        resp.uploads.add(boot_id=boot_id, elapsed_realtime_ms=ms, first_recorded=first, count=count, succeeded=ok)
+    for boot_id, ms, carried, ok in schedule(policy, rec.recorded, rec.boots, req.upload_results):
+        resp.uploads.add(boot_id=boot_id, elapsed_realtime_ms=ms, recorded=carried, succeeded=ok)
     return resp

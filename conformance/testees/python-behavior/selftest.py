@@ -47,7 +47,7 @@ def rec(fixes, results=(), **policy):
                              upload_results=list(results))
     r = recording.run(req)
     return ([(x.index, F.FixReason.Name(x.reason)[11:]) for x in r.recorded], [(x.index, x.code) for x in r.dropped],
-            [(x.elapsed_realtime_ms, x.first_recorded, x.count, x.succeeded) for x in r.uploads])
+            [(x.elapsed_realtime_ms, list(x.recorded), x.succeeded) for x in r.uploads])
 
 
 def region(rid, m_north=0.0, radius=100, poly=None, **kw):
@@ -196,12 +196,12 @@ def _():
     fixes = [fix(100 * k, 20000 * k, speed=0) for k in range(8)]  # every fix recorded, 0 .. 140 s
     _, _, ups = rec(fixes)
     # U = 0; due at 60 s (fixes 0..3, the one at 60 s included); then 120 s (fixes 4..6); fix at 140 s waits.
-    assert ups == [(60000, 0, 4, True), (120000, 4, 3, True)], ups
+    assert ups == [(60000, [0, 1, 2, 3], True), (120000, [4, 5, 6], True)], ups
     _, _, ups = rec(fixes, max_batch_size=3)
-    assert ups == [(40000, 0, 3, True), (100000, 3, 3, True)], ups
+    assert ups == [(40000, [0, 1, 2], True), (100000, [3, 4, 5], True)], ups
     _, _, ups = rec(fixes, max_batch_age_ms=30000, upload_interval_ms=100000)
     # Oldest at 0: due at 30 s (fixes 0, 1); oldest then the fix at 40 s: due at 70 s (2, 3); 80 s + 30 = 110 s.
-    assert ups == [(30000, 0, 2, True), (70000, 2, 2, True), (110000, 4, 2, True)], ups
+    assert ups == [(30000, [0, 1], True), (70000, [2, 3], True), (110000, [4, 5], True)], ups
 
 
 @scenario("§upload-schedule back-off after failures, HOLD retry_after, drain stops at a failure")
@@ -211,10 +211,19 @@ def _():
     hold = t.UploadAttemptResult(held_retry_after_ms=5000)
     _, _, ups = rec(fixes, [fail, fail, hold], max_batch_size=2)
     # Count 2 reached at 20 s: fail; retry 1 s later: fail; 2 s later (23 s): HOLD 5 s; at 28 s: succeeds, drains.
-    assert ups[:5] == [(20000, 0, 2, False), (21000, 0, 2, False), (23000, 0, 2, False), (28000, 0, 2, True),
-                       (60000, 2, 2, True)], ups
-    assert rec(fixes, [fail], max_batch_size=2)[2][:3] == [(20000, 0, 2, False), (21000, 0, 2, True),
-                                                           (60000, 2, 2, True)]
+    assert ups[:5] == [(20000, [0, 1], False), (21000, [0, 1], False), (23000, [0, 1], False),
+                       (28000, [0, 1], True), (60000, [2, 3], True)], ups
+    assert rec(fixes, [fail], max_batch_size=2)[2][:3] == [(20000, [0, 1], False), (21000, [0, 1], True),
+                                                           (60000, [2, 3], True)]
+
+
+@scenario("§upload-drain §batch-composition: the newest pending fix is the live fix, the oldest others the backlog")
+def _():
+    fixes = [fix(100 * k, 20000 * k, speed=0) for k in range(8)]
+    hold = t.UploadAttemptResult(held_retry_after_ms=50000)
+    _, _, ups = rec(fixes, [hold], max_batch_size=2)
+    # Count 2 at 20 s: held 50 s. At 70 s four are pending (0 .. 60 s): [0, live 3], then [1, live 2].
+    assert ups[:3] == [(20000, [0, 1], False), (70000, [0, 3], True), (70000, [1, 2], True)], ups
 
 
 @scenario("§upload-boot: pending fixes survive a reboot and go at once; the timer restarts")
@@ -224,7 +233,7 @@ def _():
     _, _, ups = rec(fixes, [fail])
     # Boot 7: fixes 0 and 1 recorded; due at 60 s: fails; the retry at 61 s is after the boot's last fix.
     # Boot 9 at 500 ms: fix 2 recorded (MOTION_START) at once, the upload due at once takes all three.
-    assert ups == [(60000, 0, 2, False), (500, 0, 3, True), (70000, 3, 1, True)], ups
+    assert ups == [(60000, [0, 1], False), (500, [0, 1, 2], True), (70000, [3], True)], ups
 
 
 # ------------------------------------------------------------------------------------------------------------ fences

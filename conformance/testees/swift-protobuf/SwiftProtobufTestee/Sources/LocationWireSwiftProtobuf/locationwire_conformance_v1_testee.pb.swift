@@ -17,9 +17,10 @@
 /// else to stdout (diagnostics go to stderr) and flushes after every response.
 ///
 /// Session: the first request is `hello`, answered by `hello`; the testee declares there which features it
-/// supports. Then come `vector`, `session` and `ledger` requests, each answered by exactly one response of the
-/// same kind echoing the vector id. `vector` runs the codec on one input; `session` drives a device's upload
-/// queue through a script of steps (FEATURE_SESSION); `ledger` feeds batches to a server (FEATURE_LEDGER).
+/// supports. Then come `vector`, `session`, `ledger` and behaviour requests, each answered by exactly one response
+/// of the same kind echoing the vector id. `vector` runs the codec on one input; `session` drives a device's upload
+/// queue through a script of steps (FEATURE_SESSION); `ledger` feeds batches to a server (FEATURE_LEDGER);
+/// `recording`, `fences`, `planning` and `arming` run one scenario of proto/BEHAVIOR.md each.
 /// End of input where a length is expected means the session is over: the testee exits with status 0.
 ///
 /// Robustness: a testee that meets a request it does not understand (an unknown field, an unknown enum value in
@@ -75,6 +76,19 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
 
   /// Runs a server's side (LedgerRequest): reading batches, answering each with a BatchAck, keeping the keys.
   case ledger // = 9
+
+  /// Runs a device's recording engine and upload timer (RecordingRequest), as proto/BEHAVIOR.md's "Recording" and
+  /// "Upload scheduling" say.
+  case recording // = 10
+
+  /// Runs a device's fence engine (FenceRequest), as proto/BEHAVIOR.md's "Fences" says.
+  case fences // = 11
+
+  /// Runs a server's region planner (PlanningRequest), as proto/BEHAVIOR.md's "Region planning" says.
+  case planning // = 12
+
+  /// Runs a device's arming order (ArmingRequest), as proto/BEHAVIOR.md's "Arming" says.
+  case arming // = 13
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -93,6 +107,10 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
     case 7: self = .compactFixes
     case 8: self = .session
     case 9: self = .ledger
+    case 10: self = .recording
+    case 11: self = .fences
+    case 12: self = .planning
+    case 13: self = .arming
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -109,6 +127,10 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
     case .compactFixes: return 7
     case .session: return 8
     case .ledger: return 9
+    case .recording: return 10
+    case .fences: return 11
+    case .planning: return 12
+    case .arming: return 13
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -125,6 +147,10 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
     .compactFixes,
     .session,
     .ledger,
+    .recording,
+    .fences,
+    .planning,
+    .arming,
   ]
 
 }
@@ -324,6 +350,38 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
     set {kind = .ledger(newValue)}
   }
 
+  public var recording: Locationwire_Conformance_V1_RecordingRequest {
+    get {
+      if case .recording(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_RecordingRequest()
+    }
+    set {kind = .recording(newValue)}
+  }
+
+  public var fences: Locationwire_Conformance_V1_FenceRequest {
+    get {
+      if case .fences(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_FenceRequest()
+    }
+    set {kind = .fences(newValue)}
+  }
+
+  public var planning: Locationwire_Conformance_V1_PlanningRequest {
+    get {
+      if case .planning(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_PlanningRequest()
+    }
+    set {kind = .planning(newValue)}
+  }
+
+  public var arming: Locationwire_Conformance_V1_ArmingRequest {
+    get {
+      if case .arming(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_ArmingRequest()
+    }
+    set {kind = .arming(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -331,6 +389,10 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
     case vector(Locationwire_Conformance_V1_VectorRequest)
     case session(Locationwire_Conformance_V1_SessionRequest)
     case ledger(Locationwire_Conformance_V1_LedgerRequest)
+    case recording(Locationwire_Conformance_V1_RecordingRequest)
+    case fences(Locationwire_Conformance_V1_FenceRequest)
+    case planning(Locationwire_Conformance_V1_PlanningRequest)
+    case arming(Locationwire_Conformance_V1_ArmingRequest)
 
   }
 
@@ -376,6 +438,38 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
     set {kind = .ledger(newValue)}
   }
 
+  public var recording: Locationwire_Conformance_V1_RecordingResponse {
+    get {
+      if case .recording(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_RecordingResponse()
+    }
+    set {kind = .recording(newValue)}
+  }
+
+  public var fences: Locationwire_Conformance_V1_FenceResponse {
+    get {
+      if case .fences(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_FenceResponse()
+    }
+    set {kind = .fences(newValue)}
+  }
+
+  public var planning: Locationwire_Conformance_V1_PlanningResponse {
+    get {
+      if case .planning(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_PlanningResponse()
+    }
+    set {kind = .planning(newValue)}
+  }
+
+  public var arming: Locationwire_Conformance_V1_ArmingResponse {
+    get {
+      if case .arming(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_ArmingResponse()
+    }
+    set {kind = .arming(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -383,6 +477,10 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
     case vector(Locationwire_Conformance_V1_VectorResponse)
     case session(Locationwire_Conformance_V1_SessionResponse)
     case ledger(Locationwire_Conformance_V1_LedgerResponse)
+    case recording(Locationwire_Conformance_V1_RecordingResponse)
+    case fences(Locationwire_Conformance_V1_FenceResponse)
+    case planning(Locationwire_Conformance_V1_PlanningResponse)
+    case arming(Locationwire_Conformance_V1_ArmingResponse)
 
   }
 
@@ -592,51 +690,39 @@ public nonisolated struct Locationwire_Conformance_V1_ParseError: Sendable {
 /// The device side of a session (FEATURE_SESSION): a new installation's upload queue, driven by a script of
 /// steps, reporting what each step did. A testee without the feature answers `skipped`. Times are the device
 /// clock, UTC ms; there is no other clock: a step happens at its own `now_ms`.
-public nonisolated struct Locationwire_Conformance_V1_SessionRequest: @unchecked Sendable {
+public nonisolated struct Locationwire_Conformance_V1_SessionRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// The vector's stable id, echoed in the response.
-  public var vectorID: String {
-    get {_storage._vectorID}
-    set {_uniqueStorage()._vectorID = newValue}
-  }
+  public var vectorID: String = String()
 
   /// LocationBatch.device_id of every batch the device builds.
-  public var deviceID: String {
-    get {_storage._deviceID}
-    set {_uniqueStorage()._deviceID = newValue}
-  }
+  public var deviceID: String = String()
 
   /// LocationBatch.install_id: the installation's random non-zero id (proto/README.md `§install-id`).
-  public var installID: UInt64 {
-    get {_storage._installID}
-    set {_uniqueStorage()._installID = newValue}
-  }
+  public var installID: UInt64 = 0
 
   /// The policy in force at the start, as if a server had sent it; absent means the default policy. It is
   /// replaced, like any policy, by a BatchAck.tracking_policy with a higher policy_version.
   public var policy: Locationwire_V1_TrackingPolicy {
-    get {_storage._policy ?? Locationwire_V1_TrackingPolicy()}
-    set {_uniqueStorage()._policy = newValue}
+    get {_policy ?? Locationwire_V1_TrackingPolicy()}
+    set {_policy = newValue}
   }
   /// Returns true if `policy` has been explicitly set.
-  public var hasPolicy: Bool {_storage._policy != nil}
+  public var hasPolicy: Bool {self._policy != nil}
   /// Clears the value of `policy`. Subsequent reads from it will return its default value.
-  public mutating func clearPolicy() {_uniqueStorage()._policy = nil}
+  public mutating func clearPolicy() {self._policy = nil}
 
   /// What happens, in order. The queue starts empty, with the next fix and event sequence numbers 1.
-  public var steps: [Locationwire_Conformance_V1_SessionStep] {
-    get {_storage._steps}
-    set {_uniqueStorage()._steps = newValue}
-  }
+  public var steps: [Locationwire_Conformance_V1_SessionStep] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _policy: Locationwire_V1_TrackingPolicy? = nil
 }
 
 /// One thing that happens to the device.
@@ -1077,6 +1163,534 @@ public nonisolated struct Locationwire_Conformance_V1_SequenceRange: Sendable {
   public init() {}
 }
 
+/// The device's recording engine and upload timer (FEATURE_RECORDING): the fixes the OS delivers, in delivery
+/// order, under one policy.
+public nonisolated struct Locationwire_Conformance_V1_RecordingRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The vector's stable id, echoed in the response.
+  public var vectorID: String = String()
+
+  /// The policy in force; absent fields take their defaults, an absent policy is the default policy.
+  public var policy: Locationwire_V1_TrackingPolicy {
+    get {_policy ?? Locationwire_V1_TrackingPolicy()}
+    set {_policy = newValue}
+  }
+  /// Returns true if `policy` has been explicitly set.
+  public var hasPolicy: Bool {self._policy != nil}
+  /// Clears the value of `policy`. Subsequent reads from it will return its default value.
+  public mutating func clearPolicy() {self._policy = nil}
+
+  /// The fixes as the OS delivers them. A fix's `reason` is read only as `§rec-requested` says.
+  public var fixes: [Locationwire_V1_LocationFix] = []
+
+  /// The answer to each upload attempt, in order (`§upload-schedule`); attempts beyond the list succeed.
+  public var uploadResults: [Locationwire_Conformance_V1_UploadAttemptResult] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _policy: Locationwire_V1_TrackingPolicy? = nil
+}
+
+/// How one upload attempt ends.
+public nonisolated struct Locationwire_Conformance_V1_UploadAttemptResult: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var result: Locationwire_Conformance_V1_UploadAttemptResult.OneOf_Result? = nil
+
+  /// Stored: the fixes are deleted.
+  public var succeeded: Bool {
+    get {
+      if case .succeeded(let v)? = result {return v}
+      return false
+    }
+    set {result = .succeeded(newValue)}
+  }
+
+  /// A transport failure: the device backs off (`§back-off`).
+  public var transportFailed: Bool {
+    get {
+      if case .transportFailed(let v)? = result {return v}
+      return false
+    }
+    set {result = .transportFailed(newValue)}
+  }
+
+  /// HOLD with this retry_after_ms: nothing stored, wait this long.
+  public var heldRetryAfterMs: UInt32 {
+    get {
+      if case .heldRetryAfterMs(let v)? = result {return v}
+      return 0
+    }
+    set {result = .heldRetryAfterMs(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Result: Equatable, Sendable {
+    /// Stored: the fixes are deleted.
+    case succeeded(Bool)
+    /// A transport failure: the device backs off (`§back-off`).
+    case transportFailed(Bool)
+    /// HOLD with this retry_after_ms: nothing stored, wait this long.
+    case heldRetryAfterMs(UInt32)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Locationwire_Conformance_V1_RecordingResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// RecordingRequest.vector_id, unchanged.
+  public var vectorID: String = String()
+
+  /// The fixes recorded, in the order recorded.
+  public var recorded: [Locationwire_Conformance_V1_RecordedFix] = []
+
+  /// The fixes dropped, in delivery order, each with the code of the stage that dropped it (`§rec-clock`, ...).
+  /// A fix the motion rules did not record is in neither list.
+  public var dropped: [Locationwire_Conformance_V1_DroppedFix] = []
+
+  /// The upload attempts, in order.
+  public var uploads: [Locationwire_Conformance_V1_UploadAttempt] = []
+
+  public var failure: Locationwire_Conformance_V1_RecordingResponse.OneOf_Failure? = nil
+
+  /// The testee does not run the recording engine (it lacks FEATURE_RECORDING).
+  public var skipped: String {
+    get {
+      if case .skipped(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .skipped(newValue)}
+  }
+
+  /// The testee failed: a bug, or a request it does not understand. Always a failure.
+  public var runtimeError: String {
+    get {
+      if case .runtimeError(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .runtimeError(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Failure: Equatable, Sendable {
+    /// The testee does not run the recording engine (it lacks FEATURE_RECORDING).
+    case skipped(String)
+    /// The testee failed: a bug, or a request it does not understand. Always a failure.
+    case runtimeError(String)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Locationwire_Conformance_V1_RecordedFix: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Index of the fix in RecordingRequest.fixes.
+  public var index: UInt32 = 0
+
+  public var reason: Locationwire_V1_FixReason = .unspecified
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Locationwire_Conformance_V1_DroppedFix: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Index of the fix in RecordingRequest.fixes.
+  public var index: UInt32 = 0
+
+  /// `no-elapsed-time`, `not-after-previous`, `tracking-disabled`, `duty-off`, `accuracy`, `null-island` or
+  /// `window-not-best`.
+  public var code: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One upload attempt: when, and which recorded fixes it carried.
+public nonisolated struct Locationwire_Conformance_V1_UploadAttempt: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The boot and monotonic time of the attempt.
+  public var bootID: UInt64 = 0
+
+  public var elapsedRealtimeMs: UInt64 = 0
+
+  /// The fixes the batch carried, as places in RecordingResponse.recorded (0 is the first recorded fix): its
+  /// backlog, oldest first, then its live fix, as `§batch-composition` picks them.
+  public var recorded: [UInt32] = []
+
+  /// Whether it succeeded (from RecordingRequest.upload_results).
+  public var succeeded: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The device's fence engine (FEATURE_FENCES): regions armed, then a trace of fixes and arming changes.
+public nonisolated struct Locationwire_Conformance_V1_FenceRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var vectorID: String = String()
+
+  /// The policy's fence fields apply (fence_hysteresis_m, fence_confirm_ms, fence_max_accuracy_cm); absent ones
+  /// take their defaults.
+  public var policy: Locationwire_V1_TrackingPolicy {
+    get {_policy ?? Locationwire_V1_TrackingPolicy()}
+    set {_policy = newValue}
+  }
+  /// Returns true if `policy` has been explicitly set.
+  public var hasPolicy: Bool {self._policy != nil}
+  /// Clears the value of `policy`. Subsequent reads from it will return its default value.
+  public mutating func clearPolicy() {self._policy = nil}
+
+  /// The regions armed before the first step (all of them: slots are the arming family's question).
+  public var regions: [Locationwire_V1_Region] = []
+
+  /// What happens, in order.
+  public var steps: [Locationwire_Conformance_V1_FenceStep] = []
+
+  /// The event_sequence of the first event; 0 means 1.
+  public var firstEventSequence: UInt64 = 0
+
+  /// FenceEvent.assignment_version of every event.
+  public var assignmentVersion: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _policy: Locationwire_V1_TrackingPolicy? = nil
+}
+
+public nonisolated struct Locationwire_Conformance_V1_FenceStep: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var step: Locationwire_Conformance_V1_FenceStep.OneOf_Step? = nil
+
+  /// The OS delivers a fix.
+  public var fix: Locationwire_V1_LocationFix {
+    get {
+      if case .fix(let v)? = step {return v}
+      return Locationwire_V1_LocationFix()
+    }
+    set {step = .fix(newValue)}
+  }
+
+  /// The device arms (or re-arms, by id) and disarms regions.
+  public var arm: Locationwire_Conformance_V1_FenceArming {
+    get {
+      if case .arm(let v)? = step {return v}
+      return Locationwire_Conformance_V1_FenceArming()
+    }
+    set {step = .arm(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Step: Equatable, Sendable {
+    /// The OS delivers a fix.
+    case fix(Locationwire_V1_LocationFix)
+    /// The device arms (or re-arms, by id) and disarms regions.
+    case arm(Locationwire_Conformance_V1_FenceArming)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Locationwire_Conformance_V1_FenceArming: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Regions to arm; an id already armed is replaced (and its state becomes unknown).
+  public var regions: [Locationwire_V1_Region] = []
+
+  /// Ids to disarm; an id not armed is ignored.
+  public var disarmRegionIds: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Locationwire_Conformance_V1_FenceResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var vectorID: String = String()
+
+  /// Every event reported, in order (`§fence-order`, `§fence-event`).
+  public var events: [Locationwire_V1_FenceEvent] = []
+
+  public var failure: Locationwire_Conformance_V1_FenceResponse.OneOf_Failure? = nil
+
+  public var skipped: String {
+    get {
+      if case .skipped(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .skipped(newValue)}
+  }
+
+  public var runtimeError: String {
+    get {
+      if case .runtimeError(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .runtimeError(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Failure: Equatable, Sendable {
+    case skipped(String)
+    case runtimeError(String)
+
+  }
+
+  public init() {}
+}
+
+/// The server's region planner (FEATURE_PLANNING).
+public nonisolated struct Locationwire_Conformance_V1_PlanningRequest: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var vectorID: String {
+    get {_storage._vectorID}
+    set {_uniqueStorage()._vectorID = newValue}
+  }
+
+  /// Every region the server could assign, with their hierarchy (parent_id).
+  public var catalogue: [Locationwire_V1_Region] {
+    get {_storage._catalogue}
+    set {_uniqueStorage()._catalogue = newValue}
+  }
+
+  /// The device position, 1e-7 degree.
+  public var latitudeE7: Int32 {
+    get {_storage._latitudeE7}
+    set {_uniqueStorage()._latitudeE7 = newValue}
+  }
+
+  public var longitudeE7: Int32 {
+    get {_storage._longitudeE7}
+    set {_uniqueStorage()._longitudeE7 = newValue}
+  }
+
+  /// N: the slots the device can give to server regions.
+  public var slotBudget: UInt32 {
+    get {_storage._slotBudget}
+    set {_uniqueStorage()._slotBudget = newValue}
+  }
+
+  /// The server clock, UTC ms.
+  public var nowMs: Int64 {
+    get {_storage._nowMs}
+    set {_uniqueStorage()._nowMs = newValue}
+  }
+
+  /// The assignment the device holds, when the server knows it (`§plan-delta`).
+  public var previous: Locationwire_V1_RegionAssignment {
+    get {_storage._previous ?? Locationwire_V1_RegionAssignment()}
+    set {_uniqueStorage()._previous = newValue}
+  }
+  /// Returns true if `previous` has been explicitly set.
+  public var hasPrevious: Bool {_storage._previous != nil}
+  /// Clears the value of `previous`. Subsequent reads from it will return its default value.
+  public mutating func clearPrevious() {_uniqueStorage()._previous = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Locationwire_Conformance_V1_PlanningResponse: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var vectorID: String {
+    get {_storage._vectorID}
+    set {_uniqueStorage()._vectorID = newValue}
+  }
+
+  public var assignment: Locationwire_V1_RegionAssignment {
+    get {_storage._assignment ?? Locationwire_V1_RegionAssignment()}
+    set {_uniqueStorage()._assignment = newValue}
+  }
+  /// Returns true if `assignment` has been explicitly set.
+  public var hasAssignment: Bool {_storage._assignment != nil}
+  /// Clears the value of `assignment`. Subsequent reads from it will return its default value.
+  public mutating func clearAssignment() {_uniqueStorage()._assignment = nil}
+
+  public var failure: OneOf_Failure? {
+    get {return _storage._failure}
+    set {_uniqueStorage()._failure = newValue}
+  }
+
+  public var skipped: String {
+    get {
+      if case .skipped(let v)? = _storage._failure {return v}
+      return String()
+    }
+    set {_uniqueStorage()._failure = .skipped(newValue)}
+  }
+
+  public var runtimeError: String {
+    get {
+      if case .runtimeError(let v)? = _storage._failure {return v}
+      return String()
+    }
+    set {_uniqueStorage()._failure = .runtimeError(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Failure: Equatable, Sendable {
+    case skipped(String)
+    case runtimeError(String)
+
+  }
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// The device's arming order (FEATURE_ARMING).
+public nonisolated struct Locationwire_Conformance_V1_ArmingRequest: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var vectorID: String {
+    get {_storage._vectorID}
+    set {_uniqueStorage()._vectorID = newValue}
+  }
+
+  /// The set the device holds, as a full assignment.
+  public var assignment: Locationwire_V1_RegionAssignment {
+    get {_storage._assignment ?? Locationwire_V1_RegionAssignment()}
+    set {_uniqueStorage()._assignment = newValue}
+  }
+  /// Returns true if `assignment` has been explicitly set.
+  public var hasAssignment: Bool {_storage._assignment != nil}
+  /// Clears the value of `assignment`. Subsequent reads from it will return its default value.
+  public mutating func clearAssignment() {_uniqueStorage()._assignment = nil}
+
+  /// S: platform_slot_limit minus reserved_app_slots.
+  public var slots: UInt32 {
+    get {_storage._slots}
+    set {_uniqueStorage()._slots = newValue}
+  }
+
+  /// The device position, when known.
+  public var position: Locationwire_V1_LocationFix {
+    get {_storage._position ?? Locationwire_V1_LocationFix()}
+    set {_uniqueStorage()._position = newValue}
+  }
+  /// Returns true if `position` has been explicitly set.
+  public var hasPosition: Bool {_storage._position != nil}
+  /// Clears the value of `position`. Subsequent reads from it will return its default value.
+  public mutating func clearPosition() {_uniqueStorage()._position = nil}
+
+  /// The device clock, UTC ms.
+  public var nowMs: Int64 {
+    get {_storage._nowMs}
+    set {_uniqueStorage()._nowMs = newValue}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Locationwire_Conformance_V1_ArmingResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var vectorID: String = String()
+
+  /// What the device arms and what fails (`§arm-order`).
+  public var armed: Locationwire_V1_ArmedRegions {
+    get {_armed ?? Locationwire_V1_ArmedRegions()}
+    set {_armed = newValue}
+  }
+  /// Returns true if `armed` has been explicitly set.
+  public var hasArmed: Bool {self._armed != nil}
+  /// Clears the value of `armed`. Subsequent reads from it will return its default value.
+  public mutating func clearArmed() {self._armed = nil}
+
+  public var failure: Locationwire_Conformance_V1_ArmingResponse.OneOf_Failure? = nil
+
+  public var skipped: String {
+    get {
+      if case .skipped(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .skipped(newValue)}
+  }
+
+  public var runtimeError: String {
+    get {
+      if case .runtimeError(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .runtimeError(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Failure: Equatable, Sendable {
+    case skipped(String)
+    case runtimeError(String)
+
+  }
+
+  public init() {}
+
+  fileprivate var _armed: Locationwire_V1_ArmedRegions? = nil
+}
+
 public nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1104,7 +1718,7 @@ public nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
 fileprivate nonisolated let _protobuf_package = "locationwire.conformance.v1"
 
 nonisolated extension Locationwire_Conformance_V1_Feature: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FEATURE_UNSPECIFIED\0\u{1}FEATURE_BINARY_INPUT\0\u{1}FEATURE_BINARY_OUTPUT\0\u{1}FEATURE_JSON_INPUT\0\u{1}FEATURE_JSON_OUTPUT\0\u{1}FEATURE_VALIDATION\0\u{1}FEATURE_ERROR_CATEGORIES\0\u{1}FEATURE_COMPACT_FIXES\0\u{1}FEATURE_SESSION\0\u{1}FEATURE_LEDGER\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FEATURE_UNSPECIFIED\0\u{1}FEATURE_BINARY_INPUT\0\u{1}FEATURE_BINARY_OUTPUT\0\u{1}FEATURE_JSON_INPUT\0\u{1}FEATURE_JSON_OUTPUT\0\u{1}FEATURE_VALIDATION\0\u{1}FEATURE_ERROR_CATEGORIES\0\u{1}FEATURE_COMPACT_FIXES\0\u{1}FEATURE_SESSION\0\u{1}FEATURE_LEDGER\0\u{1}FEATURE_RECORDING\0\u{1}FEATURE_FENCES\0\u{1}FEATURE_PLANNING\0\u{1}FEATURE_ARMING\0")
 }
 
 nonisolated extension Locationwire_Conformance_V1_Check: SwiftProtobuf._ProtoNameProviding {
@@ -1117,7 +1731,7 @@ nonisolated extension Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf._
 
 nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TesteeRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0\u{1}session\0\u{1}ledger\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0\u{1}session\0\u{1}ledger\0\u{1}recording\0\u{1}fences\0\u{1}planning\0\u{1}arming\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1177,6 +1791,58 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
           self.kind = .ledger(v)
         }
       }()
+      case 5: try {
+        var v: Locationwire_Conformance_V1_RecordingRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .recording(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .recording(v)
+        }
+      }()
+      case 6: try {
+        var v: Locationwire_Conformance_V1_FenceRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .fences(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .fences(v)
+        }
+      }()
+      case 7: try {
+        var v: Locationwire_Conformance_V1_PlanningRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .planning(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .planning(v)
+        }
+      }()
+      case 8: try {
+        var v: Locationwire_Conformance_V1_ArmingRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .arming(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .arming(v)
+        }
+      }()
       default: break
       }
     }
@@ -1204,6 +1870,22 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
       guard case .ledger(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
     }()
+    case .recording?: try {
+      guard case .recording(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
+    case .fences?: try {
+      guard case .fences(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    }()
+    case .planning?: try {
+      guard case .planning(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    }()
+    case .arming?: try {
+      guard case .arming(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -1218,7 +1900,7 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
 
 nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TesteeResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0\u{1}session\0\u{1}ledger\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0\u{1}session\0\u{1}ledger\0\u{1}recording\0\u{1}fences\0\u{1}planning\0\u{1}arming\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1278,6 +1960,58 @@ nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.
           self.kind = .ledger(v)
         }
       }()
+      case 5: try {
+        var v: Locationwire_Conformance_V1_RecordingResponse?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .recording(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .recording(v)
+        }
+      }()
+      case 6: try {
+        var v: Locationwire_Conformance_V1_FenceResponse?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .fences(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .fences(v)
+        }
+      }()
+      case 7: try {
+        var v: Locationwire_Conformance_V1_PlanningResponse?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .planning(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .planning(v)
+        }
+      }()
+      case 8: try {
+        var v: Locationwire_Conformance_V1_ArmingResponse?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .arming(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .arming(v)
+        }
+      }()
       default: break
       }
     }
@@ -1304,6 +2038,22 @@ nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.
     case .ledger?: try {
       guard case .ledger(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case .recording?: try {
+      guard case .recording(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
+    case .fences?: try {
+      guard case .fences(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    }()
+    case .planning?: try {
+      guard case .planning(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    }()
+    case .arming?: try {
+      guard case .arming(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
     }()
     case nil: break
     }
@@ -1669,95 +2419,51 @@ nonisolated extension Locationwire_Conformance_V1_SessionRequest: SwiftProtobuf.
   public static let protoMessageName: String = _protobuf_package + ".SessionRequest"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{3}device_id\0\u{3}install_id\0\u{1}policy\0\u{1}steps\0")
 
-  fileprivate class _StorageClass {
-    var _vectorID: String = String()
-    var _deviceID: String = String()
-    var _installID: UInt64 = 0
-    var _policy: Locationwire_V1_TrackingPolicy? = nil
-    var _steps: [Locationwire_Conformance_V1_SessionStep] = []
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _vectorID = source._vectorID
-      _deviceID = source._deviceID
-      _installID = source._installID
-      _policy = source._policy
-      _steps = source._steps
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularStringField(value: &_storage._vectorID) }()
-        case 2: try { try decoder.decodeSingularStringField(value: &_storage._deviceID) }()
-        case 3: try { try decoder.decodeSingularFixed64Field(value: &_storage._installID) }()
-        case 4: try { try decoder.decodeSingularMessageField(value: &_storage._policy) }()
-        case 5: try { try decoder.decodeRepeatedMessageField(value: &_storage._steps) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.vectorID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.deviceID) }()
+      case 3: try { try decoder.decodeSingularFixed64Field(value: &self.installID) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._policy) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.steps) }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if !_storage._vectorID.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._vectorID, fieldNumber: 1)
-      }
-      if !_storage._deviceID.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._deviceID, fieldNumber: 2)
-      }
-      if _storage._installID != 0 {
-        try visitor.visitSingularFixed64Field(value: _storage._installID, fieldNumber: 3)
-      }
-      try { if let v = _storage._policy {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
-      } }()
-      if !_storage._steps.isEmpty {
-        try visitor.visitRepeatedMessageField(value: _storage._steps, fieldNumber: 5)
-      }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.vectorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.vectorID, fieldNumber: 1)
+    }
+    if !self.deviceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.deviceID, fieldNumber: 2)
+    }
+    if self.installID != 0 {
+      try visitor.visitSingularFixed64Field(value: self.installID, fieldNumber: 3)
+    }
+    try { if let v = self._policy {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    if !self.steps.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.steps, fieldNumber: 5)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Locationwire_Conformance_V1_SessionRequest, rhs: Locationwire_Conformance_V1_SessionRequest) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._vectorID != rhs_storage._vectorID {return false}
-        if _storage._deviceID != rhs_storage._deviceID {return false}
-        if _storage._installID != rhs_storage._installID {return false}
-        if _storage._policy != rhs_storage._policy {return false}
-        if _storage._steps != rhs_storage._steps {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.vectorID != rhs.vectorID {return false}
+    if lhs.deviceID != rhs.deviceID {return false}
+    if lhs.installID != rhs.installID {return false}
+    if lhs._policy != rhs._policy {return false}
+    if lhs.steps != rhs.steps {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2416,6 +3122,928 @@ nonisolated extension Locationwire_Conformance_V1_SequenceRange: SwiftProtobuf.M
   public static func ==(lhs: Locationwire_Conformance_V1_SequenceRange, rhs: Locationwire_Conformance_V1_SequenceRange) -> Bool {
     if lhs.first != rhs.first {return false}
     if lhs.last != rhs.last {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_RecordingRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RecordingRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}policy\0\u{1}fixes\0\u{3}upload_results\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.vectorID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._policy) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.fixes) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.uploadResults) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.vectorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.vectorID, fieldNumber: 1)
+    }
+    try { if let v = self._policy {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.fixes.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.fixes, fieldNumber: 3)
+    }
+    if !self.uploadResults.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.uploadResults, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_RecordingRequest, rhs: Locationwire_Conformance_V1_RecordingRequest) -> Bool {
+    if lhs.vectorID != rhs.vectorID {return false}
+    if lhs._policy != rhs._policy {return false}
+    if lhs.fixes != rhs.fixes {return false}
+    if lhs.uploadResults != rhs.uploadResults {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_UploadAttemptResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UploadAttemptResult"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}succeeded\0\u{3}transport_failed\0\u{3}held_retry_after_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.result != nil {try decoder.handleConflictingOneOf()}
+          self.result = .succeeded(v)
+        }
+      }()
+      case 2: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.result != nil {try decoder.handleConflictingOneOf()}
+          self.result = .transportFailed(v)
+        }
+      }()
+      case 3: try {
+        var v: UInt32?
+        try decoder.decodeSingularUInt32Field(value: &v)
+        if let v = v {
+          if self.result != nil {try decoder.handleConflictingOneOf()}
+          self.result = .heldRetryAfterMs(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.result {
+    case .succeeded?: try {
+      guard case .succeeded(let v)? = self.result else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 1)
+    }()
+    case .transportFailed?: try {
+      guard case .transportFailed(let v)? = self.result else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 2)
+    }()
+    case .heldRetryAfterMs?: try {
+      guard case .heldRetryAfterMs(let v)? = self.result else { preconditionFailure() }
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 3)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_UploadAttemptResult, rhs: Locationwire_Conformance_V1_UploadAttemptResult) -> Bool {
+    if lhs.result != rhs.result {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_RecordingResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RecordingResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}recorded\0\u{1}dropped\0\u{1}uploads\0\u{1}skipped\0\u{3}runtime_error\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.vectorID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.recorded) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.dropped) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.uploads) }()
+      case 5: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .skipped(v)
+        }
+      }()
+      case 6: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .runtimeError(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.vectorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.vectorID, fieldNumber: 1)
+    }
+    if !self.recorded.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.recorded, fieldNumber: 2)
+    }
+    if !self.dropped.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.dropped, fieldNumber: 3)
+    }
+    if !self.uploads.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.uploads, fieldNumber: 4)
+    }
+    switch self.failure {
+    case .skipped?: try {
+      guard case .skipped(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
+    }()
+    case .runtimeError?: try {
+      guard case .runtimeError(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 6)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_RecordingResponse, rhs: Locationwire_Conformance_V1_RecordingResponse) -> Bool {
+    if lhs.vectorID != rhs.vectorID {return false}
+    if lhs.recorded != rhs.recorded {return false}
+    if lhs.dropped != rhs.dropped {return false}
+    if lhs.uploads != rhs.uploads {return false}
+    if lhs.failure != rhs.failure {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_RecordedFix: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RecordedFix"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}index\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.index) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.index != 0 {
+      try visitor.visitSingularUInt32Field(value: self.index, fieldNumber: 1)
+    }
+    if self.reason != .unspecified {
+      try visitor.visitSingularEnumField(value: self.reason, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_RecordedFix, rhs: Locationwire_Conformance_V1_RecordedFix) -> Bool {
+    if lhs.index != rhs.index {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_DroppedFix: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DroppedFix"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}index\0\u{1}code\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.index) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.code) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.index != 0 {
+      try visitor.visitSingularUInt32Field(value: self.index, fieldNumber: 1)
+    }
+    if !self.code.isEmpty {
+      try visitor.visitSingularStringField(value: self.code, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_DroppedFix, rhs: Locationwire_Conformance_V1_DroppedFix) -> Bool {
+    if lhs.index != rhs.index {return false}
+    if lhs.code != rhs.code {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_UploadAttempt: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UploadAttempt"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}boot_id\0\u{3}elapsed_realtime_ms\0\u{1}recorded\0\u{2}\u{2}succeeded\0\u{c}\u{4}\u{1}")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularFixed64Field(value: &self.bootID) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.elapsedRealtimeMs) }()
+      case 3: try { try decoder.decodeRepeatedUInt32Field(value: &self.recorded) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.succeeded) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.bootID != 0 {
+      try visitor.visitSingularFixed64Field(value: self.bootID, fieldNumber: 1)
+    }
+    if self.elapsedRealtimeMs != 0 {
+      try visitor.visitSingularUInt64Field(value: self.elapsedRealtimeMs, fieldNumber: 2)
+    }
+    if !self.recorded.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.recorded, fieldNumber: 3)
+    }
+    if self.succeeded != false {
+      try visitor.visitSingularBoolField(value: self.succeeded, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_UploadAttempt, rhs: Locationwire_Conformance_V1_UploadAttempt) -> Bool {
+    if lhs.bootID != rhs.bootID {return false}
+    if lhs.elapsedRealtimeMs != rhs.elapsedRealtimeMs {return false}
+    if lhs.recorded != rhs.recorded {return false}
+    if lhs.succeeded != rhs.succeeded {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_FenceRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".FenceRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}policy\0\u{1}regions\0\u{1}steps\0\u{3}first_event_sequence\0\u{3}assignment_version\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.vectorID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._policy) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.regions) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.steps) }()
+      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.firstEventSequence) }()
+      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.assignmentVersion) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.vectorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.vectorID, fieldNumber: 1)
+    }
+    try { if let v = self._policy {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.regions.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.regions, fieldNumber: 3)
+    }
+    if !self.steps.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.steps, fieldNumber: 4)
+    }
+    if self.firstEventSequence != 0 {
+      try visitor.visitSingularUInt64Field(value: self.firstEventSequence, fieldNumber: 5)
+    }
+    if self.assignmentVersion != 0 {
+      try visitor.visitSingularUInt64Field(value: self.assignmentVersion, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_FenceRequest, rhs: Locationwire_Conformance_V1_FenceRequest) -> Bool {
+    if lhs.vectorID != rhs.vectorID {return false}
+    if lhs._policy != rhs._policy {return false}
+    if lhs.regions != rhs.regions {return false}
+    if lhs.steps != rhs.steps {return false}
+    if lhs.firstEventSequence != rhs.firstEventSequence {return false}
+    if lhs.assignmentVersion != rhs.assignmentVersion {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_FenceStep: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".FenceStep"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}fix\0\u{1}arm\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Locationwire_V1_LocationFix?
+        var hadOneofValue = false
+        if let current = self.step {
+          hadOneofValue = true
+          if case .fix(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.step = .fix(v)
+        }
+      }()
+      case 2: try {
+        var v: Locationwire_Conformance_V1_FenceArming?
+        var hadOneofValue = false
+        if let current = self.step {
+          hadOneofValue = true
+          if case .arm(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.step = .arm(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.step {
+    case .fix?: try {
+      guard case .fix(let v)? = self.step else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    }()
+    case .arm?: try {
+      guard case .arm(let v)? = self.step else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_FenceStep, rhs: Locationwire_Conformance_V1_FenceStep) -> Bool {
+    if lhs.step != rhs.step {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_FenceArming: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".FenceArming"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}regions\0\u{3}disarm_region_ids\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.regions) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.disarmRegionIds) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.regions.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.regions, fieldNumber: 1)
+    }
+    if !self.disarmRegionIds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.disarmRegionIds, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_FenceArming, rhs: Locationwire_Conformance_V1_FenceArming) -> Bool {
+    if lhs.regions != rhs.regions {return false}
+    if lhs.disarmRegionIds != rhs.disarmRegionIds {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_FenceResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".FenceResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}events\0\u{1}skipped\0\u{3}runtime_error\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.vectorID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.events) }()
+      case 3: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .skipped(v)
+        }
+      }()
+      case 4: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .runtimeError(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.vectorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.vectorID, fieldNumber: 1)
+    }
+    if !self.events.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.events, fieldNumber: 2)
+    }
+    switch self.failure {
+    case .skipped?: try {
+      guard case .skipped(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 3)
+    }()
+    case .runtimeError?: try {
+      guard case .runtimeError(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_FenceResponse, rhs: Locationwire_Conformance_V1_FenceResponse) -> Bool {
+    if lhs.vectorID != rhs.vectorID {return false}
+    if lhs.events != rhs.events {return false}
+    if lhs.failure != rhs.failure {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_PlanningRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PlanningRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}catalogue\0\u{3}latitude_e7\0\u{3}longitude_e7\0\u{3}slot_budget\0\u{3}now_ms\0\u{1}previous\0")
+
+  fileprivate class _StorageClass {
+    var _vectorID: String = String()
+    var _catalogue: [Locationwire_V1_Region] = []
+    var _latitudeE7: Int32 = 0
+    var _longitudeE7: Int32 = 0
+    var _slotBudget: UInt32 = 0
+    var _nowMs: Int64 = 0
+    var _previous: Locationwire_V1_RegionAssignment? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _vectorID = source._vectorID
+      _catalogue = source._catalogue
+      _latitudeE7 = source._latitudeE7
+      _longitudeE7 = source._longitudeE7
+      _slotBudget = source._slotBudget
+      _nowMs = source._nowMs
+      _previous = source._previous
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._vectorID) }()
+        case 2: try { try decoder.decodeRepeatedMessageField(value: &_storage._catalogue) }()
+        case 3: try { try decoder.decodeSingularSFixed32Field(value: &_storage._latitudeE7) }()
+        case 4: try { try decoder.decodeSingularSFixed32Field(value: &_storage._longitudeE7) }()
+        case 5: try { try decoder.decodeSingularUInt32Field(value: &_storage._slotBudget) }()
+        case 6: try { try decoder.decodeSingularInt64Field(value: &_storage._nowMs) }()
+        case 7: try { try decoder.decodeSingularMessageField(value: &_storage._previous) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._vectorID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._vectorID, fieldNumber: 1)
+      }
+      if !_storage._catalogue.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._catalogue, fieldNumber: 2)
+      }
+      if _storage._latitudeE7 != 0 {
+        try visitor.visitSingularSFixed32Field(value: _storage._latitudeE7, fieldNumber: 3)
+      }
+      if _storage._longitudeE7 != 0 {
+        try visitor.visitSingularSFixed32Field(value: _storage._longitudeE7, fieldNumber: 4)
+      }
+      if _storage._slotBudget != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._slotBudget, fieldNumber: 5)
+      }
+      if _storage._nowMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._nowMs, fieldNumber: 6)
+      }
+      try { if let v = _storage._previous {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_PlanningRequest, rhs: Locationwire_Conformance_V1_PlanningRequest) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._vectorID != rhs_storage._vectorID {return false}
+        if _storage._catalogue != rhs_storage._catalogue {return false}
+        if _storage._latitudeE7 != rhs_storage._latitudeE7 {return false}
+        if _storage._longitudeE7 != rhs_storage._longitudeE7 {return false}
+        if _storage._slotBudget != rhs_storage._slotBudget {return false}
+        if _storage._nowMs != rhs_storage._nowMs {return false}
+        if _storage._previous != rhs_storage._previous {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_PlanningResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PlanningResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}assignment\0\u{1}skipped\0\u{3}runtime_error\0")
+
+  fileprivate class _StorageClass {
+    var _vectorID: String = String()
+    var _assignment: Locationwire_V1_RegionAssignment? = nil
+    var _failure: Locationwire_Conformance_V1_PlanningResponse.OneOf_Failure?
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _vectorID = source._vectorID
+      _assignment = source._assignment
+      _failure = source._failure
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._vectorID) }()
+        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._assignment) }()
+        case 3: try {
+          var v: String?
+          try decoder.decodeSingularStringField(value: &v)
+          if let v = v {
+            if _storage._failure != nil {try decoder.handleConflictingOneOf()}
+            _storage._failure = .skipped(v)
+          }
+        }()
+        case 4: try {
+          var v: String?
+          try decoder.decodeSingularStringField(value: &v)
+          if let v = v {
+            if _storage._failure != nil {try decoder.handleConflictingOneOf()}
+            _storage._failure = .runtimeError(v)
+          }
+        }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._vectorID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._vectorID, fieldNumber: 1)
+      }
+      try { if let v = _storage._assignment {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
+      switch _storage._failure {
+      case .skipped?: try {
+        guard case .skipped(let v)? = _storage._failure else { preconditionFailure() }
+        try visitor.visitSingularStringField(value: v, fieldNumber: 3)
+      }()
+      case .runtimeError?: try {
+        guard case .runtimeError(let v)? = _storage._failure else { preconditionFailure() }
+        try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+      }()
+      case nil: break
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_PlanningResponse, rhs: Locationwire_Conformance_V1_PlanningResponse) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._vectorID != rhs_storage._vectorID {return false}
+        if _storage._assignment != rhs_storage._assignment {return false}
+        if _storage._failure != rhs_storage._failure {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_ArmingRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ArmingRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}assignment\0\u{1}slots\0\u{1}position\0\u{3}now_ms\0")
+
+  fileprivate class _StorageClass {
+    var _vectorID: String = String()
+    var _assignment: Locationwire_V1_RegionAssignment? = nil
+    var _slots: UInt32 = 0
+    var _position: Locationwire_V1_LocationFix? = nil
+    var _nowMs: Int64 = 0
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _vectorID = source._vectorID
+      _assignment = source._assignment
+      _slots = source._slots
+      _position = source._position
+      _nowMs = source._nowMs
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._vectorID) }()
+        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._assignment) }()
+        case 3: try { try decoder.decodeSingularUInt32Field(value: &_storage._slots) }()
+        case 4: try { try decoder.decodeSingularMessageField(value: &_storage._position) }()
+        case 5: try { try decoder.decodeSingularInt64Field(value: &_storage._nowMs) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._vectorID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._vectorID, fieldNumber: 1)
+      }
+      try { if let v = _storage._assignment {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
+      if _storage._slots != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._slots, fieldNumber: 3)
+      }
+      try { if let v = _storage._position {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+      } }()
+      if _storage._nowMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._nowMs, fieldNumber: 5)
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_ArmingRequest, rhs: Locationwire_Conformance_V1_ArmingRequest) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._vectorID != rhs_storage._vectorID {return false}
+        if _storage._assignment != rhs_storage._assignment {return false}
+        if _storage._slots != rhs_storage._slots {return false}
+        if _storage._position != rhs_storage._position {return false}
+        if _storage._nowMs != rhs_storage._nowMs {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_ArmingResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ArmingResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}armed\0\u{1}skipped\0\u{3}runtime_error\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.vectorID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._armed) }()
+      case 3: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .skipped(v)
+        }
+      }()
+      case 4: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .runtimeError(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.vectorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.vectorID, fieldNumber: 1)
+    }
+    try { if let v = self._armed {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    switch self.failure {
+    case .skipped?: try {
+      guard case .skipped(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 3)
+    }()
+    case .runtimeError?: try {
+      guard case .runtimeError(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_ArmingResponse, rhs: Locationwire_Conformance_V1_ArmingResponse) -> Bool {
+    if lhs.vectorID != rhs.vectorID {return false}
+    if lhs._armed != rhs._armed {return false}
+    if lhs.failure != rhs.failure {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

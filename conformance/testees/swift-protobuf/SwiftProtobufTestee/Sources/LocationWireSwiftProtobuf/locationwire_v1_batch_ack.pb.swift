@@ -90,7 +90,8 @@ public nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.
   /// Latitude or longitude missing or out of range, or (0, 0).
   case invalidCoordinates // = 2
 
-  /// The fix time is absurd: before 2000, after 2100, or far after the batch's send time.
+  /// The fix time is outside [2000-01-01, 2100-01-01). A fix stamped far after the batch's send time is not
+  /// refused: it breaks time-after-send, which validation reports, and is stored (proto/README.md, §item-defects).
   case timestampOutOfRange // = 3
 
   /// Older than the server keeps.
@@ -326,107 +327,74 @@ public nonisolated enum Locationwire_V1_DeviceCommandKind: SwiftProtobuf.Enum, S
 /// later upload; so it never loses an item nor lets one bad item block its queue. Any other outcome keeps
 /// everything. An ack applies only to the items of the batch it answers (batch_id), never to other items the
 /// device holds. proto/README.md, "Acknowledgements", has the full table.
-public nonisolated struct Locationwire_V1_BatchAck: @unchecked Sendable {
+public nonisolated struct Locationwire_V1_BatchAck: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// LocationBatch.batch_id of the batch answered. Required.
-  public var batchID: UInt64 {
-    get {_storage._batchID}
-    set {_uniqueStorage()._batchID = newValue}
-  }
+  public var batchID: UInt64 = 0
 
   /// Results for fixes (backlog, compact or live) by LocationFix.sequence. Ranges never overlap and are sorted
   /// by first_sequence.
-  public var fixResults: [Locationwire_V1_AckRange] {
-    get {_storage._fixResults}
-    set {_uniqueStorage()._fixResults = newValue}
-  }
+  public var fixResults: [Locationwire_V1_AckRange] = []
 
   /// Results for fence events by FenceEvent.event_sequence, with the same rules.
-  public var fenceEventResults: [Locationwire_V1_AckRange] {
-    get {_storage._fenceEventResults}
-    set {_uniqueStorage()._fenceEventResults = newValue}
-  }
+  public var fenceEventResults: [Locationwire_V1_AckRange] = []
 
   /// When present, the device must not upload again before this many milliseconds have passed (the server is
   /// busy, or rate-limits the device). Applies to the whole queue, RETRY_LATER items included.
-  public var optionalRetryAfterMs: OneOf_OptionalRetryAfterMs? {
-    get {return _storage._optionalRetryAfterMs}
-    set {_uniqueStorage()._optionalRetryAfterMs = newValue}
-  }
+  public var optionalRetryAfterMs: Locationwire_V1_BatchAck.OneOf_OptionalRetryAfterMs? = nil
 
   public var retryAfterMs: UInt32 {
     get {
-      if case .retryAfterMs(let v)? = _storage._optionalRetryAfterMs {return v}
+      if case .retryAfterMs(let v)? = optionalRetryAfterMs {return v}
       return 0
     }
-    set {_uniqueStorage()._optionalRetryAfterMs = .retryAfterMs(newValue)}
+    set {optionalRetryAfterMs = .retryAfterMs(newValue)}
   }
 
   /// The server's clock when it built the ack, UTC ms. Lets the device estimate its clock error.
-  public var serverTimeMs: Int64 {
-    get {_storage._serverTimeMs}
-    set {_uniqueStorage()._serverTimeMs = newValue}
-  }
+  public var serverTimeMs: Int64 = 0
 
   /// The newest RegionAssignment.assignment_version the server holds for this device. When it is greater than
   /// ArmedRegions.assignment_version, the device sends a RegionRequest. 0 means the server says nothing.
-  public var latestAssignmentVersion: UInt64 {
-    get {_storage._latestAssignmentVersion}
-    set {_uniqueStorage()._latestAssignmentVersion = newValue}
-  }
+  public var latestAssignmentVersion: UInt64 = 0
 
   /// A new tracking policy, present only when it changed since the device's last one.
   public var trackingPolicy: Locationwire_V1_TrackingPolicy {
-    get {_storage._trackingPolicy ?? Locationwire_V1_TrackingPolicy()}
-    set {_uniqueStorage()._trackingPolicy = newValue}
+    get {_trackingPolicy ?? Locationwire_V1_TrackingPolicy()}
+    set {_trackingPolicy = newValue}
   }
   /// Returns true if `trackingPolicy` has been explicitly set.
-  public var hasTrackingPolicy: Bool {_storage._trackingPolicy != nil}
+  public var hasTrackingPolicy: Bool {self._trackingPolicy != nil}
   /// Clears the value of `trackingPolicy`. Subsequent reads from it will return its default value.
-  public mutating func clearTrackingPolicy() {_uniqueStorage()._trackingPolicy = nil}
+  public mutating func clearTrackingPolicy() {self._trackingPolicy = nil}
 
   /// What the server did with the batch as a whole. Required: an ack without an outcome, or with one the device
   /// does not know, is ignored as a whole (everything is kept).
-  public var outcome: Locationwire_V1_BatchOutcome {
-    get {_storage._outcome}
-    set {_uniqueStorage()._outcome = newValue}
-  }
+  public var outcome: Locationwire_V1_BatchOutcome = .unspecified
 
   /// Why the server holds the batch, when outcome is HOLD; UNSPECIFIED otherwise.
-  public var holdReason: Locationwire_V1_HoldReason {
-    get {_storage._holdReason}
-    set {_uniqueStorage()._holdReason = newValue}
-  }
+  public var holdReason: Locationwire_V1_HoldReason = .unspecified
 
   /// With outcome TOO_LARGE: the largest encoded LocationBatch, in bytes, the server takes. Range 16384 to
   /// 67108864. The device splits its batches to fit and sends again.
-  public var optionalMaxBatchBytes: OneOf_OptionalMaxBatchBytes? {
-    get {return _storage._optionalMaxBatchBytes}
-    set {_uniqueStorage()._optionalMaxBatchBytes = newValue}
-  }
+  public var optionalMaxBatchBytes: Locationwire_V1_BatchAck.OneOf_OptionalMaxBatchBytes? = nil
 
   public var maxBatchBytes: UInt32 {
     get {
-      if case .maxBatchBytes(let v)? = _storage._optionalMaxBatchBytes {return v}
+      if case .maxBatchBytes(let v)? = optionalMaxBatchBytes {return v}
       return 0
     }
-    set {_uniqueStorage()._optionalMaxBatchBytes = .maxBatchBytes(newValue)}
+    set {optionalMaxBatchBytes = .maxBatchBytes(newValue)}
   }
 
   /// The revision of this specification the server follows (see LocationBatch.protocol_revision).
-  public var protocolRevision: UInt32 {
-    get {_storage._protocolRevision}
-    set {_uniqueStorage()._protocolRevision = newValue}
-  }
+  public var protocolRevision: UInt32 = 0
 
   /// Things the server asks the device to do, each executed at most once per command_id.
-  public var commands: [Locationwire_V1_DeviceCommand] {
-    get {_storage._commands}
-    set {_uniqueStorage()._commands = newValue}
-  }
+  public var commands: [Locationwire_V1_DeviceCommand] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -446,7 +414,7 @@ public nonisolated struct Locationwire_V1_BatchAck: @unchecked Sendable {
 
   public init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _trackingPolicy: Locationwire_V1_TrackingPolicy? = nil
 }
 
 /// The result for every item of the answered batch whose sequence number lies in [first_sequence,
@@ -529,158 +497,100 @@ nonisolated extension Locationwire_V1_BatchAck: SwiftProtobuf.Message, SwiftProt
   public static let protoMessageName: String = _protobuf_package + ".BatchAck"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}batch_id\0\u{3}fix_results\0\u{3}fence_event_results\0\u{3}retry_after_ms\0\u{3}server_time_ms\0\u{3}latest_assignment_version\0\u{3}tracking_policy\0\u{1}outcome\0\u{3}hold_reason\0\u{3}max_batch_bytes\0\u{3}protocol_revision\0\u{1}commands\0\u{c}PM\u{c}P\\\u{2}")
 
-  fileprivate class _StorageClass {
-    var _batchID: UInt64 = 0
-    var _fixResults: [Locationwire_V1_AckRange] = []
-    var _fenceEventResults: [Locationwire_V1_AckRange] = []
-    var _optionalRetryAfterMs: Locationwire_V1_BatchAck.OneOf_OptionalRetryAfterMs?
-    var _serverTimeMs: Int64 = 0
-    var _latestAssignmentVersion: UInt64 = 0
-    var _trackingPolicy: Locationwire_V1_TrackingPolicy? = nil
-    var _outcome: Locationwire_V1_BatchOutcome = .unspecified
-    var _holdReason: Locationwire_V1_HoldReason = .unspecified
-    var _optionalMaxBatchBytes: Locationwire_V1_BatchAck.OneOf_OptionalMaxBatchBytes?
-    var _protocolRevision: UInt32 = 0
-    var _commands: [Locationwire_V1_DeviceCommand] = []
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _batchID = source._batchID
-      _fixResults = source._fixResults
-      _fenceEventResults = source._fenceEventResults
-      _optionalRetryAfterMs = source._optionalRetryAfterMs
-      _serverTimeMs = source._serverTimeMs
-      _latestAssignmentVersion = source._latestAssignmentVersion
-      _trackingPolicy = source._trackingPolicy
-      _outcome = source._outcome
-      _holdReason = source._holdReason
-      _optionalMaxBatchBytes = source._optionalMaxBatchBytes
-      _protocolRevision = source._protocolRevision
-      _commands = source._commands
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularFixed64Field(value: &_storage._batchID) }()
-        case 2: try { try decoder.decodeRepeatedMessageField(value: &_storage._fixResults) }()
-        case 3: try { try decoder.decodeRepeatedMessageField(value: &_storage._fenceEventResults) }()
-        case 4: try {
-          var v: UInt32?
-          try decoder.decodeSingularUInt32Field(value: &v)
-          if let v = v {
-            if _storage._optionalRetryAfterMs != nil {try decoder.handleConflictingOneOf()}
-            _storage._optionalRetryAfterMs = .retryAfterMs(v)
-          }
-        }()
-        case 5: try { try decoder.decodeSingularInt64Field(value: &_storage._serverTimeMs) }()
-        case 6: try { try decoder.decodeSingularUInt64Field(value: &_storage._latestAssignmentVersion) }()
-        case 7: try { try decoder.decodeSingularMessageField(value: &_storage._trackingPolicy) }()
-        case 8: try { try decoder.decodeSingularEnumField(value: &_storage._outcome) }()
-        case 9: try { try decoder.decodeSingularEnumField(value: &_storage._holdReason) }()
-        case 10: try {
-          var v: UInt32?
-          try decoder.decodeSingularUInt32Field(value: &v)
-          if let v = v {
-            if _storage._optionalMaxBatchBytes != nil {try decoder.handleConflictingOneOf()}
-            _storage._optionalMaxBatchBytes = .maxBatchBytes(v)
-          }
-        }()
-        case 11: try { try decoder.decodeSingularUInt32Field(value: &_storage._protocolRevision) }()
-        case 12: try { try decoder.decodeRepeatedMessageField(value: &_storage._commands) }()
-        default: break
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularFixed64Field(value: &self.batchID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.fixResults) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.fenceEventResults) }()
+      case 4: try {
+        var v: UInt32?
+        try decoder.decodeSingularUInt32Field(value: &v)
+        if let v = v {
+          if self.optionalRetryAfterMs != nil {try decoder.handleConflictingOneOf()}
+          self.optionalRetryAfterMs = .retryAfterMs(v)
         }
+      }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.serverTimeMs) }()
+      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.latestAssignmentVersion) }()
+      case 7: try { try decoder.decodeSingularMessageField(value: &self._trackingPolicy) }()
+      case 8: try { try decoder.decodeSingularEnumField(value: &self.outcome) }()
+      case 9: try { try decoder.decodeSingularEnumField(value: &self.holdReason) }()
+      case 10: try {
+        var v: UInt32?
+        try decoder.decodeSingularUInt32Field(value: &v)
+        if let v = v {
+          if self.optionalMaxBatchBytes != nil {try decoder.handleConflictingOneOf()}
+          self.optionalMaxBatchBytes = .maxBatchBytes(v)
+        }
+      }()
+      case 11: try { try decoder.decodeSingularUInt32Field(value: &self.protocolRevision) }()
+      case 12: try { try decoder.decodeRepeatedMessageField(value: &self.commands) }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if _storage._batchID != 0 {
-        try visitor.visitSingularFixed64Field(value: _storage._batchID, fieldNumber: 1)
-      }
-      if !_storage._fixResults.isEmpty {
-        try visitor.visitRepeatedMessageField(value: _storage._fixResults, fieldNumber: 2)
-      }
-      if !_storage._fenceEventResults.isEmpty {
-        try visitor.visitRepeatedMessageField(value: _storage._fenceEventResults, fieldNumber: 3)
-      }
-      try { if case .retryAfterMs(let v)? = _storage._optionalRetryAfterMs {
-        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 4)
-      } }()
-      if _storage._serverTimeMs != 0 {
-        try visitor.visitSingularInt64Field(value: _storage._serverTimeMs, fieldNumber: 5)
-      }
-      if _storage._latestAssignmentVersion != 0 {
-        try visitor.visitSingularUInt64Field(value: _storage._latestAssignmentVersion, fieldNumber: 6)
-      }
-      try { if let v = _storage._trackingPolicy {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
-      } }()
-      if _storage._outcome != .unspecified {
-        try visitor.visitSingularEnumField(value: _storage._outcome, fieldNumber: 8)
-      }
-      if _storage._holdReason != .unspecified {
-        try visitor.visitSingularEnumField(value: _storage._holdReason, fieldNumber: 9)
-      }
-      try { if case .maxBatchBytes(let v)? = _storage._optionalMaxBatchBytes {
-        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 10)
-      } }()
-      if _storage._protocolRevision != 0 {
-        try visitor.visitSingularUInt32Field(value: _storage._protocolRevision, fieldNumber: 11)
-      }
-      if !_storage._commands.isEmpty {
-        try visitor.visitRepeatedMessageField(value: _storage._commands, fieldNumber: 12)
-      }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.batchID != 0 {
+      try visitor.visitSingularFixed64Field(value: self.batchID, fieldNumber: 1)
+    }
+    if !self.fixResults.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.fixResults, fieldNumber: 2)
+    }
+    if !self.fenceEventResults.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.fenceEventResults, fieldNumber: 3)
+    }
+    try { if case .retryAfterMs(let v)? = self.optionalRetryAfterMs {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 4)
+    } }()
+    if self.serverTimeMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.serverTimeMs, fieldNumber: 5)
+    }
+    if self.latestAssignmentVersion != 0 {
+      try visitor.visitSingularUInt64Field(value: self.latestAssignmentVersion, fieldNumber: 6)
+    }
+    try { if let v = self._trackingPolicy {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    } }()
+    if self.outcome != .unspecified {
+      try visitor.visitSingularEnumField(value: self.outcome, fieldNumber: 8)
+    }
+    if self.holdReason != .unspecified {
+      try visitor.visitSingularEnumField(value: self.holdReason, fieldNumber: 9)
+    }
+    try { if case .maxBatchBytes(let v)? = self.optionalMaxBatchBytes {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 10)
+    } }()
+    if self.protocolRevision != 0 {
+      try visitor.visitSingularUInt32Field(value: self.protocolRevision, fieldNumber: 11)
+    }
+    if !self.commands.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.commands, fieldNumber: 12)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Locationwire_V1_BatchAck, rhs: Locationwire_V1_BatchAck) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._batchID != rhs_storage._batchID {return false}
-        if _storage._fixResults != rhs_storage._fixResults {return false}
-        if _storage._fenceEventResults != rhs_storage._fenceEventResults {return false}
-        if _storage._optionalRetryAfterMs != rhs_storage._optionalRetryAfterMs {return false}
-        if _storage._serverTimeMs != rhs_storage._serverTimeMs {return false}
-        if _storage._latestAssignmentVersion != rhs_storage._latestAssignmentVersion {return false}
-        if _storage._trackingPolicy != rhs_storage._trackingPolicy {return false}
-        if _storage._outcome != rhs_storage._outcome {return false}
-        if _storage._holdReason != rhs_storage._holdReason {return false}
-        if _storage._optionalMaxBatchBytes != rhs_storage._optionalMaxBatchBytes {return false}
-        if _storage._protocolRevision != rhs_storage._protocolRevision {return false}
-        if _storage._commands != rhs_storage._commands {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.batchID != rhs.batchID {return false}
+    if lhs.fixResults != rhs.fixResults {return false}
+    if lhs.fenceEventResults != rhs.fenceEventResults {return false}
+    if lhs.optionalRetryAfterMs != rhs.optionalRetryAfterMs {return false}
+    if lhs.serverTimeMs != rhs.serverTimeMs {return false}
+    if lhs.latestAssignmentVersion != rhs.latestAssignmentVersion {return false}
+    if lhs._trackingPolicy != rhs._trackingPolicy {return false}
+    if lhs.outcome != rhs.outcome {return false}
+    if lhs.holdReason != rhs.holdReason {return false}
+    if lhs.optionalMaxBatchBytes != rhs.optionalMaxBatchBytes {return false}
+    if lhs.protocolRevision != rhs.protocolRevision {return false}
+    if lhs.commands != rhs.commands {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

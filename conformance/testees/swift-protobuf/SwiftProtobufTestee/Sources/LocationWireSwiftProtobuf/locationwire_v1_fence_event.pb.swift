@@ -150,8 +150,8 @@ public nonisolated struct Locationwire_V1_FenceEvent: Sendable {
   // methods supported on all messages.
 
   /// The device's sequence number for fence events: a counter of its own, separate from LocationFix.sequence,
-  /// starting at 1 and strictly increasing, kept across restarts. (LocationBatch.device_id, event_sequence) is
-  /// the idempotency key. Required: 0 is invalid.
+  /// starting at 1 and strictly increasing, kept across restarts. (LocationBatch.device_id,
+  /// LocationBatch.install_id, event_sequence) is the idempotency key. Required: 0 is invalid.
   public var eventSequence: UInt64 = 0
 
   /// The region's id, as Region.id. Required.
@@ -174,7 +174,8 @@ public nonisolated struct Locationwire_V1_FenceEvent: Sendable {
   /// are set.
   public var detectedAtMs: Int64 = 0
 
-  /// The fix that triggered the event, with its own time and accuracy. Absent when the OS gives none.
+  /// The fix that triggered the event, with its own time and accuracy; its sequence may be 0. Absent when the OS
+  /// gives none.
   public var triggerFix: Locationwire_V1_LocationFix {
     get {_triggerFix ?? Locationwire_V1_LocationFix()}
     set {_triggerFix = newValue}

@@ -307,7 +307,9 @@ public nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   /// exactly 1 more for each later fix (no gaps, so that a missing number is a lost fix), never reused, and
   /// kept across app restarts and reboots. It is the idempotency key: (LocationBatch.device_id,
   /// LocationBatch.install_id, sequence) names one fix forever, so a retried upload cannot create a duplicate.
-  /// Required: 0 means "not assigned" and is invalid.
+  /// Required in every fix of a batch (backlog row, compact or live) and in a LocationFix on its own: 0 means "not
+  /// assigned" and is invalid. FenceEvent.trigger_fix and RegionRequest.current_fix only describe a position and
+  /// need none.
   public var sequence: UInt64 {
     get {_storage._sequence}
     set {_uniqueStorage()._sequence = newValue}

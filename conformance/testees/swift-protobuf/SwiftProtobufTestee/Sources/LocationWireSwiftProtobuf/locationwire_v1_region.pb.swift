@@ -218,8 +218,8 @@ public nonisolated struct Locationwire_V1_Circle: Sendable {
     set {optionalCenterLongitudeE7 = .centerLongitudeE7(newValue)}
   }
 
-  /// Radius in metres. Range 1 to 1000000. The OSes work reliably from about 100 m (Android's guidance is 100
-  /// to 150 m; iOS needs about 200 m of movement to report an exit).
+  /// Radius in metres. Required: 0 is invalid. Range 1 to 1000000. The OSes work reliably from about 100 m
+  /// (Android's guidance is 100 to 150 m; iOS needs about 200 m of movement to report an exit).
   public var radiusM: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()

@@ -86,7 +86,8 @@ public nonisolated struct Locationwire_V1_RegionAssignment: Sendable {
   /// Full set or change. Required: UNSPECIFIED is invalid.
   public var mode: Locationwire_V1_AssignmentMode = .unspecified
 
-  /// For DELTA: the assignment_version the delta applies to, less than assignment_version. 0 for FULL_REPLACEMENT.
+  /// For DELTA: the assignment_version the delta applies to, less than assignment_version; required (0 is
+  /// invalid). 0 for FULL_REPLACEMENT.
   public var baseVersion: UInt64 = 0
 
   /// FULL_REPLACEMENT: every region to monitor. DELTA: the regions to insert or replace. Ids are unique.

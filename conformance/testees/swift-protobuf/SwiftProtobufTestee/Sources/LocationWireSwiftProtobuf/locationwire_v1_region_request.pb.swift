@@ -114,8 +114,8 @@ public nonisolated struct Locationwire_V1_RegionRequest: Sendable {
   /// Why the device asks. Required: UNSPECIFIED is invalid.
   public var reason: Locationwire_V1_RegionRequestReason = .unspecified
 
-  /// The device's current position, with its accuracy. Strongly recommended: without it the server can only
-  /// plan a coarse assignment.
+  /// The device's current position, with its accuracy; its sequence may be 0. Strongly recommended: without it
+  /// the server can only plan a coarse assignment.
   public var currentFix: Locationwire_V1_LocationFix {
     get {_currentFix ?? Locationwire_V1_LocationFix()}
     set {_currentFix = newValue}

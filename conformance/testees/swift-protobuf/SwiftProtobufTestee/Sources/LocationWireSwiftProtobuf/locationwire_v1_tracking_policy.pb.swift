@@ -25,177 +25,311 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 /// How the device decides which fixes to record and when to upload them. Every field is optional with a
 /// documented default, so an empty TrackingPolicy is the default policy, and a present 0 is a real setting.
 ///
-/// Recording rule, applied to each fix the OS delivers, after the accuracy filter:
-///   - stationary (the device stayed within stationary_radius_m for stop_timeout_ms): record nothing, except a
-///     heartbeat every heartbeat_interval_ms when that is set;
+/// Recording rule (exactly: proto/BEHAVIOR.md, "Recording"), applied to each fix the OS delivers, after the
+/// accuracy filter:
+///   - stationary (the device stayed within stationary_radius_m of an anchor fix for stop_timeout_ms): record
+///     nothing, except a heartbeat every heartbeat_interval_ms when that is set;
 ///   - moving faster than speed_threshold_cm_s: record when at least time_interval_ms passed since the last
 ///     recorded fix ("by time");
 ///   - moving at or below it: record when the fix lies at least distance_interval_m from the last recorded fix
 ///     ("by distance").
 /// Accuracy filter: drop a fix whose horizontal accuracy is absent, 0, or at least max_horizontal_accuracy_cm,
-/// and a fix at exactly latitude 0, longitude 0.
-public nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
+/// and a fix at exactly latitude 0, longitude 0. Uploads follow proto/BEHAVIOR.md, "Upload scheduling".
+public nonisolated struct Locationwire_V1_TrackingPolicy: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Increases whenever the server changes the policy. The device keeps the policy with the highest version.
-  public var policyVersion: UInt64 = 0
+  public var policyVersion: UInt64 {
+    get {_storage._policyVersion}
+    set {_uniqueStorage()._policyVersion = newValue}
+  }
 
   /// Speed above which the device records by time, in cm/s. Default 300 (3 m/s). Range 0 to 50000.
-  public var optionalSpeedThresholdCmS: Locationwire_V1_TrackingPolicy.OneOf_OptionalSpeedThresholdCmS? = nil
+  public var optionalSpeedThresholdCmS: OneOf_OptionalSpeedThresholdCmS? {
+    get {return _storage._optionalSpeedThresholdCmS}
+    set {_uniqueStorage()._optionalSpeedThresholdCmS = newValue}
+  }
 
   public var speedThresholdCmS: UInt32 {
     get {
-      if case .speedThresholdCmS(let v)? = optionalSpeedThresholdCmS {return v}
+      if case .speedThresholdCmS(let v)? = _storage._optionalSpeedThresholdCmS {return v}
       return 0
     }
-    set {optionalSpeedThresholdCmS = .speedThresholdCmS(newValue)}
+    set {_uniqueStorage()._optionalSpeedThresholdCmS = .speedThresholdCmS(newValue)}
   }
 
   /// Time between recorded fixes when moving fast, in ms. Default 10000. Range 1000 to 86400000.
-  public var optionalTimeIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalTimeIntervalMs? = nil
+  public var optionalTimeIntervalMs: OneOf_OptionalTimeIntervalMs? {
+    get {return _storage._optionalTimeIntervalMs}
+    set {_uniqueStorage()._optionalTimeIntervalMs = newValue}
+  }
 
   public var timeIntervalMs: UInt32 {
     get {
-      if case .timeIntervalMs(let v)? = optionalTimeIntervalMs {return v}
+      if case .timeIntervalMs(let v)? = _storage._optionalTimeIntervalMs {return v}
       return 0
     }
-    set {optionalTimeIntervalMs = .timeIntervalMs(newValue)}
+    set {_uniqueStorage()._optionalTimeIntervalMs = .timeIntervalMs(newValue)}
   }
 
   /// Distance between recorded fixes when moving slowly, in metres. Default 50. Range 0 to 100000;
   /// 0 records every fix.
-  public var optionalDistanceIntervalM: Locationwire_V1_TrackingPolicy.OneOf_OptionalDistanceIntervalM? = nil
+  public var optionalDistanceIntervalM: OneOf_OptionalDistanceIntervalM? {
+    get {return _storage._optionalDistanceIntervalM}
+    set {_uniqueStorage()._optionalDistanceIntervalM = newValue}
+  }
 
   public var distanceIntervalM: UInt32 {
     get {
-      if case .distanceIntervalM(let v)? = optionalDistanceIntervalM {return v}
+      if case .distanceIntervalM(let v)? = _storage._optionalDistanceIntervalM {return v}
       return 0
     }
-    set {optionalDistanceIntervalM = .distanceIntervalM(newValue)}
+    set {_uniqueStorage()._optionalDistanceIntervalM = .distanceIntervalM(newValue)}
   }
 
   /// Fixes with a horizontal accuracy of this many centimetres or more are dropped. Default 200000 (2000 m).
   /// Range 1 to 10000000.
-  public var optionalMaxHorizontalAccuracyCm: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxHorizontalAccuracyCm? = nil
+  public var optionalMaxHorizontalAccuracyCm: OneOf_OptionalMaxHorizontalAccuracyCm? {
+    get {return _storage._optionalMaxHorizontalAccuracyCm}
+    set {_uniqueStorage()._optionalMaxHorizontalAccuracyCm = newValue}
+  }
 
   public var maxHorizontalAccuracyCm: UInt32 {
     get {
-      if case .maxHorizontalAccuracyCm(let v)? = optionalMaxHorizontalAccuracyCm {return v}
+      if case .maxHorizontalAccuracyCm(let v)? = _storage._optionalMaxHorizontalAccuracyCm {return v}
       return 0
     }
-    set {optionalMaxHorizontalAccuracyCm = .maxHorizontalAccuracyCm(newValue)}
+    set {_uniqueStorage()._optionalMaxHorizontalAccuracyCm = .maxHorizontalAccuracyCm(newValue)}
   }
 
   /// How often the device uploads while it has something to send, in ms. Default 60000. Range 1000 to
   /// 86400000. An upload starts earlier when max_batch_size fixes are waiting.
-  public var optionalUploadIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalUploadIntervalMs? = nil
+  public var optionalUploadIntervalMs: OneOf_OptionalUploadIntervalMs? {
+    get {return _storage._optionalUploadIntervalMs}
+    set {_uniqueStorage()._optionalUploadIntervalMs = newValue}
+  }
 
   public var uploadIntervalMs: UInt32 {
     get {
-      if case .uploadIntervalMs(let v)? = optionalUploadIntervalMs {return v}
+      if case .uploadIntervalMs(let v)? = _storage._optionalUploadIntervalMs {return v}
       return 0
     }
-    set {optionalUploadIntervalMs = .uploadIntervalMs(newValue)}
+    set {_uniqueStorage()._optionalUploadIntervalMs = .uploadIntervalMs(newValue)}
   }
 
   /// The most fixes in one LocationBatch. Default 500. Range 1 to 10000.
-  public var optionalMaxBatchSize: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchSize? = nil
+  public var optionalMaxBatchSize: OneOf_OptionalMaxBatchSize? {
+    get {return _storage._optionalMaxBatchSize}
+    set {_uniqueStorage()._optionalMaxBatchSize = newValue}
+  }
 
   public var maxBatchSize: UInt32 {
     get {
-      if case .maxBatchSize(let v)? = optionalMaxBatchSize {return v}
+      if case .maxBatchSize(let v)? = _storage._optionalMaxBatchSize {return v}
       return 0
     }
-    set {optionalMaxBatchSize = .maxBatchSize(newValue)}
+    set {_uniqueStorage()._optionalMaxBatchSize = .maxBatchSize(newValue)}
   }
 
   /// Upload at the latest when the oldest unsent fix is this old, in ms, even off the upload interval.
   /// Default 3600000 (1 h). Range 1000 to 604800000 (7 days).
-  public var optionalMaxBatchAgeMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchAgeMs? = nil
+  public var optionalMaxBatchAgeMs: OneOf_OptionalMaxBatchAgeMs? {
+    get {return _storage._optionalMaxBatchAgeMs}
+    set {_uniqueStorage()._optionalMaxBatchAgeMs = newValue}
+  }
 
   public var maxBatchAgeMs: UInt32 {
     get {
-      if case .maxBatchAgeMs(let v)? = optionalMaxBatchAgeMs {return v}
+      if case .maxBatchAgeMs(let v)? = _storage._optionalMaxBatchAgeMs {return v}
       return 0
     }
-    set {optionalMaxBatchAgeMs = .maxBatchAgeMs(newValue)}
+    set {_uniqueStorage()._optionalMaxBatchAgeMs = .maxBatchAgeMs(newValue)}
   }
 
   /// The device counts as stationary while it stays within this radius, in metres. Default 25. Range 1 to 1000.
-  public var optionalStationaryRadiusM: Locationwire_V1_TrackingPolicy.OneOf_OptionalStationaryRadiusM? = nil
+  public var optionalStationaryRadiusM: OneOf_OptionalStationaryRadiusM? {
+    get {return _storage._optionalStationaryRadiusM}
+    set {_uniqueStorage()._optionalStationaryRadiusM = newValue}
+  }
 
   public var stationaryRadiusM: UInt32 {
     get {
-      if case .stationaryRadiusM(let v)? = optionalStationaryRadiusM {return v}
+      if case .stationaryRadiusM(let v)? = _storage._optionalStationaryRadiusM {return v}
       return 0
     }
-    set {optionalStationaryRadiusM = .stationaryRadiusM(newValue)}
+    set {_uniqueStorage()._optionalStationaryRadiusM = .stationaryRadiusM(newValue)}
   }
 
   /// ... for at least this long, in ms. Default 300000 (5 min). Range 0 to 3600000.
-  public var optionalStopTimeoutMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalStopTimeoutMs? = nil
+  public var optionalStopTimeoutMs: OneOf_OptionalStopTimeoutMs? {
+    get {return _storage._optionalStopTimeoutMs}
+    set {_uniqueStorage()._optionalStopTimeoutMs = newValue}
+  }
 
   public var stopTimeoutMs: UInt32 {
     get {
-      if case .stopTimeoutMs(let v)? = optionalStopTimeoutMs {return v}
+      if case .stopTimeoutMs(let v)? = _storage._optionalStopTimeoutMs {return v}
       return 0
     }
-    set {optionalStopTimeoutMs = .stopTimeoutMs(newValue)}
+    set {_uniqueStorage()._optionalStopTimeoutMs = .stopTimeoutMs(newValue)}
   }
 
   /// While stationary, record one heartbeat fix this often, in ms. Absent or 0: no heartbeats. Range 0 to
   /// 86400000.
-  public var optionalHeartbeatIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalHeartbeatIntervalMs? = nil
+  public var optionalHeartbeatIntervalMs: OneOf_OptionalHeartbeatIntervalMs? {
+    get {return _storage._optionalHeartbeatIntervalMs}
+    set {_uniqueStorage()._optionalHeartbeatIntervalMs = newValue}
+  }
 
   public var heartbeatIntervalMs: UInt32 {
     get {
-      if case .heartbeatIntervalMs(let v)? = optionalHeartbeatIntervalMs {return v}
+      if case .heartbeatIntervalMs(let v)? = _storage._optionalHeartbeatIntervalMs {return v}
       return 0
     }
-    set {optionalHeartbeatIntervalMs = .heartbeatIntervalMs(newValue)}
+    set {_uniqueStorage()._optionalHeartbeatIntervalMs = .heartbeatIntervalMs(newValue)}
   }
 
   /// Whether the server accepts LocationBatch.compact_fixes. Default false: send rows. A server that accepts them
   /// rebuilds every column of its own protocol_revision; a device sends compact only fixes whose set fields all
   /// have columns in that revision (BatchAck.protocol_revision), and rows otherwise.
-  public var compactFixesAccepted: Bool = false
+  public var compactFixesAccepted: Bool {
+    get {_storage._compactFixesAccepted}
+    set {_uniqueStorage()._compactFixesAccepted = newValue}
+  }
 
   /// Whether tracking is on at all. Absent: on.
-  public var optionalTrackingEnabled: Locationwire_V1_TrackingPolicy.OneOf_OptionalTrackingEnabled? = nil
+  public var optionalTrackingEnabled: OneOf_OptionalTrackingEnabled? {
+    get {return _storage._optionalTrackingEnabled}
+    set {_uniqueStorage()._optionalTrackingEnabled = newValue}
+  }
 
   public var trackingEnabled: Bool {
     get {
-      if case .trackingEnabled(let v)? = optionalTrackingEnabled {return v}
+      if case .trackingEnabled(let v)? = _storage._optionalTrackingEnabled {return v}
       return false
     }
-    set {optionalTrackingEnabled = .trackingEnabled(newValue)}
+    set {_uniqueStorage()._optionalTrackingEnabled = .trackingEnabled(newValue)}
   }
 
   /// The largest encoded LocationBatch the server takes, in bytes. Default 1048576 (1 MiB). Range 16384 to
   /// 67108864. The device builds every batch within it; a server that gets a larger one answers TOO_LARGE.
-  public var optionalMaxBatchBytes: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchBytes? = nil
+  public var optionalMaxBatchBytes: OneOf_OptionalMaxBatchBytes? {
+    get {return _storage._optionalMaxBatchBytes}
+    set {_uniqueStorage()._optionalMaxBatchBytes = newValue}
+  }
 
   public var maxBatchBytes: UInt32 {
     get {
-      if case .maxBatchBytes(let v)? = optionalMaxBatchBytes {return v}
+      if case .maxBatchBytes(let v)? = _storage._optionalMaxBatchBytes {return v}
       return 0
     }
-    set {optionalMaxBatchBytes = .maxBatchBytes(newValue)}
+    set {_uniqueStorage()._optionalMaxBatchBytes = .maxBatchBytes(newValue)}
   }
 
   /// How many batches the device may have sent and not yet seen answered (nor given up on) at once. Default 1.
   /// Range 1 to 16. Acks apply only to the items of their own batch, so any number is safe; more than one
   /// only speeds up a backlog on a slow link.
-  public var optionalMaxBatchesInFlight: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchesInFlight? = nil
+  public var optionalMaxBatchesInFlight: OneOf_OptionalMaxBatchesInFlight? {
+    get {return _storage._optionalMaxBatchesInFlight}
+    set {_uniqueStorage()._optionalMaxBatchesInFlight = newValue}
+  }
 
   public var maxBatchesInFlight: UInt32 {
     get {
-      if case .maxBatchesInFlight(let v)? = optionalMaxBatchesInFlight {return v}
+      if case .maxBatchesInFlight(let v)? = _storage._optionalMaxBatchesInFlight {return v}
       return 0
     }
-    set {optionalMaxBatchesInFlight = .maxBatchesInFlight(newValue)}
+    set {_uniqueStorage()._optionalMaxBatchesInFlight = .maxBatchesInFlight(newValue)}
+  }
+
+  /// Keep one fix per window of this many ms, the most accurate (`§rec-window`). Absent or 0: no window.
+  /// Range 0 to 3600000.
+  public var optionalFixWindowMs: OneOf_OptionalFixWindowMs? {
+    get {return _storage._optionalFixWindowMs}
+    set {_uniqueStorage()._optionalFixWindowMs = newValue}
+  }
+
+  public var fixWindowMs: UInt32 {
+    get {
+      if case .fixWindowMs(let v)? = _storage._optionalFixWindowMs {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalFixWindowMs = .fixWindowMs(newValue)}
+  }
+
+  /// Duty cycle (`§rec-duty`): the receiver is on for duty_cycle_on_ms, then off for duty_cycle_off_ms, and so
+  /// on. Off when either is absent or 0. Ranges 0 to 3600000 and 0 to 86400000.
+  public var optionalDutyCycleOnMs: OneOf_OptionalDutyCycleOnMs? {
+    get {return _storage._optionalDutyCycleOnMs}
+    set {_uniqueStorage()._optionalDutyCycleOnMs = newValue}
+  }
+
+  public var dutyCycleOnMs: UInt32 {
+    get {
+      if case .dutyCycleOnMs(let v)? = _storage._optionalDutyCycleOnMs {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalDutyCycleOnMs = .dutyCycleOnMs(newValue)}
+  }
+
+  public var optionalDutyCycleOffMs: OneOf_OptionalDutyCycleOffMs? {
+    get {return _storage._optionalDutyCycleOffMs}
+    set {_uniqueStorage()._optionalDutyCycleOffMs = newValue}
+  }
+
+  public var dutyCycleOffMs: UInt32 {
+    get {
+      if case .dutyCycleOffMs(let v)? = _storage._optionalDutyCycleOffMs {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalDutyCycleOffMs = .dutyCycleOffMs(newValue)}
+  }
+
+  /// A fence exit needs a fix at least this far past the boundary, in metres (`§fence-hysteresis`). Default 200
+  /// (iOS needs about 200 m). Range 0 to 10000.
+  public var optionalFenceHysteresisM: OneOf_OptionalFenceHysteresisM? {
+    get {return _storage._optionalFenceHysteresisM}
+    set {_uniqueStorage()._optionalFenceHysteresisM = newValue}
+  }
+
+  public var fenceHysteresisM: UInt32 {
+    get {
+      if case .fenceHysteresisM(let v)? = _storage._optionalFenceHysteresisM {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalFenceHysteresisM = .fenceHysteresisM(newValue)}
+  }
+
+  /// A fence transition needs fixes on the new side for at least this long, in ms (`§fence-confirm`). Default
+  /// 20000 (iOS documents about 20 s). Range 0 to 600000.
+  public var optionalFenceConfirmMs: OneOf_OptionalFenceConfirmMs? {
+    get {return _storage._optionalFenceConfirmMs}
+    set {_uniqueStorage()._optionalFenceConfirmMs = newValue}
+  }
+
+  public var fenceConfirmMs: UInt32 {
+    get {
+      if case .fenceConfirmMs(let v)? = _storage._optionalFenceConfirmMs {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalFenceConfirmMs = .fenceConfirmMs(newValue)}
+  }
+
+  /// Fixes with a horizontal accuracy of this many centimetres or more do not count for fences (`§fence-gate`).
+  /// Default 10000 (100 m). Range 1 to 10000000.
+  public var optionalFenceMaxAccuracyCm: OneOf_OptionalFenceMaxAccuracyCm? {
+    get {return _storage._optionalFenceMaxAccuracyCm}
+    set {_uniqueStorage()._optionalFenceMaxAccuracyCm = newValue}
+  }
+
+  public var fenceMaxAccuracyCm: UInt32 {
+    get {
+      if case .fenceMaxAccuracyCm(let v)? = _storage._optionalFenceMaxAccuracyCm {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalFenceMaxAccuracyCm = .fenceMaxAccuracyCm(newValue)}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -286,7 +420,49 @@ public nonisolated struct Locationwire_V1_TrackingPolicy: Sendable {
 
   }
 
+  /// Keep one fix per window of this many ms, the most accurate (`§rec-window`). Absent or 0: no window.
+  /// Range 0 to 3600000.
+  public nonisolated enum OneOf_OptionalFixWindowMs: Equatable, Sendable {
+    case fixWindowMs(UInt32)
+
+  }
+
+  /// Duty cycle (`§rec-duty`): the receiver is on for duty_cycle_on_ms, then off for duty_cycle_off_ms, and so
+  /// on. Off when either is absent or 0. Ranges 0 to 3600000 and 0 to 86400000.
+  public nonisolated enum OneOf_OptionalDutyCycleOnMs: Equatable, Sendable {
+    case dutyCycleOnMs(UInt32)
+
+  }
+
+  public nonisolated enum OneOf_OptionalDutyCycleOffMs: Equatable, Sendable {
+    case dutyCycleOffMs(UInt32)
+
+  }
+
+  /// A fence exit needs a fix at least this far past the boundary, in metres (`§fence-hysteresis`). Default 200
+  /// (iOS needs about 200 m). Range 0 to 10000.
+  public nonisolated enum OneOf_OptionalFenceHysteresisM: Equatable, Sendable {
+    case fenceHysteresisM(UInt32)
+
+  }
+
+  /// A fence transition needs fixes on the new side for at least this long, in ms (`§fence-confirm`). Default
+  /// 20000 (iOS documents about 20 s). Range 0 to 600000.
+  public nonisolated enum OneOf_OptionalFenceConfirmMs: Equatable, Sendable {
+    case fenceConfirmMs(UInt32)
+
+  }
+
+  /// Fixes with a horizontal accuracy of this many centimetres or more do not count for fences (`§fence-gate`).
+  /// Default 10000 (100 m). Range 1 to 10000000.
+  public nonisolated enum OneOf_OptionalFenceMaxAccuracyCm: Equatable, Sendable {
+    case fenceMaxAccuracyCm(UInt32)
+
+  }
+
   public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -295,194 +471,342 @@ fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TrackingPolicy"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}policy_version\0\u{3}speed_threshold_cm_s\0\u{3}time_interval_ms\0\u{3}distance_interval_m\0\u{3}max_horizontal_accuracy_cm\0\u{3}upload_interval_ms\0\u{3}max_batch_size\0\u{3}max_batch_age_ms\0\u{3}stationary_radius_m\0\u{3}stop_timeout_ms\0\u{3}heartbeat_interval_ms\0\u{3}compact_fixes_accepted\0\u{3}tracking_enabled\0\u{3}max_batch_bytes\0\u{3}max_batches_in_flight\0\u{c}PM\u{c}P\\\u{2}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}policy_version\0\u{3}speed_threshold_cm_s\0\u{3}time_interval_ms\0\u{3}distance_interval_m\0\u{3}max_horizontal_accuracy_cm\0\u{3}upload_interval_ms\0\u{3}max_batch_size\0\u{3}max_batch_age_ms\0\u{3}stationary_radius_m\0\u{3}stop_timeout_ms\0\u{3}heartbeat_interval_ms\0\u{3}compact_fixes_accepted\0\u{3}tracking_enabled\0\u{3}max_batch_bytes\0\u{3}max_batches_in_flight\0\u{3}fix_window_ms\0\u{3}duty_cycle_on_ms\0\u{3}duty_cycle_off_ms\0\u{3}fence_hysteresis_m\0\u{3}fence_confirm_ms\0\u{3}fence_max_accuracy_cm\0\u{c}PM\u{c}P\\\u{2}")
+
+  fileprivate class _StorageClass {
+    var _policyVersion: UInt64 = 0
+    var _optionalSpeedThresholdCmS: Locationwire_V1_TrackingPolicy.OneOf_OptionalSpeedThresholdCmS?
+    var _optionalTimeIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalTimeIntervalMs?
+    var _optionalDistanceIntervalM: Locationwire_V1_TrackingPolicy.OneOf_OptionalDistanceIntervalM?
+    var _optionalMaxHorizontalAccuracyCm: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxHorizontalAccuracyCm?
+    var _optionalUploadIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalUploadIntervalMs?
+    var _optionalMaxBatchSize: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchSize?
+    var _optionalMaxBatchAgeMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchAgeMs?
+    var _optionalStationaryRadiusM: Locationwire_V1_TrackingPolicy.OneOf_OptionalStationaryRadiusM?
+    var _optionalStopTimeoutMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalStopTimeoutMs?
+    var _optionalHeartbeatIntervalMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalHeartbeatIntervalMs?
+    var _compactFixesAccepted: Bool = false
+    var _optionalTrackingEnabled: Locationwire_V1_TrackingPolicy.OneOf_OptionalTrackingEnabled?
+    var _optionalMaxBatchBytes: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchBytes?
+    var _optionalMaxBatchesInFlight: Locationwire_V1_TrackingPolicy.OneOf_OptionalMaxBatchesInFlight?
+    var _optionalFixWindowMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalFixWindowMs?
+    var _optionalDutyCycleOnMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalDutyCycleOnMs?
+    var _optionalDutyCycleOffMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalDutyCycleOffMs?
+    var _optionalFenceHysteresisM: Locationwire_V1_TrackingPolicy.OneOf_OptionalFenceHysteresisM?
+    var _optionalFenceConfirmMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalFenceConfirmMs?
+    var _optionalFenceMaxAccuracyCm: Locationwire_V1_TrackingPolicy.OneOf_OptionalFenceMaxAccuracyCm?
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _policyVersion = source._policyVersion
+      _optionalSpeedThresholdCmS = source._optionalSpeedThresholdCmS
+      _optionalTimeIntervalMs = source._optionalTimeIntervalMs
+      _optionalDistanceIntervalM = source._optionalDistanceIntervalM
+      _optionalMaxHorizontalAccuracyCm = source._optionalMaxHorizontalAccuracyCm
+      _optionalUploadIntervalMs = source._optionalUploadIntervalMs
+      _optionalMaxBatchSize = source._optionalMaxBatchSize
+      _optionalMaxBatchAgeMs = source._optionalMaxBatchAgeMs
+      _optionalStationaryRadiusM = source._optionalStationaryRadiusM
+      _optionalStopTimeoutMs = source._optionalStopTimeoutMs
+      _optionalHeartbeatIntervalMs = source._optionalHeartbeatIntervalMs
+      _compactFixesAccepted = source._compactFixesAccepted
+      _optionalTrackingEnabled = source._optionalTrackingEnabled
+      _optionalMaxBatchBytes = source._optionalMaxBatchBytes
+      _optionalMaxBatchesInFlight = source._optionalMaxBatchesInFlight
+      _optionalFixWindowMs = source._optionalFixWindowMs
+      _optionalDutyCycleOnMs = source._optionalDutyCycleOnMs
+      _optionalDutyCycleOffMs = source._optionalDutyCycleOffMs
+      _optionalFenceHysteresisM = source._optionalFenceHysteresisM
+      _optionalFenceConfirmMs = source._optionalFenceConfirmMs
+      _optionalFenceMaxAccuracyCm = source._optionalFenceMaxAccuracyCm
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.policyVersion) }()
-      case 2: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalSpeedThresholdCmS != nil {try decoder.handleConflictingOneOf()}
-          self.optionalSpeedThresholdCmS = .speedThresholdCmS(v)
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularUInt64Field(value: &_storage._policyVersion) }()
+        case 2: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalSpeedThresholdCmS != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalSpeedThresholdCmS = .speedThresholdCmS(v)
+          }
+        }()
+        case 3: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalTimeIntervalMs != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalTimeIntervalMs = .timeIntervalMs(v)
+          }
+        }()
+        case 4: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalDistanceIntervalM != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalDistanceIntervalM = .distanceIntervalM(v)
+          }
+        }()
+        case 5: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalMaxHorizontalAccuracyCm != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMaxHorizontalAccuracyCm = .maxHorizontalAccuracyCm(v)
+          }
+        }()
+        case 6: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalUploadIntervalMs != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalUploadIntervalMs = .uploadIntervalMs(v)
+          }
+        }()
+        case 7: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalMaxBatchSize != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMaxBatchSize = .maxBatchSize(v)
+          }
+        }()
+        case 8: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalMaxBatchAgeMs != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMaxBatchAgeMs = .maxBatchAgeMs(v)
+          }
+        }()
+        case 9: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalStationaryRadiusM != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalStationaryRadiusM = .stationaryRadiusM(v)
+          }
+        }()
+        case 10: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalStopTimeoutMs != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalStopTimeoutMs = .stopTimeoutMs(v)
+          }
+        }()
+        case 11: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalHeartbeatIntervalMs != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalHeartbeatIntervalMs = .heartbeatIntervalMs(v)
+          }
+        }()
+        case 12: try { try decoder.decodeSingularBoolField(value: &_storage._compactFixesAccepted) }()
+        case 13: try {
+          var v: Bool?
+          try decoder.decodeSingularBoolField(value: &v)
+          if let v = v {
+            if _storage._optionalTrackingEnabled != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalTrackingEnabled = .trackingEnabled(v)
+          }
+        }()
+        case 14: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalMaxBatchBytes != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMaxBatchBytes = .maxBatchBytes(v)
+          }
+        }()
+        case 15: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalMaxBatchesInFlight != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalMaxBatchesInFlight = .maxBatchesInFlight(v)
+          }
+        }()
+        case 16: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalFixWindowMs != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalFixWindowMs = .fixWindowMs(v)
+          }
+        }()
+        case 17: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalDutyCycleOnMs != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalDutyCycleOnMs = .dutyCycleOnMs(v)
+          }
+        }()
+        case 18: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalDutyCycleOffMs != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalDutyCycleOffMs = .dutyCycleOffMs(v)
+          }
+        }()
+        case 19: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalFenceHysteresisM != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalFenceHysteresisM = .fenceHysteresisM(v)
+          }
+        }()
+        case 20: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalFenceConfirmMs != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalFenceConfirmMs = .fenceConfirmMs(v)
+          }
+        }()
+        case 21: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalFenceMaxAccuracyCm != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalFenceMaxAccuracyCm = .fenceMaxAccuracyCm(v)
+          }
+        }()
+        default: break
         }
-      }()
-      case 3: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalTimeIntervalMs != nil {try decoder.handleConflictingOneOf()}
-          self.optionalTimeIntervalMs = .timeIntervalMs(v)
-        }
-      }()
-      case 4: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalDistanceIntervalM != nil {try decoder.handleConflictingOneOf()}
-          self.optionalDistanceIntervalM = .distanceIntervalM(v)
-        }
-      }()
-      case 5: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalMaxHorizontalAccuracyCm != nil {try decoder.handleConflictingOneOf()}
-          self.optionalMaxHorizontalAccuracyCm = .maxHorizontalAccuracyCm(v)
-        }
-      }()
-      case 6: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalUploadIntervalMs != nil {try decoder.handleConflictingOneOf()}
-          self.optionalUploadIntervalMs = .uploadIntervalMs(v)
-        }
-      }()
-      case 7: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalMaxBatchSize != nil {try decoder.handleConflictingOneOf()}
-          self.optionalMaxBatchSize = .maxBatchSize(v)
-        }
-      }()
-      case 8: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalMaxBatchAgeMs != nil {try decoder.handleConflictingOneOf()}
-          self.optionalMaxBatchAgeMs = .maxBatchAgeMs(v)
-        }
-      }()
-      case 9: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalStationaryRadiusM != nil {try decoder.handleConflictingOneOf()}
-          self.optionalStationaryRadiusM = .stationaryRadiusM(v)
-        }
-      }()
-      case 10: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalStopTimeoutMs != nil {try decoder.handleConflictingOneOf()}
-          self.optionalStopTimeoutMs = .stopTimeoutMs(v)
-        }
-      }()
-      case 11: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalHeartbeatIntervalMs != nil {try decoder.handleConflictingOneOf()}
-          self.optionalHeartbeatIntervalMs = .heartbeatIntervalMs(v)
-        }
-      }()
-      case 12: try { try decoder.decodeSingularBoolField(value: &self.compactFixesAccepted) }()
-      case 13: try {
-        var v: Bool?
-        try decoder.decodeSingularBoolField(value: &v)
-        if let v = v {
-          if self.optionalTrackingEnabled != nil {try decoder.handleConflictingOneOf()}
-          self.optionalTrackingEnabled = .trackingEnabled(v)
-        }
-      }()
-      case 14: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalMaxBatchBytes != nil {try decoder.handleConflictingOneOf()}
-          self.optionalMaxBatchBytes = .maxBatchBytes(v)
-        }
-      }()
-      case 15: try {
-        var v: UInt32?
-        try decoder.decodeSingularUInt32Field(value: &v)
-        if let v = v {
-          if self.optionalMaxBatchesInFlight != nil {try decoder.handleConflictingOneOf()}
-          self.optionalMaxBatchesInFlight = .maxBatchesInFlight(v)
-        }
-      }()
-      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if self.policyVersion != 0 {
-      try visitor.visitSingularUInt64Field(value: self.policyVersion, fieldNumber: 1)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._policyVersion != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._policyVersion, fieldNumber: 1)
+      }
+      try { if case .speedThresholdCmS(let v)? = _storage._optionalSpeedThresholdCmS {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 2)
+      } }()
+      try { if case .timeIntervalMs(let v)? = _storage._optionalTimeIntervalMs {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 3)
+      } }()
+      try { if case .distanceIntervalM(let v)? = _storage._optionalDistanceIntervalM {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 4)
+      } }()
+      try { if case .maxHorizontalAccuracyCm(let v)? = _storage._optionalMaxHorizontalAccuracyCm {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 5)
+      } }()
+      try { if case .uploadIntervalMs(let v)? = _storage._optionalUploadIntervalMs {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 6)
+      } }()
+      try { if case .maxBatchSize(let v)? = _storage._optionalMaxBatchSize {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 7)
+      } }()
+      try { if case .maxBatchAgeMs(let v)? = _storage._optionalMaxBatchAgeMs {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 8)
+      } }()
+      try { if case .stationaryRadiusM(let v)? = _storage._optionalStationaryRadiusM {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 9)
+      } }()
+      try { if case .stopTimeoutMs(let v)? = _storage._optionalStopTimeoutMs {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 10)
+      } }()
+      try { if case .heartbeatIntervalMs(let v)? = _storage._optionalHeartbeatIntervalMs {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 11)
+      } }()
+      if _storage._compactFixesAccepted != false {
+        try visitor.visitSingularBoolField(value: _storage._compactFixesAccepted, fieldNumber: 12)
+      }
+      try { if case .trackingEnabled(let v)? = _storage._optionalTrackingEnabled {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 13)
+      } }()
+      try { if case .maxBatchBytes(let v)? = _storage._optionalMaxBatchBytes {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 14)
+      } }()
+      try { if case .maxBatchesInFlight(let v)? = _storage._optionalMaxBatchesInFlight {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 15)
+      } }()
+      try { if case .fixWindowMs(let v)? = _storage._optionalFixWindowMs {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 16)
+      } }()
+      try { if case .dutyCycleOnMs(let v)? = _storage._optionalDutyCycleOnMs {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 17)
+      } }()
+      try { if case .dutyCycleOffMs(let v)? = _storage._optionalDutyCycleOffMs {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 18)
+      } }()
+      try { if case .fenceHysteresisM(let v)? = _storage._optionalFenceHysteresisM {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 19)
+      } }()
+      try { if case .fenceConfirmMs(let v)? = _storage._optionalFenceConfirmMs {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 20)
+      } }()
+      try { if case .fenceMaxAccuracyCm(let v)? = _storage._optionalFenceMaxAccuracyCm {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 21)
+      } }()
     }
-    try { if case .speedThresholdCmS(let v)? = self.optionalSpeedThresholdCmS {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 2)
-    } }()
-    try { if case .timeIntervalMs(let v)? = self.optionalTimeIntervalMs {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 3)
-    } }()
-    try { if case .distanceIntervalM(let v)? = self.optionalDistanceIntervalM {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 4)
-    } }()
-    try { if case .maxHorizontalAccuracyCm(let v)? = self.optionalMaxHorizontalAccuracyCm {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 5)
-    } }()
-    try { if case .uploadIntervalMs(let v)? = self.optionalUploadIntervalMs {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 6)
-    } }()
-    try { if case .maxBatchSize(let v)? = self.optionalMaxBatchSize {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 7)
-    } }()
-    try { if case .maxBatchAgeMs(let v)? = self.optionalMaxBatchAgeMs {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 8)
-    } }()
-    try { if case .stationaryRadiusM(let v)? = self.optionalStationaryRadiusM {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 9)
-    } }()
-    try { if case .stopTimeoutMs(let v)? = self.optionalStopTimeoutMs {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 10)
-    } }()
-    try { if case .heartbeatIntervalMs(let v)? = self.optionalHeartbeatIntervalMs {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 11)
-    } }()
-    if self.compactFixesAccepted != false {
-      try visitor.visitSingularBoolField(value: self.compactFixesAccepted, fieldNumber: 12)
-    }
-    try { if case .trackingEnabled(let v)? = self.optionalTrackingEnabled {
-      try visitor.visitSingularBoolField(value: v, fieldNumber: 13)
-    } }()
-    try { if case .maxBatchBytes(let v)? = self.optionalMaxBatchBytes {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 14)
-    } }()
-    try { if case .maxBatchesInFlight(let v)? = self.optionalMaxBatchesInFlight {
-      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 15)
-    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Locationwire_V1_TrackingPolicy, rhs: Locationwire_V1_TrackingPolicy) -> Bool {
-    if lhs.policyVersion != rhs.policyVersion {return false}
-    if lhs.optionalSpeedThresholdCmS != rhs.optionalSpeedThresholdCmS {return false}
-    if lhs.optionalTimeIntervalMs != rhs.optionalTimeIntervalMs {return false}
-    if lhs.optionalDistanceIntervalM != rhs.optionalDistanceIntervalM {return false}
-    if lhs.optionalMaxHorizontalAccuracyCm != rhs.optionalMaxHorizontalAccuracyCm {return false}
-    if lhs.optionalUploadIntervalMs != rhs.optionalUploadIntervalMs {return false}
-    if lhs.optionalMaxBatchSize != rhs.optionalMaxBatchSize {return false}
-    if lhs.optionalMaxBatchAgeMs != rhs.optionalMaxBatchAgeMs {return false}
-    if lhs.optionalStationaryRadiusM != rhs.optionalStationaryRadiusM {return false}
-    if lhs.optionalStopTimeoutMs != rhs.optionalStopTimeoutMs {return false}
-    if lhs.optionalHeartbeatIntervalMs != rhs.optionalHeartbeatIntervalMs {return false}
-    if lhs.compactFixesAccepted != rhs.compactFixesAccepted {return false}
-    if lhs.optionalTrackingEnabled != rhs.optionalTrackingEnabled {return false}
-    if lhs.optionalMaxBatchBytes != rhs.optionalMaxBatchBytes {return false}
-    if lhs.optionalMaxBatchesInFlight != rhs.optionalMaxBatchesInFlight {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._policyVersion != rhs_storage._policyVersion {return false}
+        if _storage._optionalSpeedThresholdCmS != rhs_storage._optionalSpeedThresholdCmS {return false}
+        if _storage._optionalTimeIntervalMs != rhs_storage._optionalTimeIntervalMs {return false}
+        if _storage._optionalDistanceIntervalM != rhs_storage._optionalDistanceIntervalM {return false}
+        if _storage._optionalMaxHorizontalAccuracyCm != rhs_storage._optionalMaxHorizontalAccuracyCm {return false}
+        if _storage._optionalUploadIntervalMs != rhs_storage._optionalUploadIntervalMs {return false}
+        if _storage._optionalMaxBatchSize != rhs_storage._optionalMaxBatchSize {return false}
+        if _storage._optionalMaxBatchAgeMs != rhs_storage._optionalMaxBatchAgeMs {return false}
+        if _storage._optionalStationaryRadiusM != rhs_storage._optionalStationaryRadiusM {return false}
+        if _storage._optionalStopTimeoutMs != rhs_storage._optionalStopTimeoutMs {return false}
+        if _storage._optionalHeartbeatIntervalMs != rhs_storage._optionalHeartbeatIntervalMs {return false}
+        if _storage._compactFixesAccepted != rhs_storage._compactFixesAccepted {return false}
+        if _storage._optionalTrackingEnabled != rhs_storage._optionalTrackingEnabled {return false}
+        if _storage._optionalMaxBatchBytes != rhs_storage._optionalMaxBatchBytes {return false}
+        if _storage._optionalMaxBatchesInFlight != rhs_storage._optionalMaxBatchesInFlight {return false}
+        if _storage._optionalFixWindowMs != rhs_storage._optionalFixWindowMs {return false}
+        if _storage._optionalDutyCycleOnMs != rhs_storage._optionalDutyCycleOnMs {return false}
+        if _storage._optionalDutyCycleOffMs != rhs_storage._optionalDutyCycleOffMs {return false}
+        if _storage._optionalFenceHysteresisM != rhs_storage._optionalFenceHysteresisM {return false}
+        if _storage._optionalFenceConfirmMs != rhs_storage._optionalFenceConfirmMs {return false}
+        if _storage._optionalFenceMaxAccuracyCm != rhs_storage._optionalFenceMaxAccuracyCm {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,244 @@
+import LocationWire
+
+/// The device's fence engine, exactly as proto/BEHAVIOR.md "Fences" states it: each counted fix against the armed
+/// regions, with state reports after arming, hysteresis and a confirmation time against boundary jitter,
+/// dwell, expiry, and a fixed order for the events of one fix. Deterministic; every time comes from the fixes.
+public struct FenceEngine: Sendable {
+    /// The policy's fence fields with defaults applied.
+    public struct Settings: Sendable {
+        /// `fence_hysteresis_m`.
+        public var hysteresisM: Double
+        /// `fence_confirm_ms`.
+        public var confirmMs: UInt64
+        /// `fence_max_accuracy_cm`: fixes this inaccurate or worse do not count.
+        public var maxAccuracyCm: UInt32
+
+        /// Moves every region's edge and the hysteresis by this many metres, for the vector generator's edge
+        /// check (`§distance-tolerance`).
+        package var slackM: Double = 0
+
+        public init(_ policy: TrackingPolicy) {
+            hysteresisM = Double(policy.effectiveFenceHysteresisM)
+            confirmMs = UInt64(policy.effectiveFenceConfirmMs)
+            maxAccuracyCm = policy.effectiveFenceMaxAccuracyCm
+        }
+    }
+
+    enum Side: Sendable { case unknown, inside, outside }
+
+    /// One armed region, as armed.
+    struct Armed: Sendable {
+        let region: Region
+        let shape: RegionShape
+        /// For a region without polygon: the squared chord of radius + hysteresis, beyond which a fix is on the
+        /// outer side (`§fence-hysteresis` without a square root per check).
+        let exitSquaredChord: Double
+    }
+
+    /// What the engine knows of one armed region; kept apart from ``Armed`` so the hot loop writes only this.
+    struct RegionState: Sendable {
+        var side: Side = .unknown
+        /// Start S of a pending transition: its fix's elapsed time.
+        var pendingSinceMs: UInt64?
+        /// When the current stay began (`§fence-dwell`), and whether it has reported its dwell.
+        var stayStartMs: UInt64 = 0
+        var dwellReported = false
+    }
+
+    public let settings: Settings
+    /// FenceEvent.assignment_version of every event.
+    public var assignmentVersion: UInt64
+    /// The next event_sequence to give (`§fence-order`).
+    public private(set) var nextEventSequence: UInt64
+    /// Armed regions in id byte order, which is the order of events of one kind; `states` runs parallel.
+    private var armed: [Armed] = []
+    private var states: [RegionState] = []
+    private var bootId: UInt64?
+    private var previousElapsedMs: UInt64?
+
+    public init(policy: TrackingPolicy, assignmentVersion: UInt64 = 0, firstEventSequence: UInt64 = 1) {
+        self.init(settings: Settings(policy), assignmentVersion: assignmentVersion, firstEventSequence: firstEventSequence)
+    }
+
+    package init(settings: Settings, assignmentVersion: UInt64, firstEventSequence: UInt64) {
+        self.settings = settings
+        self.assignmentVersion = assignmentVersion
+        nextEventSequence = max(firstEventSequence, 1)
+    }
+
+    /// The ids armed now, in byte order.
+    public var armedRegionIds: [String] { armed.map(\.region.id) }
+
+    /// Arms `regions`; an id already armed is replaced, and unless the definition is identical its state becomes
+    /// unknown. A region without a circle centre cannot be tested and is not armed.
+    public mutating func arm(_ regions: [Region]) {
+        for region in regions {
+            guard let shape = RegionShape(region, radiusSlackM: settings.slackM) else { continue }
+            let position = insertionPoint(of: region.id)
+            if position < armed.count, armed[position].region.id == region.id {
+                if armed[position].region == region { continue }
+                armed.remove(at: position)
+                states.remove(at: position)
+            }
+            armed.insert(
+                Armed(
+                    region: region, shape: shape,
+                    exitSquaredChord: Sphere.squaredChord(spanning: shape.radiusM + settings.hysteresisM)),
+                at: position)
+            states.insert(RegionState(), at: position)
+        }
+    }
+
+    /// Disarms the regions with these ids; an id not armed is ignored. A disarmed region reports nothing.
+    public mutating func disarm(_ ids: [String]) {
+        let gone = Set(ids)
+        removeArmed { gone.contains($0.region.id) }
+    }
+
+    private mutating func removeArmed(where condition: (Armed) -> Bool) {
+        for slot in armed.indices.reversed() where condition(armed[slot]) {
+            armed.remove(at: slot)
+            states.remove(at: slot)
+        }
+    }
+
+    /// Evaluates one delivered fix; its events, in order and numbered, are appended to `events`.
+    public mutating func evaluate(_ fix: LocationFix, into events: inout [FenceEvent]) {
+        // `§fence-gate`.
+        guard let elapsed = fix.elapsedRealtimeMs else { return }
+        let newBoot = fix.bootId != bootId
+        if !newBoot, let previousElapsedMs, elapsed <= previousElapsedMs { return }
+        guard let accuracy = fix.horizontalAccuracyCm, accuracy > 0, accuracy < settings.maxAccuracyCm else { return }
+        let latitude = fix.latitudeE7 ?? 0
+        let longitude = fix.longitudeE7 ?? 0
+        guard latitude != 0 || longitude != 0 else { return }
+        if newBoot {
+            if bootId != nil { forgetStates() }
+            bootId = fix.bootId
+        }
+        previousElapsedMs = elapsed
+        // `§fence-expiry`: a wall-clock time, compared with the fix's wall clock.
+        removeArmed { $0.region.expiresAtMs > 0 && $0.region.expiresAtMs <= fix.timeMs }
+
+        let point = SpherePoint(latitudeE7: latitude, longitudeE7: longitude)
+        var found = FoundEvents()
+        for slot in armed.indices {
+            Self.evaluate(armed[slot], &states[slot], slot: slot, point: point, elapsed: elapsed, settings, &found)
+        }
+        guard !found.isEmpty else { return }
+        for (kind, slot, since) in found.inOrder {
+            events.append(event(kind, for: armed[slot].region, fix: fix, since: since))
+        }
+    }
+
+    /// The events of one fix, collected by kind so they come out as `§fence-order` says.
+    private struct FoundEvents {
+        var states: [(FenceEventKind, Int, UInt64)] = []
+        var exits: [(FenceEventKind, Int, UInt64)] = []
+        var enters: [(FenceEventKind, Int, UInt64)] = []
+        var dwells: [(FenceEventKind, Int, UInt64)] = []
+        var isEmpty: Bool { states.isEmpty && exits.isEmpty && enters.isEmpty && dwells.isEmpty }
+        var inOrder: [(FenceEventKind, Int, UInt64)] { states + exits + enters + dwells }
+    }
+
+    private static func evaluate(
+        _ armed: Armed, _ region: inout RegionState, slot: Int, point: SpherePoint, elapsed: UInt64,
+        _ settings: Settings, _ found: inout FoundEvents
+    ) {
+        let inside = armed.shape.contains(point)
+        switch region.side {
+        case .unknown:
+            // `§fence-state-report`.
+            region.side = inside ? .inside : .outside
+            found.states.append((inside ? .stateInside : .stateOutside, slot, elapsed))
+            if inside { beginStay(&region, at: elapsed) }
+        case .inside, .outside:
+            // `§fence-hysteresis`, `§fence-confirm`.
+            let otherSide =
+                region.side == .outside
+                ? inside : !inside && isBeyondHysteresis(armed, point, settings.hysteresisM, settings.slackM)
+            if otherSide {
+                let since = region.pendingSinceMs ?? elapsed
+                region.pendingSinceMs = since
+                if elapsed - since >= settings.confirmMs {
+                    region.pendingSinceMs = nil
+                    if region.side == .outside {
+                        region.side = .inside
+                        beginStay(&region, at: since)
+                        if armed.region.notifyOnEntry { found.enters.append((.enter, slot, since)) }
+                    } else {
+                        region.side = .outside
+                        if armed.region.notifyOnExit { found.exits.append((.exit, slot, since)) }
+                    }
+                }
+            } else {
+                region.pendingSinceMs = nil
+            }
+        }
+        // `§fence-dwell`.
+        if region.side == .inside, armed.region.notifyOnDwell, !region.dwellReported,
+            elapsed - region.stayStartMs >= UInt64(armed.region.loiteringDelayMs)
+        {
+            region.dwellReported = true
+            found.dwells.append((.dwell, slot, region.stayStartMs))
+        }
+    }
+
+    private static func isBeyondHysteresis(
+        _ armed: Armed, _ point: SpherePoint, _ hysteresisM: Double, _ slackM: Double
+    ) -> Bool {
+        if armed.shape.hasPolygon { return armed.shape.distancePastBoundaryM(point) >= hysteresisM + slackM }
+        return point.squaredChord(to: armed.shape.center) >= armed.exitSquaredChord
+    }
+
+    private static func beginStay(_ region: inout RegionState, at elapsed: UInt64) {
+        region.stayStartMs = elapsed
+        region.dwellReported = false
+    }
+
+    /// A new boot: the OS forgot its regions, so every state is unknown again.
+    private mutating func forgetStates() {
+        for slot in states.indices { states[slot] = RegionState() }
+    }
+
+    /// `§fence-event`. `since` is S of a transition or the stay start of a dwell.
+    private mutating func event(_ kind: FenceEventKind, for region: Region, fix: LocationFix, since: UInt64)
+        -> FenceEvent
+    {
+        var event = FenceEvent()
+        event.eventSequence = nextEventSequence
+        nextEventSequence &+= 1
+        event.regionId = region.id
+        event.regionVersion = region.version
+        event.assignmentVersion = assignmentVersion
+        event.kind = kind
+        event.source = .appHitTest
+        event.triggerFix = fix
+        event.detectedAtMs = fix.timeMs
+        let elapsed = fix.elapsedRealtimeMs ?? 0
+        event.detectedElapsedRealtimeMs = elapsed
+        event.bootId = fix.bootId
+        switch kind {
+        case .enter, .exit:
+            let (time, overflow) = fix.timeMs.subtractingReportingOverflow(Int64(clamping: elapsed - since))
+            event.osEventTimeMs = overflow ? fix.timeMs : time
+        case .dwell:
+            event.osEventTimeMs = fix.timeMs
+            event.dwellMs = UInt32(clamping: elapsed - since)
+        default:
+            event.osEventTimeMs = fix.timeMs
+        }
+        return event
+    }
+
+    /// Where `id` is or would go in the byte order of ids.
+    private func insertionPoint(of id: String) -> Int {
+        var low = 0
+        var high = armed.count
+        while low < high {
+            let middle = (low + high) / 2
+            if armed[middle].region.id.utf8.lexicographicallyPrecedes(id.utf8) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

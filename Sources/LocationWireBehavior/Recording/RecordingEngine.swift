@@ -1,0 +1,261 @@
+import LocationWire
+
+/// Why the recording engine dropped a delivered fix: the stable codes of proto/BEHAVIOR.md "Recording", one per
+/// stage. A fix the motion rules merely did not record has no code.
+public enum DropCode: String, Sendable, CaseIterable {
+    /// `§rec-clock`: no `elapsed_realtime_ms`.
+    case noElapsedTime = "no-elapsed-time"
+    /// `§rec-clock`: not after the previous delivered fix of its boot.
+    case notAfterPrevious = "not-after-previous"
+    /// `§rec-enabled`.
+    case trackingDisabled = "tracking-disabled"
+    /// `§rec-duty`.
+    case dutyOff = "duty-off"
+    /// `§rec-filter`: horizontal accuracy absent, 0 or at least the policy's maximum.
+    case accuracy
+    /// `§rec-filter`: exactly (0, 0).
+    case nullIsland = "null-island"
+    /// `§rec-window`: a more accurate fix (or an earlier equal one) won the window.
+    case windowNotBest = "window-not-best"
+}
+
+/// What the engine decided about one delivered fix, named by its delivery index.
+public enum RecordingDecision: Equatable, Sendable {
+    case recorded(index: Int, reason: FixReason)
+    case dropped(index: Int, code: DropCode)
+}
+
+/// Receives the engine's decisions as they are made. The engine is generic over it so that a benchmark's counter
+/// and a test's array cost nothing extra.
+public protocol RecordingSink {
+    mutating func receive(_ decision: RecordingDecision)
+}
+
+/// The device's recording engine, exactly as proto/BEHAVIOR.md "Recording" states it: clock checks, tracking
+/// switch, duty cycle, accuracy filter, requested fixes, the best fix per window, then the motion rules.
+/// Deterministic, and every time comes from the fixes: a fix's monotonic `elapsed_realtime_ms` within its
+/// `boot_id`; the wall clock never decides.
+public struct RecordingEngine: Sendable {
+    /// The policy's values with defaults applied, read once.
+    public struct Settings: Sendable {
+        public var trackingEnabled: Bool
+        public var dutyOnMs: UInt64
+        public var dutyOffMs: UInt64
+        public var maxHorizontalAccuracyCm: UInt32
+        public var windowMs: UInt64
+        /// `stationary_radius_m` as a squared unit-sphere chord: within the radius means at most this.
+        public var stationaryRadiusSquaredChord: Double
+        public var stopTimeoutMs: UInt64
+        public var speedThresholdCmS: Double
+        /// Added to the distance a derived speed is computed from (a reported speed is an exact integer
+        /// comparison, with nothing to nudge).
+        var derivedSpeedSlackM: Double = 0
+        public var timeIntervalMs: UInt64
+        /// `distance_interval_m` as a squared chord: far enough means at least this.
+        public var distanceIntervalSquaredChord: Double
+        public var heartbeatIntervalMs: UInt64
+
+        /// Moves every distance threshold by this many metres (and the speed threshold by as many cm/s): the
+        /// vector generator runs each scenario at ±1 cm and requires the same outputs, so no vector sits on an
+        /// edge that last-bit differences in trigonometry could flip (`§distance-tolerance`).
+        package init(_ policy: TrackingPolicy, slackM: Double) {
+            self.init(policy)
+            stationaryRadiusSquaredChord = Sphere.squaredChord(
+                spanning: Double(policy.effectiveStationaryRadiusM) + slackM)
+            distanceIntervalSquaredChord = Sphere.squaredChord(
+                spanning: Double(policy.effectiveDistanceIntervalM) + slackM)
+            derivedSpeedSlackM = slackM
+        }
+
+        public init(_ policy: TrackingPolicy) {
+            trackingEnabled = policy.trackingEnabled ?? true
+            let on = UInt64(policy.dutyCycleOnMs ?? 0)
+            let off = UInt64(policy.dutyCycleOffMs ?? 0)
+            (dutyOnMs, dutyOffMs) = on > 0 && off > 0 ? (on, off) : (0, 0)
+            maxHorizontalAccuracyCm = policy.effectiveMaxHorizontalAccuracyCm
+            windowMs = UInt64(policy.fixWindowMs ?? 0)
+            stationaryRadiusSquaredChord = Sphere.squaredChord(spanning: Double(policy.effectiveStationaryRadiusM))
+            stopTimeoutMs = UInt64(policy.effectiveStopTimeoutMs)
+            speedThresholdCmS = Double(policy.effectiveSpeedThresholdCmS)
+            timeIntervalMs = UInt64(policy.effectiveTimeIntervalMs)
+            distanceIntervalSquaredChord = Sphere.squaredChord(spanning: Double(policy.effectiveDistanceIntervalM))
+            heartbeatIntervalMs = UInt64(policy.heartbeatIntervalMs ?? 0)
+        }
+    }
+
+    /// What the later stages need of a fix: position, time, speed, accuracy.
+    struct Observation: Sendable {
+        var index: Int
+        var point: SpherePoint
+        var elapsedMs: UInt64
+        var speedCmS: UInt32?
+        var accuracyCm: UInt32
+    }
+
+    public let settings: Settings
+
+    // Stage 1: the boot and the previous delivered fix of it.
+    private var bootId: UInt64?
+    private var previousElapsedMs: UInt64?
+    /// t₀ of `§rec-duty` and `§rec-window`: the boot's first fix that passed the clock checks.
+    private var bootStartMs: UInt64?
+    // Stage 6.
+    private var windowIndex: UInt64 = 0
+    private var windowBest: Observation?
+    // Stage 7 (`§rec-motion`).
+    private var lastRecorded: Observation?
+    private var anchor: Observation?
+    private var previousMotion: Observation?
+    private var stationary = false
+
+    public init(policy: TrackingPolicy) {
+        settings = Settings(policy)
+    }
+
+    package init(settings: Settings) {
+        self.settings = settings
+    }
+
+    /// The fix the OS delivered as the `index`th. Decisions go to `sink`: this fix's own, and, when it closes a
+    /// window, the decision on that window's best fix first.
+    public mutating func deliver<Sink: RecordingSink>(_ fix: LocationFix, index: Int, to sink: inout Sink) {
+        // 1. Clock.
+        guard let elapsed = fix.elapsedRealtimeMs else {
+            return sink.receive(.dropped(index: index, code: .noElapsedTime))
+        }
+        if fix.bootId != bootId {
+            finishBoot(to: &sink)
+            bootId = fix.bootId
+        } else if let previousElapsedMs, elapsed <= previousElapsedMs {
+            return sink.receive(.dropped(index: index, code: .notAfterPrevious))
+        }
+        previousElapsedMs = elapsed
+        let start = bootStartMs ?? elapsed
+        bootStartMs = start
+        // 2. Tracking switch.
+        guard settings.trackingEnabled else {
+            return sink.receive(.dropped(index: index, code: .trackingDisabled))
+        }
+        // 3. Duty cycle.
+        if settings.dutyOnMs > 0, (elapsed - start) % (settings.dutyOnMs + settings.dutyOffMs) >= settings.dutyOnMs {
+            return sink.receive(.dropped(index: index, code: .dutyOff))
+        }
+        // 4. Accuracy filter.
+        guard let accuracy = fix.horizontalAccuracyCm, accuracy > 0, accuracy < settings.maxHorizontalAccuracyCm
+        else { return sink.receive(.dropped(index: index, code: .accuracy)) }
+        let latitude = fix.latitudeE7 ?? 0
+        let longitude = fix.longitudeE7 ?? 0
+        if latitude == 0 && longitude == 0 { return sink.receive(.dropped(index: index, code: .nullIsland)) }
+        let observation = Observation(
+            index: index, point: SpherePoint(latitudeE7: latitude, longitudeE7: longitude), elapsedMs: elapsed,
+            speedCmS: fix.speedCmS, accuracyCm: accuracy)
+        // 5. Requested fixes.
+        if Self.requestedReasons.contains(fix.reason) {
+            lastRecorded = observation
+            return sink.receive(.recorded(index: index, reason: fix.reason))
+        }
+        // 6. Window.
+        guard settings.windowMs > 0 else { return applyMotionRules(observation, to: &sink) }
+        let window = (elapsed - start) / settings.windowMs
+        if let best = windowBest {
+            if window == windowIndex {
+                if accuracy < best.accuracyCm {
+                    windowBest = observation
+                    sink.receive(.dropped(index: best.index, code: .windowNotBest))
+                } else {
+                    sink.receive(.dropped(index: index, code: .windowNotBest))
+                }
+                return
+            }
+            applyMotionRules(best, to: &sink)
+        }
+        windowIndex = window
+        windowBest = observation
+    }
+
+    /// The trace ended: the open window, if any, closes.
+    public mutating func finish<Sink: RecordingSink>(to sink: inout Sink) {
+        finishBoot(to: &sink)
+    }
+
+    /// The reasons of `§rec-requested`: fixes something other than the motion rules asked for.
+    public static let requestedReasons: Set<FixReason> = [
+        .regionEvent, .visit, .significantChange, .manual, .serverRequest, .providerChange, .systemRelaunch,
+    ]
+
+    /// A boot ends (a fix of another boot, or the end of the trace): its window closes and every stage forgets.
+    private mutating func finishBoot<Sink: RecordingSink>(to sink: inout Sink) {
+        if let best = windowBest { applyMotionRules(best, to: &sink) }
+        windowBest = nil
+        previousElapsedMs = nil
+        bootStartMs = nil
+        lastRecorded = nil
+        anchor = nil
+        previousMotion = nil
+        stationary = false
+    }
+
+    /// Stage 7, `§rec-motion` and the rules under it.
+    private mutating func applyMotionRules<Sink: RecordingSink>(_ fix: Observation, to sink: inout Sink) {
+        defer { previousMotion = fix }
+        guard let anchor, let lastRecorded else {
+            // `§rec-first`: also when only requested fixes were recorded so far, the motion rules start here.
+            record(fix, .motionStart, to: &sink)
+            self.anchor = fix
+            return
+        }
+        let outsideAnchor = fix.point.squaredChord(to: anchor.point) > settings.stationaryRadiusSquaredChord
+        if stationary {
+            if outsideAnchor {
+                stationary = false
+                self.anchor = fix
+                record(fix, .motionStart, to: &sink)
+            } else if settings.heartbeatIntervalMs > 0,
+                fix.elapsedMs.since(lastRecorded.elapsedMs) >= settings.heartbeatIntervalMs
+            {
+                record(fix, .heartbeat, to: &sink)
+            }
+            return
+        }
+        if outsideAnchor {
+            self.anchor = fix
+        } else if fix.elapsedMs - anchor.elapsedMs >= settings.stopTimeoutMs {
+            stationary = true
+            record(fix, .motionStop, to: &sink)
+            return
+        }
+        if isFast(fix) {
+            if fix.elapsedMs.since(lastRecorded.elapsedMs) >= settings.timeIntervalMs { record(fix, .periodic, to: &sink) }
+        } else if fix.point.squaredChord(to: lastRecorded.point) >= settings.distanceIntervalSquaredChord {
+            record(fix, .distance, to: &sink)
+        }
+    }
+
+    /// `§rec-speed`: the fix's own speed, else the speed from the previous fix of the motion rules.
+    private func isFast(_ fix: Observation) -> Bool {
+        if let speed = fix.speedCmS { return Double(speed) > settings.speedThresholdCmS }
+        guard let previous = previousMotion, fix.elapsedMs > previous.elapsedMs else { return false }
+        let distance = fix.point.distanceM(to: previous.point) + settings.derivedSpeedSlackM
+        return distance * 100_000 / Double(fix.elapsedMs - previous.elapsedMs) > settings.speedThresholdCmS
+    }
+
+    private mutating func record<Sink: RecordingSink>(
+        _ fix: Observation, _ reason: FixReason, to sink: inout Sink
+    ) {
+        lastRecorded = fix
+        sink.receive(.recorded(index: fix.index, reason: reason))
+    }
+}
+
+/// Collects decisions in order; for tests, the testee and the command line.
+public struct RecordingLog: RecordingSink, Sendable {
+    public private(set) var decisions: [RecordingDecision] = []
+    public init() {}
+    public mutating func receive(_ decision: RecordingDecision) { decisions.append(decision) }
+}
+
+extension UInt64 {
+    /// Milliseconds from `earlier` to this time, 0 when `earlier` is later: a requested fix recorded while a
+    /// window was open can be later than the window's fix that the motion rules see next (`§rec-stationary`).
+    @inlinable func since(_ earlier: UInt64) -> UInt64 { self > earlier ? self - earlier : 0 }
+}

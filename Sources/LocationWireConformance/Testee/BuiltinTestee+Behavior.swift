@@ -1,0 +1,73 @@
+import LocationWire
+import LocationWireBehavior
+
+/// The built-in testee's behaviour requests: each runs one scenario through the reference engines of
+/// `LocationWireBehavior`, exactly as `locwire simulate record`, `simulate fences` and `plan` do.
+extension BuiltinTestee {
+    /// Answers a behaviour request, or refuses one with fields this testee does not know.
+    func answer<Request: BehaviorRequest>(
+        _ request: Request, requestHasUnknownFields: Bool, _ run: (Request) -> Request.Response
+    ) -> Request.Response {
+        if requestHasUnknownFields || !request.unknownFields.isEmpty {
+            return Request.Response(
+                vectorId: request.vectorId,
+                failure: .runtimeError("the request has fields this testee does not know; update the testee"))
+        }
+        var response = run(request)
+        response.vectorId = request.vectorId
+        return response
+    }
+
+    /// `§rec-*` and `§upload-*`: the recording engine and the upload timer over the delivered fixes.
+    public func run(_ request: RecordingRequest) -> RecordingResponse { run(request, slackM: 0) }
+
+    /// With every distance threshold moved by `slackM` metres: the vector generator's edge check.
+    package func run(_ request: RecordingRequest, slackM: Double) -> RecordingResponse {
+        let results = request.uploadResults.map { answer -> UploadScheduler.AttemptResult in
+            switch answer.result {
+            case .transportFailed: .transportFailed
+            case .held(let retryAfterMs): .held(retryAfterMs: retryAfterMs)
+            case .succeeded, nil: .succeeded
+            }
+        }
+        let run = RecordingRun(policy: request.policy ?? TrackingPolicy(), fixes: request.fixes, slackM: slackM) {
+            $0 < results.count ? results[$0] : .succeeded
+        }
+        var response = RecordingResponse()
+        response.recorded = run.recorded.map { RecordedFix(index: UInt32($0.index), reason: $0.reason) }
+        response.dropped = run.dropped.map { DroppedFix(index: UInt32($0.index), code: $0.code.rawValue) }
+        response.uploads = run.uploads.map { attempt in
+            var upload = UploadAttempt()
+            upload.bootId = attempt.bootId
+            upload.elapsedRealtimeMs = attempt.elapsedMs
+            upload.recorded = attempt.recorded.map { UInt32($0) }
+            upload.succeeded = attempt.succeeded
+            return upload
+        }
+        return response
+    }
+
+    /// `§fence-*`: the fence engine over the steps.
+    public func run(_ request: FenceRequest) -> FenceResponse { run(request, slackM: 0) }
+
+    /// With every region edge and the hysteresis moved by `slackM` metres: the vector generator's edge check.
+    package func run(_ request: FenceRequest, slackM: Double) -> FenceResponse {
+        var settings = FenceEngine.Settings(request.policy ?? TrackingPolicy())
+        settings.slackM = slackM
+        var engine = FenceEngine(
+            settings: settings, assignmentVersion: request.assignmentVersion,
+            firstEventSequence: request.firstEventSequence)
+        engine.arm(request.regions)
+        var response = FenceResponse()
+        for step in request.steps {
+            switch step.action {
+            case .fix(let fix): engine.evaluate(fix, into: &response.events)
+            case .arm(let arming):
+                engine.disarm(arming.disarmRegionIds)
+                engine.arm(arming.regions)
+            case nil: break
+            }
+        }
+        return response
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import LocationWire
+import LocationWireJSON
+import LocationWireTools
+
+/// The files the behaviour commands read: traces, policies, region sets. Each error names the file and, where
+/// the format knows it, the line, byte offset or field path; content that does not read is a rejection (exit 1),
+/// a file that cannot be opened a usage error (exit 2).
+enum BehaviorInput {
+    /// How a trace file is written.
+    enum TraceFormat: String, ExpressibleByArgument, CaseIterable {
+        case auto, gpx, json, binpb
+    }
+
+    static func read(_ path: String) throws -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw UsageFailure(message: "cannot read \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The fixes of a trace, in delivery order: a GPX track, or a LocationBatch (binary or proto3 JSON) whose
+    /// backlog (rows or compact) and live fix are the trace. Fixes whose boot_id is 0 take the batch's, as
+    /// `§item-boot` says.
+    static func trace(_ path: String, format: TraceFormat = .auto) throws -> [LocationFix] {
+        let data = try read(path)
+        switch format == .auto ? guess(path, data) : format {
+        case .gpx:
+            do {
+                let trace = try GPXTrace(data: data)
+                if trace.untimedPoints > 0 {
+                    printToStandardError(
+                        "locwire: \(path): \(trace.untimedPoints) track points have no <time> and are left out")
+                }
+                guard !trace.fixes.isEmpty else {
+                    throw InputRejected(message: "\(path): no timed track points (<trkpt> with <time>)")
+                }
+                return trace.fixes
+            } catch let error as GPXTrace.ReadError {
+                throw InputRejected(message: "\(path): \(error)")
+            }
+        case .json, .binpb, .auto:
+            let batch: LocationBatch = try message(path, data, format == .binpb ? .binpb : nil)
+            var fixes = batch.fixes
+            if let compact = batch.compactFixes {
+                do {
+                    fixes = try compact.fixes()
+                } catch {
+                    throw InputRejected(
+                        message: "\(path): LocationBatch.compact_fixes does not rebuild: \(error.code.rawValue)")
+                }
+            }
+            if let live = batch.liveFix { fixes.append(live) }
+            for index in fixes.indices where fixes[index].bootId == 0 { fixes[index].bootId = batch.bootId }
+            return fixes
+        }
+    }
+
+    /// A message from a file in proto3 JSON or binary: `format`, or JSON when the file starts with `{`.
+    static func message<Message: LocationWireMessage>(
+        _ path: String, _ data: Data, _ format: WireFormatOption? = nil
+    ) throws -> Message {
+        let bytes = [UInt8](data)
+        let isJSON = format.map { $0 == .json } ?? (bytes.first { !$0.isWhitespace } == UInt8(ascii: "{"))
+        do {
+            if isJSON { return try Message(jsonString: String(decoding: bytes, as: UTF8.self)) }
+            return try Message(serializedBytes: bytes)
+        } catch let error as JSONError {
+            throw InputRejected(message: "\(path): not a \(Message.messageName) in proto3 JSON: \(error)")
+        } catch let error as DecodingError {
+            throw InputRejected(message: "\(path): not a \(Message.messageName) in protobuf binary: \(error)")
+        }
+    }
+
+    static func message<Message: LocationWireMessage>(_ path: String) throws -> Message {
+        try message(path, try read(path))
+    }
+
+    private static func guess(_ path: String, _ data: Data) -> TraceFormat {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".gpx") { return .gpx }
+        if lower.hasSuffix(".json") { return .json }
+        if lower.hasSuffix(".binpb") || lower.hasSuffix(".pb") { return .binpb }
+        switch data.first(where: { !$0.isWhitespace }) {
+        case UInt8(ascii: "<"): return .gpx
+        case UInt8(ascii: "{"): return .json
+        default: return .binpb
+        }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+}
+
+/// Writes JSON made of Foundation values, keys sorted, for the behaviour commands' reports.
+func jsonReport(_ object: Any) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]),
+        let text = String(data: data, encoding: .utf8)
+    else { return "{}\n" }
+    return text + "\n"
+}
+
+/// A message's proto3 JSON as a Foundation value, to embed in a report.
+func jsonObject<Message: LocationWireMessage>(_ message: Message) -> Any {
+    (try? JSONSerialization.jsonObject(with: Data(message.jsonString().utf8))) ?? [:]
+}
