@@ -51,6 +51,7 @@ class Recorder:
         self.recorded = []   # (index, reason, boot number, elapsed ms), in the order recorded
         self.dropped = []    # (index, code)
         self.boots = []
+        self.now = None
         self.reset()
 
     # -- per-boot state ------------------------------------------------------------------------------------------
@@ -67,15 +68,21 @@ class Recorder:
         self.dropped.append((i, code))
 
     def record(self, i, f, reason):
-        self.recorded.append((i, reason, len(self.boots) - 1, f.elapsed_realtime_ms))
+        # The time the fix counts as recorded for the upload timer: its own, or the window's close (self.now).
+        at = f.elapsed_realtime_ms if self.now is None else self.now
+        self.recorded.append((i, reason, len(self.boots) - 1, at, f.elapsed_realtime_ms))
         self.L = (f, f.elapsed_realtime_ms)
 
     # -- stage 6, the window -------------------------------------------------------------------------------------
-    def close_window(self):
+    def close_window(self, at):
+        """§rec-window: the window's fix goes through stage 7 at its own time; it counts as recorded at `at`, when
+        the window closes (the engine "decides when the window closes")."""
         if self.window_best is not None:
             i, f = self.window_best
             self.window_best = self.window_k = None
+            self.now = at
             self.motion(i, f)
+            self.now = None
 
     # -- stage 7, the motion rules -------------------------------------------------------------------------------
     def speed(self, f, tf):
@@ -139,7 +146,10 @@ class Recorder:
         tf = f.elapsed_realtime_ms
         boot = self.boots[-1] if self.boots else None
         if boot is None or f.boot_id != boot.boot_id:
-            self.close_window()  # a window closes when the boot ends
+            # A window closes when the boot ends. UNSPECIFIED: its fix counts as recorded after every upload of the
+            # old boot (so it is pending at the new boot's start), at no time of the old boot's clock.
+            if boot is not None:
+                self.close_window(boot.last + 0.5)
             self.reset()
             self.boots.append(Boot(f.boot_id, tf))
             boot = self.boots[-1]
@@ -171,7 +181,7 @@ class Recorder:
         # The fix passed stage 4: it closes a window of an earlier number (§rec-window), requested or not.
         k = (tf - boot.t0) // p.window if p.window > 0 else None
         if self.window_k is not None and k > self.window_k:
-            self.close_window()
+            self.close_window(tf)
         # Stage 5, §rec-requested.
         if f.reason in REQUESTED:
             # A requested fix inside the open window neither joins nor closes it; the window's fix goes through the
@@ -193,7 +203,10 @@ class Recorder:
         self.motion(i, f)
 
     def finish(self):
-        self.close_window()  # a window closes when the trace ends
+        # A window closes when the trace ends. UNSPECIFIED: its fix counts as recorded at the last delivered fix's
+        # time, so an upload due exactly then takes it.
+        if self.boots:
+            self.close_window(self.boots[-1].last)
 
 
 def _back_off(failures):
@@ -224,7 +237,7 @@ def schedule(policy, recorded, boots, results):
         # UNSPECIFIED: a fix recorded out of time order (a window's fix that closes after a requested fix of the
         # same window) arrives with the one recorded before it: arrival times never decrease.
         arrivals, last = [], boot.t0
-        for n, (_, _, rb, rt) in enumerate(recorded):
+        for n, (_, _, rb, rt, _) in enumerate(recorded):
             if rb == b:
                 last = max(last, rt)
                 arrivals.append((n, last))
@@ -233,11 +246,13 @@ def schedule(policy, recorded, boots, results):
         # that is due at once (the failure count carries over).
         for n in pending:
             pending_time[n] = boot.t0
-        st = {"U": boot.t0, "boot_due": bool(pending), "since": boot.t0 if pending else None,
+        # §upload-boot: at the first delivered fix of a later boot, an upload is due at once when anything is
+        # pending, the fix recorded at that time included (a fix recorded at exactly the due time is taken).
+        st = {"U": boot.t0, "boot_due": b > 0, "since": boot.t0 if pending else None,
               "fail_at": None, "count_at": None, "clock": boot.t0}
 
         def next_due():
-            if st["boot_due"]:
+            if st["boot_due"] and pending:
                 return boot.t0
             if not pending:
                 return None
@@ -282,6 +297,8 @@ def schedule(policy, recorded, boots, results):
             elif nxt is not None:
                 n, at = arrivals[a]
                 a += 1
+                if at > boot.t0:
+                    st["boot_due"] = False
                 st["clock"] = at
                 pending.append(n)
                 pending_time[n] = at
@@ -301,7 +318,7 @@ def run(req):
         rec.deliver(i, f)
     rec.finish()
     resp = t.RecordingResponse(vector_id=req.vector_id)
-    for i, reason, _, _ in rec.recorded:
+    for i, reason, _, _, _ in rec.recorded:
         resp.recorded.add(index=i, reason=reason)
     for i, code in sorted(rec.dropped):  # "in delivery order"
         resp.dropped.add(index=i, code=code)
