@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "LocationWireBehavior", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(
             name: "LocationWireSimulation",
-            dependencies: ["LocationWire", "LocationWireSession", "LocationWireTools"],
+            dependencies: ["LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireBehavior"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireBehavior
 import LocationWireSession
 import LocationWireTools
 
@@ -109,8 +110,15 @@ extension SessionSimulation {
 
     mutating func recordFromTrace() {
         let fix = trace.nextFix()
-        guard let kept = recorder.consider(fix) else { return }
-        recordFix(kept, defective: false)
+        var log = RecordingLog()
+        recorder.deliver(fix, index: recorderIndex, to: &log)
+        recorderIndex += 1
+        // Without a window the engine decides on each fix at once, so a recorded decision is this fix's.
+        for case .recorded(_, let reason) in log.decisions {
+            var kept = fix
+            kept.reason = reason
+            recordFix(kept, defective: false)
+        }
     }
 
     mutating func recordFix(_ fix: LocationFix, defective isDefective: Bool) {

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireBehavior
 import LocationWireSession
 import LocationWireTools
 
@@ -76,7 +77,9 @@ public struct SessionSimulation {
     var random: SeededRandom
     var queue: UploadQueue
     var trace: TraceSimulator
-    var recorder: FixtureGenerator.Recorder
+    /// The normative recording engine (proto/BEHAVIOR.md), fed the trace fix by fix.
+    var recorder: RecordingEngine
+    var recorderIndex = 0
     var bootId: UInt64
     var bootStartMs: Int64
     var nowMs: Int64
@@ -178,7 +181,7 @@ public struct SessionSimulation {
         var recordingPolicy = TrackingPolicy()
         recordingPolicy.distanceIntervalM = 5
         recordingPolicy.timeIntervalMs = 2000
-        self.recorder = FixtureGenerator.Recorder(policy: recordingPolicy)
+        self.recorder = RecordingEngine(policy: recordingPolicy)
         self.queue = UploadQueue(deviceId: Self.deviceId, installId: random.next() | 1)
         self.bootId = random.next() | 1
         self.bootStartMs = Self.startMs - 3_600_000

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireBehavior
 import LocationWireConformance
 import LocationWireTools
 import LocationWireValidation
@@ -30,7 +31,7 @@ import Testing
         let byDistance = zip(fixes, fixes.dropFirst()).filter { $0.1.reason == .distance }
         #expect(byDistance.count > 10)
         for (previous, next) in byDistance {
-            #expect(FixtureGenerator.Recorder.distanceM(previous, next) >= 50)
+            #expect(Self.distanceM(previous, next) >= 50)
         }
     }
 
@@ -72,21 +73,35 @@ import Testing
         }
     }
 
+    /// Fixtures come from the normative engine: the accuracy filter (`§rec-filter`) holds in every batch.
     @Test func theAccuracyFilterDropsBadFixes() {
-        var recorder = FixtureGenerator.Recorder(policy: FixtureGenerator.defaultPolicy)
+        var engine = RecordingEngine(policy: FixtureGenerator.defaultPolicy)
+        var log = RecordingLog()
         var fix = Valid.walkFix
-        fix.horizontalAccuracyCm = 200_000
-        #expect(recorder.consider(fix) == nil)
-        fix.horizontalAccuracyCm = 0
-        #expect(recorder.consider(fix) == nil)
-        fix.horizontalAccuracyCm = nil
-        #expect(recorder.consider(fix) == nil)
+        for accuracy: UInt32? in [200_000, 0, nil] {
+            fix.horizontalAccuracyCm = accuracy
+            engine.deliver(fix, index: log.decisions.count, to: &log)
+            fix.elapsedRealtimeMs! += 1_000
+        }
         fix.horizontalAccuracyCm = 500
         fix.latitudeE7 = 0
         fix.longitudeE7 = 0
-        #expect(recorder.consider(fix) == nil)
+        engine.deliver(fix, index: 3, to: &log)
+        fix.elapsedRealtimeMs! += 1_000
         fix.latitudeE7 = 1
-        #expect(recorder.consider(fix) != nil)
+        engine.deliver(fix, index: 4, to: &log)
+        #expect(
+            log.decisions == [
+                .dropped(index: 0, code: .accuracy), .dropped(index: 1, code: .accuracy),
+                .dropped(index: 2, code: .accuracy), .dropped(index: 3, code: .nullIsland),
+                .recorded(index: 4, reason: .motionStart),
+            ])
+    }
+
+    static func distanceM(_ a: LocationFix, _ b: LocationFix) -> Double {
+        Sphere.distanceM(
+            latitudeE7: a.latitudeE7!, longitudeE7: a.longitudeE7!, latitudeE7: b.latitudeE7!,
+            longitudeE7: b.longitudeE7!)
     }
 }
 

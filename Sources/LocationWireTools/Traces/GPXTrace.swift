@@ -45,6 +45,10 @@ public struct GPXTrace: Sendable {
                 message: "not well-formed XML: \(parser.parserError.map { "\($0.localizedDescription)" } ?? "?")")
         }
         guard reader.sawGPX else { throw ReadError(line: 1, message: "no <gpx> element: not a GPX file") }
+        // Some XMLParser builds accept a document that just stops; a truncated file must not pass as a short track.
+        guard reader.closedGPX else {
+            throw ReadError(line: parser.lineNumber, message: "the file ends before </gpx>: truncated")
+        }
         fixes = reader.fixes
         untimedPoints = reader.untimedPoints
     }
@@ -56,6 +60,7 @@ public struct GPXTrace: Sendable {
         var untimedPoints = 0
         var error: ReadError?
         var sawGPX = false
+        var closedGPX = false
         private var point: LocationFix?
         private var pointLine = 0
         private var text = ""
@@ -108,6 +113,7 @@ public struct GPXTrace: Sendable {
             _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
         ) {
             defer { text = "" }
+            if name == "gpx" { closedGPX = true }
             guard point != nil else { return }
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
             switch name {
