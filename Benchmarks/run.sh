@@ -4,6 +4,7 @@
 # and writes Benchmarks/RESULTS.md and Benchmarks/results.json. About 15 minutes with the defaults; a quiet
 # machine gives steadier figures. Arguments go to `locwire-bench run` (see --help): --quick for a rough run
 # in about a minute, --rounds N, --output FILE.
+# The region planner's benchmark runs alone: `.build/release/locwire-bench planner` (Benchmarks/NOTES.md).
 #
 # Needs the peers (Debian: scripts/install-peers.sh as root) and a Swift 6.1+ toolchain.
 set -euo pipefail

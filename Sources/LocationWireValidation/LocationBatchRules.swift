@@ -56,6 +56,9 @@ extension LocationBatch: Validatable {
         var previousTime: Int64?
         for (index, event) in lifecycleEvents.enumerated() {
             event.validate(into: &report, at: path().appending(field: "lifecycle_events").appending(index: index))
+            // An event without a time (0, required-field-missing) is not compared: the next timed event is
+            // compared with the last timed one before it. Equal times are in order.
+            guard event.timeMs != 0 else { continue }
             if let previousTime, event.timeMs < previousTime {
                 report.add(
                     .lifecycleEventsNotOrdered,

@@ -123,8 +123,8 @@ struct BatchContext {
     private let latestTimeMs: Int64?
     private let sentAtMs: Int64
     private let batchBootId: UInt64
-    /// The boot, wall-clock time and monotonic time of the previous fix; nil when it had no usable boot or
-    /// monotonic time, or outside a batch.
+    /// The boot, wall-clock time and monotonic time of the previous fix; nil when it had no usable boot,
+    /// wall-clock time or monotonic time, or outside a batch.
     private var previous: (bootId: UInt64, timeMs: Int64, elapsedMs: UInt64)?
     private let inBatch: Bool
 
@@ -160,8 +160,10 @@ struct BatchContext {
                 "the fix is stamped \(ValidationReport.difference(timeMs, sentAtMs, dividedBy: 1000)) s after the batch was sent"
             )
         }
+        // A fix without a boot, a monotonic time or a wall-clock time (time_ms 0, required-field-missing) is not
+        // compared, and breaks the chain: the next fix is not compared across it.
         let bootId = fix.pointee.bootId != 0 ? fix.pointee.bootId : batchBootId
-        guard bootId != 0, let elapsedMs = fix.pointee.elapsedRealtimeMs else {
+        guard bootId != 0, timeMs != 0, let elapsedMs = fix.pointee.elapsedRealtimeMs else {
             previous = nil
             return
         }

@@ -131,7 +131,8 @@ extension RegionAssignment: Validatable {
             if baseVersion == 0 {
                 report.add(
                     .requiredFieldMissing, path().appending(field: "base_version"), "a delta needs a base version")
-            } else if baseVersion >= assignmentVersion {
+            } else if assignmentVersion != 0, baseVersion >= assignmentVersion {
+                // Without an assignment version (required-field-missing) there is nothing to compare with.
                 report.add(
                     .baseVersionNotOlder, path().appending(field: "base_version"),
                     "base version \(baseVersion) is not older than \(assignmentVersion)")
@@ -156,11 +157,18 @@ extension RegionAssignment: Validatable {
             }
             indexById[region.id] = index
         }
+        // A region without parent_id has none (even when another region's id is empty); the parent is the last
+        // region of the assignment with that id (indexById keeps the last index).
         for (index, region) in regions.enumerated() {
-            guard region.parentId != region.id, let parentIndex = indexById[region.parentId] else { continue }
+            guard !region.parentId.isEmpty, region.parentId != region.id, let parentIndex = indexById[region.parentId]
+            else { continue }
             let parent = regions[parentIndex]
             let regionPath = path().appending(field: "regions").appending(index: index)
-            if parent.level.rawValue >= region.level.rawValue {
+            // Levels are compared only when both are set and known to this revision: an unset level is
+            // required-field-missing, an unknown one has no place in the order.
+            if Self.isComparable(parent.level), Self.isComparable(region.level),
+                parent.level.rawValue >= region.level.rawValue
+            {
                 report.add(
                     .parentLevelNotCoarser, regionPath.appending(field: "parent_id"),
                     "parent \"\(region.parentId)\" is at level \(parent.level), not coarser than \(region.level)")
@@ -172,7 +180,7 @@ extension RegionAssignment: Validatable {
         for (index, id) in removedRegionIds.enumerated() {
             report.checkRegionId(
                 id, path().appending(field: "removed_region_ids").appending(index: index), required: true)
-            if indexById[id] != nil {
+            if mode == .delta, indexById[id] != nil {
                 report.add(
                     .regionRemovedAndUpserted, path().appending(field: "removed_region_ids").appending(index: index),
                     "\"\(id)\" is both removed and upserted")
@@ -184,6 +192,12 @@ extension RegionAssignment: Validatable {
 }
 
 extension RegionAssignment {
+    /// A level that takes part in `parent-level-not-coarser`: set and known to this revision (COUNTRY, the
+    /// coarsest, to SITE, the finest).
+    private static func isComparable(_ level: RegionLevel) -> Bool {
+        level.isKnown && level != .unspecified
+    }
+
     /// A child within its parent: centre distance plus the child's radius at most the parent's radius plus 1 m
     /// (great-circle distance on the spec's sphere). Circles without a centre or radius are reported by their
     /// own rules.

@@ -473,6 +473,20 @@ package enum ViolationCases {
             .valueOutOfRange, "TrackingPolicy.stationary_radius_m",
             modified(TrackingPolicy()) { $0.stationaryRadiusM = 1001 }),
         .init(
+            .valueOutOfRange, "TrackingPolicy.fix_window_ms", modified(TrackingPolicy()) { $0.fixWindowMs = 3_600_001 }),
+        .init(
+            .valueOutOfRange, "TrackingPolicy.duty_cycle_off_ms",
+            modified(TrackingPolicy()) { $0.dutyCycleOffMs = 86_400_001 }),
+        .init(
+            .valueOutOfRange, "TrackingPolicy.fence_hysteresis_m",
+            modified(TrackingPolicy()) { $0.fenceHysteresisM = 10_001 }),
+        .init(
+            .valueOutOfRange, "TrackingPolicy.fence_confirm_ms",
+            modified(TrackingPolicy()) { $0.fenceConfirmMs = 600_001 }),
+        .init(
+            .valueOutOfRange, "TrackingPolicy.fence_max_accuracy_cm",
+            modified(TrackingPolicy()) { $0.fenceMaxAccuracyCm = 0 }),
+        .init(
             .compact(.runLengthsMismatch), "FixColumn.run_lengths[1]", FixColumn(deltas: [1, 2], runLengths: [1, 0])),
         .init(
             .compact(.presenceMismatch), "CompactFixes.latitude_e7",
@@ -623,5 +637,312 @@ package enum ViolationCases {
                 compact.count = UInt32(CompactFixes.defaultFixLimit) + 1  // refused before anything is expanded
                 $0.compactFixes = compact
             }),
+    ]
+}
+
+/// An edge of the rules that proto/README.md's "Paths and edge cases" settles: a message and the exact
+/// violations (code and path) the text says a validator reports, nothing more. Many of them are about what is
+/// not reported: a missing value that must not feed a comparison, a rule that applies only in one mode.
+package struct EdgeCase: Sendable {
+    /// The vector id's last component: `semantic.<type>.edge.<name>`.
+    package let name: String
+    /// The violations the spec text gives, in any order.
+    package let expected: [(code: Violation.Code, path: String)]
+    package let violations: @Sendable () -> [Violation]
+    package let messageBytes: [UInt8]
+    package let messageType: String
+    /// What the edge is, for the vector's comment.
+    package let why: String
+
+    package init<Message: Validatable>(
+        _ name: String, _ message: Message, _ expected: [(Violation.Code, String)], _ why: String
+    ) {
+        self.name = name
+        self.expected = expected.map { (code: $0.0, path: $0.1) }
+        self.violations = { message.validate() }
+        self.messageBytes = message.serializedBytes()
+        self.messageType = Message.messageName
+        self.why = why
+    }
+}
+
+package enum EdgeCases {
+    package static let all: [EdgeCase] = missingValues + regionEdges + compactEdges + otherEdges
+
+    private static let batch = Valid.batch
+    private static let time = Valid.time
+
+    /// "Missing numbers and times do not feed comparisons", and `clock-jump`'s "a fix is never compared across a
+    /// fix of another boot or without those fields".
+    package static let missingValues: [EdgeCase] = [
+        .init(
+            "lifecycle-untimed-not-compared",
+            modified(batch) {
+                let event = $0.lifecycleEvents[0]
+                $0.lifecycleEvents = [event, modified(event) { $0.timeMs = 0 }, event]
+            },
+            [(.requiredFieldMissing, "LocationBatch.lifecycle_events[1].time_ms")],
+            "A lifecycle event without a time is not compared with its neighbours; equal times are in order."),
+        .init(
+            "lifecycle-order-skips-untimed",
+            modified(batch) {
+                let event = $0.lifecycleEvents[0]
+                $0.lifecycleEvents = [event, modified(event) { $0.timeMs = 0 }, modified(event) { $0.timeMs -= 1 }]
+            },
+            [
+                (.requiredFieldMissing, "LocationBatch.lifecycle_events[1].time_ms"),
+                (.lifecycleEventsNotOrdered, "LocationBatch.lifecycle_events[2].time_ms"),
+            ],
+            "The timed lifecycle events are still oldest first: the third, older than the first, is out of order."),
+        .init(
+            "clock-jump-untimed-fix-not-compared",
+            modified(batch) {
+                $0.fixes[1].timeMs = 0
+                $0.liveFix!.timeMs += 5_000  // 5 s off the first fix's clocks, but not its neighbour
+            },
+            [(.requiredFieldMissing, "LocationBatch.fixes[1].time_ms")],
+            "A fix without time_ms is not compared for clock-jump, and the next fix is not compared across it."),
+        .init(
+            "clock-jump-not-across-other-boot",
+            modified(batch) {
+                $0.fixes[1].bootId = 0xB008
+                $0.liveFix!.timeMs += 5_000
+            },
+            [],
+            "A fix of another boot between two fixes of the batch's boot: no fix is compared with a neighbour."),
+        .init(
+            "clock-jump-not-across-no-elapsed",
+            modified(batch) {
+                $0.fixes[1].elapsedRealtimeMs = nil
+                $0.liveFix!.timeMs += 5_000
+            },
+            [],
+            "A fix without elapsed_realtime_ms between two others: the live fix is not compared across it."),
+        .init(
+            "base-version-without-assignment-version",
+            modified(Valid.assignment) {
+                $0.mode = .delta
+                $0.baseVersion = 1
+                $0.assignmentVersion = 0
+            },
+            [(.requiredFieldMissing, "RegionAssignment.assignment_version")],
+            "Without assignment_version there is no base-version-not-older."),
+    ]
+
+    /// Parents, levels, ids and modes of a region assignment.
+    package static let regionEdges: [EdgeCase] = [
+        .init(
+            "parent-level-child-unset",
+            modified(Valid.assignment) {
+                $0.regions[1].level = .city
+                $0.regions[0].parentId = $0.regions[1].id
+                $0.regions[0].level = .unspecified
+            },
+            [(.requiredFieldMissing, "RegionAssignment.regions[0].level")],
+            "parent-level-not-coarser needs both levels set: a child at UNSPECIFIED under a CITY is not judged."),
+        .init(
+            "parent-level-parent-unknown",
+            modified(Valid.assignment) {
+                $0.regions[1].level = RegionLevel(rawValue: 6)
+                $0.regions[0].parentId = $0.regions[1].id
+            },
+            [],
+            "A parent at a level this revision does not know (6) is not compared with its SITE child."),
+        .init(
+            "parent-level-both-unknown",
+            modified(Valid.assignment) {
+                $0.regions[1].level = RegionLevel(rawValue: 7)
+                $0.regions[0].level = RegionLevel(rawValue: 6)
+                $0.regions[0].parentId = $0.regions[1].id
+            },
+            [],
+            "Unknown levels (7 above 6) are not ordered by their numbers."),
+        .init(
+            "empty-id-is-nobodys-parent",
+            modified(Valid.assignment) {
+                $0.regions[1].id = ""
+                $0.regions[1].circle!.centerLatitudeE7! += 100_000  // about 11 km north of regions[0]
+            },
+            [(.requiredFieldMissing, "RegionAssignment.regions[1].id")],
+            "A region without parent_id has no parent, even when another region's id is empty."),
+        .init(
+            "empty-ids-are-duplicates",
+            modified(Valid.assignment) {
+                $0.regions[0].id = ""
+                $0.regions[1].id = ""
+            },
+            [
+                (.requiredFieldMissing, "RegionAssignment.regions[0].id"),
+                (.requiredFieldMissing, "RegionAssignment.regions[1].id"),
+                (.duplicateRegionId, "RegionAssignment.regions[1].id"),
+            ],
+            "Ids are compared as written: two empty ids are duplicates."),
+        .init(
+            "parent-is-last-with-id",
+            modified(Valid.assignment) {
+                $0.regions[0].parentId = "city:x"
+                var coarse = Valid.region("city:x")
+                coarse.level = .country
+                coarse.circle!.radiusM = 1_000
+                var fine = Valid.region("city:x")
+                fine.circle!.centerLatitudeE7! += 100_000
+                $0.regions += [coarse, fine]
+            },
+            [
+                (.duplicateRegionId, "RegionAssignment.regions[3].id"),
+                (.parentLevelNotCoarser, "RegionAssignment.regions[0].parent_id"),
+                (.childOutsideParent, "RegionAssignment.regions[0].circle"),
+            ],
+            "With two regions of the parent's id, the parent is the last (a SITE 11 km away), not the first."),
+        .init(
+            "removed-and-upserted-only-in-delta",
+            modified(Valid.assignment) { $0.removedRegionIds = ["shop:1"] },
+            [(.removalsInFull, "RegionAssignment.removed_region_ids")],
+            "A full replacement that removes one of its own regions: removals-in-full, not region-removed-and-upserted."
+        ),
+        .init(
+            "removed-and-upserted-mode-unset",
+            modified(Valid.assignment) {
+                $0.mode = .unspecified
+                $0.removedRegionIds = ["shop:1"]
+            },
+            [(.requiredFieldMissing, "RegionAssignment.mode")],
+            "region-removed-and-upserted is a delta's rule; without a mode it is not judged."),
+        .init(
+            "polygon-vertex-out-of-range-judged",
+            modified(Valid.region()) {
+                $0.polygon = ViolationCases.polygon(3)
+                $0.polygon!.latitudesE7[0] = 950_000_000
+            },
+            [
+                (.valueOutOfRange, "Region.polygon.latitudes_e7[0]"),
+                (.polygonOutsideCircle, "Region.polygon.latitudes_e7[0]"),
+            ],
+            "Distances are judged even out of range: a vertex at latitude 95 degrees is far outside the circle."),
+        .init(
+            "polygon-centre-out-of-range-judged",
+            modified(Valid.region()) {
+                $0.polygon = ViolationCases.polygon(3)
+                $0.circle!.centerLatitudeE7 = 900_000_100
+            },
+            [
+                (.valueOutOfRange, "Region.circle.center_latitude_e7"),
+                (.polygonOutsideCircle, "Region.polygon.latitudes_e7[0]"),
+                (.polygonOutsideCircle, "Region.polygon.latitudes_e7[1]"),
+                (.polygonOutsideCircle, "Region.polygon.latitudes_e7[2]"),
+            ],
+            "A centre past the pole is still a centre: every vertex, 45 degrees away, is outside."),
+        .init(
+            "child-outside-parent-out-of-range-judged",
+            modified(Valid.assignment) {
+                $0.regions[1].level = .city
+                $0.regions[1].circle!.centerLatitudeE7 = 950_000_000
+                $0.regions[1].circle!.radiusM = 1_000_001
+                $0.regions[0].parentId = $0.regions[1].id
+            },
+            [
+                (.valueOutOfRange, "RegionAssignment.regions[1].circle.center_latitude_e7"),
+                (.valueOutOfRange, "RegionAssignment.regions[1].circle.radius_m"),
+                (.childOutsideParent, "RegionAssignment.regions[0].circle"),
+            ],
+            "A parent circle out of range (latitude 95 degrees, radius 1000001 m) is still judged as a parent."),
+        .init(
+            "refresh-anchor-missing-once",
+            modified(Valid.assignment) {
+                var refresh = RefreshPolicy()
+                refresh.refreshDistanceM = 1000
+                $0.refresh = refresh
+            },
+            [(.refreshAnchorMissing, "RegionAssignment.refresh.anchor_latitude_e7")],
+            "Both anchor coordinates missing: refresh-anchor-missing once, at anchor_latitude_e7."),
+    ]
+
+    /// "A broken CompactFixes is reported once, for its first defect", and the compact messages on their own.
+    package static let compactEdges: [EdgeCase] = [
+        .init(
+            "compact-first-broken-column-only",
+            modified(batch) {
+                $0.fixes = []
+                var compact = try! CompactFixes(fixes: [Valid.fix(1), Valid.fix(2)])
+                compact[column: 2] = FixColumn(deltas: [1, 2], runLengths: [2])  // run lengths
+                compact[column: 3] = FixColumn(deltas: [1, 2, 3])  // too long
+                compact[column: 4] = FixColumn(deltas: [1])  // partial without presence
+                $0.compactFixes = compact
+            },
+            [(.compact(.runLengthsMismatch), "LocationBatch.compact_fixes.time_ms")],
+            "Three broken columns: only the first, in field-number order, is reported."),
+        .init(
+            "compact-zero-run-before-length",
+            modified(batch) {
+                $0.fixes = []
+                var compact = try! CompactFixes(fixes: [Valid.fix(1), Valid.fix(2)])
+                compact[column: 2] = FixColumn(deltas: [1, 2], runLengths: [5, 0])
+                $0.compactFixes = compact
+            },
+            [(.compact(.runLengthsMismatch), "LocationBatch.compact_fixes.time_ms")],
+            "Run lengths [5, 0] for 2 fixes: the 0 comes first (run lengths before length), at the column."),
+        .init(
+            "compact-too-long-not-presence",
+            modified(batch) {
+                $0.fixes = []
+                var compact = try! CompactFixes(fixes: [Valid.fix(1), Valid.fix(2)])
+                compact[column: 3] = FixColumn(deltas: [1, 2, 3], presence: [0xFF])
+                $0.compactFixes = compact
+            },
+            [(.compact(.columnTooLong), "LocationBatch.compact_fixes.latitude_e7")],
+            "A column too long with a bad bitmap: length comes before presence."),
+        .init(
+            "compact-first-bad-value-only",
+            modified(batch) {
+                $0.fixes = []
+                var compact = try! CompactFixes(fixes: [Valid.fix(1), Valid.fix(2)])
+                compact[column: 3] = FixColumn(deltas: [Int64(Int32.max) + 1, 0])
+                compact[column: 4] = FixColumn(deltas: [Int64(Int32.min) - 1, 0])
+                $0.compactFixes = compact
+            },
+            [(.compact(.valueOutOfRange), "LocationBatch.compact_fixes[0].latitude_e7")],
+            "Four values that do not fit their fields: only the first, column by column, is reported."),
+        .init(
+            "compact-fixes-alone-sequence",
+            try! CompactFixes(fixes: [Valid.fix(2), Valid.fix(1)]),
+            [(.sequenceNotIncreasing, "CompactFixes[1].sequence")],
+            "A CompactFixes on its own is judged as a backlog: its sequences must increase."),
+        .init(
+            "compact-fixes-alone-no-batch-rules",
+            try! CompactFixes(fixes: [
+                Valid.fix(1), modified(Valid.fix(2)) { $0.elapsedRealtimeMs! += 5_000 },
+            ]),
+            [],
+            "A CompactFixes on its own has no batch: no clock-jump."),
+        .init(
+            "fix-column-alone-length",
+            FixColumn(deltas: [1, 2], runLengths: [1]),
+            [(.compact(.runLengthsMismatch), "FixColumn.run_lengths")],
+            "A FixColumn on its own: run lengths of another length than deltas are reported at run_lengths."),
+        .init(
+            "fix-column-alone-length-and-zero",
+            FixColumn(deltas: [1, 2, 3], runLengths: [0, 1]),
+            [
+                (.compact(.runLengthsMismatch), "FixColumn.run_lengths"),
+                (.compact(.runLengthsMismatch), "FixColumn.run_lengths[0]"),
+            ],
+            "A FixColumn on its own: the length at run_lengths and each 0 at run_lengths[j], both."),
+    ]
+
+    /// Requests and batches.
+    package static let otherEdges: [EdgeCase] = [
+        .init(
+            "refine-region-id-form-only-with-refine",
+            modified(Valid.request) { $0.refineRegionId = "city" },
+            [(.refineRegionWithoutRefineReason, "RegionRequest.refine_region_id")],
+            "A malformed refine_region_id without REFINE_ON_ENTRY is only refine-region-without-refine-reason."),
+        .init(
+            "install-id-required-at-revision-0",
+            modified(batch) {
+                $0.installId = 0
+                $0.protocolRevision = 0
+            },
+            [(.requiredFieldMissing, "LocationBatch.install_id")],
+            "install_id is required whatever protocol_revision says."),
     ]
 }

@@ -15,7 +15,7 @@ enum SemanticFamily: VectorFamily {
         implementation without validation opts out of this family.
         """
 
-    static var sections: [VectorFamilySection] { [violations, valid] }
+    static var sections: [VectorFamilySection] { [violations, edges, valid] }
 
     /// One message per case of ``ViolationCases``, with every violation the validator reports.
     static func violations(_ builder: inout VectorBuilder) {
@@ -30,6 +30,31 @@ enum SemanticFamily: VectorFamily {
                 intended: ExpectedViolation(
                     code: rule.code.rawValue, path: rule.path, severity: rule.code.severity.rawValue),
                 comment: "Breaks \(rule.code) at \(rule.path).")
+        }
+    }
+
+    /// One message per case of ``EdgeCases``: the edges proto/README.md's "Paths and edge cases" settles. The
+    /// validator must report exactly the violations the case expects (the generator stops otherwise), so these
+    /// vectors hold every implementation, the reference included, to the spec text.
+    static func edges(_ builder: inout VectorBuilder) {
+        for edge in EdgeCases.all {
+            let id = "semantic.\(edge.messageType).edge.\(edge.name)"
+            let codec = AnyMessageCodec(typeName: edge.messageType)!
+            let message = try! codec.decodeBinary(edge.messageBytes)
+            let violations = AnyMessageCodec.validate(message).map {
+                ExpectedViolation(code: $0.code.rawValue, path: $0.path.description, severity: $0.severity.rawValue)
+            }
+            let expected = edge.expected.map {
+                ExpectedViolation(code: $0.code.rawValue, path: $0.path, severity: $0.code.severity.rawValue)
+            }
+            precondition(
+                violations.sorted() == expected.sorted(),
+                "\(id): the spec text gives \(expected), the validator reports \(violations)")
+            builder.add(
+                Vector(
+                    id: id, messageType: VectorBuilder.fullName(edge.messageType),
+                    inputHex: Hex.encode(edge.messageBytes), result: .valid, violations: violations,
+                    flags: [expected.isEmpty ? "valid-message" : "semantic"], comment: edge.why))
         }
     }
 

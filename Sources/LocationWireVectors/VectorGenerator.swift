@@ -14,6 +14,7 @@ public enum VectorGenerator {
         let families: [any VectorFamily.Type] = [
             WireFamily.self, CanonicalFamily.self, JSONFamily.self, SemanticFamily.self, CompactFamily.self,
             SessionFamily.self, LedgerFamily.self, RecordingFamily.self, FenceFamily.self,
+            PlanningFamily.self, ArmingFamily.self,
         ]
         return families.map { family in
             var builder = family.build()

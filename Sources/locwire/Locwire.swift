@@ -19,7 +19,7 @@ struct Locwire: ParsableCommand {
         version: "1.0.0",
         subcommands: [
             ConvertCommand.self, ValidateCommand.self, TypesCommand.self, ConformanceCommand.self, FixturesCommand.self,
-            FuzzCommand.self, SimulateCommand.self,
+            FuzzCommand.self, SimulateCommand.self, PlanCommand.self,
         ]
     )
 

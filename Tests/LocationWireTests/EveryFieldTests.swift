@@ -23,6 +23,9 @@ import Testing
             VectorResponse.self, DecodedOutput.self, ParseErrorReport.self, ReportedViolation.self,
             SessionRequest.self, SessionStep.self, SessionResponse.self, SessionStepResult.self, LedgerRequest.self,
             LedgerBatch.self, LedgerResponse.self, InstallationState.self, SequenceRange.self,
+            RecordingRequest.self, UploadAttemptResult.self, RecordingResponse.self, RecordedFix.self,
+            DroppedFix.self, UploadAttempt.self, FenceRequest.self, FenceStep.self, FenceArming.self,
+            FenceResponse.self, PlanningRequest.self, PlanningResponse.self, ArmingRequest.self, ArmingResponse.self,
         ]
     static let typeNames = implementations.map { $0.fullMessageName }
 

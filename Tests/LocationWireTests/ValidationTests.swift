@@ -28,6 +28,15 @@ extension ViolationCase: CustomTestStringConvertible {
             "got \(violations.map(\.description))")
     }
 
+    /// The edges proto/README.md's "Paths and edge cases" settles: exactly the violations the text gives, none
+    /// more (a missing value feeding a comparison, a rule outside its mode, a broken compact column reported twice).
+    @Test(arguments: EdgeCases.all.map { ($0.name, $0) })
+    func eachEdgeReportsExactlyWhatTheSpecSays(name: String, edge: EdgeCase) {
+        let got = edge.violations().map { "\($0.code.rawValue) at \($0.path.description)" }.sorted()
+        let expected = edge.expected.map { "\($0.code.rawValue) at \($0.path)" }.sorted()
+        #expect(got == expected, "\(name)")
+    }
+
     /// The passing side of the range rules: every boundary value is accepted.
     @Test func boundaryValuesAreValid() {
         var fix = Valid.fix(1)

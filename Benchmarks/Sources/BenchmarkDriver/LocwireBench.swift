@@ -12,7 +12,7 @@ struct LocwireBench: ParsableCommand {
             `Benchmarks/run.sh` builds the peers and this tool and runs `locwire-bench run`, which writes
             Benchmarks/RESULTS.md and Benchmarks/results.json.
             """,
-        subcommands: [Run.self, Sizes.self, WriteWorkloads.self, Profile.self],
+        subcommands: [Run.self, Sizes.self, WriteWorkloads.self, Profile.self, Planner.self],
         defaultSubcommand: Run.self)
 }
 

@@ -180,15 +180,16 @@ extension FixColumn {
                     message: "\(runLengths.count) run lengths for \(deltas.count) deltas")
             }
             steps = 0
+            // Every run length is checked for a 0 before the column's length is judged (the spec's order: run
+            // lengths, length, presence). Once the sum is past fixCount it stops growing, so hostile run lengths
+            // cannot make it overflow.
             for length in runLengths {
                 guard length > 0 else {
                     throw CompactFixesError(
                         code: .runLengthsMismatch, fieldNumber: column.columnNumber,
                         message: "a run length is 0")
                 }
-                steps += Int(length)
-                // Checked on every run so that a hostile run length cannot make the sum overflow.
-                guard steps <= fixCount else { break }
+                if steps <= fixCount { steps += Int(length) }
             }
         }
         guard steps <= fixCount else {

@@ -35,6 +35,34 @@ public struct FenceEngine: Sendable {
         let exitSquaredChord: Double
     }
 
+    /// What the per-fix loop reads of one armed region, without references: copying it costs no retain, and
+    /// the loop runs once per fix and region (20 M times a second is the target).
+    struct Hot: Sendable {
+        let x: Double
+        let y: Double
+        let z: Double
+        let radiusSquaredChord: Double
+        let exitSquaredChord: Double
+        let hasPolygon: Bool
+        let notifyOnEntry: Bool
+        let notifyOnExit: Bool
+        let notifyOnDwell: Bool
+        let loiteringDelayMs: UInt64
+
+        init(_ armed: Armed) {
+            x = armed.shape.center.x
+            y = armed.shape.center.y
+            z = armed.shape.center.z
+            radiusSquaredChord = armed.shape.radiusSquaredChord
+            exitSquaredChord = armed.exitSquaredChord
+            hasPolygon = armed.shape.hasPolygon
+            notifyOnEntry = armed.region.notifyOnEntry
+            notifyOnExit = armed.region.notifyOnExit
+            notifyOnDwell = armed.region.notifyOnDwell
+            loiteringDelayMs = UInt64(armed.region.loiteringDelayMs)
+        }
+    }
+
     /// What the engine knows of one armed region; kept apart from ``Armed`` so the hot loop writes only this.
     struct RegionState: Sendable {
         var side: Side = .unknown
@@ -50,9 +78,13 @@ public struct FenceEngine: Sendable {
     public var assignmentVersion: UInt64
     /// The next event_sequence to give (`§fence-order`).
     public private(set) var nextEventSequence: UInt64
-    /// Armed regions in id byte order, which is the order of events of one kind; `states` runs parallel.
+    /// Armed regions in id byte order, which is the order of events of one kind; `hot` and `states` run
+    /// parallel.
     private var armed: [Armed] = []
+    private var hot: [Hot] = []
     private var states: [RegionState] = []
+    /// The least `expires_at_ms` above 0 among the armed regions: no fix before it needs the expiry scan.
+    private var earliestExpiryMs = Int64.max
     private var bootId: UInt64?
     private var previousElapsedMs: UInt64?
 
@@ -78,15 +110,21 @@ public struct FenceEngine: Sendable {
             if position < armed.count, armed[position].region.id == region.id {
                 if armed[position].region == region { continue }
                 armed.remove(at: position)
+                hot.remove(at: position)
                 states.remove(at: position)
             }
-            armed.insert(
-                Armed(
-                    region: region, shape: shape,
-                    exitSquaredChord: Sphere.squaredChord(spanning: shape.radiusM + settings.hysteresisM)),
-                at: position)
+            let entry = Armed(
+                region: region, shape: shape,
+                exitSquaredChord: Sphere.squaredChord(spanning: shape.radiusM + settings.hysteresisM))
+            armed.insert(entry, at: position)
+            hot.insert(Hot(entry), at: position)
             states.insert(RegionState(), at: position)
         }
+        updateEarliestExpiry()
+    }
+
+    private mutating func updateEarliestExpiry() {
+        earliestExpiryMs = armed.lazy.map(\.region.expiresAtMs).filter { $0 > 0 }.min() ?? .max
     }
 
     /// Disarms the regions with these ids; an id not armed is ignored. A disarmed region reports nothing.
@@ -98,8 +136,10 @@ public struct FenceEngine: Sendable {
     private mutating func removeArmed(where condition: (Armed) -> Bool) {
         for slot in armed.indices.reversed() where condition(armed[slot]) {
             armed.remove(at: slot)
+            hot.remove(at: slot)
             states.remove(at: slot)
         }
+        updateEarliestExpiry()
     }
 
     /// Evaluates one delivered fix; its events, in order and numbered, are appended to `events`.
@@ -118,12 +158,23 @@ public struct FenceEngine: Sendable {
         }
         previousElapsedMs = elapsed
         // `§fence-expiry`: a wall-clock time, compared with the fix's wall clock.
-        removeArmed { $0.region.expiresAtMs > 0 && $0.region.expiresAtMs <= fix.timeMs }
+        if fix.timeMs >= earliestExpiryMs {
+            removeArmed { $0.region.expiresAtMs > 0 && $0.region.expiresAtMs <= fix.timeMs }
+        }
 
         let point = SpherePoint(latitudeE7: latitude, longitudeE7: longitude)
         var found = FoundEvents()
-        for slot in armed.indices {
-            Self.evaluate(armed[slot], &states[slot], slot: slot, point: point, elapsed: elapsed, settings, &found)
+        let settings = self.settings
+        armed.withUnsafeBufferPointer { armed in
+            hot.withUnsafeBufferPointer { hot in
+                states.withUnsafeMutableBufferPointer { states in
+                    for slot in 0..<hot.count {
+                        Self.evaluate(
+                            hot[slot], armed, &states[slot], slot: slot, point: point, elapsed: elapsed, settings,
+                            &found)
+                    }
+                }
+            }
         }
         guard !found.isEmpty else { return }
         for (kind, slot, since) in found.inOrder {
@@ -141,11 +192,17 @@ public struct FenceEngine: Sendable {
         var inOrder: [(FenceEventKind, Int, UInt64)] { states + exits + enters + dwells }
     }
 
+    @inline(__always)
     private static func evaluate(
-        _ armed: Armed, _ region: inout RegionState, slot: Int, point: SpherePoint, elapsed: UInt64,
-        _ settings: Settings, _ found: inout FoundEvents
+        _ hot: Hot, _ armed: UnsafeBufferPointer<Armed>, _ region: inout RegionState, slot: Int, point: SpherePoint,
+        elapsed: UInt64, _ settings: Settings, _ found: inout FoundEvents
     ) {
-        let inside = armed.shape.contains(point)
+        let dx = point.x - hot.x
+        let dy = point.y - hot.y
+        let dz = point.z - hot.z
+        let squaredChord = dx * dx + dy * dy + dz * dz
+        let inside =
+            squaredChord <= hot.radiusSquaredChord && (!hot.hasPolygon || armed[slot].shape.containsInPolygon(point))
         switch region.side {
         case .unknown:
             // `§fence-state-report`.
@@ -154,9 +211,17 @@ public struct FenceEngine: Sendable {
             if inside { beginStay(&region, at: elapsed) }
         case .inside, .outside:
             // `§fence-hysteresis`, `§fence-confirm`.
-            let otherSide =
-                region.side == .outside
-                ? inside : !inside && isBeyondHysteresis(armed, point, settings.hysteresisM, settings.slackM)
+            let otherSide: Bool
+            if region.side == .outside {
+                otherSide = inside
+            } else if inside {
+                otherSide = false
+            } else if hot.hasPolygon {
+                otherSide =
+                    armed[slot].shape.distancePastBoundaryM(point) >= settings.hysteresisM + settings.slackM
+            } else {
+                otherSide = squaredChord >= hot.exitSquaredChord
+            }
             if otherSide {
                 let since = region.pendingSinceMs ?? elapsed
                 region.pendingSinceMs = since
@@ -165,10 +230,10 @@ public struct FenceEngine: Sendable {
                     if region.side == .outside {
                         region.side = .inside
                         beginStay(&region, at: since)
-                        if armed.region.notifyOnEntry { found.enters.append((.enter, slot, since)) }
+                        if hot.notifyOnEntry { found.enters.append((.enter, slot, since)) }
                     } else {
                         region.side = .outside
-                        if armed.region.notifyOnExit { found.exits.append((.exit, slot, since)) }
+                        if hot.notifyOnExit { found.exits.append((.exit, slot, since)) }
                     }
                 }
             } else {
@@ -176,19 +241,12 @@ public struct FenceEngine: Sendable {
             }
         }
         // `§fence-dwell`.
-        if region.side == .inside, armed.region.notifyOnDwell, !region.dwellReported,
-            elapsed - region.stayStartMs >= UInt64(armed.region.loiteringDelayMs)
+        if region.side == .inside, hot.notifyOnDwell, !region.dwellReported,
+            elapsed - region.stayStartMs >= hot.loiteringDelayMs
         {
             region.dwellReported = true
             found.dwells.append((.dwell, slot, region.stayStartMs))
         }
-    }
-
-    private static func isBeyondHysteresis(
-        _ armed: Armed, _ point: SpherePoint, _ hysteresisM: Double, _ slackM: Double
-    ) -> Bool {
-        if armed.shape.hasPolygon { return armed.shape.distancePastBoundaryM(point) >= hysteresisM + slackM }
-        return point.squaredChord(to: armed.shape.center) >= armed.exitSquaredChord
     }
 
     private static func beginStay(_ region: inout RegionState, at elapsed: UInt64) {

@@ -58,6 +58,15 @@ public struct RegionShape: Sendable {
 
     /// `§region-gap`, metres: how far the point is from the circle, 0 within it.
     @inlinable public func gapM(_ point: SpherePoint) -> Double {
+        Self.gapM(point, center: center, radiusM: radiusM, radiusSquaredChord: radiusSquaredChord)
+    }
+
+    /// `§region-gap` of a bare circle, for callers that keep circles apart from their polygons (the planner's
+    /// index reads a million of them and wants them small); `radiusSquaredChord` is
+    /// `Sphere.squaredChord(spanning: radiusM)`.
+    @inlinable public static func gapM(
+        _ point: SpherePoint, center: SpherePoint, radiusM: Double, radiusSquaredChord: Double
+    ) -> Double {
         let squaredChord = point.squaredChord(to: center)
         if squaredChord <= radiusSquaredChord { return 0 }
         return max(0, Sphere.distanceM(squaredChord: squaredChord) - radiusM)

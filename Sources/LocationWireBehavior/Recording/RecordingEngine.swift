@@ -150,7 +150,7 @@ public struct RecordingEngine: Sendable {
             index: index, point: SpherePoint(latitudeE7: latitude, longitudeE7: longitude), elapsedMs: elapsed,
             speedCmS: fix.speedCmS, accuracyCm: accuracy)
         // 5. Requested fixes.
-        if Self.requestedReasons.contains(fix.reason) {
+        if Self.isRequested(fix.reason) {
             lastRecorded = observation
             return sink.receive(.recorded(index: index, reason: fix.reason))
         }
@@ -182,6 +182,11 @@ public struct RecordingEngine: Sendable {
     public static let requestedReasons: Set<FixReason> = [
         .regionEvent, .visit, .significantChange, .manual, .serverRequest, .providerChange, .systemRelaunch,
     ]
+
+    /// Whether `reason` is one of ``requestedReasons``, without hashing: this runs for every delivered fix.
+    @inline(__always) static func isRequested(_ reason: FixReason) -> Bool {
+        reason.rawValue >= FixReason.regionEvent.rawValue && reason.rawValue <= FixReason.systemRelaunch.rawValue
+    }
 
     /// A boot ends (a fix of another boot, or the end of the trace): its window closes and every stage forgets.
     private mutating func finishBoot<Sink: RecordingSink>(to sink: inout Sink) {

@@ -70,4 +70,26 @@ extension BuiltinTestee {
         }
         return response
     }
+
+    /// `§plan-*`: the region planner, indexed as a server runs it.
+    public func run(_ request: PlanningRequest) -> PlanningResponse {
+        var response = PlanningResponse()
+        response.assignment = RegionPlanner(catalogue: request.catalogue).plan(
+            latitudeE7: request.latitudeE7, longitudeE7: request.longitudeE7, slotBudget: Int(request.slotBudget),
+            nowMs: request.nowMs, previous: request.previous)
+        return response
+    }
+
+    /// `§arm-order`: the arming order over the held set.
+    public func run(_ request: ArmingRequest) -> ArmingResponse {
+        var response = ArmingResponse()
+        let position = request.position.flatMap { fix -> SpherePoint? in
+            guard let latitude = fix.latitudeE7, let longitude = fix.longitudeE7 else { return nil }
+            return SpherePoint(latitudeE7: latitude, longitudeE7: longitude)
+        }
+        response.armed = Arming.arm(
+            request.assignment ?? RegionAssignment(), slots: Int(request.slots), position: position,
+            nowMs: request.nowMs)
+        return response
+    }
 }

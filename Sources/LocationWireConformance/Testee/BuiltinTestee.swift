@@ -12,7 +12,7 @@ public struct BuiltinTestee: Sendable {
     public static let protocolVersion: UInt32 = 1
     public static let features: [TesteeFeature] = [
         .binaryInput, .binaryOutput, .jsonInput, .jsonOutput, .validation, .errorCategories, .compactFixes,
-        .session, .ledger, .recording, .fences,
+        .session, .ledger, .recording, .fences, .planning, .arming,
     ]
 
     public init() {}
@@ -39,10 +39,9 @@ public struct BuiltinTestee: Sendable {
         case .fences(let fences):
             return TesteeResponse(.fences(answer(fences, requestHasUnknownFields: hasUnknown, run)))
         case .planning(let planning):
-            return TesteeResponse(
-                .planning(PlanningResponse(vectorId: planning.vectorId, failure: .skipped("not yet"))))
+            return TesteeResponse(.planning(answer(planning, requestHasUnknownFields: hasUnknown, run)))
         case .arming(let arming):
-            return TesteeResponse(.arming(ArmingResponse(vectorId: arming.vectorId, failure: .skipped("not yet"))))
+            return TesteeResponse(.arming(answer(arming, requestHasUnknownFields: hasUnknown, run)))
         case nil:
             return .runtimeError("empty request")
         }

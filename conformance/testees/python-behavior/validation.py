@@ -6,8 +6,9 @@ validate(message, type_name) takes a decoded python-protobuf message of package 
 element by element, and each element's own rules before the rules that compare it with its neighbours.
 
 Written from proto/README.md, the comments of proto/locationwire/v1/*.proto, testee.proto and
-conformance/README.md; the reference (Swift) validator was not read. Where the text is silent or ambiguous the
-choice made is marked `UNSPECIFIED:` and listed in README.md next to this file.
+conformance/README.md; the reference (Swift) validator was not read. Where the text was silent when this was first
+written, the choice was marked UNSPECIFIED; proto/README.md ("Paths and edge cases", under the rules table) now
+states each of those edges, and the comments marked `Edge:` follow that text.
 
 Only the standard library and the protobuf runtime are used; a message is only read, never changed.
 """
@@ -125,10 +126,8 @@ def opt(msg, name):
 # LocationFix. Fixes are validated as dicts (field name -> value, absent optional fields left out) so that rows
 # and fixes rebuilt from CompactFixes go through the same rules.
 
-# UNSPECIFIED: proto/README.md's "Compact fixes" lists the fields without explicit presence as sequence, time_ms,
-# reason, source, battery_state, motion_activity, is_mock; compact_fixes.proto adds boot_id, which is a plain
-# fixed64 in location_fix.proto. This follows the .proto: boot_id has no presence (a bitmap on it is
-# compact-presence-mismatch). No vector pins it.
+# Edge: the fields without explicit presence (proto/README.md's "Compact fixes", Types, and compact_fixes.proto)
+# include boot_id, a plain fixed64 in location_fix.proto: a bitmap on it is compact-presence-mismatch.
 # The canonical form (§compact-canonical) is not judged: no rule of the table names it.
 FIX_FIELDS = [  # (number, name, kind, has_presence); kind is how a compact column value is read
     (1, "sequence", "u64", False), (2, "time_ms", "i64", False), (3, "latitude_e7", "i32", True),
@@ -153,10 +152,8 @@ def fix_dict(msg):
 
 def check_fix(r, fix, path, require_sequence):
     """Rules of one fix, in field-number order. `fix` is a dict from fix_dict or rebuilt from compact columns."""
-    # UNSPECIFIED: location_fix.proto calls `sequence` required without saying where. It is required for the
-    # fixes of a batch (backlog, compact, live) and a LocationFix on its own; a FenceEvent.trigger_fix and a
-    # RegionRequest.current_fix are not uploaded fixes and carry no sequence (the semantic vectors'
-    # FenceEvent.value-out-of-range.trigger_fix-latitude_e7 and RegionRequest.* have none and expect nothing).
+    # Edge ("Which fixes"): `sequence` is required of the fixes of a batch (backlog, compact, live) and of a
+    # LocationFix on its own, not of a FenceEvent.trigger_fix or a RegionRequest.current_fix.
     if require_sequence and fix.get("sequence", 0) == 0:
         r.add("required-field-missing", path + ".sequence")
     r.time(fix.get("time_ms", 0), path + ".time_ms", required=True)
@@ -170,10 +167,10 @@ def check_fix(r, fix, path, require_sequence):
     else:
         r.range(lon, -1800000000, 1800000000, path + ".longitude_e7")
     if lat == 0 and lon == 0:
-        # UNSPECIFIED: the path of null-island; the latitude, the first of the two (pinned by
+        # Edge: the path of null-island; the latitude, the first of the two (pinned by
         # semantic.LocationFix.null-island.latitude_e7).
         r.add("null-island", path + ".latitude_e7")
-    # Accuracies: "Must be greater than 0" when present. UNSPECIFIED: course_accuracy_cdeg's range is 1 to 18000;
+    # Accuracies: "Must be greater than 0" when present. Edge: course_accuracy_cdeg's range is 1 to 18000;
     # a present 0 is accuracy-not-positive only, not also value-out-of-range (pinned by
     # semantic.LocationFix.accuracy-not-positive.course_accuracy_cdeg).
     if fix.get("horizontal_accuracy_cm") == 0:
@@ -228,26 +225,15 @@ def column_value(kind, v):
     raise AssertionError(kind)
 
 
-def check_column(r, col, count, path):
-    """Structure of one FixColumn against `count` (None: no count known, as for a FixColumn on its own).
-    Returns the list of steps' length M and the values with their fix indexes, or None after a violation."""
+def column_steps(col):
+    """The number of values a column expands to, or None when its run lengths are broken (another length than
+    deltas, or a 0): "compact-run-lengths-mismatch"."""
     deltas, runs = list(col.deltas), list(col.run_lengths)
-    if runs:
-        if len(runs) != len(deltas):
-            # UNSPECIFIED: the path of a length mismatch is the column itself (pinned by
-            # semantic.LocationBatch.compact-run-lengths-mismatch.compact_fixes-time_ms); a 0 entry is reported at
-            # the entry, run_lengths[j] (pinned by semantic.FixColumn.compact-run-lengths-mismatch.run_lengths-1).
-            r.add("compact-run-lengths-mismatch", path)
-            return None
-        zeros = [j for j, n in enumerate(runs) if n == 0]
-        for j in zeros:
-            r.add("compact-run-lengths-mismatch", f"{path}.run_lengths[{j}]")
-        if zeros:
-            return None
-        m = sum(runs)
-    else:
-        m = len(deltas)
-    return m
+    if not runs:
+        return len(deltas)
+    if len(runs) != len(deltas) or 0 in runs:
+        return None
+    return sum(runs)
 
 
 def expand_column(deltas, runs):
@@ -264,30 +250,32 @@ def expand_column(deltas, runs):
     return values
 
 
-def check_compact(r, cf, path, row_path, require_sequence=True):
+def check_compact(r, cf, path, row_path):
     """Validates a CompactFixes. Column rules report at `path.<field>`, value rules at `row_path[i].<field>`.
-    Returns the reconstructed fixes (dicts) when every column is sound, else None."""
+    Returns the reconstructed fixes (dicts) when the message is sound, else None.
+
+    proto/README.md ("A broken CompactFixes"): a broken CompactFixes is reported once, for its first defect in
+    this order: count above the limit; the columns in field-number order, each for run lengths, length, then
+    presence; the rebuilt values, column by column. Its fixes are then not rebuilt, so none is checked or counted
+    by the batch's rules."""
     count = cf.count
     if count > MAX_COMPACT_FIXES:
         r.add("compact-too-many-fixes", path)  # "the fixes are not checked"
         return None
-    broken = False
     columns = {}
     for number, name, kind, presence in FIX_FIELDS:
         if not cf.HasField(name):
             continue
         col = getattr(cf, name)
+        # Inside a CompactFixes every column rule points at the column ("the other compact rules at the column").
         cpath = path + "." + name
-        m = check_column(r, col, count, cpath)
+        m = column_steps(col)
         if m is None:
-            broken = True
-            continue
+            r.add("compact-run-lengths-mismatch", cpath)
+            return None
         if m > count:
-            # UNSPECIFIED: a column too long is not also judged for its presence (pinned by
-            # semantic.LocationBatch.compact-column-too-long.compact_fixes-time_ms).
             r.add("compact-column-too-long", cpath)
-            broken = True
-            continue
+            return None
         bitmap = bytes(col.presence)
         if bitmap:
             ok = presence and len(bitmap) == (count + 7) // 8
@@ -296,21 +284,15 @@ def check_compact(r, cf, path, row_path, require_sequence=True):
                 ok = not any(has[count:]) and sum(has[:count]) == m
             if not ok:
                 r.add("compact-presence-mismatch", cpath)
-                broken = True
-                continue
+                return None
             where = [i for i in range(count) if has[i]]
         else:
+            # "a partial column without one": a column of 0 values stands for no value at all.
             if m not in (0, count):
                 r.add("compact-presence-mismatch", cpath)
-                broken = True
-                continue
+                return None
             where = list(range(m))
         columns[name] = (kind, where, col)
-    if broken:
-        # UNSPECIFIED: a CompactFixes with a broken column does not rebuild, so none of its fixes is checked (nor
-        # counted in the batch's sequence, floor and clock rules). Pinned by every compact-* vector of
-        # semantic.LocationBatch, whose other columns would otherwise give required-field-missing.
-        return None
     fixes = [dict() for _ in range(count)]
     for number, name, kind, presence in FIX_FIELDS:
         if not presence:
@@ -324,30 +306,40 @@ def check_compact(r, cf, path, row_path, require_sequence=True):
         for i, v in zip(where, values):
             value = column_value(kind, v)
             if value is None:
+                # The first value that does not fit, column by column, is the defect reported; the fixes are
+                # then not rebuilt.
                 r.add("compact-value-out-of-range", f"{row_path}[{i}].{name}")
-                broken = True
-            else:
-                fixes[i][name] = value
-    if broken:
-        # UNSPECIFIED: as above, a value that does not fit its field leaves the fixes unchecked (pinned by
-        # semantic.LocationBatch.compact-value-out-of-range.compact_fixes-1-latitude_e7).
-        return None
+                return None
+            fixes[i][name] = value
     return fixes
 
 
 def validate_fix_column(r, col, path):
-    # A FixColumn on its own has no count: only its run lengths can be judged.
-    # UNSPECIFIED: which rules apply to a FixColumn validated on its own (no count, no field type).
-    check_column(r, col, None, path)
+    # proto/README.md ("Messages on their own"): a FixColumn has neither count nor field, so only
+    # compact-run-lengths-mismatch applies, at run_lengths for another length than deltas' and at run_lengths[j]
+    # for each 0 (both, when both are wrong).
+    runs = list(col.run_lengths)
+    if not runs:
+        return
+    if len(runs) != len(col.deltas):
+        r.add("compact-run-lengths-mismatch", path + ".run_lengths")
+    for j, n in enumerate(runs):
+        if n == 0:
+            r.add("compact-run-lengths-mismatch", f"{path}.run_lengths[{j}]")
 
 
 def validate_compact_fixes(r, cf, path):
-    # UNSPECIFIED: a CompactFixes on its own; its columns are judged, and its rebuilt fixes as backlog fixes with
-    # paths `CompactFixes[i].<field>` (the batch-level list rules need a batch and are not applied).
+    # proto/README.md ("Messages on their own"): a CompactFixes is judged as a backlog, its fixes at
+    # `CompactFixes[i].<field>`, with sequence-not-increasing, without the batch's rules (send time, clocks,
+    # floors, live fix).
     fixes = check_compact(r, cf, path, path)
     if fixes is not None:
+        prev = None
         for i, fix in enumerate(fixes):
             check_fix(r, fix, f"{path}[{i}]", require_sequence=True)
+            if prev is not None and fix.get("sequence", 0) <= prev:
+                r.add("sequence-not-increasing", f"{path}[{i}].sequence")
+            prev = fix.get("sequence", 0)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -384,7 +376,7 @@ def validate_location_batch(r, b, path):
         fixes = check_compact(r, b.compact_fixes, path + ".compact_fixes", path + ".compact_fixes")
         if fixes is not None:
             compact = [(f"{path}.compact_fixes[{i}]", f) for i, f in enumerate(fixes)]
-            # UNSPECIFIED: with both forms (rows-and-compact), each backlog list is ordered on its own: the compact
+            # Edge: with both forms (rows-and-compact), each backlog list is ordered on its own: the compact
             # fixes do not continue the rows' sequence (pinned by semantic.LocationBatch.rows-and-compact.compact_fixes,
             # whose compact fix has sequence 0 after rows 1 and 2 and expects no sequence-not-increasing).
             list_rules(compact)
@@ -398,15 +390,15 @@ def validate_location_batch(r, b, path):
 
     # time-after-send and clock-jump, over backlog rows, compact fixes, then the live fix.
     chain = backlog + ([live] if live is not None else [])
-    # UNSPECIFIED: without sent_at_ms (0, required-field-missing) time-after-send is not judged (pinned by
+    # Edge: without sent_at_ms (0, required-field-missing) time-after-send is not judged (pinned by
     # semantic.LocationBatch.required-field-missing.sent_at_ms, whose fixes would all be "after" time 0).
     if b.sent_at_ms != 0:
         for fpath, fix in chain:
             if fix.get("time_ms", 0) > b.sent_at_ms + TIME_AFTER_SEND_MS:
                 r.add("time-after-send", fpath + ".time_ms")
-    # UNSPECIFIED: "two consecutive fixes of one boot" is read as two neighbours in that chain whose boots (own
-    # boot_id, else the batch's) are equal and known (not 0), both with elapsed_realtime_ms and a time_ms.
-    # A fix whose neighbour is of another boot is not compared with an earlier fix of its own boot.
+    # Edge ("Which fixes"): each fix is compared with the one right before it in that chain, when both have the
+    # same boot (own boot_id, else the batch's, not 0), elapsed_realtime_ms and time_ms; a fix is never compared
+    # across a fix of another boot or without those fields.
     for (_, a), (bpath, c) in zip(chain, chain[1:]):
         boot_a = a.get("boot_id", 0) or b.boot_id
         boot_c = c.get("boot_id", 0) or b.boot_id
@@ -434,7 +426,7 @@ def validate_location_batch(r, b, path):
     for i, e in enumerate(b.lifecycle_events):
         epath = f"{path}.lifecycle_events[{i}]"
         validate_lifecycle_event(r, e, epath)
-        # UNSPECIFIED: "oldest first" allows equal times; an event without a time (0, already
+        # Edge: "oldest first" allows equal times; an event without a time (0, already
         # required-field-missing) is not compared.
         if e.time_ms != 0:
             if prev is not None and e.time_ms < prev:
@@ -442,11 +434,11 @@ def validate_location_batch(r, b, path):
             prev = e.time_ms
     if b.HasField("armed_regions"):
         validate_armed_regions(r, b.armed_regions, path + ".armed_regions")
-    # UNSPECIFIED: install_id is required from revision 1 on; a batch of revision 0 (the first publication,
-    # "before install_id") is not judged for it (§revision: "a batch without install_id is read as revision 0").
-    if b.install_id == 0 and b.protocol_revision >= 1:
+    # proto/README.md ("What a 0 counts as"): a validator judges every message by this revision, so install_id is
+    # required whatever protocol_revision says.
+    if b.install_id == 0:
         r.add("required-field-missing", path + ".install_id")
-    # UNSPECIFIED: a fix or event without a sequence (0, already required-field-missing) does not count for the
+    # Edge: a fix or event without a sequence (0, already required-field-missing) does not count for the
     # floors (pinned by semantic.LocationBatch.required-field-missing.fixes-1-sequence, floor 1 and a fix 0).
     if b.fix_sequence_floor != 0:
         seqs = [f.get("sequence", 0) for _, f in chain]
@@ -460,7 +452,7 @@ def validate_location_batch(r, b, path):
 def validate_fence_event(r, e, path):
     if e.event_sequence == 0:
         r.add("required-field-missing", path + ".event_sequence")
-    # UNSPECIFIED: region_id is "as Region.id", so its form is judged too (region-id-malformed).
+    # Edge: region_id is "as Region.id", so its form is judged too (region-id-malformed).
     r.region_id(e.region_id, path + ".region_id", required=True)
     if e.kind == 0:
         r.add("required-field-missing", path + ".kind")
@@ -472,7 +464,7 @@ def validate_fence_event(r, e, path):
         check_fix(r, fix_dict(e.trigger_fix), path + ".trigger_fix", require_sequence=False)
     if e.source == 0:
         r.add("required-field-missing", path + ".source")
-    # UNSPECIFIED: dwell_ms on any kind other than DWELL (UNSPECIFIED and kinds of later revisions included) is
+    # Edge: dwell_ms on any kind other than DWELL (UNSPECIFIED and kinds of later revisions included) is
     # dwell-without-dwell-kind.
     if e.kind == FENCE_EVENT_KIND_DWELL:
         if not e.HasField("dwell_ms"):
@@ -498,7 +490,7 @@ def validate_lifecycle_event(r, e, path):
 def validate_armed_regions(r, a, path):
     # The length rule first, then the ids, as semantic.LocationBatch.region-armed-and-failed.* lists them (the
     # runner compares reports without regard to order, so this is only for a reader comparing by eye).
-    # UNSPECIFIED: an empty id in either list is required-field-missing; the form of every id is judged.
+    # Edge: an empty id in either list is required-field-missing; the form of every id is judged.
     if len(a.failure_reasons) != 0 and len(a.failure_reasons) != len(a.failed_region_ids):
         r.add("failure-reasons-length-mismatch", path + ".failure_reasons")
     seen = set()
@@ -522,10 +514,10 @@ def validate_armed_regions(r, a, path):
 # ---------------------------------------------------------------------------------------------------------------
 # Regions.
 
-def circle_ok(c):
-    """A circle whose centre and radius are all there and in range, so distances can be judged."""
-    return (c.HasField("center_latitude_e7") and c.HasField("center_longitude_e7")
-            and lat_ok(c.center_latitude_e7) and lon_ok(c.center_longitude_e7) and 1 <= c.radius_m <= 1000000)
+def circle_set(c):
+    """A circle whose centre and radius are set, so distances can be judged. proto/README.md ("The rest"):
+    distances are judged whenever the centres and radii are set, even out of range."""
+    return c.HasField("center_latitude_e7") and c.HasField("center_longitude_e7") and c.radius_m != 0
 
 
 def validate_circle(r, c, path):
@@ -534,7 +526,7 @@ def validate_circle(r, c, path):
             r.add("required-field-missing", f"{path}.{name}")
         elif not ok(getattr(c, name)):
             r.add("value-out-of-range", f"{path}.{name}")
-    # UNSPECIFIED: the radius (range 1 to 1000000) has no "Required" in its comment; 0 is read as absent and is
+    # Edge: the radius (range 1 to 1000000) has no "Required" in its comment; 0 is read as absent and is
     # required-field-missing (pinned by semantic.Region.required-field-missing.circle-radius_m).
     if c.radius_m == 0:
         r.add("required-field-missing", path + ".radius_m")
@@ -550,7 +542,7 @@ def validate_polygon(r, p, path):
     for i, v in enumerate(lons):
         if not lon_ok(v):
             r.add("value-out-of-range", f"{path}.longitudes_e7[{i}]")
-    # UNSPECIFIED: with lists of different lengths the vertex count is that of latitudes_e7, and the mismatch is
+    # Edge: with lists of different lengths the vertex count is that of latitudes_e7, and the mismatch is
     # reported at longitudes_e7 (pinned by semantic.Region.polygon-length-mismatch.polygon-longitudes_e7: 3
     # latitudes, 2 longitudes, no polygon-too-few-vertices).
     if len(lats) != len(lons):
@@ -571,15 +563,14 @@ def validate_region(r, g, path):
         validate_circle(r, g.circle, path + ".circle")
     if g.HasField("polygon"):
         validate_polygon(r, g.polygon, path + ".polygon")
-        # UNSPECIFIED: a vertex is judged against the circle only when both are sound (circle complete and in
-        # range, vertex in range); the vertex index counts latitudes_e7 and stops at the shorter list.
-        if g.HasField("circle") and circle_ok(g.circle):
+        # A vertex is judged against a circle whose centre and radius are set, even out of range (as the vertex
+        # itself); vertices pair by index up to the shorter list.
+        if g.HasField("circle") and circle_set(g.circle):
             c = g.circle
             for i, (lat, lon) in enumerate(zip(g.polygon.latitudes_e7, g.polygon.longitudes_e7)):
-                if lat_ok(lat) and lon_ok(lon):
-                    d = distance_m(c.center_latitude_e7, c.center_longitude_e7, lat, lon)
-                    if d > c.radius_m + SLACK_M:
-                        r.add("polygon-outside-circle", f"{path}.polygon.latitudes_e7[{i}]")
+                d = distance_m(c.center_latitude_e7, c.center_longitude_e7, lat, lon)
+                if d > c.radius_m + SLACK_M:
+                    r.add("polygon-outside-circle", f"{path}.polygon.latitudes_e7[{i}]")
     if g.level == 0:
         r.add("required-field-missing", path + ".level")
     if g.parent_id != "":
@@ -587,7 +578,7 @@ def validate_region(r, g, path):
         if g.parent_id == g.id:
             r.add("parent-is-self", path + ".parent_id")
     if not (g.notify_on_entry or g.notify_on_exit or g.notify_on_dwell):
-        # UNSPECIFIED: the path of no-transition is the first flag (pinned by
+        # Edge: the path of no-transition is the first flag (pinned by
         # semantic.Region.no-transition.notify_on_entry).
         r.add("no-transition", path + ".notify_on_entry")
     if g.notify_on_dwell:
@@ -596,7 +587,7 @@ def validate_region(r, g, path):
         else:
             r.range(g.loitering_delay_ms, 1000, 86400000, path + ".loitering_delay_ms")
     elif g.loitering_delay_ms != 0:
-        # UNSPECIFIED: a delay without dwell is only loitering-delay-without-dwell, whatever its value.
+        # Edge: a delay without dwell is only loitering-delay-without-dwell, whatever its value.
         r.add("loitering-delay-without-dwell", path + ".loitering_delay_ms")
     r.time(g.expires_at_ms, path + ".expires_at_ms", required=False)
     r.string(g.name, 128, path + ".name")
@@ -605,12 +596,12 @@ def validate_region(r, g, path):
 def validate_refresh_policy(r, p, path):
     if p.HasField("refresh_distance_m"):
         r.range(p.refresh_distance_m, 1, 10000000, path + ".refresh_distance_m")
-        # UNSPECIFIED: refresh-anchor-missing is reported once per missing coordinate, at that coordinate (the
-        # path of one missing longitude is pinned by
-        # semantic.RegionAssignment.refresh-anchor-missing.refresh-anchor_longitude_e7; two missing, by none).
-        for name in ("anchor_latitude_e7", "anchor_longitude_e7"):
-            if not p.HasField(name):
-                r.add("refresh-anchor-missing", f"{path}.{name}")
+        # proto/README.md ("Paths"): refresh-anchor-missing once, at anchor_latitude_e7 when that is absent, else
+        # at anchor_longitude_e7.
+        if not p.HasField("anchor_latitude_e7"):
+            r.add("refresh-anchor-missing", path + ".anchor_latitude_e7")
+        elif not p.HasField("anchor_longitude_e7"):
+            r.add("refresh-anchor-missing", path + ".anchor_longitude_e7")
     if p.HasField("anchor_latitude_e7") and not lat_ok(p.anchor_latitude_e7):
         r.add("value-out-of-range", path + ".anchor_latitude_e7")
     if p.HasField("anchor_longitude_e7") and not lon_ok(p.anchor_longitude_e7):
@@ -622,7 +613,7 @@ def validate_region_assignment(r, a, path):
         r.add("required-field-missing", path + ".assignment_version")
     r.time(a.issued_at_ms, path + ".issued_at_ms", required=True)
     r.time(a.expires_at_ms, path + ".expires_at_ms", required=False)
-    # UNSPECIFIED: expires-before-issued needs both times set.
+    # Edge: expires-before-issued needs both times set.
     if a.expires_at_ms != 0 and a.issued_at_ms != 0 and a.expires_at_ms <= a.issued_at_ms:
         r.add("expires-before-issued", path + ".expires_at_ms")
     if a.mode == 0:
@@ -630,37 +621,36 @@ def validate_region_assignment(r, a, path):
     if a.mode == MODE_FULL and a.base_version != 0:
         r.add("base-version-in-full", path + ".base_version")
     if a.mode == MODE_DELTA:
-        # UNSPECIFIED: a DELTA without base_version (0) is required-field-missing, as "the assignment_version the
-        # delta applies to" is read as required for DELTA (pinned by
-        # semantic.RegionAssignment.required-field-missing.base_version).
+        # Edge: a DELTA's base_version is required (region_assignment.proto, "What a 0 counts as"); without an
+        # assignment_version there is no base-version-not-older.
         if a.base_version == 0:
             r.add("required-field-missing", path + ".base_version")
         elif a.assignment_version != 0 and a.base_version >= a.assignment_version:
             r.add("base-version-not-older", path + ".base_version")
-    first = {}  # id -> index of its first occurrence in regions
+    # proto/README.md ("Missing numbers ..."): ids are compared as written, so two empty ids are duplicates; a
+    # region without parent_id has no parent, and a parent is the last region of the assignment with that id.
+    last = {}  # id -> index of its last occurrence in regions
     for i, g in enumerate(a.regions):
         rpath = f"{path}.regions[{i}]"
         validate_region(r, g, rpath)
-        if g.id != "":
-            if g.id in first:
-                r.add("duplicate-region-id", rpath + ".id")
-            else:
-                first[g.id] = i
-    # §parent-coarser and §child-within-parent, for parents in the same assignment (the first region with the id).
+        if g.id in last:
+            r.add("duplicate-region-id", rpath + ".id")
+        last[g.id] = i
+    # §parent-coarser and §child-within-parent, for parents in the same assignment.
     for i, g in enumerate(a.regions):
-        if g.parent_id == "" or g.parent_id == g.id or g.parent_id not in first:
+        if g.parent_id == "" or g.parent_id == g.id or g.parent_id not in last:
             continue
-        parent = a.regions[first[g.parent_id]]
+        parent = a.regions[last[g.parent_id]]
         rpath = f"{path}.regions[{i}]"
-        # UNSPECIFIED: levels are compared only when both are levels this revision knows.
+        # parent-level-not-coarser needs both levels set and known to this revision.
         if g.level in KNOWN_REGION_LEVELS and parent.level in KNOWN_REGION_LEVELS and parent.level >= g.level:
             r.add("parent-level-not-coarser", rpath + ".parent_id")
-        if g.HasField("circle") and parent.HasField("circle") and circle_ok(g.circle) and circle_ok(parent.circle):
+        if g.HasField("circle") and parent.HasField("circle") and circle_set(g.circle) and circle_set(parent.circle):
             c, pc = g.circle, parent.circle
             d = distance_m(pc.center_latitude_e7, pc.center_longitude_e7, c.center_latitude_e7, c.center_longitude_e7)
             if d + c.radius_m > pc.radius_m + SLACK_M:
                 r.add("child-outside-parent", rpath + ".circle")
-    upserted = set(first)
+    upserted = set(last)
     seen = set()
     for i, rid in enumerate(a.removed_region_ids):
         ipath = f"{path}.removed_region_ids[{i}]"
@@ -675,7 +665,7 @@ def validate_region_assignment(r, a, path):
     if a.slot_budget == 0:
         r.add("required-field-missing", path + ".slot_budget")
     elif a.mode in (MODE_FULL, MODE_DELTA) and len(a.regions) > a.slot_budget:
-        # UNSPECIFIED: with no budget (0, required-field-missing) the count is not judged (pinned by
+        # Edge: with no budget (0, required-field-missing) the count is not judged (pinned by
         # semantic.RegionAssignment.required-field-missing.slot_budget, 2 regions).
         r.add("region-count-exceeds-budget", path + ".regions")
     if a.HasField("refresh"):
@@ -691,15 +681,16 @@ def validate_region_request(r, q, path):
     if q.platform_slot_limit == 0:
         r.add("required-field-missing", path + ".platform_slot_limit")
     elif q.reserved_app_slots >= q.platform_slot_limit:
-        # UNSPECIFIED: without a slot limit (0, required-field-missing) the reserved slots are not judged.
+        # Edge: without a slot limit (0, required-field-missing) the reserved slots are not judged.
         r.add("reserved-slots-exceed-limit", path + ".reserved_app_slots")
     if q.HasField("armed"):
         validate_armed_regions(r, q.armed, path + ".armed")
     if q.reason == REQUEST_REASON_REFINE_ON_ENTRY:
         r.region_id(q.refine_region_id, path + ".refine_region_id", required=True)
     elif q.refine_region_id != "":
+        # proto/README.md ("The rest"): the id form of refine_region_id is judged only with REFINE_ON_ENTRY;
+        # otherwise it is only refine-region-without-refine-reason.
         r.add("refine-region-without-refine-reason", path + ".refine_region_id")
-        r.region_id(q.refine_region_id, path + ".refine_region_id")
     r.time(q.sent_at_ms, path + ".sent_at_ms", required=True)
 
 
@@ -712,6 +703,8 @@ POLICY_RANGES = [
     ("max_batch_size", 1, 10000), ("max_batch_age_ms", 1000, 604800000), ("stationary_radius_m", 1, 1000),
     ("stop_timeout_ms", 0, 3600000), ("heartbeat_interval_ms", 0, 86400000),
     ("max_batch_bytes", 16384, 67108864), ("max_batches_in_flight", 1, 16),
+    ("fix_window_ms", 0, 3600000), ("duty_cycle_on_ms", 0, 3600000), ("duty_cycle_off_ms", 0, 86400000),
+    ("fence_hysteresis_m", 0, 10000), ("fence_confirm_ms", 0, 600000), ("fence_max_accuracy_cm", 1, 10000000),
 ]
 
 
@@ -721,8 +714,8 @@ def validate_tracking_policy(r, p, path):
 
 
 def validate_ack_range(r, a, path):
-    # UNSPECIFIED: a first_sequence of 0 is required-field-missing, not range-inverted (which the device's ignore
-    # table uses for it); pinned by semantic.BatchAck.required-field-missing.fix_results-0-first_sequence.
+    # Edge: a first_sequence of 0 is required-field-missing, not range-inverted (the ack-ignore table now says a
+    # validator reports it so, while a device ignoring the ack logs range-inverted).
     if a.first_sequence == 0:
         r.add("required-field-missing", path + ".first_sequence")
     if a.last_sequence < a.first_sequence:
@@ -735,7 +728,7 @@ def validate_ack_range(r, a, path):
         elif a.reject_reason in RETIRED_REJECT_REASONS:
             r.add("reject-reason-retired", path + ".reject_reason")
     elif a.result in KNOWN_RESULTS and a.reject_reason != 0:
-        # UNSPECIFIED: "another known result" includes UNSPECIFIED (0), a value this revision defines.
+        # Edge: "another known result" includes UNSPECIFIED (0), a value this revision defines.
         r.add("reject-reason-without-rejection", path + ".reject_reason")
     r.string(a.detail, 256, path + ".detail")
 
@@ -745,7 +738,7 @@ def check_range_list(r, ranges, path):
     for i, a in enumerate(ranges):
         rpath = f"{path}[{i}]"
         validate_ack_range(r, a, rpath)
-        # UNSPECIFIED: each range is compared with the one before it only (not with the highest last so far):
+        # Edge: each range is compared with the one before it only (not with the highest last so far):
         # first_sequence below the previous first is ranges-not-sorted; otherwise at or below the previous last,
         # ranges-overlap. Both at first_sequence (the path is pinned by semantic.BatchAck.ranges-overlap.* and
         # ranges-not-sorted.*; the comparison with the predecessor alone by none).
@@ -770,7 +763,7 @@ def validate_batch_ack(r, k, path):
         r.add("required-field-missing", path + ".batch_id")
     check_range_list(r, k.fix_results, path + ".fix_results")
     check_range_list(r, k.fence_event_results, path + ".fence_event_results")
-    # UNSPECIFIED: server_time_ms is a time and, when set, is held to the time range.
+    # Edge: server_time_ms is a time and, when set, is held to the time range.
     r.time(k.server_time_ms, path + ".server_time_ms", required=False)
     if k.HasField("tracking_policy"):
         validate_tracking_policy(r, k.tracking_policy, path + ".tracking_policy")
@@ -785,16 +778,16 @@ def validate_batch_ack(r, k, path):
         if k.hold_reason == 0:
             r.add("hold-reason-missing", path + ".hold_reason")
     elif k.outcome in KNOWN_OUTCOMES and k.hold_reason != 0:
-        # UNSPECIFIED: "another known outcome" includes UNSPECIFIED (0), a value this revision defines.
+        # Edge: "another known outcome" includes UNSPECIFIED (0), a value this revision defines.
         r.add("hold-reason-without-hold", path + ".hold_reason")
-    # UNSPECIFIED: max_batch_bytes is held to its range whatever the outcome; its presence with an outcome other
+    # Edge: max_batch_bytes is held to its range whatever the outcome; its presence with an outcome other
     # than TOO_LARGE is not a rule of the table.
     r.range(opt(k, "max_batch_bytes"), 16384, 67108864, path + ".max_batch_bytes")
     seen = set()
     for i, c in enumerate(k.commands):
         cpath = f"{path}.commands[{i}]"
         validate_device_command(r, c, cpath)
-        # UNSPECIFIED: commands without an id (0, required-field-missing) are not duplicates of each other.
+        # Edge: commands without an id (0, required-field-missing) are not duplicates of each other.
         if c.command_id != 0:
             if c.command_id in seen:
                 r.add("duplicate-command-id", cpath + ".command_id")
@@ -834,7 +827,7 @@ def validate(message, type_name):
         VALIDATORS[short](r, message, short)
     except ReportFull:
         # §report-limit: at most 1,000 violations, then one entry saying that there are more; the walk stops at
-        # the first violation past the limit. UNSPECIFIED: which 1,000 are reported follows this module's walking
-        # order (above), which the spec does not fix, while the runner compares reports without regard to order.
+        # the first violation past the limit. Which 1,000 are described is the validator's choice (§report-limit's
+        # paragraph and "The rest"); here it follows this module's walking order.
         return r.items + [("violations-omitted", short, ERROR)]
     return r.items

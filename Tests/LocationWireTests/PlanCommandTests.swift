@@ -1,0 +1,137 @@
+import Foundation
+import LocationWire
+import LocationWireBehavior
+import LocationWireJSON
+import Testing
+
+/// `locwire plan`: GeoJSON and RegionAssignment catalogues, a previous assignment, both output formats, and bad
+/// input rejected with the file and the line or field named (exit status 1), never a crash.
+extension CLITests {
+    static let geoJSONCatalogue = """
+        {"type": "FeatureCollection", "features": [
+         {"type": "Feature", "geometry": {"type": "Point", "coordinates": [8.54, 47.37]},
+          "properties": {"id": "city:zurich", "level": "city", "radius_m": 5000, "notify_on_entry": true}},
+         {"type": "Feature", "geometry": {"type": "Polygon",
+          "coordinates": [[[8.540, 47.370], [8.545, 47.370], [8.545, 47.374], [8.540, 47.370]]]},
+          "properties": {"id": "site:hb", "parent_id": "city:zurich", "level": "site", "priority": 2,
+           "notify_on_exit": true}},
+         {"type": "Feature", "geometry": {"type": "Point", "coordinates": [179.999, -16.5]},
+          "properties": {"id": "site:fiji", "level": 5, "radius_m": 200, "notify_on_entry": true}}
+        ]}
+        """
+
+    func temporaryFile(_ name: String, _ contents: [UInt8]) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locwire-plan-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent(name)
+        try Data(contents).write(to: file)
+        return file.path
+    }
+
+    @Test("locwire plan: a GeoJSON catalogue, as §plan-rank and §plan-refine say; the polygon's circle encloses it")
+    func planFromGeoJSON() throws {
+        let catalogue = try temporaryFile("catalogue.geojson", Array(Self.geoJSONCatalogue.utf8))
+        let outcome = try run([
+            "plan", "--catalogue", catalogue, "--at", "47.3715,8.5435", "--budget", "2", "--now", "1700000000000",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let assignment = try RegionAssignment(jsonString: outcome.text)
+        #expect(assignment.regions.map(\.id) == ["site:hb", "city:zurich"])
+        #expect(assignment.issuedAtMs == 1_700_000_000_000 && assignment.slotBudget == 2)
+        let hb = assignment.regions[0]
+        let shape = try #require(RegionShape(hb))
+        for (latitude, longitude) in zip(hb.polygon!.latitudesE7, hb.polygon!.longitudesE7) {
+            #expect(
+                SpherePoint(latitudeE7: latitude, longitudeE7: longitude).distanceM(to: shape.center) < shape.radiusM
+                    - 0.5)
+        }
+        // The same plan as the library's, in binary, and then a delta against it.
+        let binary = try run(
+            [
+                "plan", "--catalogue", catalogue, "--at", "47.3715,8.5435", "--budget", "2", "--now", "1700000000000",
+                "--format", "binary",
+            ])
+        #expect(try RegionAssignment(serializedBytes: binary.stdout) == assignment)
+        let previous = try temporaryFile("previous.binpb", binary.stdout)
+        let again = try run(
+            [
+                "plan", "--catalogue", catalogue, "--at=47.3715,8.5435", "--budget", "2", "--now", "1700000000001",
+                "--previous", previous,
+            ])
+        let delta = try RegionAssignment(jsonString: again.text)
+        #expect(delta.mode == .delta && delta.baseVersion == 1 && delta.assignmentVersion == 2 && delta.regions.isEmpty)
+    }
+
+    @Test("locwire plan: a RegionAssignment catalogue in JSON, and --output")
+    func planFromAssignment() throws {
+        let json = """
+            {"assignmentVersion": "3", "regions": [
+              {"id": "a:1", "version": "1", "level": "REGION_LEVEL_SITE", "notifyOnEntry": true,
+               "circle": {"centerLatitudeE7": 0, "centerLongitudeE7": 0, "radiusM": 100}},
+              {"id": "a:2", "version": "1", "level": "REGION_LEVEL_SITE", "notifyOnEntry": true,
+               "circle": {"centerLatitudeE7": 0, "centerLongitudeE7": 100000, "radiusM": 100}}]}
+            """
+        let catalogue = try temporaryFile("catalogue.json", Array(json.utf8))
+        let output = catalogue + ".out"
+        let outcome = try run([
+            "plan", "--catalogue", catalogue, "--at", "0,0", "--budget", "1", "--now", "5", "--output", output,
+        ])
+        #expect(outcome.status == 0 && outcome.stdout.isEmpty, "\(outcome.stderr)")
+        let assignment = try RegionAssignment(jsonUTF8: [UInt8](try Data(contentsOf: URL(fileURLWithPath: output))))
+        #expect(assignment.regions.map(\.id) == ["a:1"])
+        #expect(assignment.refresh?.refreshDistanceM != nil)
+    }
+
+    @Test(
+        "locwire plan: bad catalogues exit 1 naming the file and the line or field",
+        arguments: [
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": "a:1", "level": "site", "radius_m": "big"}}]}"#,
+                "features[0].properties.radius_m"
+            ),
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": "a:1", "level": "site"}}]}"#,
+                "features[0].properties.radius_m"
+            ),
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 95]}, "properties": {"id": "a:1", "level": "site", "radius_m": 5}}]}"#,
+                "features[0].geometry.coordinates"
+            ),
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[1, 2], [1, 3]]]}, "properties": {"id": "a:1", "level": "site"}}]}"#,
+                "features[0].geometry.coordinates"
+            ),
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"level": "site", "radius_m": 5}}]}"#,
+                "features[0].properties.id"
+            ),
+            (
+                #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": "a:1", "level": "town", "radius_m": 5}}]}"#,
+                "features[0].properties.level"
+            ),
+            ("{\n \"regions\": [\n  {\"id\": \"a:1\", \"circle\": {\"radiusM\": \"x\"}}]}", ":3:"),
+            ("{\n \"regions\": [\n  {\"id\": \"a:1\"}]}", "regions[0]"),
+            (
+                #"{"regions": [{"id": "a:1", "circle": {"centerLatitudeE7": 1, "centerLongitudeE7": 1, "radiusM": 5}}, {"id": "a:1", "circle": {"centerLatitudeE7": 1, "centerLongitudeE7": 1, "radiusM": 5}}]}"#,
+                "regions[1]"
+            ),
+            ("{\"type\": \"FeatureCollection\", \"features\": [", ":1:"),
+            ("[1, 2]", ":1:1"),
+            ("\u{0a}\u{05}he", "byte"),
+        ])
+    func planRejectsBadCatalogues(text: String, names: String) throws {
+        let catalogue = try temporaryFile("bad-\(abs(text.hashValue)).json", Array(text.utf8))
+        let outcome = try run(["plan", "--catalogue", catalogue, "--at", "0,0", "--budget", "5"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains(catalogue) && outcome.stderr.contains(names), "\(outcome.stderr)")
+    }
+
+    @Test("locwire plan: a bad position or budget is a usage error")
+    func planUsageErrors() throws {
+        let catalogue = try temporaryFile("usage.geojson", Array(Self.geoJSONCatalogue.utf8))
+        #expect(try run(["plan", "--catalogue", catalogue, "--at", "91,0", "--budget", "5"]).status == 2)
+        #expect(try run(["plan", "--catalogue", catalogue, "--at", "1", "--budget", "5"]).status == 2)
+        #expect(try run(["plan", "--catalogue", catalogue, "--at", "1,1", "--budget", "0"]).status == 2)
+        #expect(try run(["plan", "--catalogue", catalogue + ".missing", "--at", "1,1", "--budget", "5"]).status == 2)
+    }
+}
