@@ -10,6 +10,7 @@ F = fixpb
 REQUESTED = {F.FIX_REASON_REGION_EVENT, F.FIX_REASON_VISIT, F.FIX_REASON_SIGNIFICANT_CHANGE, F.FIX_REASON_MANUAL,
              F.FIX_REASON_SERVER_REQUEST, F.FIX_REASON_PROVIDER_CHANGE, F.FIX_REASON_SYSTEM_RELAUNCH}
 BACK_OFF_FIRST_MS, BACK_OFF_MAX_MS = 1000, 300000  # §back-off
+TRACE_END = 0.25  # see Recorder.finish
 
 
 class Policy:
@@ -203,10 +204,12 @@ class Recorder:
         self.motion(i, f)
 
     def finish(self):
-        # A window closes when the trace ends. UNSPECIFIED: its fix counts as recorded at the last delivered fix's
-        # time, so an upload due exactly then takes it.
+        # A window closes when the trace ends. UNSPECIFIED: "when the trace ends" is after the last fix and after the
+        # uploads its time made due; its fix counts as recorded at the last fix's time all the same, so an upload
+        # that the recording itself makes due (the interval, a full count) happens then and takes it. Modelled as
+        # an arrival a quarter millisecond after the last fix, in a schedule that runs half a millisecond longer.
         if self.boots:
-            self.close_window(self.boots[-1].last)
+            self.close_window(self.boots[-1].last + TRACE_END)
 
 
 def _back_off(failures):
@@ -267,7 +270,8 @@ def schedule(policy, recorded, boots, results):
         while True:
             due = next_due()
             nxt = arrivals[a][1] if a < len(arrivals) else None
-            if due is not None and due <= boot.last and (nxt is None or due < nxt):
+            end = boot.last + (2 * TRACE_END if b == len(boots) - 1 else 0)
+            if due is not None and due <= end and (nxt is None or due < nxt):
                 # §upload-drain at time `due`.
                 st.update(clock=due, U=due, boot_due=False, fail_at=None, count_at=None)
                 while pending:
@@ -323,5 +327,5 @@ def run(req):
     for i, code in sorted(rec.dropped):  # "in delivery order"
         resp.dropped.add(index=i, code=code)
     for boot_id, ms, carried, ok in schedule(policy, rec.recorded, rec.boots, req.upload_results):
-        resp.uploads.add(boot_id=boot_id, elapsed_realtime_ms=ms, recorded=carried, succeeded=ok)
+        resp.uploads.add(boot_id=boot_id, elapsed_realtime_ms=int(ms), recorded=carried, succeeded=ok)
     return resp
