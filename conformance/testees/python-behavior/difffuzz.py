@@ -165,6 +165,25 @@ def make(family, seed):
 
 ALL_DATUMS = False
 REQUESTED_IN_WINDOWS = False
+def acausal(req, theirs):
+    """For a recording difference: a description of the first upload of `theirs` that carries a fix recorded (by
+    this engine's reading, when its recorded and dropped fixes are the same) after the attempt's time, or ''."""
+    mine = recording.run(req)
+    if list(mine.recorded) != list(theirs.recorded) or list(mine.dropped) != list(theirs.dropped):
+        return ""
+    rec = recording.Recorder(recording.Policy(req.policy))
+    for i, f in enumerate(req.fixes):
+        rec.deliver(i, f)
+    rec.finish()
+    boots = [b.boot_id for b in rec.boots]
+    for u in theirs.uploads:
+        for n in u.recorded:
+            _, _, rb, at, _ = rec.recorded[n]
+            if boots[rb] == u.boot_id and at > u.elapsed_realtime_ms:
+                return f"an attempt at {u.elapsed_realtime_ms} ms carries recorded[{n}], recorded at {int(at)} ms"
+    return ""
+
+
 ENGINES = {"recording": recording.run, "fences": fences.run, "planning": planning.run, "arming": arming.run}
 
 
@@ -201,7 +220,7 @@ def main():
             theirs = getattr(other.send(t.TesteeRequest(**{fam: req})), fam)
             if mine != theirs:
                 diffs += 1
-                print(f"DIFF {fam} seed {seed}")
+                print(f"DIFF {fam} seed {seed}{' (B11c: ' + acausal(req, theirs) + ')' if fam == 'recording' and acausal(req, theirs) else ''}")
                 if a.v:
                     g, e = json_format.MessageToDict(mine), json_format.MessageToDict(theirs)
                     for key in sorted(set(g) | set(e)):
