@@ -236,6 +236,24 @@ def _():
     assert ups == [(60000, [0, 1], False), (500, [0, 1, 2], True), (70000, [3], True)], ups
 
 
+@scenario("§rec-window: a requested fix of a later window closes the open window first (it passes stage 4)")
+def _():
+    fixes = [fix(0, 0), fix(10, 40000, reason=F.FIX_REASON_MANUAL), fix(20, 45000)]
+    recd, dropped, _ = rec(fixes, fix_window_ms=30000)
+    assert recd == [(0, "MOTION_START"), (1, "MANUAL")], recd
+
+
+@scenario("§upload-schedule §upload-boot: an upload never carries a fix recorded after its time")
+def _():
+    fixes = [fix(0, 1000, speed=0), fix(100, 61000, speed=0), fix(200, 500, boot=8, acc=0),
+             fix(300, 30000, boot=8, speed=0), fix(400, 40000, boot=8, speed=0)]
+    recd, _, ups = rec(fixes)
+    assert [i for i, _ in recd] == [0, 1, 3, 4]
+    # Boot 8 starts with nothing pending (its first fix is dropped): no upload at once; the interval from 0.5 s
+    # falls after the trace's end.
+    assert ups == [(61000, [0, 1], True)], ups
+
+
 # ------------------------------------------------------------------------------------------------------------ fences
 def fence_run(regions, steps, **policy):
     req = t.FenceRequest(vector_id="f", policy=policypb.TrackingPolicy(**policy), regions=regions,
