@@ -23,6 +23,7 @@ from google.protobuf import descriptor_pool, message_factory  # noqa: E402
 from locationwire.conformance.v1 import testee_pb2 as t  # noqa: E402
 
 import validation  # noqa: E402
+import behavior_testee  # noqa: E402  (recording, fences, planning, arming: proto/BEHAVIOR.md)
 
 # Importing every generated module registers its messages in the default pool, so types are found by name.
 for _path in sorted(glob.glob(os.path.join(GEN, "locationwire", "v1", "*_pb2.py"))):
@@ -30,7 +31,7 @@ for _path in sorted(glob.glob(os.path.join(GEN, "locationwire", "v1", "*_pb2.py"
 
 NAME = "python-behavior"
 VERSION = "0.1.0"
-FEATURES = [t.FEATURE_BINARY_INPUT, t.FEATURE_VALIDATION]
+FEATURES = [t.FEATURE_BINARY_INPUT, t.FEATURE_VALIDATION] + behavior_testee.BEHAVIOR_FEATURES
 
 
 def log(text):
@@ -112,6 +113,9 @@ def handle_ledger(req):
 
 # Request kind -> handler returning the TesteeResponse. Add session and ledger engines here.
 HANDLERS = {"vector": handle_vector, "session": handle_session, "ledger": handle_ledger}
+# The behaviour kinds (recording, fences, planning, arming): behavior_testee.answer_behavior answers each, a request
+# with unknown fields included (runtime_error in the response of its own kind).
+HANDLERS.update({kind: behavior_testee.answer_behavior for kind in behavior_testee.BEHAVIOR})
 
 
 def not_understood(req, kind):
@@ -137,6 +141,8 @@ def answer(req):
         return t.TesteeResponse(hello=t.HelloResponse(
             protocol_version=1, implementation=NAME, version=f"{VERSION} (protobuf {PROTOBUF_VERSION})",
             features=FEATURES))
+    if kind in behavior_testee.BEHAVIOR:
+        return HANDLERS[kind](req)
     if not understood or kind not in HANDLERS:
         return not_understood(req, kind)
     return HANDLERS[kind](req)
