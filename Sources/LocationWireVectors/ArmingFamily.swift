@@ -85,6 +85,12 @@ enum ArmingFamily: VectorFamily {
         add(&builder, "order.inside-ties", ["§arm-order"],
             "Three regions around the device (gap 0) and one priority-1 region outside: the priority first, then the three by id.",
             request(inside, slots: 3, at: home))
+        var centreless = shops(8)
+        centreless[2].circle!.centerLatitudeE7 = nil
+        centreless[2].priority = 2
+        add(&builder, "order.no-centre", ["§arm-order"],
+            "shop:a2 has no circle centre: with a position known it has no gap and ranks last among its priority.",
+            request(centreless, slots: 5, at: home))
         let dateLine = (0..<10).map { number in
             PlanningFamily.region("reef:a\(number)", PlanningFamily.near(Double(number) * 36, 400 + Double(number) * 230, from: (-16.8, 180)), 80)
         }

@@ -376,6 +376,12 @@ enum FenceFamily: VectorFamily {
         add(&builder, "expiry.while-inside", ["§fence-expiry"],
             "The region expires (wall clock) while the walk is inside: disarmed silently, no EXIT, nothing after.",
             request(walkThrough(), [expiring]))
+        var ignored = walkThrough()
+        ignored.fixes[40].timeMs += 86_400_000
+        ignored.fixes[40].horizontalAccuracyCm = 50_000
+        add(&builder, "expiry.uncounted-fix", ["§fence-expiry", "§fence-gate"],
+            "Fix 40 does not count (500 m accuracy) and carries a wall clock a day ahead: expiry is checked only before a counted fix, so the region stays armed and the walk enters and leaves it.",
+            request(ignored, [expiring]))
         var trace = walkThrough()
         for index in 50..<trace.fixes.count { trace.fixes[index].timeMs += 86_400_000 }
         expiring.expiresAtMs = TraceWriter.start + 3_600_000
@@ -393,6 +399,22 @@ enum FenceFamily: VectorFamily {
         add(&builder, "arming.rearm-new-version", ["§fence-state-report"],
             "Re-armed at fix 90 with version 2 (255 m): the state becomes unknown; the next fix reports STATE_INSIDE.",
             request(walkThrough(), [site()], arming: [90: arm([newer])]))
+        add(&builder, "arming.disarm-and-arm-one-step", ["§fence-state-report"],
+            "One step disarms site:depot and arms it again with the same definition: disarms first, then arms, so it ends armed and unknown, and the next fix reports its state again.",
+            request(walkThrough(), [site()], arming: [90: arm([site()], disarm: ["site:depot"])]))
+        var degenerate = site()
+        var line = Polygon()
+        line.latitudesE7 = [453_790_000, 453_810_000]
+        line.longitudesE7 = [141_440_000, 141_460_000]
+        degenerate.polygon = line
+        add(&builder, "polygon.degenerate", ["§polygon-inside", "§region-inside"],
+            "A polygon of two vertices (invalid, but possible on the wire) is ignored: the region is its circle, and the walk enters and leaves it.",
+            request(walkThrough(), [degenerate]))
+        var noCentre = site(id: "site:no-centre")
+        noCentre.circle!.centerLongitudeE7 = nil
+        add(&builder, "arming.no-centre", ["§fence-state-report"],
+            "A region without a circle centre cannot be armed: it reports nothing; the other region works as usual.",
+            request(walkThrough(), [noCentre, site()]))
         add(&builder, "arming.mid-trace", ["§fence-state-report", "§fence-confirm"],
             "Nothing armed at first; the site is armed at fix 60, while inside: STATE_INSIDE, then an EXIT.",
             request(walkThrough(), [], arming: [60: arm([site()])]))

@@ -64,7 +64,9 @@ enum PlanningFamily: VectorFamily {
     static func checkMargins(_ id: String, _ request: PlanningRequest) {
         let point = SpherePoint(latitudeE7: request.latitudeE7, longitudeE7: request.longitudeE7)
         var gaps: [Double] = []
-        for region in request.catalogue {
+        var seen: Set<String> = []
+        // Only each id's first region takes part (`§plan-candidates`).
+        for region in request.catalogue where seen.insert(region.id).inserted {
             guard let shape = RegionShape(region) else { continue }
             let edge = point.distanceM(to: shape.center) - shape.radiusM
             precondition(abs(edge) > 0.01, "\(id): the position is within 1 cm of \(region.id)'s circle; move it")
@@ -121,6 +123,15 @@ enum PlanningFamily: VectorFamily {
         add(&builder, "rank.priority-first", ["§plan-rank"],
             "The two farthest shops have priorities 5 and 3: they come first, before nearer ones of priority 0.",
             request(prioritized, at: (latitude, longitude), budget: 5))
+        var duplicated = flat
+        duplicated[0].expiresAtMs = now - 1
+        var copy = flat[0]
+        copy.version = 2
+        duplicated.append(copy)
+        duplicated[5].circle!.centerLatitudeE7 = nil
+        add(&builder, "catalogue.first-of-each-id", ["§plan-candidates"],
+            "shop:f0 occurs twice, first expired: an id counts once, as its first region, so shop:f0 takes no part at all; shop:f5 has no circle centre and takes no part either.",
+            request(duplicated, at: (latitude, longitude), budget: 5))
         let same = ["shop:c", "shop:a", "shop:d", "shop:b"].map { region($0, (latitude, longitude), 300) }
         add(&builder, "rank.ties-by-id", ["§plan-rank"],
             "Four regions with the same circle around the device (gap 0, all open): by id.",
@@ -257,6 +268,11 @@ enum PlanningFamily: VectorFamily {
         add(&builder, "delta.previous-was-delta", ["§plan-delta"],
             "The previous assignment is itself a DELTA: its set is unknown, so a FULL_REPLACEMENT.",
             request(catalogue, at: (latitude, longitude), budget: 10, previous: previousDelta))
+        var unstated = base
+        unstated.datum = .unspecified
+        add(&builder, "delta.previous-datum-unstated", ["§plan-delta"],
+            "The previous assignment states no datum, which reads as WGS84 (§datum-default): a DELTA on it.",
+            request(catalogue, at: moved, budget: 10, previous: unstated))
         var gcj = base
         gcj.datum = .gcj02
         add(&builder, "delta.previous-other-datum", ["§plan-delta"],

@@ -411,6 +411,13 @@ enum RecordingFamily: VectorFamily {
             "Stopped, then a reboot in the same place: the new boot does not know it was stopped, so its first fix is MOTION_START.",
             request(trace))
         trace = walk(10)
+        trace.fixes[4].longitudeE7 = nil
+        trace.fixes[7].latitudeE7 = nil
+        trace.fixes[7].longitudeE7 = nil
+        add(&builder, "clock.missing-coordinates", ["§rec-clock", "§rec-filter"],
+            "A missing coordinate reads as 0: fix 4 (no longitude) lies on the prime meridian, thousands of km away, and is recorded by distance; fix 7 (neither) is at (0, 0): `null-island`.",
+            request(trace))
+        trace = walk(10)
         trace.fixes[5].elapsedRealtimeMs = nil
         trace.fixes[5].bootId = TraceWriter.bootB
         add(&builder, "clock.untimed-other-boot", ["§rec-clock"],
@@ -523,6 +530,19 @@ enum RecordingFamily: VectorFamily {
             request(
                 trace, policy { $0.uploadIntervalMs = 30_000 },
                 results: [.transportFailed, .transportFailed, .transportFailed, .transportFailed]))
+        trace = TraceWriter()
+        trace.fix(stepMs: 60_000, speedCmS: 0)
+        trace.teleport(bearing: 0, metres: 111)
+        trace.fix(stepMs: 60_000, speedCmS: 0)
+        trace.reboot(after: 60_000)
+        trace.fix(stepMs: 29_500, speedCmS: 0, accuracyCm: 0)
+        trace.teleport(bearing: 0, metres: 111)
+        trace.fix(stepMs: 10_000, speedCmS: 0)
+        trace.teleport(bearing: 0, metres: 111)
+        trace.fix(stepMs: 10_000, speedCmS: 0)
+        add(&builder, "upload.reboot-nothing-pending", ["§upload-boot", "§upload-schedule"],
+            "Everything was sent before the reboot, and the new boot's first fix is dropped: nothing is pending at the boot's start, so no upload is due at once; the fixes recorded later wait for the ordinary triggers (an upload never carries a fix recorded after it).",
+            request(trace))
         trace = TraceWriter()
         trace.move(bearing: 0, metres: 15, count: 12, stepMs: 1_000)
         trace.gap(120_000)

@@ -90,7 +90,9 @@ enum PlanAssembly {
         assignment.refresh = refresh
 
         // §plan-delta
-        guard let previous, previous.mode == .fullReplacement, previous.datum == .wgs84 else {
+        // `§datum-default`: an unstated datum is WGS84.
+        guard let previous, previous.mode == .fullReplacement, previous.datum == .wgs84 || previous.datum == .unspecified
+        else {
             assignment.assignmentVersion = previous.map { nextVersion($0.assignmentVersion) } ?? 1
             assignment.mode = .fullReplacement
             assignment.regions = regions

@@ -75,6 +75,9 @@ public struct UploadScheduler: Sendable {
     /// Uploads due at or before `elapsedMs` happen (after the fixes recorded at that time).
     public mutating func settle(at elapsedMs: UInt64, results: (Int) -> AttemptResult) {
         runDue(before: elapsedMs, inclusive: true, results: results)
+        // `§upload-boot`: the upload due at once is due at the boot's first fix, when something is pending then;
+        // with nothing pending, the ordinary triggers take over (an upload never carries a later fix).
+        if bootDueMs == elapsedMs { bootDueMs = nil }
     }
 
     /// The next upload time, if anything is pending.

@@ -83,9 +83,9 @@ extension BuiltinTestee {
     /// `§arm-order`: the arming order over the held set.
     public func run(_ request: ArmingRequest) -> ArmingResponse {
         var response = ArmingResponse()
-        let position = request.position.flatMap { fix -> SpherePoint? in
-            guard let latitude = fix.latitudeE7, let longitude = fix.longitudeE7 else { return nil }
-            return SpherePoint(latitudeE7: latitude, longitudeE7: longitude)
+        // The position is known when the request has one; a missing coordinate reads as 0, as everywhere.
+        let position = request.position.map {
+            SpherePoint(latitudeE7: $0.latitudeE7 ?? 0, longitudeE7: $0.longitudeE7 ?? 0)
         }
         response.armed = Arming.arm(
             request.assignment ?? RegionAssignment(), slots: Int(request.slots), position: position,

@@ -20,7 +20,9 @@ def run(req):
     # of a present position reads as 0.
     if req.HasField("position"):
         p = (req.position.latitude_e7, req.position.longitude_e7)
-        key = lambda r: (-r.priority, geometry.gap(r, p), id_key(r.id))  # noqa: E731
+        # A region without a circle centre has no gap: it ranks after the others of its priority (spec, "Arming").
+        key = lambda r: (-r.priority,  # noqa: E731
+                         geometry.gap(r, p) if geometry.has_circle_centre(r) else float("inf"), id_key(r.id))
     else:
         key = lambda r: (-r.priority, id_key(r.id))  # noqa: E731
     # UNSPECIFIED: an id twice in the assignment (invalid, `duplicate-region-id`) is armed or failed once, by its

@@ -46,6 +46,9 @@ class FenceEngine:
 
     def arm(self, regions):
         for r in regions:
+            # "Fences", State: a region without a circle centre cannot be armed (now stated in the spec).
+            if not geometry.has_circle_centre(r):
+                continue
             old = self.armed.get(r.id)
             # UNSPECIFIED (contradiction): BEHAVIOR.md makes a region unknown when it is armed "or re-armed with
             # another definition", which implies that re-arming the same definition keeps its state;
@@ -81,18 +84,17 @@ class FenceEngine:
         return geometry.inside(r, p)
 
     def fix(self, f):
-        # §fence-expiry: before the fix is evaluated.
-        # UNSPECIFIED: expiry runs for every delivered fix, counted or not (an ignored fix is still "evaluated" by
-        # the gate), so a wall-clock time on an ignored fix disarms too.
-        for rid in [rid for rid, a in self.armed.items()
-                    if a.region.expires_at_ms > 0 and a.region.expires_at_ms <= f.time_ms]:
-            del self.armed[rid]
         if not self.counts(f):
             return
         if self.prev is not None and self.prev[0] != f.boot_id:
             for a in self.armed.values():  # a new boot: the OS forgot its regions
                 a.unknown()
         self.prev = (f.boot_id, f.elapsed_realtime_ms)
+        # §fence-expiry: before a counted fix is evaluated (settled in the spec after this reading first ran it for
+        # every delivered fix, B16).
+        for rid in [rid for rid, a in self.armed.items()
+                    if a.region.expires_at_ms > 0 and a.region.expires_at_ms <= f.time_ms]:
+            del self.armed[rid]
         tf = f.elapsed_realtime_ms
         p = pos(f)
         out = []  # (kind, region, S time or None, dwell_ms or None)
@@ -148,10 +150,10 @@ def run(req):
         if kind == "fix":
             eng.fix(step.fix)
         elif kind == "arm":
-            # UNSPECIFIED: an id both armed and disarmed in one step: arming first, then disarming (it ends
-            # disarmed).
-            eng.arm(step.arm.regions)
+            # "Fences", State: one step disarms first, then arms (settled in the spec after this reading first did
+            # the opposite, B15).
             eng.disarm(step.arm.disarm_region_ids)
+            eng.arm(step.arm.regions)
         else:
             raise ValueError("fence step not understood")
     resp = t.FenceResponse(vector_id=req.vector_id)

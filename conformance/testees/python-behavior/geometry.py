@@ -60,9 +60,20 @@ def polygon_vertices(region):
 
 
 def has_polygon(region):
-    # UNSPECIFIED: a present polygon with fewer than 3 vertices (invalid by validation). "If the region has a
-    # polygon" is read as the field's presence, so a present polygon with no vertices contains nothing.
-    return region.HasField("polygon")
+    # §polygon-inside: a polygon with fewer than 3 vertices or lists of different lengths is ignored, the region is
+    # its circle (settled in the spec after this reading first took any present polygon, B26).
+    if not region.HasField("polygon"):
+        return False
+    poly = region.polygon
+    return len(poly.latitudes_e7) == len(poly.longitudes_e7) and len(poly.latitudes_e7) >= 3
+
+
+def has_circle_centre(region):
+    """Whether the region has a circle with both centre coordinates: without one it can be neither armed nor
+    planned (spec: "Fences", State, and §plan-candidates)."""
+    c = region.circle
+    return (region.HasField("circle") and c.HasField("center_latitude_e7")
+            and c.HasField("center_longitude_e7"))
 
 
 def _projected_ring(region, tangent):

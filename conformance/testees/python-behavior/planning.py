@@ -16,11 +16,13 @@ def plan(req):
     p = (req.latitude_e7, req.longitude_e7)
     n = req.slot_budget
     # Live regions, by id.
-    # UNSPECIFIED: an id twice in the catalogue: the first occurrence is the region, later ones are ignored.
-    regions = {}
+    # §plan-candidates: each id counts once, as its first region in the catalogue (live or not: settled in the spec
+    # after this reading first took the first live one, B22); a region without a circle centre takes no part.
+    first = {}
     for r in req.catalogue:
-        if live(r, now) and r.id not in regions:
-            regions[r.id] = r
+        if geometry.has_circle_centre(r) and r.id not in first:
+            first[r.id] = r
+    regions = {rid: r for rid, r in first.items() if live(r, now)}
     children = {rid: [] for rid in regions}
     roots = []
     for r in regions.values():

@@ -1196,7 +1196,7 @@ public nonisolated struct Locationwire_Conformance_V1_RecordingRequest: Sendable
   fileprivate var _policy: Locationwire_V1_TrackingPolicy? = nil
 }
 
-/// How one upload attempt ends.
+/// How one upload attempt ends. A result with no member set succeeds, like an attempt beyond the list.
 public nonisolated struct Locationwire_Conformance_V1_UploadAttemptResult: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1428,12 +1428,14 @@ public nonisolated struct Locationwire_Conformance_V1_FenceStep: Sendable {
   public init() {}
 }
 
+/// One arming step: first the disarms, then the arms (proto/BEHAVIOR.md, "Fences", State).
 public nonisolated struct Locationwire_Conformance_V1_FenceArming: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// Regions to arm; an id already armed is replaced (and its state becomes unknown).
+  /// Regions to arm; an id already armed is replaced, and its state becomes unknown unless the definition is
+  /// identical.
   public var regions: [Locationwire_V1_Region] = []
 
   /// Ids to disarm; an id not armed is ignored.
