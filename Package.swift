@@ -80,7 +80,8 @@ let package = Package(
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing", "LocationWireSession",
-                "LocationWireSimulation", "LocationWireBehavior", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LocationWireSimulation", "LocationWireBehavior",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),

@@ -31,8 +31,7 @@ struct TraceWriter {
     }
 
     /// The point `metres` from (latitude, longitude) along `bearing` degrees, on the spec's sphere.
-    static func destination(latitude: Double, longitude: Double, bearing: Double, metres: Double) -> (Double, Double)
-    {
+    static func destination(latitude: Double, longitude: Double, bearing: Double, metres: Double) -> (Double, Double) {
         let delta = metres / Sphere.radiusM
         let theta = bearing * .pi / 180
         let phi1 = latitude * .pi / 180
@@ -118,7 +117,8 @@ struct TraceWriter {
 
     /// Moves the position without a fix.
     mutating func teleport(bearing: Double, metres: Double) {
-        (latitude, longitude) = Self.destination(latitude: latitude, longitude: longitude, bearing: bearing, metres: metres)
+        (latitude, longitude) = Self.destination(
+            latitude: latitude, longitude: longitude, bearing: bearing, metres: metres)
     }
 }
 
@@ -182,7 +182,8 @@ enum RegionWriter {
         let unwrapped = vertices.map { $0.1 - first > 180 ? $0.1 - 360 : ($0.1 - first < -180 ? $0.1 + 360 : $0.1) }
         var centerLongitude = unwrapped.reduce(0, +) / Double(vertices.count)
         if centerLongitude > 180 { centerLongitude -= 360 } else if centerLongitude < -180 { centerLongitude += 360 }
-        let center = SpherePoint(latitudeE7: TraceWriter.e7(centerLatitude), longitudeE7: TraceWriter.e7(centerLongitude))
+        let center = SpherePoint(
+            latitudeE7: TraceWriter.e7(centerLatitude), longitudeE7: TraceWriter.e7(centerLongitude))
         let radius = vertices.map {
             center.distanceM(to: SpherePoint(latitudeE7: TraceWriter.e7($0.0), longitudeE7: TraceWriter.e7($0.1)))
         }.max()!
@@ -253,7 +254,11 @@ extension VectorBuilder {
             precondition(readBack == original, "\(id): the request's JSON loses something")
             let judged = BehaviorEvaluation.judge(
                 vector, expected: try BehaviorEvaluation.expectedResponse(Request.self, of: vector),
-                actual: { var response = expected; response.vectorId = id; return response }())
+                actual: {
+                    var response = expected
+                    response.vectorId = id
+                    return response
+                }())
             precondition(judged == nil, "\(id): the response's JSON loses something: \(judged!)")
         } catch {
             preconditionFailure("\(id): the vector does not read back: \(error)")

@@ -32,7 +32,8 @@ enum FenceFamily: VectorFamily {
     }
 
     static func site(_ radiusM: UInt32 = 200, id: String = "site:depot", dwellMs: UInt32? = nil) -> Region {
-        RegionWriter.circle(id, latitude: centerLatitude, longitude: centerLongitude, radiusM: radiusM, dwellMs: dwellMs)
+        RegionWriter.circle(
+            id, latitude: centerLatitude, longitude: centerLongitude, radiusM: radiusM, dwellMs: dwellMs)
     }
 
     /// A trace starting `metres` west of the centre, heading east.
@@ -82,12 +83,14 @@ enum FenceFamily: VectorFamily {
     // MARK: - State reports
 
     static func states(_ builder: inout VectorBuilder) {
-        add(&builder, "state.outside", ["§fence-state-report", "§fence-event", "§region-inside"],
+        add(
+            &builder, "state.outside", ["§fence-state-report", "§fence-event", "§region-inside"],
             "The first counted fix finds the region unknown and reports STATE_OUTSIDE; the walk then enters and leaves.",
             request(walkThrough(), [site()]))
         var trace = west(50)
         trace.move(bearing: 90, metres: 7.5, count: 20, stepMs: 5_000)
-        add(&builder, "state.inside", ["§fence-state-report"],
+        add(
+            &builder, "state.inside", ["§fence-state-report"],
             "Armed while already inside: STATE_INSIDE at the first fix (iOS would send no enter).",
             request(trace, [site()]))
         var quiet = site()
@@ -95,7 +98,8 @@ enum FenceFamily: VectorFamily {
         quiet.notifyOnExit = false
         quiet.notifyOnDwell = true
         quiet.loiteringDelayMs = 3_600_000
-        add(&builder, "state.whatever-the-flags", ["§fence-state-report"],
+        add(
+            &builder, "state.whatever-the-flags", ["§fence-state-report"],
             "A region that notifies only on dwell (an hour): the state report comes anyway; entry and exit change its state silently.",
             request(walkThrough(), [quiet]))
         trace = west(50)
@@ -103,7 +107,8 @@ enum FenceFamily: VectorFamily {
         trace.fix(accuracyCm: 25_000)
         trace.fix(accuracyCm: 12_000)
         trace.move(bearing: 90, metres: 5, count: 6, stepMs: 5_000)
-        add(&builder, "state.first-counted-fix", ["§fence-state-report", "§fence-gate"],
+        add(
+            &builder, "state.first-counted-fix", ["§fence-state-report", "§fence-gate"],
             "The first two fixes are too inaccurate to count (250 m and 120 m, limit 100 m): the state report waits for the first counted fix.",
             request(trace, [site()]))
         trace = west(50)
@@ -113,7 +118,8 @@ enum FenceFamily: VectorFamily {
             RegionWriter.circle("site:c", latitude: centerLatitude + 0.01, longitude: centerLongitude, radiusM: 300),
             RegionWriter.circle("site:b", latitude: centerLatitude, longitude: centerLongitude - 0.02, radiusM: 150),
         ]
-        add(&builder, "state.many-regions", ["§fence-state-report", "§fence-order"],
+        add(
+            &builder, "state.many-regions", ["§fence-state-report", "§fence-order"],
             "Four regions, two containing the first fix: four state reports in region id order.",
             request(trace, four))
     }
@@ -121,81 +127,97 @@ enum FenceFamily: VectorFamily {
     // MARK: - Transitions
 
     static func transitions(_ builder: inout VectorBuilder) {
-        add(&builder, "transition.default-policy", ["§fence-confirm", "§fence-hysteresis", "§fence-event"],
+        add(
+            &builder, "transition.default-policy", ["§fence-confirm", "§fence-hysteresis", "§fence-event"],
             "The default policy (hysteresis 200 m, confirm 20 s): ENTER 20 s after the first fix inside, with os_event_time_ms at that first fix; EXIT once 200 m past the boundary for 20 s.",
             request(walkThrough(), [site()]))
-        add(&builder, "transition.confirm-zero", ["§fence-confirm"],
+        add(
+            &builder, "transition.confirm-zero", ["§fence-confirm"],
             "fence_confirm_ms 0: each transition is confirmed by its first fix on the other side.",
             request(walkThrough(), [site()], policy { $0.fenceConfirmMs = 0 }))
-        add(&builder, "transition.confirm-60s", ["§fence-confirm"],
+        add(
+            &builder, "transition.confirm-60s", ["§fence-confirm"],
             "fence_confirm_ms 60000: 60 s on the other side.",
             request(walkThrough(), [site()], policy { $0.fenceConfirmMs = 60_000 }))
         var trace = west(400)
         trace.move(bearing: 90, metres: 1, count: 1, stepMs: 10_000)
         trace.teleport(bearing: 90, metres: 400)
         trace.stay(count: 4, stepMs: 10_000)
-        add(&builder, "transition.confirm-exact", ["§fence-confirm"],
+        add(
+            &builder, "transition.confirm-exact", ["§fence-confirm"],
             "Inside at 0, 10 and 20 s: the fix exactly 20 s after the first confirms (at least fence_confirm_ms).",
             request(trace, [site()]))
         trace = west(300)
         trace.move(bearing: 90, metres: 15, count: 40, stepMs: 1_000)
-        add(&builder, "transition.quick-pass", ["§fence-confirm"],
+        add(
+            &builder, "transition.quick-pass", ["§fence-confirm"],
             "Driving at 15 m/s through a 50 m region: inside for 6 s, less than the confirm time, so neither ENTER nor EXIT; the state stays outside.",
             request(trace, [site(50)]))
         trace = west(500)
         trace.move(bearing: 90, metres: 10, count: 10, stepMs: 5_000)
         trace.fix(stepMs: 5_000, offsetM: 400, offsetBearing: 90)
         trace.move(bearing: 90, metres: 0, count: 10, stepMs: 5_000)
-        add(&builder, "transition.gps-jump", ["§fence-confirm"],
+        add(
+            &builder, "transition.gps-jump", ["§fence-confirm"],
             "One fix 400 m off (a GPS jump with a good accuracy) lands inside: it starts a transition that the next fix cancels: no ENTER.",
             request(trace, [site()]))
         trace = walkThrough()
         for index in stride(from: 60, to: 70, by: 2) { trace.fixes[index].horizontalAccuracyCm = 50_000 }
-        add(&builder, "transition.accuracy-spike", ["§fence-gate", "§fence-confirm"],
+        add(
+            &builder, "transition.accuracy-spike", ["§fence-gate", "§fence-confirm"],
             "Every other fix around the entry has a 500 m accuracy: they do not count, neither confirming nor cancelling; the good ones confirm.",
             request(trace, [site()]))
         trace = walkThrough()
         for index in trace.fixes.indices where index % 3 == 0 { trace.fixes[index].horizontalAccuracyCm = 10_000 }
         for index in trace.fixes.indices where index % 3 == 1 { trace.fixes[index].horizontalAccuracyCm = 9_999 }
-        add(&builder, "transition.accuracy-at-limit", ["§fence-gate"],
+        add(
+            &builder, "transition.accuracy-at-limit", ["§fence-gate"],
             "Fixes at exactly fence_max_accuracy_cm (10000) do not count; 9999 do.", request(trace, [site()]))
-        add(&builder, "transition.accuracy-policy", ["§fence-gate"],
+        add(
+            &builder, "transition.accuracy-policy", ["§fence-gate"],
             "fence_max_accuracy_cm 2000: the walk's 5 m fixes count, the same trace with 25 m fixes would not.",
             request(walkThrough(), [site()], policy { $0.fenceMaxAccuracyCm = 2_000 }))
         trace = walkThrough()
         for index in trace.fixes.indices { trace.fixes[index].horizontalAccuracyCm = 8_000 }
-        add(&builder, "transition.region-smaller-than-accuracy", ["§fence-gate", "§region-inside"],
+        add(
+            &builder, "transition.region-smaller-than-accuracy", ["§fence-gate", "§region-inside"],
             "A 33 m region, fixes with an 80 m accuracy: the point decides, not the accuracy circle, so the walk still enters and leaves.",
             request(trace, [site(33)], policy { $0.fenceHysteresisM = 50 }))
         var entryOnly = site()
         entryOnly.notifyOnExit = false
-        add(&builder, "transition.entry-only", ["§fence-confirm"],
+        add(
+            &builder, "transition.entry-only", ["§fence-confirm"],
             "A region without notify_on_exit: ENTER is reported; the exit changes the state silently.",
             request(walkThrough(), [entryOnly]))
         var exitOnly = site()
         exitOnly.notifyOnEntry = false
-        add(&builder, "transition.exit-only", ["§fence-confirm"], "notify_on_exit only: EXIT alone.",
+        add(
+            &builder, "transition.exit-only", ["§fence-confirm"], "notify_on_exit only: EXIT alone.",
             request(walkThrough(), [exitOnly]))
         trace = walkThrough()
         trace.move(bearing: 270, metres: 7.5, count: 175, stepMs: 5_000)
-        add(&builder, "transition.there-and-back", ["§fence-confirm", "§fence-hysteresis"],
+        add(
+            &builder, "transition.there-and-back", ["§fence-confirm", "§fence-hysteresis"],
             "Through and back again: ENTER, EXIT, ENTER, EXIT.", request(trace, [site()]))
         trace = west(255)
         trace.move(bearing: 90, metres: 10, count: 10, stepMs: 5_000)
         trace.gap(300_000)
         trace.teleport(bearing: 90, metres: 900)
         trace.move(bearing: 90, metres: 10, count: 10, stepMs: 5_000)
-        add(&builder, "transition.tunnel", ["§fence-confirm", "§fence-hysteresis"],
+        add(
+            &builder, "transition.tunnel", ["§fence-confirm", "§fence-hysteresis"],
             "Inside, then five minutes without fixes (a tunnel), then far outside: the exit starts at the first fix after the gap and is confirmed 20 s later.",
             request(trace, [site()], policy { $0.fenceConfirmMs = 20_000 }))
         trace = west(500, seed: 3)
         for _ in 0..<60 {
             trace.teleport(bearing: 90, metres: 8)
             let accuracy = UInt32(trace.random.uniform(3_000, 20_000))
-            trace.fix(stepMs: 5_000, accuracyCm: accuracy, offsetM: trace.random.uniform(10, 80),
+            trace.fix(
+                stepMs: 5_000, accuracyCm: accuracy, offsetM: trace.random.uniform(10, 80),
                 offsetBearing: trace.random.uniform(0, 360))
         }
-        add(&builder, "transition.urban-canyon", ["§fence-gate", "§fence-confirm"],
+        add(
+            &builder, "transition.urban-canyon", ["§fence-gate", "§fence-confirm"],
             "An urban canyon: 30 to 200 m accuracies, fixes 10 to 80 m off. Only fixes better than 100 m count.",
             request(trace, [site(120)], policy { $0.fenceHysteresisM = 60 }))
     }
@@ -207,13 +229,16 @@ enum FenceFamily: VectorFamily {
         trace.stay(count: 3, stepMs: 5_000)
         trace.move(bearing: 90, metres: 9.7, count: 33, stepMs: 5_000)
         trace.stay(count: 20, stepMs: 5_000)
-        add(&builder, "hysteresis.band", ["§fence-hysteresis"],
+        add(
+            &builder, "hysteresis.band", ["§fence-hysteresis"],
             "From the centre to 120 m past the boundary of a 200 m region and staying there: within the 200 m hysteresis band, so no EXIT however long.",
             request(trace, [site()]))
-        add(&builder, "hysteresis.custom", ["§fence-hysteresis"],
+        add(
+            &builder, "hysteresis.custom", ["§fence-hysteresis"],
             "The same trace with fence_hysteresis_m 100: now it leaves.",
             request(trace, [site()], policy { $0.fenceHysteresisM = 100 }))
-        add(&builder, "hysteresis.zero", ["§fence-hysteresis"],
+        add(
+            &builder, "hysteresis.zero", ["§fence-hysteresis"],
             "fence_hysteresis_m 0: any fix outside is on the other side.",
             request(walkThrough(), [site()], policy { $0.fenceHysteresisM = 0 }))
         /// Standing on the north boundary, each fix up to 30 m off, alternately outwards and inwards.
@@ -228,14 +253,16 @@ enum FenceFamily: VectorFamily {
         trace = west(0, seed: 5)
         trace.stay(count: 3, stepMs: 5_000)
         jitter(&trace)
-        add(&builder, "hysteresis.boundary-jitter-inside", ["§fence-hysteresis", "§fence-confirm"],
+        add(
+            &builder, "hysteresis.boundary-jitter-inside", ["§fence-hysteresis", "§fence-confirm"],
             "Inside, then standing on the boundary with jitter of up to 30 m each way: the outside fixes are in the 200 m band, so no EXIT.",
             request(trace, [site()]))
         trace = west(0, seed: 6)
         trace.teleport(bearing: 0, metres: 400)
         trace.stay(count: 3, stepMs: 5_000)
         jitter(&trace)
-        add(&builder, "hysteresis.boundary-jitter-outside", ["§fence-confirm"],
+        add(
+            &builder, "hysteresis.boundary-jitter-outside", ["§fence-confirm"],
             "Outside, then the same jitter with hysteresis 0: inside fixes alternate with outside ones, so no entry is ever confirmed.",
             request(trace, [site()], policy { $0.fenceHysteresisM = 0 }))
         trace = west(0)
@@ -244,7 +271,8 @@ enum FenceFamily: VectorFamily {
         trace.fix(stepMs: 5_000)
         trace.teleport(bearing: 270, metres: 500)
         trace.stay(count: 10, stepMs: 5_000)
-        add(&builder, "hysteresis.exit-and-back-in-window", ["§fence-confirm", "§fence-hysteresis"],
+        add(
+            &builder, "hysteresis.exit-and-back-in-window", ["§fence-confirm", "§fence-hysteresis"],
             "Inside, one fix 300 m out, back in: the exit is pending for one fix and cancelled; no EXIT.",
             request(trace, [site()]))
     }
@@ -255,18 +283,22 @@ enum FenceFamily: VectorFamily {
         var trace = west(405)
         trace.move(bearing: 90, metres: 10, count: 40, stepMs: 5_000)
         trace.stay(count: 60, stepMs: 5_000, driftM: 20)
-        add(&builder, "dwell.after-enter", ["§fence-dwell", "§fence-event"],
+        add(
+            &builder, "dwell.after-enter", ["§fence-dwell", "§fence-event"],
             "loitering_delay_ms 120000: DWELL at the first fix 120 s after the stay began (the entry's first inside fix), with dwell_ms.",
             request(trace, [site(dwellMs: 120_000)]))
         trace = west(0)
         trace.stay(count: 30, stepMs: 10_000, driftM: 20)
-        add(&builder, "dwell.after-state-inside", ["§fence-dwell", "§fence-state-report"],
+        add(
+            &builder, "dwell.after-state-inside", ["§fence-dwell", "§fence-state-report"],
             "Armed inside: the stay begins at the STATE_INSIDE fix; DWELL exactly 60 s later (at least loitering_delay_ms).",
             request(trace, [site(dwellMs: 60_000)]))
-        add(&builder, "dwell.same-fix-as-enter", ["§fence-dwell", "§fence-order"],
+        add(
+            &builder, "dwell.same-fix-as-enter", ["§fence-dwell", "§fence-order"],
             "loitering_delay_ms 10000 with a 20 s confirm time: the ENTER and the DWELL come from the same fix, ENTER first; dwell_ms is 20 s.",
             request(walkThrough(), [site(dwellMs: 10_000)]))
-        add(&builder, "dwell.leaves-first", ["§fence-dwell"],
+        add(
+            &builder, "dwell.leaves-first", ["§fence-dwell"],
             "loitering_delay_ms 600000: the walk leaves before it, so no DWELL.",
             request(walkThrough(), [site(dwellMs: 600_000)]))
         trace = west(0)
@@ -275,7 +307,8 @@ enum FenceFamily: VectorFamily {
         trace.stay(count: 10, stepMs: 10_000)
         trace.teleport(bearing: 270, metres: 800)
         trace.stay(count: 20, stepMs: 10_000)
-        add(&builder, "dwell.once-per-stay", ["§fence-dwell"],
+        add(
+            &builder, "dwell.once-per-stay", ["§fence-dwell"],
             "DWELL once per stay: after 60 s of the first stay, and again after 60 s of the second, after an exit and an entry.",
             request(trace, [site(dwellMs: 60_000)]))
     }
@@ -283,33 +316,44 @@ enum FenceFamily: VectorFamily {
     // MARK: - Order and neighbours
 
     static func order(_ builder: inout VectorBuilder) {
-        let west = RegionWriter.circle("site:b-west", latitude: centerLatitude, longitude: centerLongitude - 0.003, radiusM: 110)
-        let east = RegionWriter.circle("site:a-east", latitude: centerLatitude, longitude: centerLongitude + 0.003, radiusM: 110)
+        let west = RegionWriter.circle(
+            "site:b-west", latitude: centerLatitude, longitude: centerLongitude - 0.003, radiusM: 110)
+        let east = RegionWriter.circle(
+            "site:a-east", latitude: centerLatitude, longitude: centerLongitude + 0.003, radiusM: 110)
         var trace = TraceWriter(latitude: centerLatitude, longitude: centerLongitude - 0.003)
         trace.stay(count: 2, stepMs: 5_000)
         trace.teleport(bearing: 90, metres: 470)
         trace.stay(count: 3, stepMs: 5_000)
-        add(&builder, "order.adjacent", ["§fence-order"],
+        add(
+            &builder, "order.adjacent", ["§fence-order"],
             "Two adjacent regions; one fix moves from the western to the eastern one (confirm 0, hysteresis 0): EXIT of site:b-west before ENTER of site:a-east, kinds before ids.",
-            request(trace, [west, east], policy {
-                $0.fenceConfirmMs = 0
-                $0.fenceHysteresisM = 0
-            }))
-        let district = RegionWriter.circle("district:old-town", latitude: centerLatitude, longitude: centerLongitude, radiusM: 1_500, level: .district)
-        let shop = RegionWriter.circle("shop:42", latitude: centerLatitude, longitude: centerLongitude + 0.001, radiusM: 60, parent: "district:old-town")
+            request(
+                trace, [west, east],
+                policy {
+                    $0.fenceConfirmMs = 0
+                    $0.fenceHysteresisM = 0
+                }))
+        let district = RegionWriter.circle(
+            "district:old-town", latitude: centerLatitude, longitude: centerLongitude, radiusM: 1_500, level: .district)
+        let shop = RegionWriter.circle(
+            "shop:42", latitude: centerLatitude, longitude: centerLongitude + 0.001, radiusM: 60,
+            parent: "district:old-town")
         trace = TraceWriter(latitude: centerLatitude, longitude: centerLongitude)
         trace.teleport(bearing: 270, metres: 2_500)
         trace.move(bearing: 90, metres: 12, count: 400, stepMs: 5_000)
-        add(&builder, "order.nested", ["§fence-order", "§fence-confirm"],
+        add(
+            &builder, "order.nested", ["§fence-order", "§fence-confirm"],
             "A shop inside a district: the walk enters the district, then the shop, leaves the shop, later the district.",
             request(trace, [district, shop], policy { $0.fenceHysteresisM = 50 }))
         let regions = ["site:c", "site:a", "site:b"].map {
             RegionWriter.circle($0, latitude: centerLatitude, longitude: centerLongitude, radiusM: 155)
         }
-        add(&builder, "order.same-fix-by-id", ["§fence-order"],
+        add(
+            &builder, "order.same-fix-by-id", ["§fence-order"],
             "Three regions with the same circle: their events of one fix come in id order, site:a, site:b, site:c.",
             request(walkThrough(), regions))
-        add(&builder, "order.sequence-numbers", ["§fence-order", "§fence-event"],
+        add(
+            &builder, "order.sequence-numbers", ["§fence-order", "§fence-event"],
             "first_event_sequence 41 and assignment_version 7: events are numbered 41, 42, ... and carry version 7.",
             request(walkThrough(), regions, firstEventSequence: 41, assignmentVersion: 7))
     }
@@ -319,52 +363,81 @@ enum FenceFamily: VectorFamily {
     static func polygons(_ builder: inout VectorBuilder) {
         // An L: a 400 m square without its north-east quarter.
         func corner(_ north: Double, _ east: Double) -> (Double, Double) {
-            let (lat, _) = TraceWriter.destination(latitude: centerLatitude, longitude: centerLongitude, bearing: 0, metres: north)
-            let (_, lon) = TraceWriter.destination(latitude: centerLatitude, longitude: centerLongitude, bearing: 90, metres: east)
+            let (lat, _) = TraceWriter.destination(
+                latitude: centerLatitude, longitude: centerLongitude, bearing: 0, metres: north)
+            let (_, lon) = TraceWriter.destination(
+                latitude: centerLatitude, longitude: centerLongitude, bearing: 90, metres: east)
             return (lat, lon)
         }
         let ell = RegionWriter.polygon(
-            "site:l-yard", [corner(-200, -200), corner(-200, 200), corner(0, 200), corner(0, 0), corner(200, 0), corner(200, -200)])
+            "site:l-yard",
+            [corner(-200, -200), corner(-200, 200), corner(0, 200), corner(0, 0), corner(200, 0), corner(200, -200)])
         var trace = TraceWriter(latitude: centerLatitude, longitude: centerLongitude)
         trace.teleport(bearing: 0, metres: 100)
         trace.teleport(bearing: 90, metres: 600)
         trace.move(bearing: 270, metres: 7, count: 160, stepMs: 5_000)
-        add(&builder, "polygon.l-shape", ["§polygon-inside", "§region-inside", "§fence-confirm"],
+        add(
+            &builder, "polygon.l-shape", ["§polygon-inside", "§region-inside", "§fence-confirm"],
             "An L-shaped yard: the walk 100 m north of the centre crosses the missing quarter (inside the circle, outside the polygon) before entering the western arm.",
             request(trace, [ell], policy { $0.fenceHysteresisM = 30 }))
-        add(&builder, "polygon.edge-distance", ["§boundary-distance", "§fence-hysteresis"],
+        add(
+            &builder, "polygon.edge-distance", ["§boundary-distance", "§fence-hysteresis"],
             "Leaving the L through the notch: the distance past the boundary is measured to the nearest edge in the tangent plane, not to the circle.",
-            request(trace |> { var t = $0; t.fixes.reverse(); var elapsed: UInt64 = 5_000_000; var time = TraceWriter.start; for i in t.fixes.indices { t.fixes[i].elapsedRealtimeMs = elapsed; t.fixes[i].timeMs = time; elapsed += 5_000; time += 5_000 }; return t }, [ell], policy { $0.fenceHysteresisM = 80 }))
-        let hexagon = RegionWriter.regularPolygon("site:hex", latitude: centerLatitude, longitude: centerLongitude, radiusM: 250, sides: 6, rotation: 15, dwellMs: 60_000)
-        add(&builder, "polygon.hexagon-dwell", ["§polygon-inside", "§fence-dwell"],
+            request(
+                trace |> {
+                    var t = $0
+                    t.fixes.reverse()
+                    var elapsed: UInt64 = 5_000_000
+                    var time = TraceWriter.start
+                    for i in t.fixes.indices {
+                        t.fixes[i].elapsedRealtimeMs = elapsed
+                        t.fixes[i].timeMs = time
+                        elapsed += 5_000
+                        time += 5_000
+                    }
+                    return t
+                }, [ell], policy { $0.fenceHysteresisM = 80 }))
+        let hexagon = RegionWriter.regularPolygon(
+            "site:hex", latitude: centerLatitude, longitude: centerLongitude, radiusM: 250, sides: 6, rotation: 15,
+            dwellMs: 60_000)
+        add(
+            &builder, "polygon.hexagon-dwell", ["§polygon-inside", "§fence-dwell"],
             "A hexagon with dwell: the walk through it enters, dwells and leaves.",
             request(walkThrough(), [hexagon], policy { $0.fenceConfirmMs = 10_000 }))
         // The antimeridian: a square straddling 180°.
-        let fiji = RegionWriter.polygon("island:taveuni-east", [(-16.85, 179.99), (-16.85, -179.99), (-16.87, -179.99), (-16.87, 179.99)])
+        let fiji = RegionWriter.polygon(
+            "island:taveuni-east", [(-16.85, 179.99), (-16.85, -179.99), (-16.87, -179.99), (-16.87, 179.99)])
         trace = TraceWriter(latitude: -16.86, longitude: 179.97)
         trace.move(bearing: 90, metres: 40, count: 160, stepMs: 5_000)
-        add(&builder, "polygon.antimeridian", ["§polygon-inside", "§region-inside", "§distance"],
+        add(
+            &builder, "polygon.antimeridian", ["§polygon-inside", "§region-inside", "§distance"],
             "A polygon straddling the antimeridian, crossed eastwards from 179.97° to -179.97°: the gnomonic test has no seam there.",
             request(trace, [fiji], policy { $0.fenceHysteresisM = 100 }))
-        let pole = RegionWriter.regularPolygon("station:north-pole", latitude: 89.995, longitude: 0, radiusM: 600, sides: 5)
+        let pole = RegionWriter.regularPolygon(
+            "station:north-pole", latitude: 89.995, longitude: 0, radiusM: 600, sides: 5)
         trace = TraceWriter(latitude: 89.98, longitude: 0)
         trace.move(bearing: 0, metres: 20, count: 90, stepMs: 5_000)
         // Past the pole the longitude is 180° and going on means heading south.
         trace.move(bearing: 180, metres: 20, count: 110, stepMs: 5_000)
-        add(&builder, "polygon.pole", ["§polygon-inside", "§distance"],
+        add(
+            &builder, "polygon.pole", ["§polygon-inside", "§distance"],
             "A pentagon around a centre 556 m from the north pole, holding the pole; the walk crosses the pole (longitudes flip by 180°) and leaves on the other side.",
             request(trace, [pole], policy { $0.fenceHysteresisM = 100 }))
         trace = TraceWriter(latitude: 78.22, longitude: 15.60)
         trace.move(bearing: 45, metres: 10, count: 120, stepMs: 5_000)
-        add(&builder, "circle.high-latitude", ["§region-inside", "§distance"],
+        add(
+            &builder, "circle.high-latitude", ["§region-inside", "§distance"],
             "A circle in Longyearbyen (78° N), where a degree of longitude is 23 km: distances on the sphere, not in degrees.",
-            request(trace, [RegionWriter.circle("site:longyearbyen", latitude: 78.2235, longitude: 15.6135, radiusM: 250)],
+            request(
+                trace, [RegionWriter.circle("site:longyearbyen", latitude: 78.2235, longitude: 15.6135, radiusM: 250)],
                 policy { $0.fenceHysteresisM = 80 }))
         trace = TraceWriter(latitude: 0.001, longitude: 179.998)
         trace.move(bearing: 90, metres: 15, count: 40, stepMs: 5_000)
-        add(&builder, "circle.antimeridian", ["§region-inside", "§distance"],
+        add(
+            &builder, "circle.antimeridian", ["§region-inside", "§distance"],
             "A circle centred on the antimeridian at the equator, crossed eastwards.",
-            request(trace, [RegionWriter.circle("buoy:date-line", latitude: 0.001, longitude: 180, radiusM: 150)],
+            request(
+                trace, [RegionWriter.circle("buoy:date-line", latitude: 0.001, longitude: 180, radiusM: 150)],
                 policy { $0.fenceHysteresisM = 50 }))
     }
 
@@ -373,33 +446,40 @@ enum FenceFamily: VectorFamily {
     static func arming(_ builder: inout VectorBuilder) {
         var expiring = site()
         expiring.expiresAtMs = TraceWriter.start + 300_000
-        add(&builder, "expiry.while-inside", ["§fence-expiry"],
+        add(
+            &builder, "expiry.while-inside", ["§fence-expiry"],
             "The region expires (wall clock) while the walk is inside: disarmed silently, no EXIT, nothing after.",
             request(walkThrough(), [expiring]))
         var ignored = walkThrough()
         ignored.fixes[40].timeMs += 86_400_000
         ignored.fixes[40].horizontalAccuracyCm = 50_000
-        add(&builder, "expiry.uncounted-fix", ["§fence-expiry", "§fence-gate"],
+        add(
+            &builder, "expiry.uncounted-fix", ["§fence-expiry", "§fence-gate"],
             "Fix 40 does not count (500 m accuracy) and carries a wall clock a day ahead: expiry is checked only before a counted fix, so the region stays armed and the walk enters and leaves it.",
             request(ignored, [expiring]))
         var trace = walkThrough()
         for index in 50..<trace.fixes.count { trace.fixes[index].timeMs += 86_400_000 }
         expiring.expiresAtMs = TraceWriter.start + 3_600_000
-        add(&builder, "expiry.wall-clock-jump", ["§fence-expiry"],
+        add(
+            &builder, "expiry.wall-clock-jump", ["§fence-expiry"],
             "The wall clock jumps a day ahead at fix 50: expiry is a wall-clock time, so the region expires then.",
             request(trace, [expiring]))
-        add(&builder, "arming.disarm", ["§fence-expiry", "§fence-state-report"],
+        add(
+            &builder, "arming.disarm", ["§fence-expiry", "§fence-state-report"],
             "Disarmed at fix 90, while inside: no EXIT, nothing more.",
             request(walkThrough(), [site()], arming: [90: arm(disarm: ["site:depot", "site:never-armed"])]))
-        add(&builder, "arming.rearm-same", ["§fence-state-report"],
+        add(
+            &builder, "arming.rearm-same", ["§fence-state-report"],
             "Re-armed at fix 90 with the identical definition: its state stays, no new state report.",
             request(walkThrough(), [site()], arming: [90: arm([site()])]))
         var newer = site(255)
         newer.version = 2
-        add(&builder, "arming.rearm-new-version", ["§fence-state-report"],
+        add(
+            &builder, "arming.rearm-new-version", ["§fence-state-report"],
             "Re-armed at fix 90 with version 2 (255 m): the state becomes unknown; the next fix reports STATE_INSIDE.",
             request(walkThrough(), [site()], arming: [90: arm([newer])]))
-        add(&builder, "arming.disarm-and-arm-one-step", ["§fence-state-report"],
+        add(
+            &builder, "arming.disarm-and-arm-one-step", ["§fence-state-report"],
             "One step disarms site:depot and arms it again with the same definition: disarms first, then arms, so it ends armed and unknown, and the next fix reports its state again.",
             request(walkThrough(), [site()], arming: [90: arm([site()], disarm: ["site:depot"])]))
         var degenerate = site()
@@ -407,15 +487,18 @@ enum FenceFamily: VectorFamily {
         line.latitudesE7 = [453_790_000, 453_810_000]
         line.longitudesE7 = [141_440_000, 141_460_000]
         degenerate.polygon = line
-        add(&builder, "polygon.degenerate", ["§polygon-inside", "§region-inside"],
+        add(
+            &builder, "polygon.degenerate", ["§polygon-inside", "§region-inside"],
             "A polygon of two vertices (invalid, but possible on the wire) is ignored: the region is its circle, and the walk enters and leaves it.",
             request(walkThrough(), [degenerate]))
         var noCentre = site(id: "site:no-centre")
         noCentre.circle!.centerLongitudeE7 = nil
-        add(&builder, "arming.no-centre", ["§fence-state-report"],
+        add(
+            &builder, "arming.no-centre", ["§fence-state-report"],
             "A region without a circle centre cannot be armed: it reports nothing; the other region works as usual.",
             request(walkThrough(), [noCentre, site()]))
-        add(&builder, "arming.mid-trace", ["§fence-state-report", "§fence-confirm"],
+        add(
+            &builder, "arming.mid-trace", ["§fence-state-report", "§fence-confirm"],
             "Nothing armed at first; the site is armed at fix 60, while inside: STATE_INSIDE, then an EXIT.",
             request(walkThrough(), [], arming: [60: arm([site()])]))
     }
@@ -427,7 +510,8 @@ enum FenceFamily: VectorFamily {
         trace.stay(count: 10, stepMs: 5_000)
         trace.reboot()
         trace.stay(count: 10, stepMs: 5_000)
-        add(&builder, "reboot.inside", ["§fence-state-report"],
+        add(
+            &builder, "reboot.inside", ["§fence-state-report"],
             "A reboot inside the region: the OS forgot it, so the new boot's first fix reports STATE_INSIDE again.",
             request(trace, [site(dwellMs: 30_000)]))
         trace = west(0)
@@ -436,18 +520,21 @@ enum FenceFamily: VectorFamily {
         trace.stay(count: 2, stepMs: 5_000)
         trace.reboot(after: 10_000)
         trace.stay(count: 10, stepMs: 5_000)
-        add(&builder, "reboot.pending-exit", ["§fence-state-report", "§fence-confirm"],
+        add(
+            &builder, "reboot.pending-exit", ["§fence-state-report", "§fence-confirm"],
             "An exit pending at the reboot is forgotten: the new boot reports STATE_OUTSIDE instead of an EXIT.",
             request(trace, [site()]))
         trace = walkThrough()
         for index in 66..<trace.fixes.count { trace.fixes[index].timeMs -= 3_600_000 }
-        add(&builder, "clock.wall-jump-back", ["§fence-event", "§fence-confirm"],
+        add(
+            &builder, "clock.wall-jump-back", ["§fence-event", "§fence-confirm"],
             "The wall clock jumps back an hour during the entry's confirmation: os_event_time_ms is computed on the monotonic clock from the confirming fix, so it stays before detected_at_ms.",
             request(trace, [site()]))
         trace = walkThrough()
         trace.fixes[66].elapsedRealtimeMs = nil
         trace.fixes[67].elapsedRealtimeMs = trace.fixes[65].elapsedRealtimeMs
-        add(&builder, "clock.uncounted", ["§fence-gate"],
+        add(
+            &builder, "clock.uncounted", ["§fence-gate"],
             "A fix without monotonic time and one not after the previous counted fix: neither counts.",
             request(trace, [site()]))
     }
@@ -463,27 +550,51 @@ enum FenceFamily: VectorFamily {
         }
         let (startLatitude, startLongitude) = around(0)
         let regions = [
-            RegionWriter.circle("trail:start", latitude: startLatitude, longitude: startLongitude, radiusM: 300, dwellMs: 120_000),
+            RegionWriter.circle(
+                "trail:start", latitude: startLatitude, longitude: startLongitude, radiusM: 300, dwellMs: 120_000),
             RegionWriter.circle("trail:ridge", latitude: around(150).0, longitude: around(150).1, radiusM: 200),
-            RegionWriter.circle("trail:spring", latitude: around(300).0 + 0.001, longitude: around(300).1, radiusM: 250, dwellMs: 300_000),
-            RegionWriter.regularPolygon("trail:meadow", latitude: around(420).0, longitude: around(420).1, radiusM: 350, sides: 7),
-            RegionWriter.circle("trail:summit-area", latitude: around(250).0, longitude: around(250).1, radiusM: 2_000, level: .district),
+            RegionWriter.circle(
+                "trail:spring", latitude: around(300).0 + 0.001, longitude: around(300).1, radiusM: 250,
+                dwellMs: 300_000),
+            RegionWriter.regularPolygon(
+                "trail:meadow", latitude: around(420).0, longitude: around(420).1, radiusM: 350, sides: 7),
+            RegionWriter.circle(
+                "trail:summit-area", latitude: around(250).0, longitude: around(250).1, radiusM: 2_000, level: .district
+            ),
         ]
-        add(&builder, "real.korita-default", ["§fence-confirm", "§fence-hysteresis", "§fence-dwell", "§fence-state-report"],
+        add(
+            &builder, "real.korita-default",
+            ["§fence-confirm", "§fence-hysteresis", "§fence-dwell", "§fence-state-report"],
             "A real track: \(RealTraces.koritaSource), against five regions placed along it (circles, a heptagon, a large area), under the default fence policy.",
             request(trace, regions))
-        add(&builder, "real.korita-tight", ["§fence-confirm", "§fence-hysteresis"],
+        add(
+            &builder, "real.korita-tight", ["§fence-confirm", "§fence-hysteresis"],
             "The same track and regions with hysteresis 25 m and confirm 0: the jitter of a real GPS track at the boundaries shows.",
-            request(trace, regions, policy {
-                $0.fenceHysteresisM = 25
-                $0.fenceConfirmMs = 0
-            }))
-        add(&builder, "real.korita-slow-confirm", ["§fence-confirm"],
+            request(
+                trace, regions,
+                policy {
+                    $0.fenceHysteresisM = 25
+                    $0.fenceConfirmMs = 0
+                }))
+        add(
+            &builder, "real.korita-slow-confirm", ["§fence-confirm"],
             "The same with confirm 60 s: transitions shorter than a minute disappear.",
             request(trace, regions, policy { $0.fenceConfirmMs = 60_000 }))
-        add(&builder, "real.korita-rearm", ["§fence-state-report", "§fence-expiry"],
+        add(
+            &builder, "real.korita-rearm", ["§fence-state-report", "§fence-expiry"],
             "The same, with the regions re-armed at point 200 (ridge and spring disarmed, the meadow at version 2).",
-            request(trace, regions, arming: [200: arm([regions[3] |> { var r = $0; r.version = 2; return r }], disarm: ["trail:ridge", "trail:spring"])]))
+            request(
+                trace, regions,
+                arming: [
+                    200: arm(
+                        [
+                            regions[3] |> {
+                                var r = $0
+                                r.version = 2
+                                return r
+                            }
+                        ], disarm: ["trail:ridge", "trail:spring"])
+                ]))
     }
 
     // MARK: - Seeded random traces
@@ -513,20 +624,33 @@ enum FenceFamily: VectorFamily {
                     region.loiteringDelayMs = UInt32(random.uniform(1_000, 300_000))
                 }
                 if !region.notifyOnEntry && !region.notifyOnExit && !region.notifyOnDwell { region.notifyOnExit = true }
-                if random.index(6) == 0 { region.expiresAtMs = TraceWriter.start + Int64(random.uniform(60_000, 3_600_000)) }
+                if random.index(6) == 0 {
+                    region.expiresAtMs = TraceWriter.start + Int64(random.uniform(60_000, 3_600_000))
+                }
                 regions.append(region)
             }
             var bearing = random.uniform(0, 360)
             for _ in 0..<(4 + random.index(6)) {
                 bearing += random.uniform(-90, 90)
                 switch random.index(6) {
-                case 0: trace.move(bearing: bearing, metres: random.uniform(5, 20), count: 10 + random.index(40), stepMs: 5_000)
-                case 1: trace.move(bearing: bearing, metres: random.uniform(0.5, 2), count: 10 + random.index(40), stepMs: 2_000, jitterM: 40)
+                case 0:
+                    trace.move(
+                        bearing: bearing, metres: random.uniform(5, 20), count: 10 + random.index(40), stepMs: 5_000)
+                case 1:
+                    trace.move(
+                        bearing: bearing, metres: random.uniform(0.5, 2), count: 10 + random.index(40), stepMs: 2_000,
+                        jitterM: 40)
                 case 2: trace.stay(count: 10 + random.index(40), stepMs: 10_000, driftM: random.uniform(0, 40))
                 case 3: trace.gap(UInt64(random.index(600_000)))
-                case 4: trace.move(bearing: bearing, metres: random.uniform(20, 40), count: 10 + random.index(30), stepMs: 1_000)
+                case 4:
+                    trace.move(
+                        bearing: bearing, metres: random.uniform(20, 40), count: 10 + random.index(30), stepMs: 1_000)
                 default:
-                    if random.index(2) == 0 { trace.reboot() } else { trace.jumpWallClock(Int64(random.index(3_600_000)) - 1_800_000) }
+                    if random.index(2) == 0 {
+                        trace.reboot()
+                    } else {
+                        trace.jumpWallClock(Int64(random.index(3_600_000)) - 1_800_000)
+                    }
                 }
             }
             for index in trace.fixes.indices where random.index(10) == 0 {
@@ -541,8 +665,12 @@ enum FenceFamily: VectorFamily {
                 $0.fenceConfirmMs = UInt32(random.uniform(0, 60_000))
                 $0.fenceMaxAccuracyCm = UInt32(random.uniform(2_000, 30_000))
             }
-            add(&builder, "random.seed-\(seed)",
-                ["§fence-confirm", "§fence-hysteresis", "§fence-dwell", "§fence-gate", "§fence-expiry", "§polygon-inside"],
+            add(
+                &builder, "random.seed-\(seed)",
+                [
+                    "§fence-confirm", "§fence-hysteresis", "§fence-dwell", "§fence-gate", "§fence-expiry",
+                    "§polygon-inside",
+                ],
                 "A seeded random trace (seed \(seed)) against \(regions.count) random circles and polygons: walks, jittery wandering, stops with drift, gaps, drives, reboots and wall-clock jumps, random accuracies, a random policy.",
                 request(trace, regions, policy, arming: arming, firstEventSequence: UInt64(random.index(1_000))))
         }

@@ -95,7 +95,9 @@ struct SimulateFencesCommand: ParsableCommand {
 
     @OptionGroup var input: TraceReplayOptions
 
-    @Option(help: ArgumentHelp("The regions: a RegionAssignment (JSON or binary) or a GeoJSON catalogue.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The regions: a RegionAssignment (JSON or binary) or a GeoJSON catalogue.", valueName: "file"))
     var regions: String
 
     func run() throws {
@@ -130,7 +132,8 @@ struct TraceReplayOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The trace: GPX, or a LocationBatch (.json or binary).", valueName: "file"))
     var trace: String
 
-    @Option(help: ArgumentHelp("How the trace is written (default: from the name, then the content).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp("How the trace is written (default: from the name, then the content).", valueName: "format"))
     var traceFormat: BehaviorInput.TraceFormat = .auto
 
     @Option(help: ArgumentHelp("A TrackingPolicy, JSON or binary; the default policy when absent.", valueName: "file"))

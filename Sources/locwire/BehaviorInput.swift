@@ -97,7 +97,9 @@ extension UInt8 {
 
 /// Writes JSON made of Foundation values, keys sorted, for the behaviour commands' reports.
 func jsonReport(_ object: Any) -> String {
-    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]),
+    guard
+        let data = try? JSONSerialization.data(
+            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]),
         let text = String(data: data, encoding: .utf8)
     else { return "{}\n" }
     return text + "\n"

@@ -60,7 +60,8 @@ import Testing
         #expect(!shape.contains(SpherePoint(latitudeE7: 0, longitudeE7: 1_799_800_000)))
         // Inside the circle, outside the square: a corner cut.
         #expect(!shape.contains(SpherePoint(latitudeE7: 120_000, longitudeE7: 1_800_000_000)))
-        #expect(abs(shape.distancePastBoundaryM(SpherePoint(latitudeE7: 120_000, longitudeE7: 1_800_000_000)) - 222.4) < 1)
+        #expect(
+            abs(shape.distancePastBoundaryM(SpherePoint(latitudeE7: 120_000, longitudeE7: 1_800_000_000)) - 222.4) < 1)
 
         var cap = square
         cap.circle!.centerLatitudeE7 = 900_000_000
@@ -119,7 +120,9 @@ import Testing
 }
 
 extension BehaviorTests {
-    @Test("§distance-tolerance: the engines' sine and cosine are libm's within 4e-16, over every angle a coordinate gives")
+    @Test(
+        "§distance-tolerance: the engines' sine and cosine are libm's within 4e-16, over every angle a coordinate gives"
+    )
     func sinCosMatchesLibm() {
         var random = SeededRandom(seed: 5)
         var worst = 0.0

@@ -44,7 +44,9 @@ import Testing
         let vectors = behaviour.flatMap(\.vectors)
         #expect(vectors.count >= 300)
         for vector in vectors {
-            #expect(vector.expectedResponse != nil && vector.request != nil && !(vector.rules ?? []).isEmpty, "\(vector.id)")
+            #expect(
+                vector.expectedResponse != nil && vector.request != nil && !(vector.rules ?? []).isEmpty, "\(vector.id)"
+            )
         }
     }
 

@@ -91,7 +91,8 @@ struct Engines: ParsableCommand {
 
     /// Runs conformance/testees/python-behavior's fence engine on the same request and returns its time, ns.
     func pythonFences(policy: TrackingPolicy, regions: [Region], trace: [LocationFix]) throws -> Double {
-        let script = URL(fileURLWithPath: root).appendingPathComponent("conformance/testees/python-behavior/bench_fences.py")
+        let script = URL(fileURLWithPath: root).appendingPathComponent(
+            "conformance/testees/python-behavior/bench_fences.py")
         guard FileManager.default.fileExists(atPath: script.path) else {
             throw ValidationError("\(script.path) not found: run from the checkout or pass --root")
         }
@@ -196,7 +197,8 @@ enum EngineWorkloads {
                     let reach = radius * random.uniform(0.5, 1)
                     polygon.latitudesE7.append(Int32(((latitude + reach * cos(angle) / 111_195) * 1e7).rounded()))
                     polygon.longitudesE7.append(
-                        Int32(((longitude + reach * sin(angle) / (111_195 * cos(latitude * .pi / 180))) * 1e7).rounded()))
+                        Int32(
+                            ((longitude + reach * sin(angle) / (111_195 * cos(latitude * .pi / 180))) * 1e7).rounded()))
                 }
                 region.polygon = polygon
             }

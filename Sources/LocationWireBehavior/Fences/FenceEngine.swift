@@ -89,7 +89,8 @@ public struct FenceEngine: Sendable {
     private var previousElapsedMs: UInt64?
 
     public init(policy: TrackingPolicy, assignmentVersion: UInt64 = 0, firstEventSequence: UInt64 = 1) {
-        self.init(settings: Settings(policy), assignmentVersion: assignmentVersion, firstEventSequence: firstEventSequence)
+        self.init(
+            settings: Settings(policy), assignmentVersion: assignmentVersion, firstEventSequence: firstEventSequence)
     }
 
     package init(settings: Settings, assignmentVersion: UInt64, firstEventSequence: UInt64) {
@@ -260,7 +261,9 @@ public struct FenceEngine: Sendable {
     }
 
     /// `§fence-event`. `since` is S of a transition or the stay start of a dwell.
-    private mutating func event(_ kind: FenceEventKind, for region: Region, fix: LocationFix, since: UInt64)
+    private mutating func event(
+        _ kind: FenceEventKind, for region: Region, fix: LocationFix, since: UInt64
+    )
         -> FenceEvent
     {
         var event = FenceEvent()
@@ -295,7 +298,11 @@ public struct FenceEngine: Sendable {
         var high = armed.count
         while low < high {
             let middle = (low + high) / 2
-            if armed[middle].region.id.utf8.lexicographicallyPrecedes(id.utf8) { low = middle + 1 } else { high = middle }
+            if armed[middle].region.id.utf8.lexicographicallyPrecedes(id.utf8) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
         }
         return low
     }

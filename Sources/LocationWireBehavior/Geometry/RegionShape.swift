@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import LocationWire
 
@@ -96,7 +96,8 @@ struct GnomonicPolygon: Sendable {
         ys.reserveCapacity(polygon.latitudesE7.count)
         for (latitude, longitude) in zip(polygon.latitudesE7, polygon.longitudesE7) {
             let vertex = SpherePoint(latitudeE7: latitude, longitudeE7: longitude)
-            let plane = Self.project(vertex, center: center, east: east, north: north)
+            let plane =
+                Self.project(vertex, center: center, east: east, north: north)
                 ?? (x: Double.infinity, y: Double.infinity)
             xs.append(plane.x)
             ys.append(plane.y)

@@ -91,7 +91,8 @@ enum PlanAssembly {
 
         // §plan-delta
         // `§datum-default`: an unstated datum is WGS84.
-        guard let previous, previous.mode == .fullReplacement, previous.datum == .wgs84 || previous.datum == .unspecified
+        guard let previous, previous.mode == .fullReplacement,
+            previous.datum == .wgs84 || previous.datum == .unspecified
         else {
             assignment.assignmentVersion = previous.map { nextVersion($0.assignmentVersion) } ?? 1
             assignment.mode = .fullReplacement

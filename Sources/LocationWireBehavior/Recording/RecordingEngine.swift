@@ -235,7 +235,9 @@ public struct RecordingEngine: Sendable {
             return
         }
         if isFast(fix) {
-            if fix.elapsedMs.since(lastRecorded.elapsedMs) >= settings.timeIntervalMs { record(fix, .periodic, to: &sink) }
+            if fix.elapsedMs.since(lastRecorded.elapsedMs) >= settings.timeIntervalMs {
+                record(fix, .periodic, to: &sink)
+            }
         } else if fix.point.squaredChord(to: lastRecorded.point) >= settings.distanceIntervalSquaredChord {
             record(fix, .distance, to: &sink)
         }

@@ -107,7 +107,8 @@ public struct UploadScheduler: Sendable {
         while pendingCount > 0 {
             let backlog = min(maxBatchSize, pendingCount) - 1
             let result = results(attempts.count)
-            let carried = pending[pendingStart..<pendingStart + backlog].map(\.recorded) + [pending[pending.count - 1].recorded]
+            let carried =
+                pending[pendingStart..<pendingStart + backlog].map(\.recorded) + [pending[pending.count - 1].recorded]
             attempts.append(
                 Attempt(bootId: bootId ?? 0, elapsedMs: due, recorded: carried, succeeded: result == .succeeded))
             switch result {

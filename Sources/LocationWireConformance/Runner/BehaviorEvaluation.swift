@@ -22,7 +22,9 @@ public enum BehaviorEvaluation {
     }
 
     /// What is wrong with `actual`, or nil when it equals `expected`.
-    public static func judge<Response: BehaviorResponse>(_ vector: Vector, expected: Response, actual: Response)
+    public static func judge<Response: BehaviorResponse>(
+        _ vector: Vector, expected: Response, actual: Response
+    )
         -> String?
     {
         if let problem = SessionEvaluation.notRun(vector, actual.vectorId, actual.failure) { return problem }

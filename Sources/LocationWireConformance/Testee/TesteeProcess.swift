@@ -119,8 +119,7 @@ public final class TesteeProcess {
     }
 
     /// Sends one behaviour request and waits for the answer.
-    public func run<Request: BehaviorRequest>(_ request: Request, timeoutMilliseconds: Int) -> Reply<Request.Response>
-    {
+    public func run<Request: BehaviorRequest>(_ request: Request, timeoutMilliseconds: Int) -> Reply<Request.Response> {
         perform(request.envelopeKind, timeoutMilliseconds: timeoutMilliseconds, what: "a behaviour request") {
             Request.response(in: $0)
         }

@@ -2,7 +2,7 @@ import Foundation
 import LocationWire
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// A GPX 1.0 or 1.1 track read as the fixes a phone's OS would deliver: every timed `trkpt` (and `rtept`) in
