@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "LocationWireFuzzOracle", targets: ["LocationWireFuzzOracle"]),
         .library(name: "LocationWireTools", targets: ["LocationWireTools"]),
         .library(name: "LocationWireBehavior", targets: ["LocationWireBehavior"]),
+        .library(name: "LocationWireConformance", targets: ["LocationWireConformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")

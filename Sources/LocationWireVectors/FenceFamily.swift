@@ -380,23 +380,22 @@ enum FenceFamily: VectorFamily {
             &builder, "polygon.l-shape", ["§polygon-inside", "§region-inside", "§fence-confirm"],
             "An L-shaped yard: the walk 100 m north of the centre crosses the missing quarter (inside the circle, outside the polygon) before entering the western arm.",
             request(trace, [ell], policy { $0.fenceHysteresisM = 30 }))
+        // The same walk backwards, with the clocks running forwards again.
+        var reversed = trace
+        reversed.fixes.reverse()
+        var elapsed: UInt64 = 5_000_000
+        var time = TraceWriter.start
+        for index in reversed.fixes.indices {
+            reversed.fixes[index].elapsedRealtimeMs = elapsed
+            reversed.fixes[index].timeMs = time
+            elapsed += 5_000
+            time += 5_000
+        }
         add(
             &builder, "polygon.edge-distance", ["§boundary-distance", "§fence-hysteresis"],
             "Leaving the L through the notch: the distance past the boundary is measured to the nearest edge in the tangent plane, not to the circle.",
             request(
-                trace |> {
-                    var t = $0
-                    t.fixes.reverse()
-                    var elapsed: UInt64 = 5_000_000
-                    var time = TraceWriter.start
-                    for i in t.fixes.indices {
-                        t.fixes[i].elapsedRealtimeMs = elapsed
-                        t.fixes[i].timeMs = time
-                        elapsed += 5_000
-                        time += 5_000
-                    }
-                    return t
-                }, [ell], policy { $0.fenceHysteresisM = 80 }))
+                reversed, [ell], policy { $0.fenceHysteresisM = 80 }))
         let hexagon = RegionWriter.regularPolygon(
             "site:hex", latitude: centerLatitude, longitude: centerLongitude, radiusM: 250, sides: 6, rotation: 15,
             dwellMs: 60_000)
@@ -580,6 +579,8 @@ enum FenceFamily: VectorFamily {
             &builder, "real.korita-slow-confirm", ["§fence-confirm"],
             "The same with confirm 60 s: transitions shorter than a minute disappear.",
             request(trace, regions, policy { $0.fenceConfirmMs = 60_000 }))
+        var meadowVersion2 = regions[3]
+        meadowVersion2.version = 2
         add(
             &builder, "real.korita-rearm", ["§fence-state-report", "§fence-expiry"],
             "The same, with the regions re-armed at point 200 (ridge and spring disarmed, the meadow at version 2).",
@@ -588,11 +589,7 @@ enum FenceFamily: VectorFamily {
                 arming: [
                     200: arm(
                         [
-                            regions[3] |> {
-                                var r = $0
-                                r.version = 2
-                                return r
-                            }
+                            meadowVersion2
                         ], disarm: ["trail:ridge", "trail:spring"])
                 ]))
     }
@@ -676,8 +673,3 @@ enum FenceFamily: VectorFamily {
         }
     }
 }
-
-infix operator |> : AdditionPrecedence
-
-/// Applies a function to a value inline: `value |> { ... }`, for a tweaked copy inside an expression.
-func |> <Value, Result>(value: Value, transform: (Value) -> Result) -> Result { transform(value) }

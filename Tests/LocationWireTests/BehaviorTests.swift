@@ -134,3 +134,17 @@ extension BehaviorTests {
         #expect(worst < 4e-16, "worst difference \(worst)")
     }
 }
+
+extension BehaviorTests {
+    @Test("§rec-requested: the range check names exactly the seven requested reasons, by their proto names")
+    func requestedReasonsByName() {
+        let requested: Set<String> = [
+            "FIX_REASON_REGION_EVENT", "FIX_REASON_VISIT", "FIX_REASON_SIGNIFICANT_CHANGE", "FIX_REASON_MANUAL",
+            "FIX_REASON_SERVER_REQUEST", "FIX_REASON_PROVIDER_CHANGE", "FIX_REASON_SYSTEM_RELAUNCH",
+        ]
+        for raw in Int32(-1)...40 {
+            let reason = FixReason(rawValue: raw)
+            #expect(RecordingEngine.isRequested(reason) == requested.contains(reason.name ?? ""), "\(raw)")
+        }
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireBehavior
+import LocationWireConformance
 import LocationWireTools
 
 /// `locwire-bench engines`: the fence engine and the recording engine of proto/BEHAVIOR.md on long synthetic
@@ -96,11 +97,12 @@ struct Engines: ParsableCommand {
         guard FileManager.default.fileExists(atPath: script.path) else {
             throw ValidationError("\(script.path) not found: run from the checkout or pass --root")
         }
-        var request = [UInt8]()
-        var writer = EngineWorkloads.FenceRequestWriter()
-        writer.write(policy: policy, regions: regions, trace: trace, into: &request)
+        var request = FenceRequest()
+        request.policy = policy
+        request.regions = regions
+        request.steps = trace.map { FenceStep(.fix($0)) }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("fence-request-\(getpid()).binpb")
-        try Data(request).write(to: file)
+        try Data(request.serializedBytes()).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -208,37 +210,4 @@ enum EngineWorkloads {
     }
 
     static func recordingTrace(fixes: Int) -> [LocationFix] { town(fixes: fixes, seed: 43) }
-
-    /// Writes a locationwire.conformance.v1.FenceRequest by hand (the driver does not link the conformance
-    /// module): policy (2), regions (3), steps (4) of fixes (FenceStep.fix = 1).
-    struct FenceRequestWriter {
-        func write(policy: TrackingPolicy, regions: [Region], trace: [LocationFix], into bytes: inout [UInt8]) {
-            func field(_ number: UInt64, _ payload: [UInt8]) {
-                varint(number << 3 | 2)
-                varint(UInt64(payload.count))
-                bytes += payload
-            }
-            func varint(_ value: UInt64) {
-                var value = value
-                while value >= 0x80 {
-                    bytes.append(UInt8(value & 0x7F) | 0x80)
-                    value >>= 7
-                }
-                bytes.append(UInt8(value))
-            }
-            field(2, policy.serializedBytes())
-            for region in regions { field(3, region.serializedBytes()) }
-            for fix in trace {
-                let encoded = fix.serializedBytes()
-                var step: [UInt8] = [0x0A]
-                var length = UInt64(encoded.count)
-                while length >= 0x80 {
-                    step.append(UInt8(length & 0x7F) | 0x80)
-                    length >>= 7
-                }
-                step.append(UInt8(length))
-                field(4, step + encoded)
-            }
-        }
-    }
 }

@@ -30,9 +30,6 @@ public struct FenceEngine: Sendable {
     struct Armed: Sendable {
         let region: Region
         let shape: RegionShape
-        /// For a region without polygon: the squared chord of radius + hysteresis, beyond which a fix is on the
-        /// outer side (`§fence-hysteresis` without a square root per check).
-        let exitSquaredChord: Double
     }
 
     /// What the per-fix loop reads of one armed region, without references: copying it costs no retain, and
@@ -42,6 +39,8 @@ public struct FenceEngine: Sendable {
         let y: Double
         let z: Double
         let radiusSquaredChord: Double
+        /// For a region without polygon: the squared chord of radius + hysteresis, beyond which a fix is on the
+        /// outer side (`§fence-hysteresis` without a square root per check).
         let exitSquaredChord: Double
         let hasPolygon: Bool
         let notifyOnEntry: Bool
@@ -49,12 +48,12 @@ public struct FenceEngine: Sendable {
         let notifyOnDwell: Bool
         let loiteringDelayMs: UInt64
 
-        init(_ armed: Armed) {
+        init(_ armed: Armed, hysteresisM: Double) {
             x = armed.shape.center.x
             y = armed.shape.center.y
             z = armed.shape.center.z
             radiusSquaredChord = armed.shape.radiusSquaredChord
-            exitSquaredChord = armed.exitSquaredChord
+            exitSquaredChord = Sphere.squaredChord(spanning: armed.shape.radiusM + hysteresisM)
             hasPolygon = armed.shape.hasPolygon
             notifyOnEntry = armed.region.notifyOnEntry
             notifyOnExit = armed.region.notifyOnExit
@@ -114,11 +113,9 @@ public struct FenceEngine: Sendable {
                 hot.remove(at: position)
                 states.remove(at: position)
             }
-            let entry = Armed(
-                region: region, shape: shape,
-                exitSquaredChord: Sphere.squaredChord(spanning: shape.radiusM + settings.hysteresisM))
+            let entry = Armed(region: region, shape: shape)
             armed.insert(entry, at: position)
-            hot.insert(Hot(entry), at: position)
+            hot.insert(Hot(entry, hysteresisM: settings.hysteresisM), at: position)
             states.insert(RegionState(), at: position)
         }
         updateEarliestExpiry()
