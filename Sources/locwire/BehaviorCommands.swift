@@ -3,6 +3,7 @@ import Foundation
 import LocationWire
 import LocationWireBehavior
 import LocationWireJSON
+import LocationWireTools
 
 /// `locwire simulate record`: a trace through the recording engine and upload timer of proto/BEHAVIOR.md.
 struct SimulateRecordCommand: ParsableCommand {

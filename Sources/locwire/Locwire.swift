@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocationWireTools
 
 /// `locwire`: convert, inspect and validate LocationWire messages.
 ///
@@ -30,6 +31,9 @@ struct Locwire: ParsableCommand {
         } catch let rejection as InputRejected {
             printToStandardError("locwire: \(rejection.message)")
             Foundation.exit(1)
+        } catch let catalogueError as RegionCatalogueError {
+            printToStandardError("locwire: \(catalogueError.message)")
+            Foundation.exit(catalogueError.kind == .unreadable ? 2 : 1)
         } catch {
             let status = exitCode(for: error)
             if status == .success {

@@ -3,6 +3,7 @@ import Foundation
 import LocationWire
 import LocationWireBehavior
 import LocationWireJSON
+import LocationWireTools
 
 struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,12 +3,13 @@ import LocationWire
 import LocationWireBehavior
 import LocationWireJSON
 
-/// Region catalogues and assignments for `locwire plan`: a RegionAssignment in protobuf binary or proto3 JSON,
-/// or a GeoJSON FeatureCollection (README.md, "Region catalogues in GeoJSON", is the definition). Every error is
-/// an ``InputRejected`` that names the file and the line or field.
-enum RegionCatalogueFile {
+/// Region catalogues and assignments for `locwire plan`, `locwire simulate fences` and the reference server: a
+/// RegionAssignment in protobuf binary or proto3 JSON, or a GeoJSON FeatureCollection (README.md, "Region
+/// catalogues in GeoJSON", is the definition). Every error is a ``RegionCatalogueError`` that names the file and
+/// the line or field.
+public enum RegionCatalogueFile {
     /// The catalogue's regions, each with an id, a circle centre and a radius of 1 to 1000000 m, ids unique.
-    static func read(_ path: String) throws -> [Region] {
+    public static func read(_ path: String) throws -> [Region] {
         let bytes = try readBytes(path)
         let regions: [Region]
         let fieldPrefix: String
@@ -24,22 +25,23 @@ enum RegionCatalogueFile {
         var seen: [String: Int] = [:]
         for (number, region) in regions.enumerated() {
             let place = "\(path): \(fieldPrefix)[\(number)]"
-            guard !region.id.isEmpty else { throw InputRejected(message: "\(place): the region has no id") }
+            guard !region.id.isEmpty else { throw RegionCatalogueError(message: "\(place): the region has no id") }
             if let first = seen.updateValue(number, forKey: region.id) {
-                throw InputRejected(message: "\(place): id \"\(region.id)\" is also \(fieldPrefix)[\(first)]'s")
+                throw RegionCatalogueError(message: "\(place): id \"\(region.id)\" is also \(fieldPrefix)[\(first)]'s")
             }
             guard let circle = region.circle, circle.centerLatitudeE7 != nil, circle.centerLongitudeE7 != nil else {
-                throw InputRejected(message: "\(place) (\(region.id)): the region has no circle centre")
+                throw RegionCatalogueError(message: "\(place) (\(region.id)): the region has no circle centre")
             }
             guard (1...1_000_000).contains(circle.radiusM) else {
-                throw InputRejected(message: "\(place) (\(region.id)): radius_m \(circle.radiusM) is not 1 to 1000000")
+                throw RegionCatalogueError(
+                    message: "\(place) (\(region.id)): radius_m \(circle.radiusM) is not 1 to 1000000")
             }
         }
         return regions
     }
 
     /// A RegionAssignment file, binary or proto3 JSON.
-    static func readAssignment(_ path: String) throws -> RegionAssignment {
+    public static func readAssignment(_ path: String) throws -> RegionAssignment {
         try decodeAssignment(try readBytes(path), path: path)
     }
 
@@ -47,7 +49,7 @@ enum RegionCatalogueFile {
         do {
             return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw UsageFailure(message: "cannot read \(path): \(error.localizedDescription)")
+            throw RegionCatalogueError(kind: .unreadable, message: "cannot read \(path): \(error.localizedDescription)")
         }
     }
 
@@ -66,9 +68,9 @@ enum RegionCatalogueFile {
                 let (line, column) = lineAndColumn(of: error.offset, in: bytes)
                 let field = error.fieldPath.isEmpty ? "" : " (\(error.fieldPath))"
                 if error.code.isSyntaxError {
-                    throw InputRejected(message: "\(path):\(line):\(column): not valid JSON: \(error.message)")
+                    throw RegionCatalogueError(message: "\(path):\(line):\(column): not valid JSON: \(error.message)")
                 }
-                throw InputRejected(
+                throw RegionCatalogueError(
                     message:
                         "\(path):\(line):\(column)\(field): not a RegionAssignment in proto3 JSON: \(error.message)")
             }
@@ -77,7 +79,7 @@ enum RegionCatalogueFile {
             return try RegionAssignment(serializedBytes: bytes)
         } catch {
             let field = error.fieldPath.isEmpty ? "" : " (\(error.fieldPath))"
-            throw InputRejected(
+            throw RegionCatalogueError(
                 message: "\(path): byte \(error.offset)\(field): not a binary RegionAssignment: \(error.message)")
         }
     }
@@ -94,6 +96,27 @@ enum RegionCatalogueFile {
     }
 }
 
+/// Why a catalogue or assignment file could not be used. The message names the file and the line, column or
+/// field; `kind` tells a command line which exit status it is (a file it could not read is a usage error, a file
+/// it read and refused is rejected input).
+public struct RegionCatalogueError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable {
+        /// The file could not be read at all.
+        case unreadable
+        /// The file was read and is not a valid catalogue or assignment.
+        case rejected
+    }
+
+    public let kind: Kind
+    public let message: String
+    public var description: String { message }
+
+    init(kind: Kind = .rejected, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+}
+
 /// GeoJSON features to regions. Point features take their circle from `radius_m`; Polygon features get the
 /// circle around the normalized mean of their vertices that encloses every vertex with 1 m to spare
 /// (`§polygon-in-circle`).
@@ -102,13 +125,13 @@ struct GeoJSONCatalogue {
 
     func regions(_ root: [String: Any]) throws -> [Region] {
         guard let features = root["features"] as? [Any] else {
-            throw InputRejected(message: "\(path): features: a FeatureCollection needs a features array")
+            throw RegionCatalogueError(message: "\(path): features: a FeatureCollection needs a features array")
         }
         return try features.enumerated().map { number, feature in try region(feature, at: "features[\(number)]") }
     }
 
-    func fail(_ field: String, _ message: String) -> InputRejected {
-        InputRejected(message: "\(path): \(field): \(message)")
+    func fail(_ field: String, _ message: String) -> RegionCatalogueError {
+        RegionCatalogueError(message: "\(path): \(field): \(message)")
     }
 
     func region(_ value: Any, at place: String) throws -> Region {
