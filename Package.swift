@@ -25,11 +25,14 @@ let package = Package(
     products: [
         .library(name: "LocationWire", targets: ["LocationWire", "LocationWireValidation", "LocationWireJSON"]),
         .executable(name: "locwire", targets: ["locwire"]),
-        // For the packages that live apart: FuzzTesting/ (built with sanitizers) and Benchmarks/.
+        // For the packages that live apart: FuzzTesting/ (built with sanitizers), Benchmarks/ and Server/ (the HTTP
+        // binding's server, probe and mock server, which alone build Hummingbird, GRDB and postgres-nio).
         .library(name: "LocationWireFuzzOracle", targets: ["LocationWireFuzzOracle"]),
         .library(name: "LocationWireTools", targets: ["LocationWireTools"]),
         .library(name: "LocationWireBehavior", targets: ["LocationWireBehavior"]),
         .library(name: "LocationWireConformance", targets: ["LocationWireConformance"]),
+        .library(name: "LocationWireSession", targets: ["LocationWireSession"]),
+        .library(name: "LocationWireVectors", targets: ["LocationWireVectors"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")

@@ -58,6 +58,16 @@ public struct IngestLedger: Hashable, Sendable {
 
     public init(policy: Policy) { self.policy = policy }
 
+    /// A ledger that knows `records` already: what a server that keeps its records in a database loads for the
+    /// installations a batch touches, so that it never holds the whole ledger in memory. A record whose key
+    /// repeats replaces the earlier one.
+    public init(policy: Policy, records: some Sequence<InstallationRecord>) {
+        self.policy = policy
+        for record in records {
+            installations[InstallationKey(deviceId: record.deviceId, installId: record.installId)] = record
+        }
+    }
+
     /// The fix sequence numbers of an installation that are lost (`§gap-report`): below the highest floor the
     /// device stated, and neither stored nor refused. Pending numbers (at or above the floor) are never listed.
     public func lostFixes(of key: InstallationKey) -> [ClosedRange<UInt64>] {

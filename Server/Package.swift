@@ -1,0 +1,112 @@
+// swift-tools-version:6.1
+// LocationWire over HTTP (proto/HTTP.md): the reference server, the server probe, the fault-injecting mock server
+// and the load and crash runs, in one executable, `locwire-server`.
+//
+// A package of its own, beside the root one as Benchmarks/ and FuzzTesting/ are, so that the root's `swift test`
+// and `swift run locwire conformance run` never resolve or build Hummingbird, GRDB, postgres-nio or
+// async-http-client (a first build of those takes minutes).
+//
+// Dependencies point one way: each module depends only on modules listed above it.
+//   LocationWireHTTP        the binding's shared facts: paths, media types, the error body, body coding and gzip
+//                                                                        (on LocationWire, CompressNIO, HTTPTypes)
+//   LocationWireServer      the reference server: Hummingbird routes over a storage protocol with two backends,
+//                           SQLite through GRDB and PostgreSQL through postgres-nio    (on HTTP, Session, Behavior)
+//   LocationWireHTTPClient  devices over HTTP (async-http-client): the probe, the mock server's client report,
+//                           the load and crash runs                                  (on HTTP, Vectors, Session)
+//   locwire-server          the command line, swift-argument-parser                      (on Server, HTTPClient)
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "LocationWireServer",
+    products: [
+        .executable(name: "locwire-server", targets: ["locwire-server"])
+    ],
+    dependencies: [
+        .package(name: "LocationWire", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Already under postgres-nio; named for SHA-256 of bearer tokens.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        .target(
+            name: "LocationWireHTTP",
+            dependencies: [
+                .product(name: "LocationWire", package: "LocationWire"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocationWireServer",
+            dependencies: [
+                "LocationWireHTTP",
+                .product(name: "LocationWire", package: "LocationWire"),
+                .product(name: "LocationWireSession", package: "LocationWire"),
+                .product(name: "LocationWireBehavior", package: "LocationWire"),
+                .product(name: "LocationWireTools", package: "LocationWire"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocationWireHTTPClient",
+            dependencies: [
+                "LocationWireHTTP",
+                .product(name: "LocationWire", package: "LocationWire"),
+                .product(name: "LocationWireSession", package: "LocationWire"),
+                .product(name: "LocationWireConformance", package: "LocationWire"),
+                .product(name: "LocationWireVectors", package: "LocationWire"),
+                .product(name: "LocationWireTools", package: "LocationWire"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "locwire-server",
+            dependencies: [
+                "LocationWireServer",
+                "LocationWireHTTPClient",
+                .product(name: "LocationWire", package: "LocationWire"),
+                .product(name: "LocationWireSession", package: "LocationWire"),
+                .product(name: "LocationWireBehavior", package: "LocationWire"),
+                .product(name: "LocationWireTools", package: "LocationWire"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LocationWireServerTests",
+            dependencies: [
+                "LocationWireServer",
+                "LocationWireHTTPClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,77 @@
+import Hummingbird
+import LocationWireHTTP
+import NIOCore
+
+/// A non-200 answer of the binding: a status, the JSON error body, and any headers it needs (`Retry-After`,
+/// `WWW-Authenticate`, `Accept-Encoding`). Route handlers throw it; Hummingbird turns it into the response.
+struct Refusal: Error, HTTPResponseError {
+    var status: HTTPResponse.Status
+    var body: ErrorBody
+    var headers: HTTPFields = [:]
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var fields = headers
+        fields[.contentType] = Binding.jsonMediaType
+        return Response(
+            status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.jsonBytes())))
+    }
+
+    static func unauthenticated() -> Refusal {
+        Refusal(
+            status: .unauthorized,
+            body: ErrorBody(code: ErrorBody.Code.unauthenticated, message: "a valid bearer token is required"),
+            headers: [.wwwAuthenticate: "Bearer"])
+    }
+
+    static func deviceMismatch(_ what: String) -> Refusal {
+        Refusal(
+            status: .forbidden,
+            body: ErrorBody(code: ErrorBody.Code.deviceMismatch, message: "the token does not belong to \(what)"))
+    }
+
+    static func tooLarge(limit: Int) -> Refusal {
+        Refusal(
+            status: .contentTooLarge,
+            body: ErrorBody(
+                code: ErrorBody.Code.bodyTooLarge, maxBatchBytes: limit,
+                message: "the body is over \(limit) bytes (after decompression); send smaller batches"))
+    }
+
+    /// 503 for a failed storage call: nothing was stored, and the device sends again.
+    static func storageUnavailable(retryAfterSeconds: Int) -> Refusal {
+        Refusal(
+            status: .serviceUnavailable,
+            body: ErrorBody(
+                code: ErrorBody.Code.storageUnavailable, message: "the store is unavailable; nothing was stored"),
+            headers: [.retryAfter: "\(retryAfterSeconds)"])
+    }
+}
+
+/// Gives every error that Hummingbird itself raises (no such path, a method the path does not take, a body the
+/// server stopped reading) the binding's JSON error body, so that a client never meets an answer without one
+/// (`§http-error-body`).
+struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    )
+        async throws -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let refusal as Refusal {
+            throw refusal
+        } catch let error as HTTPError {
+            let code =
+                switch error.status {
+                case .notFound: ErrorBody.Code.notFound
+                case .methodNotAllowed: ErrorBody.Code.methodNotAllowed
+                case .contentTooLarge: ErrorBody.Code.bodyTooLarge
+                case .requestTimeout: ErrorBody.Code.incompleteBody
+                default: "http-\(error.status.code)"
+                }
+            throw Refusal(
+                status: error.status,
+                body: ErrorBody(code: code, message: error.body ?? error.status.reasonPhrase), headers: error.headers)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Hummingbird
+import LocationWire
+import LocationWireHTTP
+import NIOCore
+
+/// The steps every endpoint takes before its own work, in the binding's order, so that an unauthenticated
+/// client learns nothing about how its body would be read: authentication (401, 503 when the token store
+/// fails), media type and `proto` parameter (415), content coding (415), size (413, before reading when
+/// `Content-Length` says so, else while reading), gzip (400, or 413 when it would decompress past the limit),
+/// then the message (400 with the codec's code, offset and path).
+struct RequestReader: Sendable {
+    let storage: any ServerStorage
+    let configuration: ServerConfiguration
+
+    /// The device the request's bearer token belongs to.
+    func authenticate(_ request: Request) async throws(Refusal) -> String {
+        guard let token = Self.bearerToken(request.headers[.authorization]) else { throw .unauthenticated() }
+        let device: String?
+        do {
+            device = try await storage.deviceId(forToken: token)
+        } catch {
+            throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds)
+        }
+        guard let device else { throw .unauthenticated() }
+        return device
+    }
+
+    /// The decoded body, its format, and its size in bytes as the message was encoded (after any content coding).
+    func readMessage<Message: LocationWireMessage>(
+        _: Message.Type, from request: Request
+    ) async throws(Refusal)
+        -> (message: Message, format: BodyFormat, encodedSize: Int)
+    {
+        let format = try Self.bodyFormat(request.headers[.contentType], expecting: Message.self)
+        let bytes = try await readBytes(request)
+        do {
+            return (try format.decode(Message.self, from: bytes), format, bytes.count)
+        } catch {
+            throw Refusal(status: .badRequest, body: error)
+        }
+    }
+
+    /// The body's bytes after content decoding, never more than ``ServerConfiguration/maxBodyBytes``.
+    func readBytes(_ request: Request) async throws(Refusal) -> [UInt8] {
+        let limit = configuration.maxBodyBytes
+        let coding = request.headers[.contentEncoding]?.trimmingWhitespace().lowercased() ?? "identity"
+        guard coding == "identity" || coding == "gzip" else {
+            throw Refusal(
+                status: .unsupportedMediaType,
+                body: ErrorBody(
+                    code: ErrorBody.Code.unsupportedContentEncoding,
+                    message: "Content-Encoding \(coding) is not taken; use gzip or none"),
+                headers: [.acceptEncoding: "gzip"])
+        }
+        // A declared length over the limit is refused before a byte of the body is read. A gzip body may
+        // decompress to 1000 times its size, so its compressed size is bounded by the same limit.
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw .tooLarge(limit: limit)
+        }
+        let body = try await collect(request.body, upTo: limit)
+        guard coding == "gzip" else { return Array(body.readableBytesView) }
+        do {
+            return try GzipCoding.decompress(body, limit: limit)
+        } catch .tooLarge {
+            throw .tooLarge(limit: limit)
+        } catch {
+            throw Refusal(
+                status: .badRequest,
+                body: ErrorBody(
+                    code: ErrorBody.Code.corruptContentEncoding, message: "Content-Encoding gzip, but not a gzip stream"
+                ))
+        }
+    }
+
+    /// Collects the body, giving up after ``ServerConfiguration/bodyTimeout`` (a slow or stalled client) with
+    /// 408; a body cut short by the client (a closed connection) throws too, and nothing of it is stored
+    /// (`§http-partial-body`).
+    func collect(_ body: RequestBody, upTo limit: Int) async throws(Refusal) -> ByteBuffer {
+        let timeout = configuration.bodyTimeout
+        let incomplete = Refusal(
+            status: .requestTimeout,
+            body: ErrorBody(
+                code: ErrorBody.Code.incompleteBody,
+                message: "the body did not arrive whole within \(timeout); nothing of it was stored"),
+            headers: [.connection: "close"])
+        do {
+            return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await body.collect(upTo: limit) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let buffer = first else { throw incomplete }
+                return buffer
+            }
+        } catch let refusal as Refusal {
+            throw refusal
+        } catch is NIOTooManyBytesError {
+            throw .tooLarge(limit: limit)
+        } catch {
+            throw incomplete
+        }
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header (scheme case-insensitive, RFC 9110 §11.1), or nil.
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingWhitespace()
+        return token.isEmpty ? nil : token
+    }
+
+    /// The format a `Content-Type` names, when it is one of the binding's and its `proto` parameter, if any,
+    /// names `Message` (`§http-media-types`).
+    static func bodyFormat(
+        _ header: String?, expecting message: any LocationWireMessage.Type
+    ) throws(Refusal)
+        -> BodyFormat
+    {
+        let expected = message.schema.fullName
+        guard let header, let mediaType = MediaType(header), let format = mediaType.format else {
+            throw Refusal(
+                status: .unsupportedMediaType,
+                body: ErrorBody(
+                    code: ErrorBody.Code.unsupportedMediaType,
+                    message: "send \(Binding.protobufMediaType) or \(Binding.jsonMediaType), proto=\(expected)"))
+        }
+        if let proto = mediaType.proto, proto != expected {
+            throw Refusal(
+                status: .unsupportedMediaType,
+                body: ErrorBody(
+                    code: ErrorBody.Code.unsupportedMediaType,
+                    message: "this endpoint takes proto=\(expected), not proto=\(proto)"))
+        }
+        return format
+    }
+
+    /// The format of the answer: the request's, unless `Accept` names only the other one (`§http-negotiation`).
+    static func responseFormat(_ accept: String?, request: BodyFormat) -> BodyFormat {
+        guard let accept else { return request }
+        let formats = accept.split(separator: ",").compactMap { MediaType(String($0))?.format }
+        return formats.isEmpty || formats.contains(request) ? request : formats[0]
+    }
+}
+
+extension Response {
+    /// A 200 with `message` in `format`, its `Content-Type` naming the message.
+    static func message(_ message: some LocationWireMessage, format: BodyFormat) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: format.contentType(for: type(of: message))],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: format.encode(message))))
+    }
+}

@@ -1,0 +1,39 @@
+import Hummingbird
+import NIOCore
+import Logging
+
+/// Builds the reference server: the binding's routes on a Hummingbird router, bound to `host:port`.
+///
+/// `onRunning` is called with the bound port once the server listens (the port asked for, or the one the system
+/// chose for port 0), so the command line prints a URL that works.
+public func makeServerApplication(
+    storage: any ServerStorage, configuration: ServerConfiguration, host: String = "127.0.0.1", port: Int = 8080,
+    idleTimeout: Duration = .seconds(60), logger: Logger = Logger(label: "locwire-server"),
+    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    Application(
+        router: makeServerRouter(storage: storage, configuration: configuration),
+        // The idle time-out closes a connection on which nothing arrives at all; RequestReader's body time-out
+        // catches the client that trickles.
+        server: .http1(configuration: .init(idleTimeout: TimeAmount(idleTimeout))),
+        configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "locwire-server"),
+        onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+        logger: logger
+    )
+}
+
+/// The router alone, for tests that drive it without a socket.
+public func makeServerRouter(
+    storage: any ServerStorage, configuration: ServerConfiguration
+)
+    -> Router<BasicRequestContext>
+{
+    let router = Router()
+    router.add(middleware: ErrorBodyMiddleware())
+    let reader = RequestReader(storage: storage, configuration: configuration)
+    BatchRoutes(reader: reader).register(on: router)
+    RegionRoutes(reader: reader).register(on: router)
+    PolicyRoutes(reader: reader).register(on: router)
+    ReadBackRoutes(reader: reader).register(on: router)
+    return router
+}

@@ -1,0 +1,46 @@
+import Foundation
+import LocationWire
+import LocationWireBehavior
+import LocationWireSession
+
+/// What the reference server is configured with; none of it is persisted.
+public struct ServerConfiguration: Sendable {
+    /// The largest request body taken, bytes, after content decoding; a larger one gets 413 with this limit. It
+    /// is above the ledger's `maxBatchBytes` on purpose: a batch between the two gets a `TOO_LARGE` ack, which
+    /// the device applies like a 413 (`§http-size`).
+    public var maxBodyBytes: Int
+    /// What the ledger accepts (batch size, quotas, holds) and the tracking policy acks carry.
+    public var ledgerPolicy: IngestLedger.Policy
+    /// The policy `GET /v1/policy` serves; nil answers 404.
+    public var trackingPolicy: TrackingPolicy?
+    /// The region planner over the catalogue `POST /v1/regions` plans from; nil answers 404 `no-catalogue`.
+    public var planner: RegionPlanner?
+    /// How long a request body may take to arrive whole before the answer is 408.
+    public var bodyTimeout: Duration
+    /// `Retry-After` of a 503 when the store failed, seconds.
+    public var storageRetryAfterSeconds: Int
+    /// Whether `GET /v1/devices/{id}/fixes` is served (`§http-read-back`).
+    public var offersReadBack: Bool
+    /// The server's clock, UTC ms; injected so tests are deterministic.
+    public var nowMs: @Sendable () -> Int64
+
+    public init(
+        maxBodyBytes: Int = 2 * UploadQueue.defaultMaxBatchBytes,
+        ledgerPolicy: IngestLedger.Policy = IngestLedger.Policy(),
+        trackingPolicy: TrackingPolicy? = nil,
+        planner: RegionPlanner? = nil,
+        bodyTimeout: Duration = .seconds(30),
+        storageRetryAfterSeconds: Int = 5,
+        offersReadBack: Bool = true,
+        nowMs: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    ) {
+        self.maxBodyBytes = maxBodyBytes
+        self.ledgerPolicy = ledgerPolicy
+        self.trackingPolicy = trackingPolicy
+        self.planner = planner
+        self.bodyTimeout = bodyTimeout
+        self.storageRetryAfterSeconds = storageRetryAfterSeconds
+        self.offersReadBack = offersReadBack
+        self.nowMs = nowMs
+    }
+}

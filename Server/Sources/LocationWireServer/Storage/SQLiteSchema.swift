@@ -1,0 +1,103 @@
+/// The SQLite tables and statements of ``SQLiteStorage``. ``PostgresStorage`` keeps the same tables in its own
+/// dialect.
+enum SQLiteSchema {
+    static let create = """
+        -- Only a digest of each token is kept. printable_token holds the device's first token in clear, the one
+        -- `serve` prints at every start, and is NULL for tokens issued later (shown once, when issued).
+        CREATE TABLE device_token (
+            token_sha256 TEXT PRIMARY KEY NOT NULL,
+            device_id TEXT NOT NULL,
+            printable_token TEXT,
+            created_at_ms INTEGER NOT NULL
+        );
+        CREATE INDEX device_token_device ON device_token(device_id);
+        -- One row per installation: the ledger's InstallationRecord, encoded as
+        -- locationwire.session.InstallationRecord (the reference engine's own format).
+        CREATE TABLE installation (
+            device_id TEXT NOT NULL,
+            install_id INTEGER NOT NULL,
+            record BLOB NOT NULL,
+            updated_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (device_id, install_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE fix (
+            device_id TEXT NOT NULL,
+            install_id INTEGER NOT NULL,
+            sequence INTEGER NOT NULL,
+            time_ms INTEGER NOT NULL,
+            latitude_e7 INTEGER,
+            longitude_e7 INTEGER,
+            body BLOB NOT NULL,
+            received_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (device_id, install_id, sequence)
+        ) WITHOUT ROWID;
+        CREATE INDEX fix_device_time ON fix(device_id, time_ms);
+        CREATE TABLE fence_event (
+            device_id TEXT NOT NULL,
+            install_id INTEGER NOT NULL,
+            event_sequence INTEGER NOT NULL,
+            region_id TEXT NOT NULL,
+            kind INTEGER NOT NULL,
+            body BLOB NOT NULL,
+            received_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (device_id, install_id, event_sequence)
+        ) WITHOUT ROWID;
+        CREATE TABLE lifecycle_event (
+            device_id TEXT NOT NULL,
+            install_id INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            time_ms INTEGER NOT NULL,
+            body BLOB NOT NULL,
+            received_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (device_id, install_id, kind, time_ms)
+        ) WITHOUT ROWID;
+        CREATE TABLE device_status (
+            device_id TEXT NOT NULL,
+            install_id INTEGER NOT NULL,
+            sent_at_ms INTEGER NOT NULL,
+            body BLOB NOT NULL,
+            received_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (device_id, install_id)
+        ) WITHOUT ROWID;
+        -- The assignment last sent to each device: the `previous` of §plan-delta.
+        CREATE TABLE assignment (
+            device_id TEXT PRIMARY KEY NOT NULL,
+            body BLOB NOT NULL,
+            updated_at_ms INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """
+
+    static let insertFix = """
+        INSERT INTO fix (device_id, install_id, sequence, time_ms, latitude_e7, longitude_e7, body, received_at_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let insertFenceEvent = """
+        INSERT INTO fence_event (device_id, install_id, event_sequence, region_id, kind, body, received_at_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+    static let insertLifecycleEvent = """
+        INSERT INTO lifecycle_event (device_id, install_id, kind, time_ms, body, received_at_ms)
+            VALUES (?, ?, ?, ?, ?, ?)
+        """
+    static let upsertInstallation = """
+        INSERT INTO installation (device_id, install_id, record, updated_at_ms) VALUES (?, ?, ?, ?)
+        ON CONFLICT (device_id, install_id) DO UPDATE SET record = excluded.record,
+            updated_at_ms = excluded.updated_at_ms
+        """
+    /// Keeps the status of the newest batch by `sent_at_ms` (ties: the later arrival).
+    static let upsertDeviceStatus = """
+        INSERT INTO device_status (device_id, install_id, sent_at_ms, body, received_at_ms) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (device_id, install_id) DO UPDATE SET sent_at_ms = excluded.sent_at_ms, body = excluded.body,
+            received_at_ms = excluded.received_at_ms
+        WHERE excluded.sent_at_ms >= device_status.sent_at_ms
+        """
+    static let upsertAssignment = """
+        INSERT INTO assignment (device_id, body, updated_at_ms) VALUES (?, ?, ?)
+        ON CONFLICT (device_id) DO UPDATE SET body = excluded.body, updated_at_ms = excluded.updated_at_ms
+        """
+    static let selectFixes = """
+        SELECT install_id, body, received_at_ms FROM fix
+        WHERE device_id = ? AND time_ms >= ? AND time_ms < ?
+        ORDER BY time_ms, install_id, sequence LIMIT ?
+        """
+}

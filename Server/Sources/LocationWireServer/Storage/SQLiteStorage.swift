@@ -1,0 +1,183 @@
+import Foundation
+import GRDB
+import LocationWire
+import LocationWireSession
+
+/// The reference server's state in one SQLite file, through GRDB: the default backend, embedded, no setup.
+///
+/// - Durability: WAL journal with `synchronous=FULL` by default, so a committed batch survives a power cut as
+///   well as a killed process; ``Durability/normal`` keeps only the second (SQLite's documented WAL trade-off)
+///   for a faster ingest.
+/// - Concurrency: a `DatabasePool`: one writer at a time (SQLite's rule), readers beside it. The ledger record of
+///   an installation is read inside the same write transaction that updates it, so two requests for one
+///   installation cannot both see the old record.
+/// - `install_id` and sequence numbers are UInt64 on the wire and stored as the same 64 bits in SQLite's Int64
+///   (`Int64(bitPattern:)`): equality and keys stay exact; only SQL ordering above 2^63 differs.
+public final class SQLiteStorage: ServerStorage {
+    /// What a commit promises.
+    public enum Durability: String, Sendable, CaseIterable {
+        /// Survives power loss: the WAL is synced at every commit.
+        case full
+        /// Survives a crash of the process, not of the machine.
+        case normal
+    }
+
+    let database: any DatabaseWriter
+
+    /// Opens (creating when absent) the database file at `path` and brings its schema up to date.
+    public init(path: String, durability: Durability = .full) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+        }
+        // A writer waits for another process's lock (a second `serve` on the same file) instead of failing.
+        configuration.busyMode = .timeout(5)
+        database = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(database)
+    }
+
+    /// A private in-memory database, for tests; it vanishes with the store.
+    public init() throws {
+        database = try DatabaseQueue()
+        try Self.migrator.migrate(database)
+    }
+
+    /// The schema, one migration per change; a migration once released is never edited.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: SQLiteSchema.create)
+        }
+        return migrator
+    }
+
+    // MARK: Tokens
+
+    public func deviceId(forToken token: String) async throws -> String? {
+        try await database.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT device_id FROM device_token WHERE token_sha256 = ?",
+                arguments: [StoredRows.tokenDigest(token)])
+        }
+    }
+
+    public func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
+        try await database.write { db in
+            // Only a digest of each token is kept, so the one to print again is kept in clear beside it for the
+            // first token of a device (the one `serve` prints at every start); later tokens are shown once.
+            if let token = try String.fetchOne(
+                db, sql: "SELECT printable_token FROM device_token WHERE device_id = ? AND printable_token IS NOT NULL",
+                arguments: [deviceId])
+            {
+                return token
+            }
+            let token = newBearerToken()
+            try db.execute(
+                sql:
+                    "INSERT INTO device_token (token_sha256, device_id, printable_token, created_at_ms) VALUES (?, ?, ?, ?)",
+                arguments: [StoredRows.tokenDigest(token), deviceId, token, nowMs])
+            return token
+        }
+    }
+
+    public func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
+        let token = newBearerToken()
+        try await database.write { db in
+            try db.execute(
+                sql: "INSERT INTO device_token (token_sha256, device_id, created_at_ms) VALUES (?, ?, ?)",
+                arguments: [StoredRows.tokenDigest(token), deviceId, nowMs])
+        }
+        return token
+    }
+
+    // MARK: Ingest
+
+    public func ingest(
+        _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
+    )
+        async throws -> BatchAck
+    {
+        try await database.write { db in
+            let deviceId = batch.deviceId
+            let installId = Int64(bitPattern: batch.installId)
+            let previous = try Data.fetchOne(
+                db, sql: "SELECT record FROM installation WHERE device_id = ? AND install_id = ?",
+                arguments: [deviceId, installId]
+            ).map { try InstallationRecord(serializedBytes: [UInt8]($0)) }
+            let step = LedgerStep(
+                batch: batch, previous: previous, encodedSize: encodedSize, nowMs: nowMs, policy: policy)
+            guard let record = step.record else { return step.result.ack }
+            try db.execute(
+                sql: SQLiteSchema.upsertInstallation,
+                arguments: [deviceId, installId, Data(record.serializedBytes()), nowMs])
+            // Plain INSERTs: the ledger said these keys are new, so a conflict means the ledger and the tables
+            // disagree. That throws, rolls everything back and answers 503 rather than acking a guess.
+            let insertFix = try db.cachedStatement(sql: SQLiteSchema.insertFix)
+            for fix in step.result.storedFixes.lazy.map(StoredRows.Fix.init) {
+                try insertFix.execute(arguments: [
+                    deviceId, installId, fix.sequence, fix.timeMs, fix.latitudeE7, fix.longitudeE7, Data(fix.body),
+                    nowMs,
+                ])
+            }
+            let insertEvent = try db.cachedStatement(sql: SQLiteSchema.insertFenceEvent)
+            for event in step.result.storedEvents.lazy.map(StoredRows.FenceEvent.init) {
+                try insertEvent.execute(arguments: [
+                    deviceId, installId, event.eventSequence, event.regionId, event.kind, Data(event.body), nowMs,
+                ])
+            }
+            let insertLifecycle = try db.cachedStatement(sql: SQLiteSchema.insertLifecycleEvent)
+            for event in step.result.storedLifecycleEvents.lazy.map(StoredRows.LifecycleEvent.init) {
+                try insertLifecycle.execute(arguments: [
+                    deviceId, installId, event.kind, event.timeMs, Data(event.body), nowMs,
+                ])
+            }
+            if let status = StoredRows.DeviceStatus(batch) {
+                try db.execute(
+                    sql: SQLiteSchema.upsertDeviceStatus,
+                    arguments: [deviceId, installId, status.sentAtMs, Data(status.body), nowMs])
+            }
+            return step.result.ack
+        }
+    }
+
+    // MARK: Read-back and assignments
+
+    public func fixes(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: SQLiteSchema.selectFixes, arguments: [deviceId, fromMs, toMs, limit]).map {
+                row in
+                let body: Data = row["body"]
+                return StoredFix(
+                    installId: UInt64(bitPattern: row["install_id"]),
+                    fix: try LocationFix(serializedBytes: [UInt8](body)), receivedAtMs: row["received_at_ms"])
+            }
+        }
+    }
+
+    public func lastAssignment(deviceId: String) async throws -> RegionAssignment? {
+        try await database.read { db in
+            try Data.fetchOne(db, sql: "SELECT body FROM assignment WHERE device_id = ?", arguments: [deviceId]).map {
+                try RegionAssignment(serializedBytes: [UInt8]($0))
+            }
+        }
+    }
+
+    public func saveAssignment(_ assignment: RegionAssignment, deviceId: String, nowMs: Int64) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: SQLiteSchema.upsertAssignment,
+                arguments: [deviceId, Data(assignment.serializedBytes()), nowMs])
+        }
+    }
+
+    // MARK: Inspection
+
+    /// How many fixes are stored for an installation (tests).
+    public func storedFixCount(deviceId: String, installId: UInt64) async throws -> Int {
+        try await database.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM fix WHERE device_id = ? AND install_id = ?",
+                arguments: [deviceId, Int64(bitPattern: installId)]) ?? 0
+        }
+    }
+}

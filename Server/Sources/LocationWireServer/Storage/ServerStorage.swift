@@ -1,0 +1,88 @@
+import LocationWire
+import LocationWireSession
+
+/// What the reference server keeps, whatever holds it: bearer tokens, each installation's ledger record, the
+/// stored items, each installation's latest device status, and the last assignment sent to each device.
+///
+/// Two backends implement it: ``SQLiteStorage`` (GRDB, one file, the default) and ``PostgresStorage``
+/// (postgres-nio, shared by several server processes). Both keep the invariant of `§server-durable`: what an
+/// ack reports stored is committed before ``ingest(_:encodedSize:nowMs:policy:)`` returns it, and an item row
+/// exists for a key exactly when the installation's persisted ledger record lists the key as stored.
+public protocol ServerStorage: Sendable {
+    /// The device a bearer token belongs to, or nil for a token the server never issued.
+    func deviceId(forToken token: String) async throws -> String?
+
+    /// A token for `deviceId`: the oldest one already issued, or a new one.
+    func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String
+
+    /// Issues one more token for `deviceId`; tokens are 64 lowercase hex digits (256 random bits).
+    func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String
+
+    /// Reads one batch through its installation's ledger and stores what the ledger says to store, in one
+    /// transaction; returns the ack only after that transaction committed.
+    ///
+    /// - Parameters:
+    ///   - encodedSize: the batch's size on the wire in bytes, for `TOO_LARGE`.
+    ///   - nowMs: the server's clock, UTC ms: `server_time_ms` of the ack and `received_at_ms` of the rows.
+    /// - Throws: a storage error, with nothing stored: the caller answers 503 and the device sends again.
+    func ingest(
+        _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
+    ) async throws
+        -> BatchAck
+
+    /// The stored fixes of `deviceId` with `time_ms` in `fromMs..<toMs`, by `time_ms`, then install id and
+    /// sequence; at most `limit` of them.
+    func fixes(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix]
+
+    /// The assignment last sent to `deviceId` by `/v1/regions`, the `previous` of `§plan-delta`.
+    func lastAssignment(deviceId: String) async throws -> RegionAssignment?
+
+    /// Records `assignment` as the one last sent to `deviceId`.
+    func saveAssignment(_ assignment: RegionAssignment, deviceId: String, nowMs: Int64) async throws
+}
+
+/// One fix as stored, for the read-back.
+public struct StoredFix: Hashable, Sendable {
+    public var installId: UInt64
+    public var fix: LocationFix
+    /// When the server stored it, UTC ms.
+    public var receivedAtMs: Int64
+
+    public init(installId: UInt64, fix: LocationFix, receivedAtMs: Int64) {
+        self.installId = installId
+        self.fix = fix
+        self.receivedAtMs = receivedAtMs
+    }
+}
+
+/// 32 bytes from the system's cryptographic generator (getrandom on Linux), as 64 lowercase hex digits.
+func newBearerToken() -> String {
+    let digits = Array("0123456789abcdef")
+    var generator = SystemRandomNumberGenerator()
+    var token = ""
+    for _ in 0..<32 {
+        let byte = UInt8.random(in: .min ... .max, using: &generator)
+        token.append(digits[Int(byte >> 4)])
+        token.append(digits[Int(byte & 0x0F)])
+    }
+    return token
+}
+
+/// The ledger's answer for one batch and the rows it implies, computed the same way by every backend.
+struct LedgerStep {
+    var result: IngestResult
+    /// The installation's record after the batch; nil when nothing is to be written (`HOLD`, `TOO_LARGE`).
+    var record: InstallationRecord?
+
+    /// Runs `batch` through a ledger that holds only its installation's `previous` record. The ledger's answer
+    /// for a key depends only on that key's installation, so nothing else needs loading.
+    init(
+        batch: LocationBatch, previous: InstallationRecord?, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
+    ) {
+        var ledger = IngestLedger(policy: policy, records: previous.map { [$0] } ?? [])
+        result = ledger.ingest(batch, encodedSize: encodedSize, nowMs: nowMs)
+        let key = IngestLedger.InstallationKey(deviceId: batch.deviceId, installId: batch.installId)
+        // HOLD and TOO_LARGE store nothing, their floors included (§gap-report).
+        record = result.ack.outcome == .processed ? ledger.installations[key] : nil
+    }
+}

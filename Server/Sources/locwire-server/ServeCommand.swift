@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import LocationWire
+import LocationWireBehavior
+import LocationWireJSON
+import LocationWireServer
+import LocationWireSession
+import LocationWireTools
+
+/// `locwire-server serve`: the reference server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the HTTP binding: batches, region assignments, the policy and the read-back.",
+        discussion: """
+            With no options it listens on 127.0.0.1:8080 (loopback only) and keeps its state in \
+            ./locationwire.sqlite, then prints its URL and a bearer token for --device-id, creating the token on \
+            the first start. Endpoints (proto/HTTP.md): POST /v1/batches, POST /v1/regions (with --catalogue), \
+            GET /v1/policy (with --policy), GET /v1/devices/{id}/fixes. Stop it with Ctrl-C.
+            """
+    )
+
+    @Option(help: "The address to listen on. Anything but loopback needs TLS in front (proto/HTTP.md).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port; 0 lets the system choose one (printed).")
+    var port = 8080
+
+    @Option(help: "The SQLite database file, created when absent.")
+    var database = "./locationwire.sqlite"
+
+    @Option(help: "What a commit promises: full (survives power loss) or normal (survives a killed process).")
+    var durability: SQLiteStorage.Durability = .full
+
+    @Option(help: "A region catalogue (GeoJSON, or a RegionAssignment in binary or JSON) for POST /v1/regions.")
+    var catalogue: String?
+
+    @Option(help: "A TrackingPolicy in proto3 JSON: served by GET /v1/policy and carried in every ack.")
+    var policy: String?
+
+    @Option(help: "The device id whose bearer token is printed (created on first use).")
+    var deviceId = "device-1"
+
+    @Option(help: "More devices to print tokens for: a count N makes device-2 ... device-N+1.")
+    var extraDevices = 0
+
+    @Option(help: "Write the device tokens as JSON {\"device-1\": \"TOKEN\", ...} to this file.")
+    var tokensFile: String?
+
+    @Option(help: "The largest request body taken, bytes (after decompression); larger bodies get 413.")
+    var maxBodyBytes = ServerConfiguration().maxBodyBytes
+
+    @Option(help: "Seconds a request body may take to arrive whole; a slower one gets 408.")
+    var bodyTimeoutSeconds = 30
+
+    func run() async throws {
+        var configuration = ServerConfiguration(maxBodyBytes: maxBodyBytes, bodyTimeout: .seconds(bodyTimeoutSeconds))
+        if let policy {
+            let trackingPolicy = try readPolicy(policy)
+            configuration.trackingPolicy = trackingPolicy
+            configuration.ledgerPolicy.trackingPolicy = trackingPolicy
+        }
+        if let catalogue {
+            do {
+                configuration.planner = RegionPlanner(catalogue: try RegionCatalogueFile.read(catalogue))
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+        let storage = try SQLiteStorage(path: database, durability: durability)
+        var tokens: [(String, String)] = []
+        let devices = [deviceId] + (0..<max(extraDevices, 0)).map { "device-\($0 + 2)" }
+        for device in devices {
+            tokens.append((device, try await storage.ensureToken(forDevice: device, nowMs: configuration.nowMs())))
+        }
+        if let tokensFile {
+            let object = Dictionary(tokens, uniquingKeysWith: { first, _ in first })
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+            try data.write(to: URL(fileURLWithPath: tokensFile))
+        }
+        let host = self.host
+        let databasePath = URL(fileURLWithPath: database).standardizedFileURL.path
+        let shown = tokens.prefix(1)
+        let app = makeServerApplication(storage: storage, configuration: configuration, host: host, port: port) {
+            port in
+            // The one place that prints: a person starting the server needs these lines to use it.
+            print("locwire-server listening on http://\(host):\(port)")
+            print("database: \(databasePath)")
+            for (device, token) in shown { print("device \(device) bearer token: \(token)") }
+            // Standard output to a pipe or file is block-buffered; a script waiting for the URL needs it now.
+            fflush(nil)
+        }
+        try await app.runService()
+    }
+
+    func readPolicy(_ path: String) throws -> TrackingPolicy {
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw ValidationError("cannot read --policy \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try TrackingPolicy(jsonUTF8: bytes)
+        } catch {
+            throw ValidationError("--policy \(path): not a TrackingPolicy in proto3 JSON: \(error)")
+        }
+    }
+}
+
+extension SQLiteStorage.Durability: ExpressibleByArgument {}
