@@ -30,6 +30,9 @@ public func makeServerRouter(
 {
     let router = Router()
     router.add(middleware: ErrorBodyMiddleware())
+    if let limit = configuration.maxInFlight {
+        router.add(middleware: InFlightLimitMiddleware(limit: max(limit, 1)))
+    }
     let reader = RequestReader(storage: storage, configuration: configuration)
     BatchRoutes(reader: reader).register(on: router)
     RegionRoutes(reader: reader).register(on: router)

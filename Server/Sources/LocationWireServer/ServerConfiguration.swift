@@ -21,6 +21,11 @@ public struct ServerConfiguration: Sendable {
     public var storageRetryAfterSeconds: Int
     /// Whether `GET /v1/devices/{id}/fixes` is served (`§http-read-back`).
     public var offersReadBack: Bool
+    /// Requests per second each device may send (a token bucket with a burst of as many); over it, 429. Nil:
+    /// no limit.
+    public var rateLimitPerDevice: Int?
+    /// Requests handled at once; more get 503 before their body is read. Nil: no limit.
+    public var maxInFlight: Int?
     /// The server's clock, UTC ms; injected so tests are deterministic.
     public var nowMs: @Sendable () -> Int64
 
@@ -32,6 +37,8 @@ public struct ServerConfiguration: Sendable {
         bodyTimeout: Duration = .seconds(30),
         storageRetryAfterSeconds: Int = 5,
         offersReadBack: Bool = true,
+        rateLimitPerDevice: Int? = nil,
+        maxInFlight: Int? = nil,
         nowMs: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
     ) {
         self.maxBodyBytes = maxBodyBytes
@@ -41,6 +48,8 @@ public struct ServerConfiguration: Sendable {
         self.bodyTimeout = bodyTimeout
         self.storageRetryAfterSeconds = storageRetryAfterSeconds
         self.offersReadBack = offersReadBack
+        self.rateLimitPerDevice = rateLimitPerDevice
+        self.maxInFlight = maxInFlight
         self.nowMs = nowMs
     }
 }

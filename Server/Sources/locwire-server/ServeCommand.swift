@@ -54,8 +54,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a request body may take to arrive whole; a slower one gets 408.")
     var bodyTimeoutSeconds = 30
 
+    @Option(help: "Requests per second each device may send (bursts of as many); over it, 429 with Retry-After.")
+    var rateLimit: Int?
+
+    @Option(help: "Requests handled at once; more get 503 with Retry-After before their body is read.")
+    var maxInFlight: Int?
+
     func run() async throws {
-        var configuration = ServerConfiguration(maxBodyBytes: maxBodyBytes, bodyTimeout: .seconds(bodyTimeoutSeconds))
+        var configuration = ServerConfiguration(
+            maxBodyBytes: maxBodyBytes, bodyTimeout: .seconds(bodyTimeoutSeconds), rateLimitPerDevice: rateLimit,
+            maxInFlight: maxInFlight)
         if let policy {
             let trackingPolicy = try readPolicy(policy)
             configuration.trackingPolicy = trackingPolicy

@@ -5,12 +5,19 @@ import NIOCore
 
 /// The steps every endpoint takes before its own work, in the binding's order, so that an unauthenticated
 /// client learns nothing about how its body would be read: authentication (401, 503 when the token store
-/// fails), media type and `proto` parameter (415), content coding (415), size (413, before reading when
+/// fails), the device's rate (429), media type and `proto` parameter (415), content coding (415), size (413, before reading when
 /// `Content-Length` says so, else while reading), gzip (400, or 413 when it would decompress past the limit),
 /// then the message (400 with the codec's code, offset and path).
 struct RequestReader: Sendable {
     let storage: any ServerStorage
     let configuration: ServerConfiguration
+    let rateLimiter: RateLimiter?
+
+    init(storage: any ServerStorage, configuration: ServerConfiguration) {
+        self.storage = storage
+        self.configuration = configuration
+        rateLimiter = configuration.rateLimitPerDevice.map { RateLimiter(requestsPerSecond: max($0, 1)) }
+    }
 
     /// The device the request's bearer token belongs to.
     func authenticate(_ request: Request) async throws(Refusal) -> String {
@@ -22,6 +29,14 @@ struct RequestReader: Sendable {
             throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds)
         }
         guard let device else { throw .unauthenticated() }
+        if let retryAfter = rateLimiter?.admit(device) {
+            throw Refusal(
+                status: .tooManyRequests,
+                body: ErrorBody(
+                    code: ErrorBody.Code.rateLimited,
+                    message: "over \(configuration.rateLimitPerDevice ?? 0) requests per second; nothing was stored"),
+                headers: [.retryAfter: "\(retryAfter)"])
+        }
         return device
     }
 

@@ -1,0 +1,88 @@
+import Hummingbird
+import LocationWireHTTP
+import Synchronization
+
+/// Per-device rate limiting (`429`): a token bucket per device of `requestsPerSecond`, holding at most that many
+/// tokens, so a device may burst one second's worth and then sends at the rate.
+///
+/// Memory is bounded: the table forgets devices whose bucket is full again, when it grows past ``maxDevices``.
+final class RateLimiter: Sendable {
+    let requestsPerSecond: Int
+    /// Devices tracked at once before full buckets are dropped.
+    static let maxDevices = 100_000
+
+    struct Bucket {
+        var tokens: Double
+        var updatedAt: ContinuousClock.Instant
+    }
+
+    let buckets = Mutex<[String: Bucket]>([:])
+
+    init(requestsPerSecond: Int) {
+        precondition(requestsPerSecond > 0)
+        self.requestsPerSecond = requestsPerSecond
+    }
+
+    /// Takes a token for `device`; when there is none, the whole seconds until there is one.
+    func admit(_ device: String, now: ContinuousClock.Instant = .now) -> Int? {
+        let rate = Double(requestsPerSecond)
+        return buckets.withLock { buckets in
+            var bucket = buckets[device] ?? Bucket(tokens: rate, updatedAt: now)
+            let elapsed = now - bucket.updatedAt
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            bucket.tokens = min(rate, bucket.tokens + seconds * rate)
+            bucket.updatedAt = now
+            defer {
+                buckets[device] = bucket
+                if buckets.count > Self.maxDevices {
+                    buckets = buckets.filter { $0.value.tokens < rate }
+                }
+            }
+            guard bucket.tokens >= 1 else {
+                return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up)))
+            }
+            bucket.tokens -= 1
+            return nil
+        }
+    }
+}
+
+/// Load shedding (`503`): at most `limit` requests are handled at once; one more is answered at once with 503,
+/// `Retry-After: 1` and code `unavailable`, before its body is read, so an overloaded server stays responsive.
+struct InFlightLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+    let limit: Int
+    let inFlight = InFlightCounter()
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        guard inFlight.enter(limit: limit) else {
+            throw Refusal(
+                status: .serviceUnavailable,
+                body: ErrorBody(
+                    code: ErrorBody.Code.unavailable,
+                    message: "the server is handling \(limit) requests; nothing was stored, send again"),
+                headers: [.retryAfter: "1"])
+        }
+        defer { inFlight.leave() }
+        return try await next(request, context)
+    }
+}
+
+/// The number of requests being handled.
+final class InFlightCounter: Sendable {
+    let count = Mutex(0)
+
+    /// Counts one more request, unless `limit` are already in flight.
+    func enter(limit: Int) -> Bool {
+        count.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func leave() {
+        count.withLock { $0 -= 1 }
+    }
+}
