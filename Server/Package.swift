@@ -102,8 +102,14 @@ let package = Package(
             dependencies: [
                 "LocationWireServer",
                 "LocationWireHTTPClient",
+                .product(name: "LocationWire", package: "LocationWire"),
+                .product(name: "LocationWireSession", package: "LocationWire"),
+                .product(name: "LocationWireBehavior", package: "LocationWire"),
+                .product(name: "LocationWireTools", package: "LocationWire"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),

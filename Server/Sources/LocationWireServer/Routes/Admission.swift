@@ -53,7 +53,9 @@ struct InFlightLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let limit: Int
     let inFlight = InFlightCounter()
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    )
         async throws -> Response
     {
         guard inFlight.enter(limit: limit) else {

@@ -35,11 +35,14 @@ struct ReadBackRoutes: Sendable {
         }
         let query = request.uri.queryParameters
         func number(_ name: String, _ fallback: Int64) throws(Refusal) -> Int64 {
-            guard let text = query[Substring(name)] else { return fallback }
-            guard let value = Int64(text) else {
+            let values = query[values: Substring(name)]
+            guard let text = values.first else { return fallback }
+            guard values.count == 1, let value = Int64(text) else {
                 throw Refusal(
                     status: .badRequest,
-                    body: ErrorBody(code: ErrorBody.Code.badQuery, message: "\(name) must be an integer, not \(text)"))
+                    body: ErrorBody(
+                        code: ErrorBody.Code.badQuery,
+                        message: "\(name) must be one integer, not \(values.joined(separator: " and "))"))
             }
             return value
         }

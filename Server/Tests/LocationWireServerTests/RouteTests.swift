@@ -1,0 +1,339 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import HummingbirdTesting
+import LocationWire
+import LocationWireBehavior
+import LocationWireHTTP
+import LocationWireJSON
+import LocationWireServer
+import LocationWireSession
+import LocationWireTools
+import NIOCore
+import Testing
+
+/// The binding's endpoints and refusals beyond the batch basics of ``BatchEndpointTests``: formats and
+/// negotiation, content coding, regions, policy, read-back, rate limits and a failing store.
+@Suite struct RouteTests {
+    typealias Fixture = BatchEndpointTests
+
+    static func app(
+        _ configuration: ServerConfiguration, storage: (any ServerStorage)? = nil
+    ) async throws -> (
+        token: String, app: some ApplicationProtocol
+    ) {
+        let store = try SQLiteStorage()
+        let token = try await store.ensureToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
+        var configuration = configuration
+        configuration.nowMs = { Fixture.nowMs }
+        return (token, Application(router: makeServerRouter(storage: storage ?? store, configuration: configuration)))
+    }
+
+    static func headers(_ token: String, _ pairs: [HTTPField.Name: String]) -> HTTPFields {
+        var headers: HTTPFields = [.authorization: "Bearer \(token)"]
+        for (name, value) in pairs { headers[name] = value }
+        return headers
+    }
+
+    static func errorCode(_ response: TestResponse) -> String? {
+        try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView)).code
+    }
+
+    @Test func jsonBatchGetsAJSONAckAndAcceptCanAskForBinary() async throws {
+        let (token, app) = try await Self.app(ServerConfiguration())
+        let json = ByteBuffer(string: Fixture.batch(1...2).jsonString())
+        try await app.test(.router) { client in
+            let jsonType = BodyFormat.json.contentType(for: LocationBatch.self)
+            try await client.execute(
+                uri: Binding.batchesPath, method: .post, headers: Self.headers(token, [.contentType: jsonType]),
+                body: json
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == BodyFormat.json.contentType(for: BatchAck.self))
+                let ack = try BatchAck(jsonUTF8: Array(response.body.readableBytesView))
+                #expect(ack.fixResults == [AckRange(first: 1, last: 2, result: .accepted)])
+            }
+            try await client.execute(
+                uri: Binding.batchesPath, method: .post,
+                headers: Self.headers(token, [.contentType: jsonType, .accept: Binding.protobufMediaType]), body: json
+            ) { response in
+                #expect(response.headers[.contentType] == BodyFormat.binary.contentType(for: BatchAck.self))
+                let ack = try BatchAck(serializedBytes: Array(response.body.readableBytesView))
+                #expect(ack.fixResults == [AckRange(first: 1, last: 2, result: .duplicate)])
+            }
+        }
+    }
+
+    @Test func protoParameterMustNameTheEndpointsMessage() async throws {
+        let (token, app) = try await Self.app(ServerConfiguration())
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: Binding.batchesPath, method: .post,
+                headers: Self.headers(
+                    token, [.contentType: BodyFormat.binary.contentType(for: RegionRequest.self)]),
+                body: ByteBuffer(bytes: Fixture.batch(1...1).serializedBytes())
+            ) { response in
+                #expect(response.status == .unsupportedMediaType)
+                #expect(Self.errorCode(response) == ErrorBody.Code.unsupportedMediaType)
+            }
+        }
+    }
+
+    @Test func gzipBodiesAreReadAndBombsAndGarbageRefused() async throws {
+        let (token, app) = try await Self.app(ServerConfiguration(maxBodyBytes: 4096))
+        let binary = BodyFormat.binary.contentType(for: LocationBatch.self)
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: Binding.batchesPath, method: .post,
+                headers: Self.headers(token, [.contentType: binary, .contentEncoding: "gzip"]),
+                body: ByteBuffer(bytes: GzipCoding.compress(Fixture.batch(1...3).serializedBytes()))
+            ) { response in
+                #expect(response.status == .ok)
+                let ack = try BatchAck(serializedBytes: Array(response.body.readableBytesView))
+                #expect(ack.fixResults == [AckRange(first: 1, last: 3, result: .accepted)])
+            }
+            // A megabyte of zeros compresses to about a kilobyte, under the limit; decompressed it is far over.
+            let bomb = GzipCoding.compress([UInt8](repeating: 0, count: 1 << 20))
+            #expect(bomb.count < 4096)
+            try await client.execute(
+                uri: Binding.batchesPath, method: .post,
+                headers: Self.headers(token, [.contentType: binary, .contentEncoding: "gzip"]),
+                body: ByteBuffer(bytes: bomb)
+            ) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(Self.errorCode(response) == ErrorBody.Code.bodyTooLarge)
+            }
+            try await client.execute(
+                uri: Binding.batchesPath, method: .post,
+                headers: Self.headers(token, [.contentType: binary, .contentEncoding: "gzip"]),
+                body: ByteBuffer(bytes: Fixture.batch(1...1).serializedBytes())
+            ) { response in
+                #expect(response.status == .badRequest)
+                #expect(Self.errorCode(response) == ErrorBody.Code.corruptContentEncoding)
+            }
+            try await client.execute(
+                uri: Binding.batchesPath, method: .post,
+                headers: Self.headers(token, [.contentType: binary, .contentEncoding: "br"]),
+                body: ByteBuffer(bytes: Fixture.batch(1...1).serializedBytes())
+            ) { response in
+                #expect(response.status == .unsupportedMediaType)
+                #expect(response.headers[.acceptEncoding] == "gzip")
+                #expect(Self.errorCode(response) == ErrorBody.Code.unsupportedContentEncoding)
+            }
+        }
+    }
+
+    @Test func regionsArePlannedFromTheCatalogueAndRemembered() async throws {
+        let catalogue = try RegionCatalogueFixture.regions()
+        let planner = RegionPlanner(catalogue: catalogue)
+        let (token, app) = try await Self.app(ServerConfiguration(planner: planner))
+        var request = RegionRequest()
+        request.deviceId = Fixture.deviceId
+        request.reason = .initial
+        request.platformSlotLimit = 20
+        request.reservedAppSlots = 2
+        request.datum = .wgs84
+        request.sentAtMs = Fixture.nowMs
+        request.platform = .ios
+        var fix = LocationFix()
+        fix.timeMs = Fixture.nowMs - 1000
+        fix.latitudeE7 = 453_271_000
+        fix.longitudeE7 = 144_422_000
+        fix.horizontalAccuracyCm = 1000
+        request.currentFix = fix
+        let body = ByteBuffer(bytes: request.serializedBytes())
+        let expected = planner.plan(
+            latitudeE7: 453_271_000, longitudeE7: 144_422_000, slotBudget: 18, nowMs: Fixture.nowMs, previous: nil)
+        try await app.test(.router) { client in
+            let headers = Self.headers(token, [.contentType: BodyFormat.binary.contentType(for: RegionRequest.self)])
+            try await client.execute(
+                uri: Binding.regionsPath, method: .post, headers: headers, body: body
+            ) { response in
+                #expect(response.status == .ok)
+                let assignment = try RegionAssignment(serializedBytes: Array(response.body.readableBytesView))
+                #expect(assignment == expected)
+                #expect(assignment.slotBudget == 18)
+                #expect(!assignment.regions.isEmpty)
+            }
+            // The second plan has the first as its previous assignment (§plan-delta).
+            let second = planner.plan(
+                latitudeE7: 453_271_000, longitudeE7: 144_422_000, slotBudget: 18, nowMs: Fixture.nowMs,
+                previous: expected)
+            try await client.execute(
+                uri: Binding.regionsPath, method: .post, headers: headers, body: body
+            ) { response in
+                let assignment = try RegionAssignment(serializedBytes: Array(response.body.readableBytesView))
+                #expect(assignment == second)
+            }
+        }
+    }
+
+    @Test func regionsWithoutACatalogueAndPolicyWithoutOneAre404() async throws {
+        let (token, app) = try await Self.app(ServerConfiguration())
+        var request = RegionRequest()
+        request.deviceId = Fixture.deviceId
+        let body = ByteBuffer(bytes: request.serializedBytes())
+        try await app.test(.router) { client in
+            try await client.execute(uri: Binding.policyPath, method: .get, headers: Self.headers(token, [:])) {
+                response in
+                #expect(response.status == .notFound)
+                #expect(Self.errorCode(response) == ErrorBody.Code.notFound)
+            }
+            try await client.execute(
+                uri: Binding.regionsPath, method: .post,
+                headers: Self.headers(token, [.contentType: Binding.protobufMediaType]), body: body
+            ) { response in
+                // An incomplete request is refused with the validation rule before the catalogue is looked at.
+                #expect(response.status == .badRequest || response.status == .notFound)
+                #expect(Self.errorCode(response) != nil)
+            }
+        }
+    }
+
+    @Test func policyIsServedInEitherFormat() async throws {
+        let policy = {
+            var policy = TrackingPolicy()
+            policy.policyVersion = 3
+            policy.fenceHysteresisM = 150
+            return policy
+        }()
+        let (token, app) = try await Self.app(ServerConfiguration(trackingPolicy: policy))
+        try await app.test(.router) { client in
+            try await client.execute(uri: Binding.policyPath, method: .get, headers: Self.headers(token, [:])) {
+                response in
+                #expect(response.status == .ok)
+                let served = try TrackingPolicy(serializedBytes: Array(response.body.readableBytesView))
+                #expect(served == policy)
+            }
+            try await client.execute(
+                uri: Binding.policyPath, method: .get, headers: Self.headers(token, [.accept: Binding.jsonMediaType])
+            ) { response in
+                let served = try TrackingPolicy(jsonUTF8: Array(response.body.readableBytesView))
+                #expect(served == policy)
+            }
+            try await client.execute(uri: Binding.policyPath, method: .get) { response in
+                #expect(response.status == .unauthorized)
+            }
+        }
+    }
+
+    @Test func readBackReturnsStoredFixesAsJSONAndGeoJSON() async throws {
+        let (token, app) = try await Self.app(ServerConfiguration())
+        let batch = Fixture.batch(1...4)
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: Binding.batchesPath, method: .post,
+                headers: Self.headers(token, [.contentType: Binding.protobufMediaType]),
+                body: ByteBuffer(bytes: batch.serializedBytes()))
+            let from = batch.fixes[1].timeMs
+            let to = batch.fixes[3].timeMs
+            let path = Binding.fixesPath(deviceId: Fixture.deviceId) + "?from=\(from)&to=\(to)"
+            try await client.execute(uri: path, method: .get, headers: Self.headers(token, [:])) { response in
+                #expect(response.status == .ok)
+                let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+                let root = try #require(object as? [String: Any])
+                let fixes = try #require(root["fixes"] as? [[String: Any]])
+                // from is inclusive and to exclusive: fixes 2 and 3.
+                #expect(fixes.map { ($0["fix"] as? [String: Any])?["sequence"] as? String } == ["2", "3"])
+                #expect(root["truncated"] as? Bool == false)
+            }
+            try await client.execute(
+                uri: path + "&limit=1", method: .get,
+                headers: Self.headers(token, [.accept: Binding.geoJSONMediaType])
+            ) { response in
+                #expect(response.headers[.contentType] == Binding.geoJSONMediaType)
+                let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+                let root = try #require(object as? [String: Any])
+                #expect(root["type"] as? String == "FeatureCollection")
+                let features = try #require(root["features"] as? [[String: Any]])
+                #expect(features.count == 1)
+                let geometry = try #require(features.first?["geometry"] as? [String: Any])
+                // GeoJSON is longitude first.
+                #expect(geometry["coordinates"] as? [Double] == [13.405, 52.52])
+                #expect(root["truncated"] as? Bool == true)
+            }
+            try await client.execute(
+                uri: Binding.fixesPath(deviceId: "someone-else"), method: .get, headers: Self.headers(token, [:])
+            ) { response in
+                #expect(response.status == .forbidden)
+            }
+            try await client.execute(uri: path + "&from=yesterday", method: .get, headers: Self.headers(token, [:])) {
+                response in
+                #expect(response.status == .badRequest)
+                #expect(Self.errorCode(response) == ErrorBody.Code.badQuery)
+            }
+        }
+    }
+
+    @Test func rateLimitAnswers429WithRetryAfter() async throws {
+        let (token, app) = try await Self.app(ServerConfiguration(rateLimitPerDevice: 2))
+        try await app.test(.router) { client in
+            var statuses: [HTTPResponse.Status] = []
+            for batchId in 1...4 as ClosedRange<UInt64> {
+                try await client.execute(
+                    uri: Binding.batchesPath, method: .post,
+                    headers: Self.headers(token, [.contentType: Binding.protobufMediaType]),
+                    body: ByteBuffer(bytes: Fixture.batch(batchId...batchId, batchId: batchId).serializedBytes())
+                ) { response in
+                    statuses.append(response.status)
+                    if response.status == .tooManyRequests {
+                        #expect(Int(response.headers[.retryAfter] ?? "") ?? 0 >= 1)
+                        #expect(Self.errorCode(response) == ErrorBody.Code.rateLimited)
+                    }
+                }
+            }
+            // A burst of two passes; the rest of the same instant is refused.
+            #expect(statuses == [.ok, .ok, .tooManyRequests, .tooManyRequests])
+        }
+    }
+
+    @Test func failingStoreIs503AndNothingIsAcked() async throws {
+        let (token, app) = try await Self.app(ServerConfiguration(), storage: FailingIngestStorage())
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: Binding.batchesPath, method: .post,
+                headers: Self.headers(token, [.contentType: Binding.protobufMediaType]),
+                body: ByteBuffer(bytes: Fixture.batch(1...1).serializedBytes())
+            ) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.retryAfter] != nil)
+                #expect(Self.errorCode(response) == ErrorBody.Code.storageUnavailable)
+            }
+            try await client.execute(uri: "/v1/unknown", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(Self.errorCode(response) == ErrorBody.Code.notFound)
+            }
+        }
+    }
+}
+
+/// A store whose token lookup accepts any token for ``BatchEndpointTests/deviceId`` and whose every write fails,
+/// as a database that went away does.
+struct FailingIngestStorage: ServerStorage {
+    struct Unavailable: Error {}
+
+    func deviceId(forToken token: String) async throws -> String? { BatchEndpointTests.deviceId }
+    func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String { throw Unavailable() }
+    func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String { throw Unavailable() }
+    func ingest(
+        _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
+    ) async throws
+        -> BatchAck
+    { throw Unavailable() }
+    func fixes(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix] {
+        throw Unavailable()
+    }
+    func lastAssignment(deviceId: String) async throws -> RegionAssignment? { throw Unavailable() }
+    func saveAssignment(_ assignment: RegionAssignment, deviceId: String, nowMs: Int64) async throws {
+        throw Unavailable()
+    }
+}
+
+/// The example catalogue of the repository (examples/catalogue.geojson), read as `serve --catalogue` reads it.
+enum RegionCatalogueFixture {
+    static func regions() throws -> [Region] {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return try RegionCatalogueFile.read(repository.appendingPathComponent("examples/catalogue.geojson").path)
+    }
+}
