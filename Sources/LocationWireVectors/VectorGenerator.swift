@@ -11,22 +11,35 @@ public enum VectorGenerator {
     /// `locwire fuzz` writes them) join the wire family, their expectations rechecked like any other vector's.
     public static func generate(regressions: URL? = nil) throws -> [VectorFile] {
         let regressionVectors = try loadRegressions(regressions)
-        let families: [any VectorFamily.Type] = [
+        return families.map { family in file(of: family, regressions: regressionVectors) }
+    }
+
+    /// One family's file, built in-process (`ledger`, `session`, ...), without regression vectors; nil for a name
+    /// no family has. For tools that replay a family elsewhere, as `locwire-server probe` replays the ledger
+    /// vectors over HTTP, so that they need no checkout of conformance/vectors/.
+    public static func generate(family name: String) -> VectorFile? {
+        families.first { $0.name == name }.map { file(of: $0, regressions: []) }
+    }
+
+    /// Every family, in the order of the files.
+    static var families: [any VectorFamily.Type] {
+        [
             WireFamily.self, CanonicalFamily.self, JSONFamily.self, SemanticFamily.self, CompactFamily.self,
             SessionFamily.self, LedgerFamily.self, RecordingFamily.self, FenceFamily.self,
             PlanningFamily.self, ArmingFamily.self,
         ]
-        return families.map { family in
-            var builder = family.build()
-            if family.name == WireFamily.name {
-                for vector in regressionVectors { builder.regression(vector) }
-            }
-            let used = Set(builder.vectors.flatMap(\.flags))
-            let flags = VectorFlags.all.filter { used.contains($0.key) }
-            return VectorFile(
-                family: family.name, description: family.description, generator: generatorName, flags: flags,
-                vectors: builder.vectors)
+    }
+
+    static func file(of family: any VectorFamily.Type, regressions: [Vector]) -> VectorFile {
+        var builder = family.build()
+        if family.name == WireFamily.name {
+            for vector in regressions { builder.regression(vector) }
         }
+        let used = Set(builder.vectors.flatMap(\.flags))
+        let flags = VectorFlags.all.filter { used.contains($0.key) }
+        return VectorFile(
+            family: family.name, description: family.description, generator: generatorName, flags: flags,
+            vectors: builder.vectors)
     }
 
     public struct Difference: Sendable {

@@ -147,7 +147,10 @@ public enum SessionEvaluation {
         return problems.isEmpty ? nil : problems.joined(separator: "\n")
     }
 
-    static func judge(_ expected: ExpectedAck, _ ack: BatchAck) -> [String] {
+    /// Every difference between an ack and what a vector expects of it (outcome, hold reason, limits, the result
+    /// of each item), one a line; empty when it is right. Public for `locwire-server probe`, which judges the
+    /// acks a server sends over HTTP with exactly these checks.
+    public static func judge(_ expected: ExpectedAck, _ ack: BatchAck) -> [String] {
         var problems: [String] = []
         func check<Value: Equatable>(_ name: String, _ expected: Value?, _ actual: Value) {
             if let expected, expected != actual { problems.append("\(name) is \(actual), expected \(expected)") }

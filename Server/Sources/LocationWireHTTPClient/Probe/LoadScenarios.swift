@@ -1,0 +1,131 @@
+import Foundation
+import LocationWire
+import LocationWireHTTP
+
+/// 503 and 429: a server that sheds load must say so with `Retry-After` and the JSON error body, and store
+/// nothing of a refused batch. A server that never sheds load within the burst makes these checks
+/// not-applicable, unless the probe was told to require the status (`--require-status 429,503`).
+enum LoadScenarios {
+    static var checks: [ProbeCheck] { [overload, rateLimit] }
+
+    /// Every request of the burst at once: more in flight than a server with a small in-flight limit takes.
+    static let overload = ProbeCheck("status.503.overload") { context in
+        let count = context.options.burstRequests
+        return try await judgeBurst(
+            status: 503, code: ErrorBody.Code.unavailable, sent: try await burst(context, count, concurrency: count),
+            context: context, what: "\(count) requests at once from one device")
+    }
+
+    /// The burst from one device, a few at a time, as fast as the server answers: more per second than a
+    /// server with a rate limit takes.
+    static let rateLimit = ProbeCheck("status.429.rate-limit") { context in
+        let count = context.options.burstRequests
+        return try await judgeBurst(
+            status: 429, code: ErrorBody.Code.rateLimited, sent: try await burst(context, count, concurrency: 4),
+            context: context, what: "\(count) requests in a burst from one device, 4 at a time")
+    }
+
+    /// Posts `count` batches of one fresh installation (batch i carries fix i), at most `concurrency` at once,
+    /// without waiting out a 429 or 503.
+    static func burst(
+        _ context: ProbeContext, _ count: Int, concurrency: Int
+    ) async throws
+        -> [(batch: LocationBatch, result: BindingClient.UploadResult)]
+    {
+        let install = context.freshInstallId()
+        let batches = (1...max(count, 1)).map {
+            context.batch(install: install, batchId: UInt64($0), backlog: [], live: UInt64($0))
+        }
+        let send: @Sendable (LocationBatch) async throws -> (LocationBatch, BindingClient.UploadResult) = { batch in
+            (batch, try await context.client.upload(batch, token: context.token, timeout: context.timeout))
+        }
+        return try await withThrowingTaskGroup(of: (LocationBatch, BindingClient.UploadResult).self) { group in
+            var results: [(batch: LocationBatch, result: BindingClient.UploadResult)] = []
+            var waiting = batches.makeIterator()
+            for _ in 0..<max(concurrency, 1) {
+                guard let batch = waiting.next() else { break }
+                group.addTask { try await send(batch) }
+            }
+            while let item = try await group.next() {
+                results.append((item.0, item.1))
+                if let batch = waiting.next() { group.addTask { try await send(batch) } }
+            }
+            return results.sorted { $0.batch.batchId < $1.batch.batchId }
+        }
+    }
+
+    static func judgeBurst(
+        status: Int, code: String, sent: [(batch: LocationBatch, result: BindingClient.UploadResult)],
+        context: ProbeContext, what: String
+    ) async throws -> Verdict {
+        var problems: [String] = []
+        var acked: [LocationFix] = []
+        var seen = 0
+        var longestWait = 0.0
+        for (batch, result) in sent {
+            switch result {
+            case .acknowledged:
+                problems += ProbeContext.problems(
+                    of: result, for: batch, expected: ProbeContext.processed([batch.batchId], "ACCEPTED")
+                ).map { "batch \(batch.batchId): \($0)" }
+                acked += VectorScenarios.fixes(of: batch)
+            case .refused(let refusedStatus, let error, let retryAfter)
+            where refusedStatus == 429 || refusedStatus == 503:
+                if refusedStatus == status { seen += 1 }
+                guard let seconds = RetryAfter.seconds(retryAfter) else {
+                    problems.append(
+                        "batch \(batch.batchId): \(refusedStatus) with Retry-After \(retryAfter.map { "\"\($0)\"" } ?? "absent"), expected seconds or an HTTP date"
+                    )
+                    continue
+                }
+                longestWait = max(longestWait, seconds)
+                let expectedCode = refusedStatus == status ? code : nil
+                if let error {
+                    if let expectedCode, error.code != expectedCode {
+                        problems.append(
+                            "batch \(batch.batchId): \(refusedStatus) with code \(error.code), expected \(expectedCode)"
+                        )
+                    }
+                } else {
+                    problems.append("batch \(batch.batchId): \(refusedStatus) without a JSON error body with a code")
+                }
+            case .refused(let other, let error, _):
+                problems.append("batch \(batch.batchId): answered \(other) (\(error?.code ?? "no error body"))")
+            case .unreadableAck(let why):
+                problems.append("batch \(batch.batchId): 200 with a body that is not a BatchAck: \(why)")
+            }
+        }
+        if let install = sent.first?.batch.installId {
+            let sentFixes = sent.flatMap { VectorScenarios.fixes(of: $0.batch) }
+            problems += try await context.storageProblems(install: install, expected: acked, sent: sentFixes).problems
+        }
+        // Let the server's window pass, so that the checks after this one are not refused.
+        if longestWait > 0 { try await Task.sleep(for: .milliseconds(Int64(min(longestWait, 10) * 1000))) }
+        if seen == 0 {
+            if !problems.isEmpty { return .failed(problems.joined(separator: "\n")) }
+            let message = "\(what): no \(status) (\(acked.count) acked); the server does not shed load at this rate"
+            return context.options.requiredStatuses.contains(status)
+                ? .failed(message + ", and --require-status asks for it") : .notApplicable(message)
+        }
+        return .judging(
+            problems,
+            passed:
+                "\(what): \(seen) answered \(status) \(code) with Retry-After, \(acked.count) acked; nothing of a refused batch stored"
+        )
+    }
+}
+
+/// `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date.
+enum RetryAfter {
+    /// The seconds to wait, or nil when the value is absent or neither form.
+    static func seconds(_ value: String?, now: Date = Date()) -> Double? {
+        guard let value = value?.trimmingWhitespace(), !value.isEmpty else { return nil }
+        if value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) { return Double(value) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = formatter.date(from: value) else { return nil }
+        return max(date.timeIntervalSince(now), 0)
+    }
+}

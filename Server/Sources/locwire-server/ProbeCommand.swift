@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import LocationWireHTTPClient
+
+/// `locwire-server probe`: checks a running server against the HTTP binding.
+struct ProbeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Check a running server against proto/HTTP.md: de-duplication, acks, refusals, status codes.",
+        discussion: """
+            Sends batches as a device of --device-id with --token, each check in installations of its own (a fresh \
+            random install_id per check per run, so reruns against the same database never collide): the ledger \
+            and session conformance vectors replayed over HTTP, resends, rejections, sizes, formats, gzip, every \
+            status of the binding with its error body, and, when the server offers the read-back \
+            (GET /v1/devices/{id}/fixes), what was stored. Progress goes to standard error.
+
+            Exit status: 0 every check passed (not-applicable allowed), 1 a check failed, 2 usage error or the \
+            server does not answer.
+            """
+    )
+
+    @Option(help: "The server's base URL, e.g. http://127.0.0.1:8080.")
+    var server: String
+
+    @Option(help: "A bearer token of --device-id.")
+    var token: String
+
+    @Option(help: "The device the token belongs to.")
+    var deviceId = "device-1"
+
+    @Option(help: "The report's form: text, json, junit, or markdown (the section of conformance/RESULTS.md).")
+    var format: ProbeReportFormat = .text
+
+    @Option(help: "The server's name in the markdown report (default: the URL).")
+    var name: String?
+
+    @Option(help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    @Option(
+        parsing: .upToNextOption,
+        help: "Run only these checks, or the checks under these names (e.g. status status.401 vectors.ledger).")
+    var only: [String] = []
+
+    @Option(help: "Statuses whose absence fails their check, e.g. 429,503 (for CI against a configured server).")
+    var requireStatus: String?
+
+    @Option(help: "Seconds to wait for the server to give up on a stalled body (above its body time-out).")
+    var stallSeconds: Double = 40
+
+    @Option(help: "Requests in the bursts that look for 429 and 503.")
+    var burstRequests = 64
+
+    @Option(help: "The size of the oversized batch, bytes.")
+    var oversizedBytes = 4 << 20 + 1
+
+    @Option(help: "Seconds each request may take.")
+    var timeoutSeconds: Double = 30
+
+    @Flag(help: "List the checks' names and exit.")
+    var list = false
+
+    @Flag(help: "No progress on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        guard URL(string: server)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) == true else {
+            throw ValidationError("--server must be an http:// or https:// URL, not \(server)")
+        }
+        guard stallSeconds > 0, timeoutSeconds > 0, burstRequests > 0, oversizedBytes > 0 else {
+            throw ValidationError(
+                "--stall-seconds, --timeout-seconds, --burst-requests and --oversized-bytes must be positive")
+        }
+        _ = try requiredStatuses()
+    }
+
+    func requiredStatuses() throws -> Set<Int> {
+        guard let requireStatus else { return [] }
+        var statuses: Set<Int> = []
+        for part in requireStatus.split(separator: ",") {
+            guard let status = Int(part.trimmingCharacters(in: .whitespaces)), status == 429 || status == 503 else {
+                throw ValidationError("--require-status takes 429 and 503, comma-separated, not \(requireStatus)")
+            }
+            statuses.insert(status)
+        }
+        return statuses
+    }
+
+    func run() async throws {
+        if list {
+            for check in ServerProbe.catalogue().checks { print(check.name) }
+            return
+        }
+        let quiet = self.quiet
+        let probe = ServerProbe(
+            options: .init(
+                server: server, token: token, deviceId: deviceId, only: only, requiredStatuses: try requiredStatuses(),
+                stallSeconds: stallSeconds, burstRequests: burstRequests, oversizedBytes: oversizedBytes,
+                requestTimeoutSeconds: timeoutSeconds,
+                progress: { line in if !quiet { printToStandardError("probe: \(line)") } }))
+        let report: ProbeReport
+        do {
+            report = try await probe.run()
+        } catch let unreachable as ServerProbe.Unreachable {
+            printToStandardError("locwire-server probe: \(unreachable.description)")
+            throw ExitCode(2)
+        }
+        let text = format.render(report, serverName: name)
+        if let output {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output))
+            } catch {
+                printToStandardError("locwire-server probe: cannot write \(output): \(error.localizedDescription)")
+                throw ExitCode(2)
+            }
+            if !quiet { printToStandardError("probe: \(report.summary); report in \(output)") }
+        } else {
+            print(text, terminator: "")
+        }
+        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+    }
+}
+
+extension ProbeReportFormat: ExpressibleByArgument {}
