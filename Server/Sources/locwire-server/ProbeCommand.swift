@@ -19,11 +19,11 @@ struct ProbeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server's base URL, e.g. http://127.0.0.1:8080.")
-    var server: String
+    @Option(help: "The server's base URL, e.g. http://127.0.0.1:8080 (required but with --list).")
+    var server: String?
 
-    @Option(help: "A bearer token of --device-id.")
-    var token: String
+    @Option(help: "A bearer token of --device-id (required but with --list).")
+    var token: String?
 
     @Option(help: "The device the token belongs to.")
     var deviceId = "device-1"
@@ -64,6 +64,8 @@ struct ProbeCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
+        if list { return }
+        guard let server, token != nil else { throw ValidationError("--server and --token are required") }
         guard URL(string: server)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) == true else {
             throw ValidationError("--server must be an http:// or https:// URL, not \(server)")
         }
@@ -91,6 +93,7 @@ struct ProbeCommand: AsyncParsableCommand {
             for check in ServerProbe.catalogue().checks { print(check.name) }
             return
         }
+        guard let server, let token else { throw ValidationError("--server and --token are required") }
         let quiet = self.quiet
         let probe = ServerProbe(
             options: .init(
@@ -101,8 +104,8 @@ struct ProbeCommand: AsyncParsableCommand {
         let report: ProbeReport
         do {
             report = try await probe.run()
-        } catch let unreachable as ServerProbe.Unreachable {
-            printToStandardError("locwire-server probe: \(unreachable.description)")
+        } catch let cannotRun as ServerProbe.CannotRun {
+            printToStandardError("locwire-server probe: \(cannotRun.description)")
             throw ExitCode(2)
         }
         let text = format.render(report, serverName: name)

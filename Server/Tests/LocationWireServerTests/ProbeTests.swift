@@ -119,7 +119,15 @@ import Testing
     @Test func unreachableServerThrows() async throws {
         // Port 9 (discard): nothing listens on it here, so the connection is refused.
         let probe = ServerProbe(options: Self.options("http://127.0.0.1:9", token: "x"))
-        await #expect(throws: ServerProbe.Unreachable.self) { try await probe.run() }
+        await #expect(throws: ServerProbe.CannotRun.self) { try await probe.run() }
+    }
+
+    @Test func refusedTokenStopsTheProbe() async throws {
+        // Nothing can be judged with a token the server refuses: a setup error, not a hundred failed checks.
+        try await Self.withReferenceServer(ServerConfiguration()) { url, _ in
+            let probe = ServerProbe(options: Self.options(url, token: String(repeating: "0", count: 64)))
+            await #expect(throws: ServerProbe.CannotRun.self) { try await probe.run() }
+        }
     }
 
     // MARK: - Wrong servers

@@ -16,19 +16,21 @@ enum LoadScenarios {
             context: context, what: "\(count) requests at once from one device")
     }
 
-    /// The burst from one device, a few at a time, as fast as the server answers: more per second than a
-    /// server with a rate limit takes.
+    /// A burst from one device, two at a time (few enough to pass an in-flight limit), as fast as the server
+    /// answers, of up to four times `--burst-requests`, ending early once 429 came 5 times: more per second than
+    /// a server with a rate limit takes, since the bucket refills while the burst runs.
     static let rateLimit = ProbeCheck("status.429.rate-limit") { context in
-        let count = context.options.burstRequests
+        let count = 4 * context.options.burstRequests
+        let sent = try await burst(context, count, concurrency: 2, stopAfter: (429, 5))
         return try await judgeBurst(
-            status: 429, code: ErrorBody.Code.rateLimited, sent: try await burst(context, count, concurrency: 4),
-            context: context, what: "\(count) requests in a burst from one device, 4 at a time")
+            status: 429, code: ErrorBody.Code.rateLimited, sent: sent, context: context,
+            what: "\(sent.count) requests in a burst from one device, 2 at a time")
     }
 
-    /// Posts `count` batches of one fresh installation (batch i carries fix i), at most `concurrency` at once,
-    /// without waiting out a 429 or 503.
+    /// Posts up to `count` batches of one fresh installation (batch i carries fix i), at most `concurrency` at
+    /// once, without waiting out a 429 or 503; no more once `stopAfter`'s status came back as many times.
     static func burst(
-        _ context: ProbeContext, _ count: Int, concurrency: Int
+        _ context: ProbeContext, _ count: Int, concurrency: Int, stopAfter: (status: Int, times: Int)? = nil
     ) async throws
         -> [(batch: LocationBatch, result: BindingClient.UploadResult)]
     {
@@ -46,8 +48,11 @@ enum LoadScenarios {
                 guard let batch = waiting.next() else { break }
                 group.addTask { try await send(batch) }
             }
+            var stopping = 0
             while let item = try await group.next() {
                 results.append((item.0, item.1))
+                if case .refused(let status, _, _) = item.1, status == stopAfter?.status { stopping += 1 }
+                if stopping >= stopAfter?.times ?? .max { continue }
                 if let batch = waiting.next() { group.addTask { try await send(batch) } }
             }
             return results.sorted { $0.batch.batchId < $1.batch.batchId }

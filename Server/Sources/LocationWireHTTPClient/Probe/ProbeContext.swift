@@ -26,11 +26,19 @@ public final class ProbeContext: Sendable {
         self.baseTimeMs = baseTimeMs
     }
 
-    /// Asks for the read-back once: any HTTP answer means the server is there; 200 means the read-back is offered.
+    /// Asks for the read-back once: any HTTP answer means the server is there; 200 means the read-back is offered;
+    /// 401 or 403 means the token or device id is wrong, and the probe stops.
     static func connect(client: BindingClient, options: ServerProbe.Options) async throws -> ProbeContext {
         let answer = try await client.exchange(
             method: "GET", path: Binding.fixesPath(deviceId: options.deviceId) + "?from=0&to=1", token: options.token,
             timeout: .milliseconds(Int64(options.requestTimeoutSeconds * 1000)))
+        // Nothing can be judged with credentials the server refuses: that is the caller's mistake, not the server's.
+        if answer.status == 401 || answer.status == 403 {
+            throw ServerProbe.CannotRun(
+                description:
+                    "the server refuses the token for device \(options.deviceId) (\(answer.status) "
+                    + "\(answer.errorBody?.code ?? "without an error body")); check --token and --device-id")
+        }
         let now = Int64(Date().timeIntervalSince1970) * 1000
         return ProbeContext(
             client: client, options: options, readBackOffered: answer.status == 200, baseTimeMs: now - 3_600_000)
@@ -202,9 +210,16 @@ public final class ProbeContext: Sendable {
     /// The stored fixes of installation `install` with `time_ms` in `fromMs..<toMs`.
     func stored(install: UInt64, fromMs: Int64, toMs: Int64) async throws -> Stored {
         guard readBackOffered else { return .notOffered }
-        let answer = try await client.exchange(
-            method: "GET", path: Binding.fixesPath(deviceId: deviceId) + "?from=\(fromMs)&to=\(toMs)", token: token,
-            timeout: timeout)
+        let path = Binding.fixesPath(deviceId: deviceId) + "?from=\(fromMs)&to=\(toMs)"
+        var answer = try await client.exchange(method: "GET", path: path, token: token, timeout: timeout)
+        var attempts = 1
+        // A rate-limited server may refuse the read-back too; it is waited out as an upload is.
+        while answer.status == 429 || answer.status == 503, attempts < 6 {
+            let seconds = min(RetryAfter.seconds(answer.header("Retry-After")) ?? 1, 10)
+            try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+            answer = try await client.exchange(method: "GET", path: path, token: token, timeout: timeout)
+            attempts += 1
+        }
         guard answer.status == 200 else {
             throw ReadBackError(description: "the read-back answered \(answer.status)")
         }

@@ -52,8 +52,9 @@ public struct ServerProbe: Sendable {
         }
     }
 
-    /// Why a probe could not run at all (exit status 2 on the command line).
-    public struct Unreachable: Error, CustomStringConvertible {
+    /// Why a probe could not run at all: no HTTP answer, a token the server refuses, an `--only` that selects
+    /// nothing (exit status 2 on the command line).
+    public struct CannotRun: Error, CustomStringConvertible {
         public var description: String
     }
 
@@ -80,7 +81,8 @@ public struct ServerProbe: Sendable {
 
     /// Runs the selected checks one after another and reports them.
     ///
-    /// - Throws: ``Unreachable`` when the server does not answer at all (no HTTP answer to a first request).
+    /// - Throws: ``CannotRun`` when the server does not answer at all (no HTTP answer to a first request), or
+    ///   refuses the token.
     public func run() async throws -> ProbeReport {
         let started = ContinuousClock.now
         let client = BindingClient(baseURL: options.server, connectionsPerHost: max(8, options.burstRequests))
@@ -98,13 +100,15 @@ public struct ServerProbe: Sendable {
         let context: ProbeContext
         do {
             context = try await ProbeContext.connect(client: client, options: options)
+        } catch let cannotRun as CannotRun {
+            throw cannotRun
         } catch {
-            throw Unreachable(description: "\(options.server) does not answer: \(error)")
+            throw CannotRun(description: "\(options.server) does not answer: \(error)")
         }
         let (all, notes) = Self.catalogue()
         let selected = all.filter { Self.isSelected($0.name, only: options.only) }
         guard !selected.isEmpty else {
-            throw Unreachable(description: "--only \(options.only.joined(separator: " ")) selects no check")
+            throw CannotRun(description: "--only \(options.only.joined(separator: " ")) selects no check")
         }
         var results: [ProbeCheckResult] = []
         for (index, check) in selected.enumerated() {
