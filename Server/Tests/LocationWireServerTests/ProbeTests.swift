@@ -11,8 +11,9 @@ import Testing
 
 /// `locwire-server probe` against servers on loopback sockets: the reference server, which must pass every
 /// check, and deliberately wrong servers, which must fail the checks that look at what they get wrong (a probe
-/// that cannot fail proves nothing).
-@Suite struct ProbeTests {
+/// that cannot fail proves nothing). Serialized: each test loads the machine with bursts of requests, which would
+/// slow the others' servers past their time-outs.
+@Suite(.serialized) struct ProbeTests {
     static let deviceId = "device-1"
 
     /// Runs `application`, which reports its port to `ports`, calls `body` with its base URL, then cancels it.

@@ -170,7 +170,9 @@ enum BatchScenarios {
                 if (ack.maxBatchBytes ?? 0) == 0 { problems.append("the TOO_LARGE ack states no max_batch_bytes") }
                 what = "200 TOO_LARGE with max_batch_bytes \(ack.maxBatchBytes ?? 0)"
             case let other:
-                problems.append("answered \(ProbeContext.describe(other)), expected 413 or a TOO_LARGE ack")
+                problems.append(
+                    "answered \(ProbeContext.describe(other)), expected 413 or a TOO_LARGE ack (a server whose "
+                        + "limit is above \(body.count) bytes needs a larger --oversized-bytes)")
             }
         } else {
             problems += ProbeContext.errorProblems(answer, statuses: [413], code: ErrorBody.Code.bodyTooLarge)

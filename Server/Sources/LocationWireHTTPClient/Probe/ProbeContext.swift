@@ -31,7 +31,9 @@ public final class ProbeContext: Sendable {
     static func connect(client: BindingClient, options: ServerProbe.Options) async throws -> ProbeContext {
         let answer = try await client.exchange(
             method: "GET", path: Binding.fixesPath(deviceId: options.deviceId) + "?from=0&to=1", token: options.token,
-            timeout: .milliseconds(Int64(options.requestTimeoutSeconds * 1000)))
+            // The client retries a refused connection until the time-out: a short one reports a server that is
+            // not there in seconds.
+            timeout: .milliseconds(Int64(min(options.requestTimeoutSeconds, 5) * 1000)))
         // Nothing can be judged with credentials the server refuses: that is the caller's mistake, not the server's.
         if answer.status == 401 || answer.status == 403 {
             throw ServerProbe.CannotRun(
