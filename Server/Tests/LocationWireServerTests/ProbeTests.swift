@@ -177,6 +177,17 @@ import Testing
         }
     }
 
+    @Test func serverStoringRefusedBatchesFails() async throws {
+        let report = try await Self.withWrongServer(.storesRefusedBatches) { url in
+            try await ServerProbe(options: Self.options(url, token: "any", only: ["status.401.no-token"])).run()
+        }
+        let refused = report.results.first { $0.name == "status.401.no-token" }
+        #expect(refused?.outcome == .failed)
+        #expect(
+            refused?.message.contains("fixes [1, 2, 3] are stored, but were refused") == true,
+            "\(refused?.message ?? "")")
+    }
+
     // MARK: - Reports
 
     @Test func reportFormats() throws {
@@ -226,6 +237,8 @@ enum WrongServer {
         case acksWithoutStoring
         /// Acks from a correct ledger, but every fix received is stored, so a resend stores it again.
         case storesDuplicates
+        /// A correct ledger, but a batch is stored before its token is checked: a 401 leaves its fixes stored.
+        case storesRefusedBatches
     }
 
     /// What the duplicate-storing server keeps: the ledger and every fix it received.
@@ -254,13 +267,22 @@ enum WrongServer {
         case .emptyBodies:
             router.get("**") { _, _ in Response(status: .ok) }
             router.post("**") { _, _ in Response(status: .ok) }
-        case .acksWithoutStoring, .storesDuplicates:
+        case .acksWithoutStoring, .storesDuplicates, .storesRefusedBatches:
             router.post(.init(Binding.batchesPath)) { request, _ in
                 let bytes = try await request.body.collect(upTo: 8 << 20)
                 let format = request.headers[.contentType].flatMap(MediaType.init)?.format ?? .binary
                 let batch = try format.decode(LocationBatch.self, from: Array(bytes.readableBytesView))
                 let ack: BatchAck
-                if fault == .storesDuplicates {
+                if fault == .storesRefusedBatches {
+                    ack = await store.ingest(batch, size: bytes.readableBytes)
+                    if request.headers[.authorization] == nil {
+                        let body = ErrorBody(code: ErrorBody.Code.unauthenticated, message: "no token")
+                        return Response(
+                            status: .unauthorized,
+                            headers: [.contentType: Binding.jsonMediaType, .wwwAuthenticate: "Bearer"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.jsonBytes())))
+                    }
+                } else if fault == .storesDuplicates {
                     ack = await store.ingest(batch, size: bytes.readableBytes)
                 } else {
                     var accepting = BatchAck()
@@ -278,7 +300,7 @@ enum WrongServer {
             }
             router.get("/v1/devices/:device/fixes") { _, _ in
                 let text =
-                    fault == .storesDuplicates ? await store.readBack() : "{\"fixes\":[],\"truncated\":false}"
+                    fault == .acksWithoutStoring ? "{\"fixes\":[],\"truncated\":false}" : await store.readBack()
                 return Response(
                     status: .ok, headers: [.contentType: Binding.jsonMediaType],
                     body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
