@@ -99,11 +99,9 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let storage = try SQLiteStorage(path: database, durability: durability)
-        var tokens: [(String, String)] = []
         let devices = [deviceId] + (0..<max(extraDevices, 0)).map { "device-\($0 + 2)" }
-        for device in devices {
-            tokens.append((device, try await storage.ensureToken(forDevice: device, nowMs: configuration.nowMs())))
-        }
+        let tokens = Array(
+            zip(devices, try await storage.ensureTokens(forDevices: devices, nowMs: configuration.nowMs())))
         if let tokensFile {
             let object = Dictionary(tokens, uniquingKeysWith: { first, _ in first })
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])

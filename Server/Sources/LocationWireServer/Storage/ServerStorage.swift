@@ -15,6 +15,9 @@ public protocol ServerStorage: Sendable {
     /// A token for `deviceId`: the oldest one already issued, or a new one.
     func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String
 
+    /// ``ensureToken(forDevice:nowMs:)`` for each device, in order (a backend may do it in one transaction).
+    func ensureTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String]
+
     /// Issues one more token for `deviceId`; tokens are 64 lowercase hex digits (256 random bits).
     func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String
 
@@ -39,6 +42,15 @@ public protocol ServerStorage: Sendable {
 
     /// Records `assignment` as the one last sent to `deviceId`.
     func saveAssignment(_ assignment: RegionAssignment, deviceId: String, nowMs: Int64) async throws
+}
+
+extension ServerStorage {
+    /// One call per device.
+    public func ensureTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String] {
+        var tokens: [String] = []
+        for deviceId in deviceIds { tokens.append(try await ensureToken(forDevice: deviceId, nowMs: nowMs)) }
+        return tokens
+    }
 }
 
 /// One fix as stored, for the read-back.
