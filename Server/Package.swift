@@ -21,6 +21,11 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Products of the root package (LocationWire, the codec; the others as the root's Package.swift lists them).
+func root(_ names: String...) -> [Target.Dependency] {
+    names.map { .product(name: $0, package: "LocationWire") }
+}
+
 let package = Package(
     name: "LocationWireServer",
     products: [
@@ -46,21 +51,16 @@ let package = Package(
         .target(
             name: "LocationWireHTTP",
             dependencies: [
-                .product(name: "LocationWire", package: "LocationWire"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
+            ] + root("LocationWire"),
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireServer",
             dependencies: [
                 "LocationWireHTTP",
-                .product(name: "LocationWire", package: "LocationWire"),
-                .product(name: "LocationWireSession", package: "LocationWire"),
-                .product(name: "LocationWireBehavior", package: "LocationWire"),
-                .product(name: "LocationWireTools", package: "LocationWire"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -70,22 +70,20 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireHTTPClient",
             dependencies: [
                 "LocationWireHTTP",
-                .product(name: "LocationWire", package: "LocationWire"),
-                .product(name: "LocationWireSession", package: "LocationWire"),
-                .product(name: "LocationWireConformance", package: "LocationWire"),
-                .product(name: "LocationWireVectors", package: "LocationWire"),
-                .product(name: "LocationWireTools", package: "LocationWire"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
+            ]
+                + root(
+                    "LocationWire", "LocationWireSession", "LocationWireConformance", "LocationWireVectors",
+                    "LocationWireTools"),
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -93,13 +91,9 @@ let package = Package(
             dependencies: [
                 "LocationWireServer",
                 "LocationWireHTTPClient",
-                .product(name: "LocationWire", package: "LocationWire"),
-                .product(name: "LocationWireSession", package: "LocationWire"),
-                .product(name: "LocationWireBehavior", package: "LocationWire"),
-                .product(name: "LocationWireTools", package: "LocationWire"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ],
+            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -107,15 +101,11 @@ let package = Package(
             dependencies: [
                 "LocationWireServer",
                 "LocationWireHTTPClient",
-                .product(name: "LocationWire", package: "LocationWire"),
-                .product(name: "LocationWireSession", package: "LocationWire"),
-                .product(name: "LocationWireBehavior", package: "LocationWire"),
-                .product(name: "LocationWireTools", package: "LocationWire"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
+            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
             swiftSettings: strictSettings
         ),
     ],

@@ -69,15 +69,19 @@ public struct StoredFix: Hashable, Sendable {
 
 /// 32 bytes from the system's cryptographic generator (getrandom on Linux), as 64 lowercase hex digits.
 func newBearerToken() -> String {
-    let digits = Array("0123456789abcdef")
     var generator = SystemRandomNumberGenerator()
-    var token = ""
-    for _ in 0..<32 {
-        let byte = UInt8.random(in: .min ... .max, using: &generator)
-        token.append(digits[Int(byte >> 4)])
-        token.append(digits[Int(byte & 0x0F)])
+    return lowercaseHex((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+}
+
+/// Bytes as lowercase hex digits, two per byte.
+func lowercaseHex(_ bytes: some Sequence<UInt8>) -> String {
+    let digits = Array("0123456789abcdef")
+    var text = ""
+    for byte in bytes {
+        text.append(digits[Int(byte >> 4)])
+        text.append(digits[Int(byte & 0x0F)])
     }
-    return token
+    return text
 }
 
 /// The ledger's answer for one batch and the rows it implies, computed the same way by every backend.
