@@ -93,6 +93,7 @@ let package = Package(
                 "LocationWireHTTPClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
             swiftSettings: strictSettings
         ),

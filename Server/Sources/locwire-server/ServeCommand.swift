@@ -7,6 +7,7 @@ import LocationWireJSON
 import LocationWireServer
 import LocationWireSession
 import LocationWireTools
+import Logging
 
 /// `locwire-server serve`: the reference server.
 struct ServeCommand: AsyncParsableCommand {
@@ -51,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The device id whose bearer token is printed (created on first use).")
     var deviceId = "device-1"
 
-    @Option(help: "More devices to print tokens for: a count N makes device-2 ... device-N+1.")
+    @Option(help: "More devices to make tokens for, device-2 ... device-N+1 (see --tokens-file).")
     var extraDevices = 0
 
     @Option(help: "Write the device tokens as JSON {\"device-1\": \"TOKEN\", ...} to this file.")
@@ -82,6 +83,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Logs to standard error, so that standard output holds only the lines a script reads (URL, token).
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let security = try transportSecurity()
         var configuration = ServerConfiguration(
             maxBodyBytes: maxBodyBytes, bodyTimeout: .seconds(bodyTimeoutSeconds), rateLimitPerDevice: rateLimit,
