@@ -21,6 +21,11 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Products of the root package (LocationWire, the codec; the others as the root's Package.swift lists them).
+func root(_ names: String...) -> [Target.Dependency] {
+    names.map { .product(name: $0, package: "LocationWire") }
+}
+
 let package = Package(
     name: "LocationWireServer",
     products: [
@@ -36,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Already under async-http-client and HummingbirdTLS; named for the server's certificate types.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Already under postgres-nio; named for SHA-256 of bearer tokens.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
@@ -44,45 +51,41 @@ let package = Package(
         .target(
             name: "LocationWireHTTP",
             dependencies: [
-                .product(name: "LocationWire", package: "LocationWire"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
+            ] + root("LocationWire"),
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireServer",
             dependencies: [
                 "LocationWireHTTP",
-                .product(name: "LocationWire", package: "LocationWire"),
-                .product(name: "LocationWireSession", package: "LocationWire"),
-                .product(name: "LocationWireBehavior", package: "LocationWire"),
-                .product(name: "LocationWireTools", package: "LocationWire"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireHTTPClient",
             dependencies: [
                 "LocationWireHTTP",
-                .product(name: "LocationWire", package: "LocationWire"),
-                .product(name: "LocationWireSession", package: "LocationWire"),
-                .product(name: "LocationWireConformance", package: "LocationWire"),
-                .product(name: "LocationWireVectors", package: "LocationWire"),
-                .product(name: "LocationWireTools", package: "LocationWire"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // Raw TCP for the probe's slow and half-sent bodies, which no HTTP client sends on purpose.
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+            ]
+                + root(
+                    "LocationWire", "LocationWireSession", "LocationWireConformance", "LocationWireVectors",
+                    "LocationWireTools"),
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -90,13 +93,10 @@ let package = Package(
             dependencies: [
                 "LocationWireServer",
                 "LocationWireHTTPClient",
-                .product(name: "LocationWire", package: "LocationWire"),
-                .product(name: "LocationWireSession", package: "LocationWire"),
-                .product(name: "LocationWireBehavior", package: "LocationWire"),
-                .product(name: "LocationWireTools", package: "LocationWire"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ],
+                .product(name: "Logging", package: "swift-log"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -104,15 +104,11 @@ let package = Package(
             dependencies: [
                 "LocationWireServer",
                 "LocationWireHTTPClient",
-                .product(name: "LocationWire", package: "LocationWire"),
-                .product(name: "LocationWireSession", package: "LocationWire"),
-                .product(name: "LocationWireBehavior", package: "LocationWire"),
-                .product(name: "LocationWireTools", package: "LocationWire"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
+            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
             swiftSettings: strictSettings
         ),
     ],

@@ -8,7 +8,6 @@ import Testing
     /// server's processing, and what a device's app does with its OS. They keep their tags; a test of the
     /// component that does it (a server, the session engine) names them, and they leave this list.
     static let outsideThisPackage: [String: String] = [
-        "media-types": "the transport (media types of an HTTP body) is out of scope; no code here sends messages",
         "server-orders": "how a server orders fixes before evaluating fences; no server code here",
         "datum-marked": "which SDK a device's coordinates came from is not in the message",
         "datum-convert": "how a server compares positions with regions; no server code here",
@@ -32,7 +31,9 @@ import Testing
         #expect(places.count > 30, "the parser found the tags")
     }
 
-    /// Each tag is named, as the literal text `§id`, by a Swift file under Tests/ or a conformance vector file.
+    /// Each tag is named, as the literal text `§id`, by a Swift file under Tests/ or Server/Tests/ (the HTTP
+    /// server's tests), a check of the HTTP probe (Server/Sources/LocationWireHTTPClient/Probe/, which judges
+    /// servers as vectors judge testees), or a conformance vector file.
     @Test func everyTagIsNamedByATest() throws {
         let defined = Set(try Self.spec.get().blocks.flatMap(\.tags))
         let named = try Self.namedTags()
@@ -47,16 +48,19 @@ import Testing
         #expect(coveredAfterAll.isEmpty, "named by a test, so remove them from the exemptions: \(coveredAfterAll)")
     }
 
-    /// The tags in the Swift sources under Tests/ (this file excepted: it only lists them) and in
-    /// conformance/vectors/*.json.
+    /// The tags in the Swift sources under Tests/, Server/Tests/ and the probe's checks (this file excepted: it
+    /// only lists them) and in conformance/vectors/*.json.
     static func namedTags() throws -> Set<String> {
         let manager = FileManager.default
         let repository = SpecText.repository
         var files: [URL] = []
-        let tests = repository.appendingPathComponent("Tests")
-        for case let file as URL in manager.enumerator(at: tests, includingPropertiesForKeys: nil)!
-        where file.pathExtension == "swift" && file.lastPathComponent != "SpecRuleCoverageTests.swift" {
-            files.append(file)
+        for folder in ["Tests", "Server/Tests", "Server/Sources/LocationWireHTTPClient/Probe"] {
+            let url = repository.appendingPathComponent(folder)
+            guard manager.fileExists(atPath: url.path) else { continue }
+            for case let file as URL in manager.enumerator(at: url, includingPropertiesForKeys: nil)!
+            where file.pathExtension == "swift" && file.lastPathComponent != "SpecRuleCoverageTests.swift" {
+                files.append(file)
+            }
         }
         let vectors = repository.appendingPathComponent("conformance/vectors")
         files += try manager.contentsOfDirectory(at: vectors, includingPropertiesForKeys: nil)

@@ -1,12 +1,12 @@
 import Foundation
 
-/// The spec, proto/README.md and proto/BEHAVIOR.md, read as the tests need it: blocks (paragraphs, list items, table rows), the rule
+/// The spec, proto/README.md, proto/BEHAVIOR.md and proto/HTTP.md, read as the tests need it: blocks (paragraphs, list items, table rows), the rule
 /// tags (a section sign and a kebab-case id) they carry, the RFC 2119 key words they use, and the validation rules table.
 struct SpecText {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     /// The spec's pages, relative to the repository.
-    static let pages = ["proto/README.md", "proto/BEHAVIOR.md"]
+    static let pages = ["proto/README.md", "proto/BEHAVIOR.md", "proto/HTTP.md"]
 
     /// One unit of text that a tag covers: a paragraph, one item of a bulleted or numbered list, or one table row.
     struct Block: CustomStringConvertible {

@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import NIOCore
 import Logging
 
@@ -6,16 +8,20 @@ import Logging
 ///
 /// `onRunning` is called with the bound port once the server listens (the port asked for, or the one the system
 /// chose for port 0), so the command line prints a URL that works.
+///
+/// - Throws: when `security` does not allow `host` (`§http-tls`), or its certificate or key cannot be read.
 public func makeServerApplication(
     storage: any ServerStorage, configuration: ServerConfiguration, host: String = "127.0.0.1", port: Int = 8080,
-    idleTimeout: Duration = .seconds(60), logger: Logger = Logger(label: "locwire-server"),
-    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) -> some ApplicationProtocol {
-    Application(
+    security: TransportSecurity = .plain, idleTimeout: Duration = .seconds(60),
+    logger: Logger = Logger(label: "locwire-server"), onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    if let refusal = security.refusal(host: host) { throw TransportSecurityError(message: refusal) }
+    // The idle time-out closes a connection on which nothing arrives at all; RequestReader's body time-out
+    // catches the client that trickles.
+    let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: TimeAmount(idleTimeout)))
+    return Application(
         router: makeServerRouter(storage: storage, configuration: configuration),
-        // The idle time-out closes a connection on which nothing arrives at all; RequestReader's body time-out
-        // catches the client that trickles.
-        server: .http1(configuration: .init(idleTimeout: TimeAmount(idleTimeout))),
+        server: try security.tlsConfiguration().map { try .tls(http1, tlsConfiguration: $0) } ?? http1,
         configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "locwire-server"),
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
         logger: logger
@@ -39,4 +45,10 @@ public func makeServerRouter(
     PolicyRoutes(reader: reader).register(on: router)
     ReadBackRoutes(reader: reader).register(on: router)
     return router
+}
+
+/// The listener `makeServerApplication` was asked for breaks `§http-tls`.
+public struct TransportSecurityError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
 }

@@ -7,6 +7,7 @@ import LocationWireJSON
 import LocationWireServer
 import LocationWireSession
 import LocationWireTools
+import Logging
 
 /// `locwire-server serve`: the reference server.
 struct ServeCommand: AsyncParsableCommand {
@@ -21,8 +22,17 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The address to listen on. Anything but loopback needs TLS in front (proto/HTTP.md).")
+    @Option(help: "The address to listen on. Anything but loopback needs --tls-* (proto/HTTP.md, §http-tls).")
     var host = "127.0.0.1"
+
+    @Option(help: "A PEM certificate chain: serve HTTPS (needs --tls-key).")
+    var tlsCertificate: String?
+
+    @Option(help: "The PEM private key of --tls-certificate.")
+    var tlsKey: String?
+
+    @Flag(help: "Serve plain HTTP beyond loopback because a proxy in front terminates TLS on a trusted network.")
+    var tlsTerminatedByProxy = false
 
     @Option(help: "The TCP port; 0 lets the system choose one (printed).")
     var port = 8080
@@ -42,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The device id whose bearer token is printed (created on first use).")
     var deviceId = "device-1"
 
-    @Option(help: "More devices to print tokens for: a count N makes device-2 ... device-N+1.")
+    @Option(help: "More devices to make tokens for, device-2 ... device-N+1 (see --tokens-file).")
     var extraDevices = 0
 
     @Option(help: "Write the device tokens as JSON {\"device-1\": \"TOKEN\", ...} to this file.")
@@ -60,7 +70,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Requests handled at once; more get 503 with Retry-After before their body is read.")
     var maxInFlight: Int?
 
+    func transportSecurity() throws -> TransportSecurity {
+        switch (tlsCertificate, tlsKey) {
+        case (let certificate?, let key?): return .tls(certificateChainPath: certificate, privateKeyPath: key)
+        case (nil, nil): return tlsTerminatedByProxy ? .terminatedByProxy : .plain
+        default: throw ValidationError("--tls-certificate and --tls-key go together")
+        }
+    }
+
+    func validate() throws {
+        if let refusal = try transportSecurity().refusal(host: host) { throw ValidationError(refusal) }
+    }
+
     func run() async throws {
+        // Logs to standard error, so that standard output holds only the lines a script reads (URL, token).
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let security = try transportSecurity()
         var configuration = ServerConfiguration(
             maxBodyBytes: maxBodyBytes, bodyTimeout: .seconds(bodyTimeoutSeconds), rateLimitPerDevice: rateLimit,
             maxInFlight: maxInFlight)
@@ -77,11 +102,9 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let storage = try SQLiteStorage(path: database, durability: durability)
-        var tokens: [(String, String)] = []
         let devices = [deviceId] + (0..<max(extraDevices, 0)).map { "device-\($0 + 2)" }
-        for device in devices {
-            tokens.append((device, try await storage.ensureToken(forDevice: device, nowMs: configuration.nowMs())))
-        }
+        let tokens = Array(
+            zip(devices, try await storage.ensureTokens(forDevices: devices, nowMs: configuration.nowMs())))
         if let tokensFile {
             let object = Dictionary(tokens, uniquingKeysWith: { first, _ in first })
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
@@ -90,10 +113,12 @@ struct ServeCommand: AsyncParsableCommand {
         let host = self.host
         let databasePath = URL(fileURLWithPath: database).standardizedFileURL.path
         let shown = tokens.prefix(1)
-        let app = makeServerApplication(storage: storage, configuration: configuration, host: host, port: port) {
-            port in
+        let scheme = if case .tls = security { "https" } else { "http" }
+        let app = try makeServerApplication(
+            storage: storage, configuration: configuration, host: host, port: port, security: security
+        ) { port in
             // The one place that prints: a person starting the server needs these lines to use it.
-            print("locwire-server listening on http://\(host):\(port)")
+            print("locwire-server listening on \(scheme)://\(host):\(port)")
             print("database: \(databasePath)")
             for (device, token) in shown { print("device \(device) bearer token: \(token)") }
             // Standard output to a pipe or file is block-buffered; a script waiting for the URL needs it now.

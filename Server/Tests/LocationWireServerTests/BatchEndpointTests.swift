@@ -56,6 +56,7 @@ import Testing
         try JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView))
     }
 
+    /// `§http-endpoints`: a binary batch in, its binary ack out, the fixes stored.
     @Test func batchIsStoredAndAcked() async throws {
         let (store, token, app) = try await Self.makeServer()
         try await app.test(.router) { client in
@@ -74,6 +75,7 @@ import Testing
         #expect(try await store.storedFixCount(deviceId: Self.deviceId, installId: 7) == 3)
     }
 
+    /// `§http-retry`: a resend after a lost answer gets DUPLICATE and stores nothing twice.
     @Test func resendIsAnsweredDuplicateAndStoredOnce() async throws {
         let (store, token, app) = try await Self.makeServer()
         try await app.test(.router) { client in
@@ -120,6 +122,7 @@ import Testing
         #expect(try await second.storedFixCount(deviceId: Self.deviceId, installId: 7) == 2)
     }
 
+    /// `§http-error-body`, `§http-error-codes`: the codec's code, the byte offset and the field path.
     @Test func garbageIsA400WithTheCodecsCode() async throws {
         let (store, token, app) = try await Self.makeServer()
         try await app.test(.router) { client in
@@ -138,6 +141,7 @@ import Testing
         #expect(try await store.storedFixCount(deviceId: Self.deviceId, installId: 7) == 0)
     }
 
+    /// `§http-auth-errors`, `§http-error-codes`: 401 with WWW-Authenticate, 403, 415.
     @Test func transportErrors() async throws {
         let (_, token, app) = try await Self.makeServer()
         let body = ByteBuffer(bytes: Self.batch(1...1).serializedBytes())
@@ -174,6 +178,7 @@ import Testing
         }
     }
 
+    /// `§http-bearer`: tokens are 256 random bits, kept as digests, one device each.
     @Test func tokensAreRandomHexAndStable() async throws {
         let store = try SQLiteStorage()
         let token = try await store.ensureToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
@@ -187,6 +192,7 @@ import Testing
         #expect(try await store.deviceId(forToken: String(repeating: "0", count: 64)) == nil)
     }
 
+    /// `§http-size`: a body over the limit is refused with the limit in the error body.
     @Test func bodyOverTheLimitIs413() async throws {
         let store = try SQLiteStorage()
         let token = try await store.ensureToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
@@ -200,6 +206,7 @@ import Testing
                 #expect(response.status == .contentTooLarge)
                 let error = try Self.errorBody(response)
                 #expect(error.code == ErrorBody.Code.bodyTooLarge)
+                #expect(error.maxBatchBytes == 64)
             }
         }
     }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import LocationWire
 import LocationWireBehavior
 import LocationWireHTTP
+import LocationWireHTTPClient
 import LocationWireJSON
 import LocationWireServer
 import LocationWireSession
@@ -13,7 +14,8 @@ import NIOCore
 import Testing
 
 /// The binding's endpoints and refusals beyond the batch basics of ``BatchEndpointTests``: formats and
-/// negotiation, content coding, regions, policy, read-back, rate limits and a failing store.
+/// negotiation, content coding, regions, policy, read-back, rate limits and a failing store. (`§http-scope`: the
+/// binding's terms are RFC 9110's, and these tests use Hummingbird's, which are too.)
 @Suite struct RouteTests {
     typealias Fixture = BatchEndpointTests
 
@@ -39,6 +41,7 @@ import Testing
         try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView)).code
     }
 
+    /// `§http-negotiation`, `§media-types`: proto3 JSON in, JSON out; Accept picks binary.
     @Test func jsonBatchGetsAJSONAckAndAcceptCanAskForBinary() async throws {
         let (token, app) = try await Self.app(ServerConfiguration())
         let json = ByteBuffer(string: Fixture.batch(1...2).jsonString())
@@ -64,6 +67,7 @@ import Testing
         }
     }
 
+    /// `§http-media-types`: a `proto` parameter naming another message is a 415.
     @Test func protoParameterMustNameTheEndpointsMessage() async throws {
         let (token, app) = try await Self.app(ServerConfiguration())
         try await app.test(.router) { client in
@@ -79,6 +83,7 @@ import Testing
         }
     }
 
+    /// `§http-gzip`: gzip read, a bomb stopped at the limit, garbage and unknown codings refused.
     @Test func gzipBodiesAreReadAndBombsAndGarbageRefused() async throws {
         let (token, app) = try await Self.app(ServerConfiguration(maxBodyBytes: 4096))
         let binary = BodyFormat.binary.contentType(for: LocationBatch.self)
@@ -123,6 +128,7 @@ import Testing
         }
     }
 
+    /// `§http-regions`: the planner's assignment, with the previous one kept for the next plan.
     @Test func regionsArePlannedFromTheCatalogueAndRemembered() async throws {
         let catalogue = try RegionCatalogueFixture.regions()
         let planner = RegionPlanner(catalogue: catalogue)
@@ -168,6 +174,7 @@ import Testing
         }
     }
 
+    /// `§http-endpoints`: an endpoint a server does not offer is a 404 with the error body.
     @Test func regionsWithoutACatalogueAndPolicyWithoutOneAre404() async throws {
         let (token, app) = try await Self.app(ServerConfiguration())
         var request = RegionRequest()
@@ -217,6 +224,7 @@ import Testing
         }
     }
 
+    /// `§http-read-back`: the range, the order, the limit, GeoJSON, 403 and 400.
     @Test func readBackReturnsStoredFixesAsJSONAndGeoJSON() async throws {
         let (token, app) = try await Self.app(ServerConfiguration())
         let batch = Fixture.batch(1...4)
@@ -265,6 +273,7 @@ import Testing
         }
     }
 
+    /// `§http-rate-limits`: 429 with Retry-After past the device's rate.
     @Test func rateLimitAnswers429WithRetryAfter() async throws {
         let (token, app) = try await Self.app(ServerConfiguration(rateLimitPerDevice: 2))
         try await app.test(.router) { client in
@@ -287,6 +296,7 @@ import Testing
         }
     }
 
+    /// `§http-ack-after-commit`: a store that fails gives 503, never an ack.
     @Test func failingStoreIs503AndNothingIsAcked() async throws {
         let (token, app) = try await Self.app(ServerConfiguration(), storage: FailingIngestStorage())
         try await app.test(.router) { client in
@@ -335,5 +345,112 @@ enum RegionCatalogueFixture {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         return try RegionCatalogueFile.read(repository.appendingPathComponent("examples/catalogue.geojson").path)
+    }
+}
+
+/// The binding's remaining rules that a router test can check: the order of the checks, methods, load shedding,
+/// and what a device reads as an ack.
+@Suite struct BindingRuleTests {
+    typealias Fixture = BatchEndpointTests
+
+    /// `§http-auth-errors`: the token is checked before the body is read, so garbage without a token is a 401,
+    /// not a 400 that would tell an unauthenticated client how its body was read.
+    @Test func tokenIsCheckedBeforeTheBody() async throws {
+        let (_, app) = try await RouteTests.app(ServerConfiguration())
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: Binding.batchesPath, method: .post, headers: [.contentType: "text/plain"],
+                body: ByteBuffer(bytes: [0xFF, 0xFF])
+            ) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate] == "Bearer")
+            }
+        }
+    }
+
+    /// `§http-error-codes`: a known path with another method.
+    @Test func wrongMethodIsRefusedWithTheErrorBody() async throws {
+        let (token, app) = try await RouteTests.app(ServerConfiguration())
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: Binding.batchesPath, method: .get, headers: RouteTests.headers(token, [:])
+            ) { response in
+                #expect(response.status == .methodNotAllowed || response.status == .notFound)
+                #expect(RouteTests.errorCode(response) != nil)
+            }
+        }
+    }
+
+    /// `§http-rate-limits`: past `maxInFlight` requests at once, 503 `unavailable` with Retry-After, and the
+    /// refused batch stored nothing.
+    @Test func loadSheddingAnswers503() async throws {
+        let gate = SlowIngestStorage()
+        let token = try await gate.store.ensureToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
+        let router = makeServerRouter(
+            storage: gate, configuration: ServerConfiguration(maxInFlight: 1, nowMs: { Fixture.nowMs }))
+        try await Application(router: router).test(.live) { client in
+            // Two connections, as two devices have: the test client's one connection would queue the second
+            // request behind the first.
+            let http = BindingClient(baseURL: "http://127.0.0.1:\(try #require(client.port))")
+            async let first = http.upload(Fixture.batch(1...1), token: token)
+            try await gate.waitUntilIngesting()
+            let second = try await http.upload(Fixture.batch(2...2, batchId: 2), token: token)
+            gate.release()
+            let firstResult = try await first
+            try await http.shutdown()
+            guard case .refused(let status, let error, let retryAfter) = second else {
+                Issue.record("expected a 503, got \(second)")
+                return
+            }
+            #expect(status == 503)
+            #expect(retryAfter == "1")
+            #expect(error?.code == ErrorBody.Code.unavailable)
+            guard case .acknowledged = firstResult else {
+                Issue.record("the request in flight was not acknowledged: \(firstResult)")
+                return
+            }
+        }
+        #expect(try await gate.store.storedFixCount(deviceId: Fixture.deviceId, installId: 7) == 1)
+    }
+}
+
+/// A store whose ingest waits until released, to hold a request in flight.
+final class SlowIngestStorage: ServerStorage {
+    let store: SQLiteStorage
+    let ingesting = AsyncStream<Void>.makeStream()
+    let released = AsyncStream<Void>.makeStream()
+
+    init() { store = try! SQLiteStorage() }
+
+    func waitUntilIngesting() async throws {
+        for await _ in ingesting.stream { return }
+    }
+
+    func release() { released.continuation.yield() }
+
+    func deviceId(forToken token: String) async throws -> String? { try await store.deviceId(forToken: token) }
+    func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
+        try await store.ensureToken(forDevice: deviceId, nowMs: nowMs)
+    }
+    func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
+        try await store.issueToken(forDevice: deviceId, nowMs: nowMs)
+    }
+    func ingest(
+        _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
+    ) async throws
+        -> BatchAck
+    {
+        ingesting.continuation.yield()
+        for await _ in released.stream { break }
+        return try await store.ingest(batch, encodedSize: encodedSize, nowMs: nowMs, policy: policy)
+    }
+    func fixes(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix] {
+        try await store.fixes(deviceId: deviceId, fromMs: fromMs, toMs: toMs, limit: limit)
+    }
+    func lastAssignment(deviceId: String) async throws -> RegionAssignment? {
+        try await store.lastAssignment(deviceId: deviceId)
+    }
+    func saveAssignment(_ assignment: RegionAssignment, deviceId: String, nowMs: Int64) async throws {
+        try await store.saveAssignment(assignment, deviceId: deviceId, nowMs: nowMs)
     }
 }

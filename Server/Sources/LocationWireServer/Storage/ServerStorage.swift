@@ -15,6 +15,9 @@ public protocol ServerStorage: Sendable {
     /// A token for `deviceId`: the oldest one already issued, or a new one.
     func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String
 
+    /// ``ensureToken(forDevice:nowMs:)`` for each device, in order (a backend may do it in one transaction).
+    func ensureTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String]
+
     /// Issues one more token for `deviceId`; tokens are 64 lowercase hex digits (256 random bits).
     func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String
 
@@ -41,6 +44,15 @@ public protocol ServerStorage: Sendable {
     func saveAssignment(_ assignment: RegionAssignment, deviceId: String, nowMs: Int64) async throws
 }
 
+extension ServerStorage {
+    /// One call per device.
+    public func ensureTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String] {
+        var tokens: [String] = []
+        for deviceId in deviceIds { tokens.append(try await ensureToken(forDevice: deviceId, nowMs: nowMs)) }
+        return tokens
+    }
+}
+
 /// One fix as stored, for the read-back.
 public struct StoredFix: Hashable, Sendable {
     public var installId: UInt64
@@ -57,15 +69,19 @@ public struct StoredFix: Hashable, Sendable {
 
 /// 32 bytes from the system's cryptographic generator (getrandom on Linux), as 64 lowercase hex digits.
 func newBearerToken() -> String {
-    let digits = Array("0123456789abcdef")
     var generator = SystemRandomNumberGenerator()
-    var token = ""
-    for _ in 0..<32 {
-        let byte = UInt8.random(in: .min ... .max, using: &generator)
-        token.append(digits[Int(byte >> 4)])
-        token.append(digits[Int(byte & 0x0F)])
+    return lowercaseHex((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+}
+
+/// Bytes as lowercase hex digits, two per byte.
+func lowercaseHex(_ bytes: some Sequence<UInt8>) -> String {
+    let digits = Array("0123456789abcdef")
+    var text = ""
+    for byte in bytes {
+        text.append(digits[Int(byte >> 4)])
+        text.append(digits[Int(byte & 0x0F)])
     }
-    return token
+    return text
 }
 
 /// The ledger's answer for one batch and the rows it implies, computed the same way by every backend.

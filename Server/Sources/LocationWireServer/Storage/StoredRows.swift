@@ -10,10 +10,7 @@ enum StoredRows {
     /// The digest a token is kept as: SHA-256 of its UTF-8 bytes, lowercase hex. A leaked database then gives
     /// no usable tokens.
     static func tokenDigest(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return "\(digits[Int(byte >> 4)])\(digits[Int(byte & 0x0F)])"
-        }.joined()
+        lowercaseHex(SHA256.hash(data: Array(token.utf8)))
     }
 
     /// Key `(device_id, install_id, sequence)` (`§fix-key`).

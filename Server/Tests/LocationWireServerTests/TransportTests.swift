@@ -1,0 +1,155 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LocationWire
+import LocationWireHTTP
+import LocationWireJSON
+import LocationWireHTTPClient
+import LocationWireServer
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What happens below the router: TLS outside loopback, bodies that never arrive whole, and how a device reads
+/// an answer.
+@Suite struct TransportTests {
+    typealias Fixture = BatchEndpointTests
+
+    /// `§http-tls`: plain HTTP on loopback only.
+    @Test func plainHTTPOnlyOnLoopback() {
+        for host in ["127.0.0.1", "127.8.9.10", "localhost", "::1"] {
+            #expect(TransportSecurity.plain.refusal(host: host) == nil, "\(host)")
+        }
+        for host in ["0.0.0.0", "192.168.1.5", "example.com", "::", "127.0.0"] {
+            #expect(TransportSecurity.plain.refusal(host: host) != nil, "\(host)")
+            #expect(TransportSecurity.terminatedByProxy.refusal(host: host) == nil)
+            #expect(TransportSecurity.tls(certificateChainPath: "c", privateKeyPath: "k").refusal(host: host) == nil)
+        }
+        #expect(throws: TransportSecurityError.self) {
+            _ = try makeServerApplication(
+                storage: try SQLiteStorage(), configuration: ServerConfiguration(), host: "0.0.0.0", port: 0)
+        }
+    }
+
+    /// `§http-only-200-deletes`: only a 200 whose body is a BatchAck is an ack; any other 2xx, or a 200 with a
+    /// body that does not decode, is "keep everything".
+    @Test func onlyA200WithAnAckIsAnAck() {
+        var ack = BatchAck()
+        ack.batchId = 9
+        let binary = BodyFormat.binary.contentType(for: BatchAck.self)
+        func result(_ status: Int, _ body: [UInt8], _ type: String = binary) -> BindingClient.UploadResult {
+            BindingClient.uploadResult(.init(status: status, headers: [("Content-Type", type)], body: body))
+        }
+        guard case .acknowledged(let read) = result(200, ack.serializedBytes()) else {
+            Issue.record("a 200 with an ack is an ack")
+            return
+        }
+        #expect(read == ack)
+        guard case .refused(202, _, _) = result(202, ack.serializedBytes()) else {
+            Issue.record("a 202 is not an ack, whatever its body")
+            return
+        }
+        guard case .unreadableAck = result(200, [0x0A, 0x05]) else {
+            Issue.record("a 200 whose body does not decode is not an ack")
+            return
+        }
+        guard case .acknowledged = result(200, Array(ack.jsonString().utf8), Binding.jsonMediaType) else {
+            Issue.record("a JSON ack is an ack")
+            return
+        }
+    }
+
+    /// `§http-partial-body`: a body that stalls gets 408 after the time-out, a body cut short by the client
+    /// stores nothing, and the server answers the next request.
+    @Test func bodiesThatNeverArriveWholeStoreNothing() async throws {
+        let store = try SQLiteStorage()
+        let token = try await store.ensureToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
+        let configuration = ServerConfiguration(bodyTimeout: .milliseconds(300), nowMs: { Fixture.nowMs })
+        let body = Fixture.batch(1...5).serializedBytes()
+        let head =
+            "POST \(Binding.batchesPath) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: \(Binding.protobufMediaType)\r\nContent-Length: \(body.count)\r\n\r\n"
+        let half = Array(head.utf8) + body.prefix(body.count / 2)
+        try await Application(router: makeServerRouter(storage: store, configuration: configuration)).test(.live) {
+            client in
+            let port = try #require(client.port)
+            // Stalled: half the body, then nothing. The answer is a 408 with the error body.
+            let stalled = try RawConnection(port: port)
+            try stalled.send(half)
+            let answer = try stalled.readAll(timeoutSeconds: 5)
+            #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
+            #expect(answer.contains(ErrorBody.Code.incompleteBody))
+            stalled.close()
+            // Cut short: half the body, then the client closes.
+            let cut = try RawConnection(port: port)
+            try cut.send(half)
+            cut.close()
+            // The server still answers, and stored nothing of either.
+            let http = BindingClient(baseURL: "http://127.0.0.1:\(port)")
+            let next = try await http.upload(Fixture.batch(6...6, batchId: 2), token: token)
+            try await http.shutdown()
+            guard case .acknowledged = next else {
+                Issue.record("the server did not answer after the cut bodies: \(next)")
+                return
+            }
+        }
+        #expect(try await store.storedFixCount(deviceId: Fixture.deviceId, installId: 7) == 1)
+    }
+}
+
+/// A TCP connection to 127.0.0.1 through the C socket calls, to send requests no HTTP client would: half a body,
+/// a stall, a close in the middle.
+final class RawConnection {
+    let descriptor: Int32
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            Glibc.close(descriptor)
+            throw Failure(description: "connect: \(errno)")
+        }
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { throw Failure(description: "send: \(errno)") }
+            sent += count
+        }
+    }
+
+    /// Everything the server sends until it closes the connection or `timeoutSeconds` pass, as text.
+    func readAll(timeoutSeconds: Int) throws -> String {
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received += buffer.prefix(count)
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    func close() {
+        Glibc.close(descriptor)
+    }
+}
