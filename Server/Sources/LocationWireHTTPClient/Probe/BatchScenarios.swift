@@ -9,7 +9,7 @@ enum BatchScenarios {
     static var checks: [ProbeCheck] {
         [
             duplicateResend, lostAckResend, partialReject, outOfOrder, reinstallEpoch, oversized, undecodable,
-            binaryFormat, jsonFormat, acceptNegotiation, gzip, gzipBomb, concurrentInstallations,
+            binaryFormat, jsonFormat, noProtoParameter, acceptNegotiation, gzip, gzipBomb, concurrentInstallations,
         ]
     }
 
@@ -42,7 +42,7 @@ enum BatchScenarios {
         return .judging(problems, passed: passed + note)
     }
 
-    static let duplicateResend = ProbeCheck("batches.duplicate-resend") { context in
+    static let duplicateResend = ProbeCheck("batches.duplicate-resend", rules: ["§http-retry", "§fix-key"]) { context in
         let install = context.freshInstallId()
         let first = context.batch(install: install, batchId: 1, backlog: [1, 2], live: 3)
         let again = context.batch(install: install, batchId: 2, backlog: [1, 2], live: 3)
@@ -58,7 +58,7 @@ enum BatchScenarios {
             passed: "fixes 1-3 ACCEPTED, the same fixes in a new batch DUPLICATE, then 3 DUPLICATE and 4-5 ACCEPTED")
     }
 
-    static let lostAckResend = ProbeCheck("batches.lost-ack-resend") { context in
+    static let lostAckResend = ProbeCheck("batches.lost-ack-resend", rules: ["§http-retry", "§fix-key"]) { context in
         let install = context.freshInstallId()
         var batch = context.batch(install: install, batchId: 7, backlog: [1, 2, 3], live: 4)
         batch.fixes[2].latitudeE7 = 900_000_001
@@ -73,7 +73,7 @@ enum BatchScenarios {
         )
     }
 
-    static let partialReject = ProbeCheck("batches.partial-reject") { context in
+    static let partialReject = ProbeCheck("batches.partial-reject", rules: ["§ack-table", "§item-defects"]) { context in
         let install = context.freshInstallId()
         var batch = context.batch(install: install, batchId: 1, backlog: [1, 2, 3, 4, 5], live: 6)
         batch.fixes[1].latitudeE7 = 900_000_001
@@ -90,7 +90,7 @@ enum BatchScenarios {
                 "fixes 2, 4 and 5 REJECTED with their reasons, 1, 3 and 6 ACCEPTED: one bad fix never blocks a batch")
     }
 
-    static let outOfOrder = ProbeCheck("batches.out-of-order-backlog") { context in
+    static let outOfOrder = ProbeCheck("batches.out-of-order-backlog", rules: ["§fix-key", "§http-retry"]) { context in
         let install = context.freshInstallId()
         let late = context.batch(install: install, batchId: 3, backlog: Array(11...14), live: 15)
         let early = context.batch(install: install, batchId: 1, backlog: Array(1...4), live: 5)
@@ -104,7 +104,7 @@ enum BatchScenarios {
             passed: "batches 11-15, 1-5, then 6-10 (a retried backlog arriving late): every fix ACCEPTED and stored")
     }
 
-    static let reinstallEpoch = ProbeCheck("batches.reinstall-epoch") { context in
+    static let reinstallEpoch = ProbeCheck("batches.reinstall-epoch", rules: ["§install-id", "§fix-key"]) { context in
         let old = context.freshInstallId()
         let new = context.freshInstallId()
         return try await run(
@@ -148,7 +148,7 @@ enum BatchScenarios {
         return bytes
     }
 
-    static let oversized = ProbeCheck("batches.oversized") { context in
+    static let oversized = ProbeCheck("batches.oversized", rules: ["§http-size", "§http-error-codes"]) { context in
         let install = context.freshInstallId()
         let batch = context.batch(install: install, batchId: 1, backlog: [1, 2], live: 3)
         let body = padded(batch, to: context.options.oversizedBytes)
@@ -200,7 +200,7 @@ enum BatchScenarios {
         return .judging(problems, passed: passed + "; nothing stored, and the server still takes a good batch")
     }
 
-    static let undecodable = ProbeCheck("batches.undecodable") { context in
+    static let undecodable = ProbeCheck("batches.undecodable", rules: ["§http-error-body"]) { context in
         var problems: [String] = []
         // Field 1 (device_id) claiming 5 bytes where 2 follow; a device_id of invalid UTF-8; a field number 0.
         for (name, body) in [
@@ -256,7 +256,8 @@ enum BatchScenarios {
 
     /// Posts a batch of fixes 1-3 in `format` with `accept`, and checks the ack comes back in `answerFormat`.
     static func formatProblems(
-        _ context: ProbeContext, format: BodyFormat, accept: String?, answerFormat: BodyFormat, gzip: Bool = false
+        _ context: ProbeContext, format: BodyFormat, accept: String?, answerFormat: BodyFormat, gzip: Bool = false,
+        contentType: String? = nil
     ) async throws -> [String] {
         let install = context.freshInstallId()
         let batch = context.batch(install: install, batchId: 1, backlog: [1, 2], live: 3)
@@ -265,7 +266,8 @@ enum BatchScenarios {
         if let accept { headers.append(("Accept", accept)) }
         if gzip { headers.append(("Content-Encoding", "gzip")) }
         let answer = try await context.postBatchBytes(
-            gzip ? GzipCoding.compress(encoded) : encoded, contentType: format.contentType(for: LocationBatch.self),
+            gzip ? GzipCoding.compress(encoded) : encoded,
+            contentType: contentType ?? format.contentType(for: LocationBatch.self),
             headers: headers)
         let result = BindingClient.uploadResult(answer)
         var problems = ProbeContext.problems(
@@ -277,21 +279,32 @@ enum BatchScenarios {
         return problems
     }
 
-    static let binaryFormat = ProbeCheck("formats.binary") { context in
+    static let binaryFormat = ProbeCheck("formats.binary", rules: ["§http-media-types", "§http-negotiation"]) {
+        context in
         .judging(
             try await formatProblems(
                 context, format: .binary, accept: Binding.protobufMediaType, answerFormat: .binary),
             passed: "a binary batch with proto=locationwire.v1.LocationBatch: a binary BatchAck, fixes stored as sent")
     }
 
-    static let jsonFormat = ProbeCheck("formats.json") { context in
+    static let jsonFormat = ProbeCheck("formats.json", rules: ["§http-media-types", "§http-negotiation"]) { context in
         .judging(
             try await formatProblems(context, format: .json, accept: Binding.jsonMediaType, answerFormat: .json),
             passed:
                 "a proto3 JSON batch with proto=locationwire.v1.LocationBatch: a JSON BatchAck, fixes stored as sent")
     }
 
-    static let acceptNegotiation = ProbeCheck("formats.accept-negotiation") { context in
+    static let noProtoParameter = ProbeCheck("formats.no-proto-parameter", rules: ["§http-media-types"]) { context in
+        var problems = try await formatProblems(
+            context, format: .binary, accept: nil, answerFormat: .binary, contentType: Binding.protobufMediaType
+        ).map { "application/x-protobuf: \($0)" }
+        problems += try await formatProblems(
+            context, format: .json, accept: nil, answerFormat: .json, contentType: Binding.jsonMediaType
+        ).map { "application/json: \($0)" }
+        return .judging(problems, passed: "bodies without the proto parameter, binary and JSON: acked and stored")
+    }
+
+    static let acceptNegotiation = ProbeCheck("formats.accept-negotiation", rules: ["§http-negotiation"]) { context in
         var problems = try await formatProblems(
             context, format: .binary, accept: Binding.jsonMediaType, answerFormat: .json
         ).map { "binary request, Accept JSON: \($0)" }
@@ -305,7 +318,7 @@ enum BatchScenarios {
             problems, passed: "the ack follows Accept when it names the other format, else the request's format")
     }
 
-    static let gzip = ProbeCheck("formats.gzip") { context in
+    static let gzip = ProbeCheck("formats.gzip", rules: ["§http-gzip"]) { context in
         var problems = try await formatProblems(
             context, format: .binary, accept: nil, answerFormat: .binary, gzip: true
         ).map { "binary, gzip: \($0)" }
@@ -315,7 +328,7 @@ enum BatchScenarios {
         return .judging(problems, passed: "gzip request bodies, binary and JSON: acked and stored")
     }
 
-    static let gzipBomb = ProbeCheck("formats.gzip-bomb") { context in
+    static let gzipBomb = ProbeCheck("formats.gzip-bomb", rules: ["§http-gzip", "§http-size"]) { context in
         // 64 MiB of zeros in about 64 KiB: far past any body limit once decompressed.
         let bomb = GzipCoding.compress([UInt8](repeating: 0, count: 64 << 20))
         let answer = try await context.postBatchBytes(bomb, headers: [("Content-Encoding", "gzip")])
@@ -330,7 +343,9 @@ enum BatchScenarios {
     }
 
     /// Installations at once, each sending batches one after another (with a resend), as many phones would.
-    static let concurrentInstallations = ProbeCheck("batches.concurrent-devices") { context in
+    static let concurrentInstallations = ProbeCheck(
+        "batches.concurrent-devices", rules: ["§fix-key", "§http-ack-after-commit"]
+    ) { context in
         let installations = 16
         let batchesEach = 4
         let problems = try await withThrowingTaskGroup(of: [String].self) { group in

@@ -9,7 +9,8 @@ enum LoadScenarios {
     static var checks: [ProbeCheck] { [overload, rateLimit] }
 
     /// Every request of the burst at once: more in flight than a server with a small in-flight limit takes.
-    static let overload = ProbeCheck("status.503.overload") { context in
+    static let overload = ProbeCheck("status.503.overload", rules: ["§http-rate-limits", "§http-error-codes"]) {
+        context in
         let count = context.options.burstRequests
         return try await judgeBurst(
             status: 503, code: ErrorBody.Code.unavailable, sent: try await burst(context, count, concurrency: count),
@@ -19,7 +20,8 @@ enum LoadScenarios {
     /// A burst from one device, two at a time (few enough to pass an in-flight limit), as fast as the server
     /// answers, of up to four times `--burst-requests`, ending early once 429 came 5 times: more per second than
     /// a server with a rate limit takes, since the bucket refills while the burst runs.
-    static let rateLimit = ProbeCheck("status.429.rate-limit") { context in
+    static let rateLimit = ProbeCheck("status.429.rate-limit", rules: ["§http-rate-limits", "§http-error-codes"]) {
+        context in
         let count = 4 * context.options.burstRequests
         let sent = try await burst(context, count, concurrency: 2, stopAfter: (429, 5))
         return try await judgeBurst(

@@ -27,13 +27,16 @@ enum OptionalEndpointScenarios {
         }
     }
 
-    static let policy = ProbeCheck("endpoints.policy") { context in
+    static let policy = ProbeCheck("endpoints.policy", rules: ["§http-endpoints", "§http-negotiation"]) { context in
         var problems: [String] = []
         var version: UInt64?
-        for format in BodyFormat.allCases {
+        // Without Accept, a GET answers binary (§http-negotiation).
+        for (accept, format) in [
+            (nil, BodyFormat.binary), (Binding.protobufMediaType, .binary), (Binding.jsonMediaType, .json),
+        ] {
             let answer = try await context.client.exchange(
-                method: "GET", path: Binding.policyPath, token: context.token, headers: [("Accept", format.mediaType)],
-                timeout: context.timeout)
+                method: "GET", path: Binding.policyPath, token: context.token,
+                headers: accept.map { [("Accept", $0)] } ?? [], timeout: context.timeout)
             if answer.status == 404 {
                 let problems = ProbeContext.errorProblems(answer, statuses: [404])
                 return problems.isEmpty
@@ -41,19 +44,21 @@ enum OptionalEndpointScenarios {
                     : .failed(problems.joined(separator: "\n"))
             }
             guard answer.status == 200 else {
-                problems.append("Accept \(format.mediaType): answered \(answer.status), expected 200 or 404")
+                problems.append("Accept \(accept ?? "absent"): answered \(answer.status), expected 200 or 404")
                 continue
             }
             let (policy, decodeProblems) = decode(TrackingPolicy.self, answer, expected: format)
-            problems += decodeProblems.map { "Accept \(format.mediaType): \($0)" }
+            problems += decodeProblems.map { "Accept \(accept ?? "absent"): \($0)" }
             if let policy { version = policy.policyVersion }
         }
         return .judging(
             problems,
-            passed: "GET /v1/policy: a TrackingPolicy (version \(version.map(String.init) ?? "?")) in both formats")
+            passed:
+                "GET /v1/policy: a TrackingPolicy (version \(version.map(String.init) ?? "?")) in both formats, binary without Accept"
+        )
     }
 
-    static let regions = ProbeCheck("endpoints.regions") { context in
+    static let regions = ProbeCheck("endpoints.regions", rules: ["§http-endpoints", "§http-regions"]) { context in
         var request = RegionRequest()
         request.deviceId = context.deviceId
         request.reason = .initial

@@ -127,6 +127,10 @@ public enum ProbeReportFormat: String, Sendable, CaseIterable {
             let group = result.name.split(separator: ".").first.map(String.init) ?? result.name
             xml += "    <testcase classname=\"probe.\(escaped(group))\" name=\"\(escaped(result.name))\" "
             xml += "time=\"\(String(format: "%.3f", result.durationSeconds))\""
+            if !result.rules.isEmpty {
+                let rules = escaped(result.rules.joined(separator: " "))
+                xml += ">\n      <properties><property name=\"rules\" value=\"\(rules)\"/></properties"
+            }
             switch result.outcome {
             case .passed:
                 xml += ">\n      <system-out>\(escaped(result.message))</system-out>\n    </testcase>\n"

@@ -14,13 +14,18 @@ public enum ProbeOutcome: String, Sendable, Codable, CaseIterable {
 /// outcome, and a message that says what was expected and what came back.
 public struct ProbeCheckResult: Sendable, Codable, Equatable {
     public var name: String
+    /// The tags of the rules the check judges.
+    public var rules: [String]
     public var outcome: ProbeOutcome
     public var message: String
     /// Wall-clock time the check took, seconds.
     public var durationSeconds: Double
 
-    public init(name: String, outcome: ProbeOutcome, message: String, durationSeconds: Double) {
+    public init(
+        name: String, rules: [String] = [], outcome: ProbeOutcome, message: String, durationSeconds: Double
+    ) {
         self.name = name
+        self.rules = rules
         self.outcome = outcome
         self.message = message
         self.durationSeconds = durationSeconds

@@ -124,7 +124,8 @@ public struct ServerProbe: Sendable {
             if verdict.outcome == .failed { options.progress("FAIL \(check.name): \(verdict.message)") }
             results.append(
                 ProbeCheckResult(
-                    name: check.name, outcome: verdict.outcome, message: verdict.message, durationSeconds: seconds))
+                    name: check.name, rules: check.rules, outcome: verdict.outcome, message: verdict.message,
+                    durationSeconds: seconds))
         }
         var allNotes = notes
         allNotes.append(
@@ -144,15 +145,20 @@ public struct ServerProbe: Sendable {
 /// One named check: what it sends and how it judges the answers.
 public struct ProbeCheck: Sendable {
     public let name: String
+    /// The tags of the rules the check judges (`§http-size`, `§fix-key`): proto/HTTP.md's and proto/README.md's.
+    public let rules: [String]
     let run: @Sendable (ProbeContext) async throws -> Verdict
 
-    init(_ name: String, _ run: @escaping @Sendable (ProbeContext) async throws -> Verdict) {
+    init(
+        _ name: String, rules: [String], _ run: @escaping @Sendable (ProbeContext) async throws -> Verdict
+    ) {
         self.name = name
+        self.rules = rules
         self.run = run
     }
 
     /// Whether the server offers `GET /v1/devices/{id}/fixes`; the other checks use it when it does.
-    static let readBackOffered = ProbeCheck("readback.offered") { context in
+    static let readBackOffered = ProbeCheck("readback.offered", rules: ["§http-read-back"]) { context in
         context.readBackOffered
             ? .passed("GET \(Binding.fixesPath(deviceId: context.deviceId)) answers 200: stored fixes are checked")
             : .notApplicable("the read-back answers 404: the server does not offer it (optional in the binding)")

@@ -8,7 +8,8 @@ import LocationWireHTTP
 enum StatusScenarios {
     static var checks: [ProbeCheck] {
         [
-            garbage, jsonSyntax, badGzip, noToken, unknownToken, otherDevice, otherDeviceReadBack, unknownPath,
+            garbage, jsonSyntax, badGzip, noToken, unknownToken, tokenBeforeBody, otherDevice, otherDeviceReadBack,
+            unknownPath,
             wrongMethod, wrongContentType, wrongProto, unknownContentEncoding, slowClient, halfSentBody,
         ]
     }
@@ -29,7 +30,7 @@ enum StatusScenarios {
         return .judging(problems, passed: passed + note)
     }
 
-    static let garbage = ProbeCheck("status.400.garbage") { context in
+    static let garbage = ProbeCheck("status.400.garbage", rules: ["§http-error-body", "§http-error-codes"]) { context in
         let body: [UInt8] = [0x0A, 0x05, 0x61, 0x62]
         let answer = try await context.postBatchBytes(body)
         return .judging(
@@ -37,7 +38,8 @@ enum StatusScenarios {
             passed: "bytes that do not decode: 400 with the codec's code, offset and fieldPath")
     }
 
-    static let jsonSyntax = ProbeCheck("status.400.json-syntax") { context in
+    static let jsonSyntax = ProbeCheck("status.400.json-syntax", rules: ["§http-error-body", "§http-error-codes"]) {
+        context in
         let body = Array("{\"deviceId\": \"\(context.deviceId)\", \"installId\": ".utf8)
         let answer = try await context.postBatchBytes(
             body, contentType: BodyFormat.json.contentType(for: LocationBatch.self))
@@ -46,7 +48,7 @@ enum StatusScenarios {
             passed: "JSON cut short: 400 with the JSON reader's code, offset and fieldPath")
     }
 
-    static let badGzip = ProbeCheck("status.400.bad-gzip") { context in
+    static let badGzip = ProbeCheck("status.400.bad-gzip", rules: ["§http-gzip", "§http-error-codes"]) { context in
         try await refusal(
             context, statuses: [400], code: ErrorBody.Code.corruptContentEncoding,
             passed: "Content-Encoding gzip over bytes that are not gzip: 400 corrupt-content-encoding"
@@ -55,7 +57,7 @@ enum StatusScenarios {
         }
     }
 
-    static let noToken = ProbeCheck("status.401.no-token") { context in
+    static let noToken = ProbeCheck("status.401.no-token", rules: ["§http-auth-errors", "§http-bearer"]) { context in
         try await refusal(
             context, statuses: [401], code: ErrorBody.Code.unauthenticated, headers: [("WWW-Authenticate", "Bearer")],
             passed: "no Authorization: 401 with WWW-Authenticate: Bearer"
@@ -64,7 +66,8 @@ enum StatusScenarios {
         }
     }
 
-    static let unknownToken = ProbeCheck("status.401.unknown-token") { context in
+    static let unknownToken = ProbeCheck("status.401.unknown-token", rules: ["§http-auth-errors", "§http-bearer"]) {
+        context in
         try await refusal(
             context, statuses: [401], code: ErrorBody.Code.unauthenticated, headers: [("WWW-Authenticate", "Bearer")],
             passed: "a token the server never issued: 401 with WWW-Authenticate: Bearer"
@@ -74,7 +77,29 @@ enum StatusScenarios {
         }
     }
 
-    static let otherDevice = ProbeCheck("status.403.other-device") { context in
+    static let tokenBeforeBody = ProbeCheck("status.401.before-body", rules: ["§http-auth-errors"]) { context in
+        // Bytes that do not decode, without a token: the token is checked first, so the answer is 401, not 400.
+        let answer = try await context.postBatchBytes([0x0A, 0x05, 0x61, 0x62], token: .some(nil))
+        return .judging(
+            ProbeContext.errorProblems(
+                answer, statuses: [401], code: ErrorBody.Code.unauthenticated, headers: [("WWW-Authenticate", "Bearer")]
+            ),
+            passed: "an undecodable body without a token: 401, not 400 (the token is checked before the body is read)")
+    }
+
+    static let readBackBadQuery = ProbeCheck("readback.bad-query", rules: ["§http-read-back", "§http-error-codes"]) {
+        context in
+        guard context.readBackOffered else { return .notApplicable("the server offers no read-back") }
+        let answer = try await context.client.exchange(
+            method: "GET", path: Binding.fixesPath(deviceId: context.deviceId) + "?from=yesterday",
+            token: context.token,
+            timeout: context.timeout)
+        return .judging(
+            ProbeContext.errorProblems(answer, statuses: [400], code: ErrorBody.Code.badQuery),
+            passed: "the read-back with from=yesterday: 400 bad-query")
+    }
+
+    static let otherDevice = ProbeCheck("status.403.other-device", rules: ["§http-auth-errors"]) { context in
         // The batch names another device; the read-back of the token's device must not show it either.
         try await refusal(
             context, statuses: [403], code: ErrorBody.Code.deviceMismatch,
@@ -86,7 +111,9 @@ enum StatusScenarios {
         }
     }
 
-    static let otherDeviceReadBack = ProbeCheck("status.403.other-device-read-back") { context in
+    static let otherDeviceReadBack = ProbeCheck(
+        "status.403.other-device-read-back", rules: ["§http-auth-errors", "§http-read-back"]
+    ) { context in
         guard context.readBackOffered else { return .notApplicable("the server offers no read-back") }
         let answer = try await context.client.exchange(
             method: "GET", path: Binding.fixesPath(deviceId: context.deviceId + "-not-this-token") + "?from=0&to=1",
@@ -96,7 +123,8 @@ enum StatusScenarios {
             passed: "the read-back of another device: 403 device-mismatch")
     }
 
-    static let unknownPath = ProbeCheck("status.404.unknown-path") { context in
+    static let unknownPath = ProbeCheck("status.404.unknown-path", rules: ["§http-endpoints", "§http-error-codes"]) {
+        context in
         let answer = try await context.client.exchange(
             method: "GET", path: "/v1/no-such-endpoint-\(context.freshInstallId())", token: context.token,
             timeout: context.timeout)
@@ -105,7 +133,7 @@ enum StatusScenarios {
             passed: "an unknown path: 404 with the JSON error body")
     }
 
-    static let wrongMethod = ProbeCheck("status.405.wrong-method") { context in
+    static let wrongMethod = ProbeCheck("status.405.wrong-method", rules: ["§http-error-codes"]) { context in
         let answer = try await context.client.exchange(
             method: "GET", path: Binding.batchesPath, token: context.token, timeout: context.timeout)
         switch answer.status {
@@ -124,7 +152,9 @@ enum StatusScenarios {
         }
     }
 
-    static let wrongContentType = ProbeCheck("status.415.content-type") { context in
+    static let wrongContentType = ProbeCheck(
+        "status.415.content-type", rules: ["§http-media-types", "§http-error-codes"]
+    ) { context in
         try await refusal(
             context, statuses: [415], code: ErrorBody.Code.unsupportedMediaType,
             passed: "Content-Type text/plain: 415 unsupported-media-type"
@@ -133,7 +163,8 @@ enum StatusScenarios {
         }
     }
 
-    static let wrongProto = ProbeCheck("status.415.proto") { context in
+    static let wrongProto = ProbeCheck("status.415.proto", rules: ["§http-media-types", "§http-error-codes"]) {
+        context in
         try await refusal(
             context, statuses: [415], code: ErrorBody.Code.unsupportedMediaType,
             passed: "proto=locationwire.v1.RegionRequest on /v1/batches: 415 unsupported-media-type"
@@ -143,7 +174,9 @@ enum StatusScenarios {
         }
     }
 
-    static let unknownContentEncoding = ProbeCheck("status.415.content-encoding") { context in
+    static let unknownContentEncoding = ProbeCheck(
+        "status.415.content-encoding", rules: ["§http-gzip", "§http-error-codes"]
+    ) { context in
         try await refusal(
             context, statuses: [415], code: ErrorBody.Code.unsupportedContentEncoding,
             headers: [("Accept-Encoding", "")],
@@ -167,7 +200,8 @@ enum StatusScenarios {
         return (RawRequest(host: host, port: port, head: head, partialBody: sent), batch)
     }
 
-    static let slowClient = ProbeCheck("status.408.slow-client") { context in
+    static let slowClient = ProbeCheck("status.408.slow-client", rules: ["§http-partial-body", "§http-error-codes"]) {
+        context in
         guard let (request, batch) = rawBatchRequest(context, sentFraction: 0.5) else {
             return .notApplicable("a raw TCP request needs an http:// URL")
         }
@@ -196,7 +230,7 @@ enum StatusScenarios {
             problems, passed: "half a body, then a stall: \(what) within \(wait) s\(note)")
     }
 
-    static let halfSentBody = ProbeCheck("status.partial-body") { context in
+    static let halfSentBody = ProbeCheck("status.partial-body", rules: ["§http-partial-body"]) { context in
         guard let (request, batch) = rawBatchRequest(context, sentFraction: 0.5) else {
             return .notApplicable("a raw TCP request needs an http:// URL")
         }

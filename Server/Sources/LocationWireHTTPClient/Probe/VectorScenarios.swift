@@ -25,7 +25,7 @@ enum VectorScenarios {
                 let batches = singleDeviceBatches(request)
             else { continue }
             checks.append(
-                ProbeCheck("vectors.\(vector.id)") { context in
+                ProbeCheck("vectors.\(vector.id)", rules: vector.rules ?? []) { context in
                     try await replayLedger(vector, batches: batches, context: context)
                 })
         }
@@ -96,7 +96,7 @@ enum VectorScenarios {
                 !sentBatches(of: request).isEmpty
             else { continue }
             checks.append(
-                ProbeCheck("vectors.\(vector.id)") { context in
+                ProbeCheck("vectors.\(vector.id)", rules: vector.rules ?? []) { context in
                     var rewritten = request
                     rewritten.deviceId = context.deviceId
                     rewritten.installId = context.freshInstallId()
