@@ -34,9 +34,9 @@ enum OptionalEndpointScenarios {
         for (accept, format) in [
             (nil, BodyFormat.binary), (Binding.protobufMediaType, .binary), (Binding.jsonMediaType, .json),
         ] {
-            let answer = try await context.client.exchange(
+            let answer = try await context.exchange(
                 method: "GET", path: Binding.policyPath, token: context.token,
-                headers: accept.map { [("Accept", $0)] } ?? [], timeout: context.timeout)
+                headers: accept.map { [("Accept", $0)] } ?? [])
             if answer.status == 404 {
                 let problems = ProbeContext.errorProblems(answer, statuses: [404])
                 return problems.isEmpty
@@ -67,10 +67,9 @@ enum OptionalEndpointScenarios {
         request.datum = .wgs84
         request.sentAtMs = context.baseTimeMs + 3_600_000
         request.platform = .android
-        let answer = try await context.client.exchange(
+        let answer = try await context.exchange(
             method: "POST", path: Binding.regionsPath, token: context.token,
-            contentType: BodyFormat.binary.contentType(for: RegionRequest.self), body: request.serializedBytes(),
-            timeout: context.timeout)
+            contentType: BodyFormat.binary.contentType(for: RegionRequest.self), body: request.serializedBytes())
         if answer.status == 404 {
             let problems = ProbeContext.errorProblems(answer, statuses: [404])
             return problems.isEmpty

@@ -105,14 +105,33 @@ public final class ProbeContext: Sendable {
         }
     }
 
-    /// Posts raw bytes to `/v1/batches`.
+    /// Posts raw bytes to `/v1/batches`; `token` nil sends the probe's token, `.some(nil)` none.
     func postBatchBytes(
         _ body: [UInt8], contentType: String? = BodyFormat.binary.contentType(for: LocationBatch.self),
         headers: [(String, String)] = [], token: String?? = .none
     ) async throws -> BindingClient.Exchange {
-        try await client.exchange(
+        try await exchange(
             method: "POST", path: Binding.batchesPath, token: token ?? self.token, contentType: contentType,
-            headers: headers, body: body, timeout: timeout)
+            headers: headers, body: body)
+    }
+
+    /// One request, with a 429 or 503 waited out as a device waits it out (`Retry-After`, at most 10 s a time, 5
+    /// times), so that a rate-limited or loaded server can be probed; the load checks, which look for those
+    /// statuses, send without this.
+    func exchange(
+        method: String, path: String, token: String?, contentType: String? = nil, headers: [(String, String)] = [],
+        body: [UInt8]? = nil
+    ) async throws -> BindingClient.Exchange {
+        var attempts = 0
+        while true {
+            let answer = try await client.exchange(
+                method: method, path: path, token: token, contentType: contentType, headers: headers, body: body,
+                timeout: timeout)
+            attempts += 1
+            guard answer.status == 429 || answer.status == 503, attempts < 6 else { return answer }
+            let seconds = min(RetryAfter.seconds(answer.header("Retry-After")) ?? 1, 10)
+            try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+        }
     }
 
     // MARK: - Judging
@@ -212,16 +231,8 @@ public final class ProbeContext: Sendable {
     /// The stored fixes of installation `install` with `time_ms` in `fromMs..<toMs`.
     func stored(install: UInt64, fromMs: Int64, toMs: Int64) async throws -> Stored {
         guard readBackOffered else { return .notOffered }
-        let path = Binding.fixesPath(deviceId: deviceId) + "?from=\(fromMs)&to=\(toMs)"
-        var answer = try await client.exchange(method: "GET", path: path, token: token, timeout: timeout)
-        var attempts = 1
-        // A rate-limited server may refuse the read-back too; it is waited out as an upload is.
-        while answer.status == 429 || answer.status == 503, attempts < 6 {
-            let seconds = min(RetryAfter.seconds(answer.header("Retry-After")) ?? 1, 10)
-            try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
-            answer = try await client.exchange(method: "GET", path: path, token: token, timeout: timeout)
-            attempts += 1
-        }
+        let answer = try await exchange(
+            method: "GET", path: Binding.fixesPath(deviceId: deviceId) + "?from=\(fromMs)&to=\(toMs)", token: token)
         guard answer.status == 200 else {
             throw ReadBackError(description: "the read-back answered \(answer.status)")
         }

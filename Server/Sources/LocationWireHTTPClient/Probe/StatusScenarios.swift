@@ -9,8 +9,8 @@ enum StatusScenarios {
     static var checks: [ProbeCheck] {
         [
             garbage, jsonSyntax, badGzip, noToken, unknownToken, tokenBeforeBody, otherDevice, otherDeviceReadBack,
-            unknownPath,
-            wrongMethod, wrongContentType, wrongProto, unknownContentEncoding, slowClient, halfSentBody,
+            unknownPath, wrongMethod, wrongContentType, wrongProto, unknownContentEncoding, slowClient, halfSentBody,
+            readBackBadQuery,
         ]
     }
 
@@ -90,10 +90,9 @@ enum StatusScenarios {
     static let readBackBadQuery = ProbeCheck("readback.bad-query", rules: ["§http-read-back", "§http-error-codes"]) {
         context in
         guard context.readBackOffered else { return .notApplicable("the server offers no read-back") }
-        let answer = try await context.client.exchange(
+        let answer = try await context.exchange(
             method: "GET", path: Binding.fixesPath(deviceId: context.deviceId) + "?from=yesterday",
-            token: context.token,
-            timeout: context.timeout)
+            token: context.token)
         return .judging(
             ProbeContext.errorProblems(answer, statuses: [400], code: ErrorBody.Code.badQuery),
             passed: "the read-back with from=yesterday: 400 bad-query")
@@ -115,9 +114,9 @@ enum StatusScenarios {
         "status.403.other-device-read-back", rules: ["§http-auth-errors", "§http-read-back"]
     ) { context in
         guard context.readBackOffered else { return .notApplicable("the server offers no read-back") }
-        let answer = try await context.client.exchange(
+        let answer = try await context.exchange(
             method: "GET", path: Binding.fixesPath(deviceId: context.deviceId + "-not-this-token") + "?from=0&to=1",
-            token: context.token, timeout: context.timeout)
+            token: context.token)
         return .judging(
             ProbeContext.errorProblems(answer, statuses: [403], code: ErrorBody.Code.deviceMismatch),
             passed: "the read-back of another device: 403 device-mismatch")
@@ -125,17 +124,16 @@ enum StatusScenarios {
 
     static let unknownPath = ProbeCheck("status.404.unknown-path", rules: ["§http-endpoints", "§http-error-codes"]) {
         context in
-        let answer = try await context.client.exchange(
-            method: "GET", path: "/v1/no-such-endpoint-\(context.freshInstallId())", token: context.token,
-            timeout: context.timeout)
+        let answer = try await context.exchange(
+            method: "GET", path: "/v1/no-such-endpoint-\(context.freshInstallId())", token: context.token)
         return .judging(
             ProbeContext.errorProblems(answer, statuses: [404], code: ErrorBody.Code.notFound),
             passed: "an unknown path: 404 with the JSON error body")
     }
 
     static let wrongMethod = ProbeCheck("status.405.wrong-method", rules: ["§http-error-codes"]) { context in
-        let answer = try await context.client.exchange(
-            method: "GET", path: Binding.batchesPath, token: context.token, timeout: context.timeout)
+        let answer = try await context.exchange(
+            method: "GET", path: Binding.batchesPath, token: context.token)
         switch answer.status {
         case 405:
             return .judging(
@@ -206,7 +204,13 @@ enum StatusScenarios {
             return .notApplicable("a raw TCP request needs an http:// URL")
         }
         let wait = context.options.stallSeconds
-        let ending = try await request.stall(wait: .milliseconds(Int64(wait * 1000)))
+        var ending = try await request.stall(wait: .milliseconds(Int64(wait * 1000)))
+        // A rate-limited or loaded server may refuse the request before its body matters: wait, and stall again.
+        for _ in 0..<5 {
+            guard ending == .answered(status: 429) || ending == .answered(status: 503) else { break }
+            try await Task.sleep(for: .seconds(1))
+            ending = try await request.stall(wait: .milliseconds(Int64(wait * 1000)))
+        }
         var problems: [String] = []
         let what: String
         switch ending {
