@@ -93,7 +93,7 @@ public actor MockStore: ServerStorage {
                 step = Step(
                     batch: part, previous: record(of: batch), encodedSize: encodedSize, nowMs: receivedAtMs, policy)
             } else {
-                // Compact fixes that cannot be rebuilt: the ledger holds the whole batch, as it would anyway.
+                // Compact fixes that cannot be cut: the ledger holds the whole batch, as it would without a fault.
                 step = Step(
                     batch: batch, previous: record(of: batch), encodedSize: encodedSize, nowMs: receivedAtMs, policy)
             }
@@ -206,10 +206,15 @@ public actor MockStore: ServerStorage {
 
     /// The batch cut down for `partial-ack`: its lifecycle events and floors, and the fixes whose sequence is at
     /// most the one at the `keep` share of its fixes in sequence order; its fence events are left out, so
-    /// everything left out is beyond every range of the ack and stays unacknowledged. Nil when compact fixes
-    /// cannot be rebuilt.
+    /// everything left out is beyond every range of the ack and stays unacknowledged. Nil for compact fixes that
+    /// cannot be rebuilt, or that have a column of a later revision: rows rebuilt from them would drop that
+    /// column, so the whole batch goes to the ledger, which holds it (`§no-silent-drop`).
     static func leadingPart(of batch: LocationBatch, keep: Double) -> LocationBatch? {
-        if batch.fixes.isEmpty, let compact = batch.compactFixes, (try? compact.fixes()) == nil { return nil }
+        if let compact = batch.compactFixes {
+            let laterColumn = compact.unknownFields.fieldNumbers.contains(
+                where: IngestLedger.futureCompactColumns.contains)
+            guard batch.fixes.isEmpty, !laterColumn, (try? compact.fixes()) != nil else { return nil }
+        }
         let sorted = rows(of: batch).filter { $0.sequence != 0 }.map(\.sequence).sorted()
         let count = Int((Double(sorted.count) * keep).rounded(.down))
         var part = batch
