@@ -58,7 +58,7 @@ public actor MockStore: ServerStorage {
 
     /// Draws the request's fault, commits what the fault lets through, writes the journal line, and says what to
     /// answer. A journal that cannot be written turns the request into a 503 that stores nothing: what is not in
-    /// the journal must not be stored, or the report would call it unknown.
+    /// the journal must not be stored, or the report would take it for lost.
     public func receive(_ batch: LocationBatch, encodedSize: Int) -> MockAction {
         requestCount += 1
         let receivedAtMs = nowMs()
@@ -68,16 +68,21 @@ public actor MockStore: ServerStorage {
             request: requestCount, timeMs: receivedAtMs, fault: fault?.name ?? "none", committed: false, status: 200,
             answer: "ack", deviceId: batch.deviceId, installId: String(batch.installId),
             batchId: String(batch.batchId), fixes: Self.rows(of: batch).map(\.sequence))
+        // The ledger's step for `part` (the batch, unless partial-ack cut it), against the installation's record;
+        // committed below only once the journal line is written.
+        let previous = record(of: batch)
+        func ingest(_ part: LocationBatch) -> Step {
+            Step(batch: part, previous: previous, encodedSize: encodedSize, nowMs: receivedAtMs, policy)
+        }
         let action: MockAction
         var step: Step?
         switch fault {
         case nil:
-            step = Step(
-                batch: batch, previous: record(of: batch), encodedSize: encodedSize, nowMs: receivedAtMs, policy)
-            action = .answer(step!.result.ack, delayMs: 0)
+            let whole = ingest(batch)
+            step = whole
+            action = .answer(whole.result.ack, delayMs: 0)
         case .dropAfterCommit:
-            step = Step(
-                batch: batch, previous: record(of: batch), encodedSize: encodedSize, nowMs: receivedAtMs, policy)
+            step = ingest(batch)
             action = .close(reset: false)
         case .status503(let seconds), .status429(let seconds):
             let tooMany = fault == .status429(retryAfterSeconds: seconds)
@@ -86,28 +91,24 @@ public actor MockStore: ServerStorage {
                     status: tooMany ? .tooManyRequests : .serviceUnavailable,
                     body: ErrorBody(
                         code: tooMany ? ErrorBody.Code.rateLimited : ErrorBody.Code.unavailable,
-                        message: "injected by the mock server (\(fault!.name)); nothing was stored"),
+                        message: "injected by the mock server (\(tooMany ? "status-429" : "status-503")); "
+                            + "nothing was stored"),
                     headers: [.retryAfter: "\(seconds)"]))
         case .partialAck(let keep):
-            if let part = Self.leadingPart(of: batch, keep: keep) {
-                step = Step(
-                    batch: part, previous: record(of: batch), encodedSize: encodedSize, nowMs: receivedAtMs, policy)
-            } else {
-                // Compact fixes that cannot be cut: the ledger holds the whole batch, as it would without a fault.
-                step = Step(
-                    batch: batch, previous: record(of: batch), encodedSize: encodedSize, nowMs: receivedAtMs, policy)
-            }
-            action = .answer(step!.result.ack, delayMs: 0)
+            // Compact fixes that cannot be cut go whole: the ledger holds them, as it would without a fault.
+            let cut = ingest(Self.leadingPart(of: batch, keep: keep) ?? batch)
+            step = cut
+            action = .answer(cut.result.ack, delayMs: 0)
         case .duplicateResponse:
             action = .answer(staleAck(for: batch, nowMs: receivedAtMs), delayMs: 0)
         case .truncate(let keep):
-            step = Step(
-                batch: batch, previous: record(of: batch), encodedSize: encodedSize, nowMs: receivedAtMs, policy)
-            action = .cutShort(step!.result.ack, keep: keep)
+            let whole = ingest(batch)
+            step = whole
+            action = .cutShort(whole.result.ack, keep: keep)
         case .slow(let delayMs):
-            step = Step(
-                batch: batch, previous: record(of: batch), encodedSize: encodedSize, nowMs: receivedAtMs, policy)
-            action = .answer(step!.result.ack, delayMs: delayMs)
+            let whole = ingest(batch)
+            step = whole
+            action = .answer(whole.result.ack, delayMs: delayMs)
         case .reset(let moment):
             let after =
                 switch moment {
@@ -115,10 +116,7 @@ public actor MockStore: ServerStorage {
                 case .after: true
                 case .either: generator.nextUnit() < 0.5
                 }
-            if after {
-                step = Step(
-                    batch: batch, previous: record(of: batch), encodedSize: encodedSize, nowMs: receivedAtMs, policy)
-            }
+            if after { step = ingest(batch) }
             action = .close(reset: true)
         }
 
