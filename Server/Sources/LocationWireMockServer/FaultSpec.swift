@@ -1,34 +1,25 @@
 import LocationWireHTTP
 
-/// One way the mock server misbehaves on a `POST /v1/batches`, with its parameters.
-///
-/// What each does to the store and to the answer (the journal records both):
-///
-/// | fault | stores the batch | the client sees |
-/// |---|---|---|
-/// | `drop-after-commit` | yes | the connection closed (FIN) without an answer |
-/// | `status-503`, `status-429` | no | the status with `Retry-After` and the JSON error body |
-/// | `partial-ack` | only the first fixes | a 200 ack that covers only what was stored |
-/// | `duplicate-response` | no | a 200 ack of another batch: the installation's previous ack again |
-/// | `truncate` | yes | a 200 whose body stops short of its `Content-Length`, then the connection closes |
-/// | `slow` | yes | the right ack, after a delay |
-/// | `reset` | before: no; after: yes | the connection reset (RST) without an answer |
+/// One way the mock server misbehaves on a `POST /v1/batches`, with its parameters. What each stores and what
+/// the client sees is tabled in Server/MOCK-SERVER.md ("Faults"), the page users read.
 public enum Fault: Hashable, Sendable, CustomStringConvertible {
+    /// Stores the batch, then closes the connection (FIN) without an answer.
     case dropAfterCommit
-    /// 503 with `Retry-After: retryAfterSeconds`.
+    /// 503 with `Retry-After: retryAfterSeconds`; stores nothing.
     case status503(retryAfterSeconds: Int)
-    /// 429 with `Retry-After: retryAfterSeconds`.
+    /// 429 with `Retry-After: retryAfterSeconds`; stores nothing.
     case status429(retryAfterSeconds: Int)
     /// Stores and acknowledges the first `keep` share (0 ≤ keep < 1, rounded down) of the batch's fixes, taken in
     /// sequence order, so that the ack's ranges end below every fix left out and never cover one (`§ack-scope`).
     case partialAck(keep: Double)
     /// Stores nothing and answers with an ack of another batch (see ``MockStore``).
     case duplicateResponse
-    /// Sends `keep` (0 ≤ keep < 1) of the ack's bytes under the full `Content-Length`, then closes.
+    /// Stores the batch, sends `keep` (0 ≤ keep < 1) of the ack's bytes under the full `Content-Length`, then
+    /// closes.
     case truncate(keep: Double)
-    /// Answers right, `delayMs` milliseconds after the commit.
+    /// Stores the batch and answers right, `delayMs` milliseconds later.
     case slow(delayMs: Int)
-    /// Resets the connection, before or after the commit.
+    /// Resets the connection (RST) without an answer, before or after the commit (`either`: a fair draw).
     case reset(ResetMoment)
 
     public enum ResetMoment: String, Hashable, Sendable, CaseIterable {
@@ -54,24 +45,13 @@ public enum Fault: Hashable, Sendable, CustomStringConvertible {
 
 /// Which faults the mock server injects and how often: the `--faults SPEC` of `locwire-server mock-server`.
 ///
-/// Grammar (no spaces):
-///
 ///     SPEC   = "none" | ENTRY ("," ENTRY)*
 ///     ENTRY  = FAULT "=" PROBABILITY (":" PARAM "=" VALUE)*
 ///
-/// `PROBABILITY` is a decimal in [0, 1]; the probabilities of a SPEC add up to at most 1, and the rest is the
-/// chance of no fault. Each request draws one number from the seeded generator and gets at most one fault, so a
-/// run is reproducible from its seed and the order the requests arrive in. A fault may appear once. Parameters:
-///
-/// | fault | parameter | default |
-/// |---|---|---|
-/// | `status-503`, `status-429` | `retry-after=SECONDS`, an integer 0...86400 | 1 |
-/// | `partial-ack` | `keep=SHARE` of the fixes stored and acked, 0 ≤ SHARE < 1 | 0.5 |
-/// | `truncate` | `keep=SHARE` of the ack's bytes sent, 0 ≤ SHARE < 1 | 0.5 |
-/// | `slow` | `delay-ms=MS`, an integer 0...600000 | 2000 |
-/// | `reset` | `when=before\|after\|either` the commit (either: a fair draw per request) | either |
-///
-/// Example: `status-503=0.05:retry-after=2,partial-ack=0.2:keep=0.25,slow=0.1:delay-ms=500,reset=0.05:when=after`.
+/// Probabilities are in [0, 1] and add up to at most 1; the rest is the chance of no fault. Each request draws one
+/// number from the seeded generator and gets at most one fault (``fault(forDraw:)``), so a run is reproducible from
+/// its seed and the order the requests arrive in. The parameters and their defaults are in
+/// ``fault(named:parameters:entry:)`` and, for users, in Server/MOCK-SERVER.md.
 public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
     /// The faults with their probabilities, in the order given.
     public var entries: [(fault: Fault, probability: Double)]
