@@ -115,7 +115,12 @@ public final class JournalWriter: Sendable {
 
     /// Reads a journal file: every non-empty line must be a ``JournalEntry``.
     public static func read(path: String) throws -> [JournalEntry] {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw MockReportError.unreadable("cannot read the journal \(path): \(error.localizedDescription)")
+        }
         var entries: [JournalEntry] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where !line.trimmingCharacters(in: .whitespaces).isEmpty {
