@@ -30,7 +30,8 @@ struct MockServerRunCommand: AsyncParsableCommand {
             faults: drop-after-commit, status-503 and status-429 (retry-after=SECONDS), partial-ack (keep=SHARE), \
             duplicate-response, truncate (keep=SHARE), slow (delay-ms=MS), reset (when=before|after|either). \
             Example: drop-after-commit=0.1,status-503=0.05:retry-after=1,partial-ack=0.2,slow=0.1:delay-ms=300. \
-            Each request gets at most one fault. Stop it with Ctrl-C (SIGINT) or SIGTERM: it prints a summary.
+            Each request gets at most one fault. Stop it with Ctrl-C (SIGINT) or SIGTERM: it prints a summary, \
+            and with --client-log the report (exit status as mock-server report's).
             """
     )
 
@@ -54,6 +55,9 @@ struct MockServerRunCommand: AsyncParsableCommand {
 
     @Option(help: "The largest request body taken, bytes (after decompression); larger bodies get 413.")
     var maxBodyBytes = ServerConfiguration().maxBodyBytes
+
+    @Option(help: "The client's log of recorded fixes: when given, the report is printed when the server stops.")
+    var clientLog: String?
 
     func run() async throws {
         let spec: FaultSpec
@@ -87,6 +91,11 @@ struct MockServerRunCommand: AsyncParsableCommand {
         print("mock-server stopped after \(faultCounts.values.reduce(0, +)) requests")
         print("faults: \(counts.isEmpty ? "none" : counts.joined(separator: ", "))")
         print("stored: \(await store.storedFixCount) fixes; journal: \(journalPath)")
+        if let clientLog {
+            let report = try MockServerReportCommand.report(journal: journal, clientLog: clientLog)
+            print(report.text())
+            if !report.clean { throw ExitCode(1) }
+        }
     }
 }
 
@@ -116,15 +125,19 @@ struct MockServerReportCommand: AsyncParsableCommand {
     var format: Format = .text
 
     func run() async throws {
-        let report: MockReport
+        let report = try Self.report(journal: journal, clientLog: clientLog)
+        print(format == .json ? report.json() : report.text())
+        if !report.clean { throw ExitCode(1) }
+    }
+
+    /// The report of two files; an unreadable one is named on standard error and exits 2.
+    static func report(journal: String, clientLog: String) throws(ExitCode) -> MockReport {
         do {
-            report = MockReport(
+            return MockReport(
                 journal: try JournalWriter.read(path: journal), clientLog: try ClientLogEntry.read(path: clientLog))
         } catch {
             printToStandardError("mock-server report: \(error)")
             throw ExitCode(2)
         }
-        print(format == .json ? report.json() : report.text())
-        if !report.clean { throw ExitCode(1) }
     }
 }
