@@ -11,6 +11,9 @@
 //                                                                        (on LocationWire, CompressNIO, HTTPTypes)
 //   LocationWireServer      the reference server: Hummingbird routes over a storage protocol with two backends,
 //                           SQLite through GRDB and PostgreSQL through postgres-nio    (on HTTP, Session, Behavior)
+//   LocationWireMockServer  the fault-injecting mock server for client teams: the reference server's request
+//                           reading, an in-memory ledger, seeded faults, a journal and the loss report
+//                                                                          (on HTTP, Server, Session)
 //   LocationWireHTTPClient  devices over HTTP (async-http-client): the probe, the mock server's client report,
 //                           the load and crash runs                                  (on HTTP, Vectors, Session)
 //   locwire-server          the command line, swift-argument-parser                      (on Server, HTTPClient)
@@ -74,6 +77,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "LocationWireMockServer",
+            dependencies: [
+                "LocationWireHTTP",
+                "LocationWireServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ] + root("LocationWire", "LocationWireSession"),
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LocationWireHTTPClient",
             dependencies: [
                 "LocationWireHTTP",
@@ -92,6 +107,7 @@ let package = Package(
             name: "locwire-server",
             dependencies: [
                 "LocationWireServer",
+                "LocationWireMockServer",
                 "LocationWireHTTPClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -103,10 +119,17 @@ let package = Package(
             name: "LocationWireServerTests",
             dependencies: [
                 "LocationWireServer",
+                "LocationWireMockServer",
+                "LocationWireHTTP",
+                .product(name: "LocationWire", package: "LocationWire"),
+                .product(name: "LocationWireSession", package: "LocationWire"),
                 "LocationWireHTTPClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // What async-http-client throws for a closed, reset or cut-short answer (MockServerTests).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
             swiftSettings: strictSettings

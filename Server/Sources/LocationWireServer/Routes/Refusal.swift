@@ -4,12 +4,19 @@ import NIOCore
 
 /// A non-200 answer of the binding: a status, the JSON error body, and any headers it needs (`Retry-After`,
 /// `WWW-Authenticate`, `Accept-Encoding`). Route handlers throw it; Hummingbird turns it into the response.
-struct Refusal: Error, HTTPResponseError {
-    var status: HTTPResponse.Status
-    var body: ErrorBody
-    var headers: HTTPFields = [:]
+/// Public for the mock server, whose injected 429 and 503 are refusals like the reference server's.
+public struct Refusal: Error, HTTPResponseError {
+    public var status: HTTPResponse.Status
+    public var body: ErrorBody
+    public var headers: HTTPFields = [:]
 
-    func response(from request: Request, context: some RequestContext) throws -> Response {
+    public init(status: HTTPResponse.Status, body: ErrorBody, headers: HTTPFields = [:]) {
+        self.status = status
+        self.body = body
+        self.headers = headers
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
         var fields = headers
         fields[.contentType] = Binding.jsonMediaType
         return Response(
@@ -38,7 +45,7 @@ struct Refusal: Error, HTTPResponseError {
     }
 
     /// 503 for a failed storage call: nothing was stored, and the device sends again.
-    static func storageUnavailable(retryAfterSeconds: Int) -> Refusal {
+    public static func storageUnavailable(retryAfterSeconds: Int) -> Refusal {
         Refusal(
             status: .serviceUnavailable,
             body: ErrorBody(
@@ -50,8 +57,10 @@ struct Refusal: Error, HTTPResponseError {
 /// Gives every error that Hummingbird itself raises (no such path, a method the path does not take, a body the
 /// server stopped reading) the binding's JSON error body, so that a client never meets an answer without one
 /// (`§http-error-body`).
-struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(
+public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
+    public init() {}
+
+    public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     )
         async throws -> Response

@@ -8,19 +8,21 @@ import NIOCore
 /// fails), the device's rate (429), media type and `proto` parameter (415), content coding (415), size (413, before reading when
 /// `Content-Length` says so, else while reading), gzip (400, or 413 when it would decompress past the limit),
 /// then the message (400 with the codec's code, offset and path).
-struct RequestReader: Sendable {
-    let storage: any ServerStorage
-    let configuration: ServerConfiguration
+///
+/// Public so that the mock server (LocationWireMockServer) reads requests exactly as the reference server does.
+public struct RequestReader: Sendable {
+    public let storage: any ServerStorage
+    public let configuration: ServerConfiguration
     let rateLimiter: RateLimiter?
 
-    init(storage: any ServerStorage, configuration: ServerConfiguration) {
+    public init(storage: any ServerStorage, configuration: ServerConfiguration) {
         self.storage = storage
         self.configuration = configuration
         rateLimiter = configuration.rateLimitPerDevice.map { RateLimiter(requestsPerSecond: max($0, 1)) }
     }
 
     /// The device the request's bearer token belongs to.
-    func authenticate(_ request: Request) async throws(Refusal) -> String {
+    public func authenticate(_ request: Request) async throws(Refusal) -> String {
         guard let token = Self.bearerToken(request.headers[.authorization]) else { throw .unauthenticated() }
         let device: String?
         do {
@@ -41,7 +43,7 @@ struct RequestReader: Sendable {
     }
 
     /// The decoded body, its format, and its size in bytes as the message was encoded (after any content coding).
-    func readMessage<Message: LocationWireMessage>(
+    public func readMessage<Message: LocationWireMessage>(
         _: Message.Type, from request: Request
     ) async throws(Refusal)
         -> (message: Message, format: BodyFormat, encodedSize: Int)
@@ -153,7 +155,7 @@ struct RequestReader: Sendable {
     }
 
     /// The format of the answer: the request's, unless `Accept` names only the other one (`§http-negotiation`).
-    static func responseFormat(_ accept: String?, request: BodyFormat) -> BodyFormat {
+    public static func responseFormat(_ accept: String?, request: BodyFormat) -> BodyFormat {
         guard let accept else { return request }
         let formats = accept.split(separator: ",").compactMap { MediaType(String($0))?.format }
         return formats.isEmpty || formats.contains(request) ? request : formats[0]
@@ -162,7 +164,7 @@ struct RequestReader: Sendable {
 
 extension Response {
     /// A 200 with `message` in `format`, its `Content-Type` naming the message.
-    static func message(_ message: some LocationWireMessage, format: BodyFormat) -> Response {
+    public static func message(_ message: some LocationWireMessage, format: BodyFormat) -> Response {
         Response(
             status: .ok, headers: [.contentType: format.contentType(for: type(of: message))],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: format.encode(message))))

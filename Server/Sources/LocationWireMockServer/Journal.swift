@@ -1,0 +1,135 @@
+import Foundation
+import LocationWire
+
+/// One line of the mock server's journal (`--journal FILE`, JSON lines): a request to `POST /v1/batches` as it
+/// was received, the fault it got, what was stored, and what was answered.
+///
+/// ```json
+/// {"request":3,"timeMs":1767225600123,"fault":"partial-ack","committed":true,"status":200,"answer":"ack",
+///  "deviceId":"phone-1","installId":"8143","batchId":"77","ackBatchId":"77","fixes":[4,5,6,7],
+///  "stored":[{"sequence":4,"timeMs":1767225500000,"latitudeE7":525200000,"longitudeE7":134050000}, ...]}
+/// ```
+///
+/// 64-bit ids (`installId`, `batchId`, `ackBatchId`) are decimal strings, as proto3 JSON writes them; sequence
+/// numbers and times are numbers. The report reads the stored fixes of every line, so a journal is the complete
+/// record of what the mock server stored: every fix stored appears in exactly one line's `stored`.
+public struct JournalEntry: Codable, Hashable, Sendable {
+    /// 1 for the first request the server read, then one more for each; refusals count too.
+    public var request: Int
+    /// When the request was read, server clock, UTC ms.
+    public var timeMs: Int64
+    /// The fault's name (``Fault/name``), or `none`.
+    public var fault: String
+    /// Whether anything of the batch went through the ledger (`partial-ack`: part of it).
+    public var committed: Bool
+    /// The status answered; nil when the connection was closed or reset without an answer.
+    public var status: Int?
+    /// What the client was sent: `ack`, `stale-ack` (another batch's), `cut-ack` (a body cut short), `refusal`
+    /// (a non-200 with the JSON error body), `closed` or `reset`.
+    public var answer: String
+    /// The stable code of a refusal: the injected `unavailable` / `rate-limited`, or why the body was refused.
+    public var errorCode: String?
+    public var deviceId: String?
+    public var installId: String?
+    public var batchId: String?
+    /// The batch id the answered ack names, when an ack was sent (whole or cut short).
+    public var ackBatchId: String?
+    /// The fix sequence numbers the batch carried, backlog then live fix.
+    public var fixes: [UInt64]
+    /// The fixes stored for the first time by this request.
+    public var stored: [StoredFixRecord]
+
+    public init(
+        request: Int, timeMs: Int64, fault: String, committed: Bool, status: Int?, answer: String,
+        errorCode: String? = nil, deviceId: String? = nil, installId: String? = nil, batchId: String? = nil,
+        ackBatchId: String? = nil, fixes: [UInt64] = [], stored: [StoredFixRecord] = []
+    ) {
+        self.request = request
+        self.timeMs = timeMs
+        self.fault = fault
+        self.committed = committed
+        self.status = status
+        self.answer = answer
+        self.errorCode = errorCode
+        self.deviceId = deviceId
+        self.installId = installId
+        self.batchId = batchId
+        self.ackBatchId = ackBatchId
+        self.fixes = fixes
+        self.stored = stored
+    }
+}
+
+/// A stored fix as the journal and the client log both describe it: its key within an installation and the
+/// content the report compares (time and position), enough to tell one recorded fix from another.
+public struct StoredFixRecord: Codable, Hashable, Sendable {
+    public var sequence: UInt64
+    /// The fix's `time_ms`, UTC ms.
+    public var timeMs: Int64
+    /// 1e-7 degrees; nil when the fix had none.
+    public var latitudeE7: Int32?
+    public var longitudeE7: Int32?
+
+    public init(sequence: UInt64, timeMs: Int64, latitudeE7: Int32?, longitudeE7: Int32?) {
+        self.sequence = sequence
+        self.timeMs = timeMs
+        self.latitudeE7 = latitudeE7
+        self.longitudeE7 = longitudeE7
+    }
+
+    public init(_ fix: LocationFix) {
+        self.init(sequence: fix.sequence, timeMs: fix.timeMs, latitudeE7: fix.latitudeE7, longitudeE7: fix.longitudeE7)
+    }
+}
+
+/// Appends journal entries to a file, one JSON object a line, each written through to the file before the
+/// client is answered, so that the journal is whole even when the server is killed.
+public final class JournalWriter: Sendable {
+    private let handle: FileHandle
+    public let path: String
+
+    /// Creates `path`, or empties it: a journal describes one run.
+    public init(path: String) throws {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    }
+
+    deinit { try? handle.close() }
+
+    /// Writes one line. Called by ``MockStore`` alone, one entry at a time.
+    func append(_ entry: JournalEntry) throws {
+        try handle.write(contentsOf: Self.line(entry))
+    }
+
+    static func line(_ entry: JournalEntry) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A struct of strings, integers and arrays of them always encodes.
+        var data = (try? encoder.encode(entry)) ?? Data()
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// Reads a journal file: every non-empty line must be a ``JournalEntry``.
+    public static func read(path: String) throws -> [JournalEntry] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw MockReportError.unreadable("cannot read the journal \(path): \(error.localizedDescription)")
+        }
+        var entries: [JournalEntry] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            do {
+                entries.append(try JSONDecoder().decode(JournalEntry.self, from: Data(line.utf8)))
+            } catch {
+                throw MockReportError.unreadable("\(path) line \(index + 1): not a journal entry (\(error))")
+            }
+        }
+        return entries
+    }
+}

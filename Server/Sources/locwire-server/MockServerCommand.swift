@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import LocationWireMockServer
+import LocationWireServer
+
+/// `locwire-server mock-server`: a server that misbehaves on purpose, for client teams, and the report that
+/// says whether their client lost or doubled anything through it.
+struct MockServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mock-server",
+        abstract: "A fault-injecting server for testing upload clients, and its loss report.",
+        discussion: """
+            `mock-server run --faults SPEC` (the default) serves POST /v1/batches with faults and journals every \
+            request; `mock-server report --journal FILE --client-log FILE` then says whether the client lost or \
+            doubled fixes. See Server/MOCK-SERVER.md.
+            """,
+        subcommands: [MockServerRunCommand.self, MockServerReportCommand.self],
+        defaultSubcommand: MockServerRunCommand.self
+    )
+}
+
+/// `locwire-server mock-server run`: serves `POST /v1/batches` with faults drawn from a seeded generator.
+struct MockServerRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Serve POST /v1/batches with injected faults, journaling every request.",
+        discussion: """
+            SPEC is FAULT=PROBABILITY[:PARAM=VALUE...], comma-separated, probabilities adding up to at most 1; \
+            faults: drop-after-commit, status-503 and status-429 (retry-after=SECONDS), partial-ack (keep=SHARE), \
+            duplicate-response, truncate (keep=SHARE), slow (delay-ms=MS), reset (when=before|after|either). \
+            Example: drop-after-commit=0.1,status-503=0.05:retry-after=1,partial-ack=0.2,slow=0.1:delay-ms=300. \
+            Each request gets at most one fault. Stop it with Ctrl-C (SIGINT) or SIGTERM: it prints a summary, \
+            and with --client-log the report (exit status as mock-server report's).
+            """
+    )
+
+    @Option(help: "The faults and their probabilities (see above); 'none' for a well-behaved server.")
+    var faults = "none"
+
+    @Option(help: "The seed of the fault generator: the same seed and order of requests give the same faults.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port; 0 lets the system choose one (printed).")
+    var port = 8081
+
+    @Option(help: "The journal: one JSON line per request received (created, or emptied).")
+    var journal = "./mock-journal.jsonl"
+
+    @Option(help: "A bearer token to require (repeatable); without one any bearer token is taken.")
+    var token: [String] = []
+
+    @Option(help: "The largest request body taken, bytes (after decompression); larger bodies get 413.")
+    var maxBodyBytes = ServerConfiguration().maxBodyBytes
+
+    @Option(help: "The client's log of recorded fixes: when given, the report is printed when the server stops.")
+    var clientLog: String?
+
+    func run() async throws {
+        let spec: FaultSpec
+        do {
+            spec = try FaultSpec(parsing: faults)
+        } catch {
+            throw ValidationError("--faults: \(error)")
+        }
+        let writer: JournalWriter
+        do {
+            writer = try JournalWriter(path: journal)
+        } catch {
+            throw ValidationError("--journal: cannot create \(journal): \(error.localizedDescription)")
+        }
+        let store = MockStore(spec: spec, seed: seed, journal: writer, tokens: token.isEmpty ? nil : Set(token))
+        let host = self.host
+        let seed = self.seed
+        let journalPath = URL(fileURLWithPath: journal).standardizedFileURL.path
+        let app = makeMockServerApplication(
+            store: store, configuration: ServerConfiguration(maxBodyBytes: maxBodyBytes), host: host, port: port
+        ) { port in
+            print("locwire-server mock-server listening on http://\(host):\(port)")
+            print("faults: \(spec) (seed \(seed))")
+            print("journal: \(journalPath)")
+            // Standard output to a pipe or file is block-buffered; a script waiting for the URL needs it now.
+            fflush(nil)
+        }
+        try await app.runService()
+        let faultCounts = await store.faultCounts
+        let counts = faultCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        print("mock-server stopped after \(faultCounts.values.reduce(0, +)) requests")
+        print("faults: \(counts.isEmpty ? "none" : counts.joined(separator: ", "))")
+        print("stored: \(await store.storedFixCount) fixes; journal: \(journalPath)")
+        if let clientLog {
+            let report = try MockServerReportCommand.report(journal: journal, clientLog: clientLog)
+            print(report.text())
+            if !report.clean { throw ExitCode(1) }
+        }
+    }
+}
+
+/// `locwire-server mock-server report`: the journal against the client's log.
+struct MockServerReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Say whether a client lost or doubled fixes: the mock server's journal against the client's log.",
+        discussion: """
+            The client log has one JSON line per fix the client recorded: {"installId": "8143", "sequence": 1, \
+            "timeMs": 1767225500000, "latitudeE7": 525200000, "longitudeE7": 134050000}. Exit status: 0 when \
+            nothing was lost or doubled, 1 when something was, 2 when an input cannot be read.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Option(help: "The mock server's journal (--journal of mock-server run).")
+    var journal: String
+
+    @Option(help: "The client's log of the fixes it recorded (JSON lines).")
+    var clientLog: String
+
+    @Option(help: "text or json.")
+    var format: Format = .text
+
+    func run() async throws {
+        let report = try Self.report(journal: journal, clientLog: clientLog)
+        print(format == .json ? report.json() : report.text())
+        if !report.clean { throw ExitCode(1) }
+    }
+
+    /// The report of two files; an unreadable one is named on standard error and exits 2.
+    static func report(journal: String, clientLog: String) throws(ExitCode) -> MockReport {
+        do {
+            return MockReport(
+                journal: try JournalWriter.read(path: journal), clientLog: try ClientLogEntry.read(path: clientLog))
+        } catch {
+            printToStandardError("mock-server report: \(error)")
+            throw ExitCode(2)
+        }
+    }
+}
