@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import NIOCore
+import LocationWireHTTP
 import Logging
 
 /// Builds the reference server: the binding's routes on a Hummingbird router, bound to `host:port`.
@@ -44,6 +45,21 @@ public func makeServerRouter(
     RegionRoutes(reader: reader).register(on: router)
     PolicyRoutes(reader: reader).register(on: router)
     ReadBackRoutes(reader: reader).register(on: router)
+    // The binding's 405: its paths with the other methods (Hummingbird alone answers 404 for those).
+    for (path, allowed) in [
+        (Binding.batchesPath, HTTPRequest.Method.post), (Binding.regionsPath, .post), (Binding.policyPath, .get),
+        ("/v1/devices/:device/fixes", .get),
+    ] {
+        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] where method != allowed {
+            router.on(RouterPath(path), method: method) { _, _ -> Response in
+                throw Refusal(
+                    status: .methodNotAllowed,
+                    body: ErrorBody(
+                        code: ErrorBody.Code.methodNotAllowed, message: "\(path) takes \(allowed.rawValue) only"),
+                    headers: [.allow: allowed.rawValue])
+            }
+        }
+    }
     return router
 }
 

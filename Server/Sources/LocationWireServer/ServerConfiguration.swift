@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     public var maxInFlight: Int?
     /// The server's clock, UTC ms; injected so tests are deterministic.
     public var nowMs: @Sendable () -> Int64
+    /// The monotonic clock the rate limiter refills by; injected so tests do not depend on how fast they run.
+    public var monotonicNow: @Sendable () -> ContinuousClock.Instant = { .now }
 
     public init(
         maxBodyBytes: Int = 2 * UploadQueue.defaultMaxBatchBytes,

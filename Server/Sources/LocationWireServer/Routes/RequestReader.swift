@@ -31,7 +31,7 @@ public struct RequestReader: Sendable {
             throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds)
         }
         guard let device else { throw .unauthenticated() }
-        if let retryAfter = rateLimiter?.admit(device) {
+        if let retryAfter = rateLimiter?.admit(device, now: configuration.monotonicNow()) {
             throw Refusal(
                 status: .tooManyRequests,
                 body: ErrorBody(
