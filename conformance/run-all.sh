@@ -41,5 +41,16 @@ done
 files=()
 for name in "${names[@]}"; do files+=("$reports/$name.json"); done
 "$locwire" conformance matrix "${files[@]}" --output conformance/RESULTS.md
+
+# Servers over HTTP (proto/HTTP.md): the probe against the reference server. $LOCWIRE_SERVER names a built
+# locwire-server; without it, probe-reference.sh builds one (the Server package: minutes on a first build).
+echo "==> probe: the reference server over HTTP" >&2
+server_bin=()
+if [ -n "${LOCWIRE_SERVER:-}" ]; then server_bin=(--bin "$LOCWIRE_SERVER"); fi
+if ! Server/scripts/probe-reference.sh "${server_bin[@]}" --format markdown --name "locwire-server (reference)" \
+  --quiet >"$reports/http.md"; then
+  status=1
+fi
+{ echo; cat "$reports/http.md"; } >>conformance/RESULTS.md
 echo "==> wrote conformance/RESULTS.md" >&2
 exit $status
