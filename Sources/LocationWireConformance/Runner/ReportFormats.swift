@@ -61,25 +61,6 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     }
 
     static func junit(_ report: RunReport) -> String {
-        func escape(_ text: String) -> String {
-            var escaped = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "&": escaped += "&amp;"
-                case "<": escaped += "&lt;"
-                case ">": escaped += "&gt;"
-                case "\"": escaped += "&quot;"
-                default:
-                    // XML 1.0 forbids most control characters even when escaped.
-                    if scalar.value < 0x20, scalar != "\n", scalar != "\t", scalar != "\r" {
-                        escaped += "?"
-                    } else {
-                        escaped.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return escaped
-        }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let failures = report.results.filter { $0.status.isUnexpected }.count
         let skipped = report.results.filter { $0.status == .unsupported || $0.status == .expectedFailure }.count
@@ -90,18 +71,18 @@ public enum ReportFormat: String, CaseIterable, Sendable {
             let familyFailures = results.filter { $0.status.isUnexpected }.count
             let familySkipped = results.filter { $0.status == .unsupported || $0.status == .expectedFailure }.count
             xml +=
-                "  <testsuite name=\"\(escape(report.implementation)).\(escape(family))\" tests=\"\(results.count)\" failures=\"\(familyFailures)\" skipped=\"\(familySkipped)\">\n"
+                "  <testsuite name=\"\(XMLText.escaped(report.implementation)).\(XMLText.escaped(family))\" tests=\"\(results.count)\" failures=\"\(familyFailures)\" skipped=\"\(familySkipped)\">\n"
             for result in results {
-                xml += "    <testcase classname=\"\(escape(family))\" name=\"\(escape(result.id))\""
+                xml += "    <testcase classname=\"\(XMLText.escaped(family))\" name=\"\(XMLText.escaped(result.id))\""
                 switch result.status {
                 case .pass:
                     xml += "/>\n"
                 case .unsupported, .expectedFailure:
                     xml +=
-                        "><skipped message=\"\(escape(result.status.rawValue + ": " + (result.listedReason ?? result.detail ?? "")))\"/></testcase>\n"
+                        "><skipped message=\"\(XMLText.escaped(result.status.rawValue + ": " + (result.listedReason ?? result.detail ?? "")))\"/></testcase>\n"
                 default:
                     xml +=
-                        "><failure message=\"\(escape(result.status.rawValue))\">\(escape(result.detail ?? result.listedReason ?? ""))</failure></testcase>\n"
+                        "><failure message=\"\(XMLText.escaped(result.status.rawValue))\">\(XMLText.escaped(result.detail ?? result.listedReason ?? ""))</failure></testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"
@@ -111,10 +92,34 @@ public enum ReportFormat: String, CaseIterable, Sendable {
                 "  <testsuite name=\"failure-list\" tests=\"\(report.staleEntries.count)\" failures=\"\(report.staleEntries.count)\">\n"
             for entry in report.staleEntries {
                 xml +=
-                    "    <testcase classname=\"failure-list\" name=\"\(escape(entry))\"><failure message=\"stale entry\"/></testcase>\n"
+                    "    <testcase classname=\"failure-list\" name=\"\(XMLText.escaped(entry))\"><failure message=\"stale entry\"/></testcase>\n"
             }
             xml += "  </testsuite>\n"
         }
         return xml + "</testsuites>\n"
+    }
+}
+
+/// Text for XML 1.0 attributes and elements, as the JUnit reports of `locwire conformance run` and
+/// `locwire-server probe` write them.
+public enum XMLText {
+    /// The five predefined entities escaped, tabs and line feeds kept, and every other character XML 1.0 cannot
+    /// carry, even escaped (the other C0 controls, U+FFFE, U+FFFF), replaced by U+FFFD.
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireConformance
 
 /// The three forms of a probe report: `text` for people, `json` for scripts, `junit` for CI systems.
 public enum ProbeReportFormat: String, Sendable, CaseIterable {
@@ -117,52 +118,35 @@ public enum ProbeReportFormat: String, Sendable, CaseIterable {
         let time = String(format: "%.3f", report.durationSeconds)
         xml += "<testsuites name=\"locwire-server probe\" tests=\"\(report.results.count)\" "
         xml += "failures=\"\(report.count(.failed))\" skipped=\"\(report.count(.notApplicable))\" time=\"\(time)\">\n"
-        xml += "  <testsuite name=\"\(escaped(report.server))\" tests=\"\(report.results.count)\" "
+        xml += "  <testsuite name=\"\(XMLText.escaped(report.server))\" tests=\"\(report.results.count)\" "
         xml += "failures=\"\(report.count(.failed))\" errors=\"0\" skipped=\"\(report.count(.notApplicable))\" "
         xml += "time=\"\(time)\">\n"
         for note in report.notes {
-            xml += "    <properties><property name=\"note\" value=\"\(escaped(note))\"/></properties>\n"
+            xml += "    <properties><property name=\"note\" value=\"\(XMLText.escaped(note))\"/></properties>\n"
         }
         for result in report.results {
             let group = result.name.split(separator: ".").first.map(String.init) ?? result.name
-            xml += "    <testcase classname=\"probe.\(escaped(group))\" name=\"\(escaped(result.name))\" "
+            xml +=
+                "    <testcase classname=\"probe.\(XMLText.escaped(group))\" name=\"\(XMLText.escaped(result.name))\" "
             xml += "time=\"\(String(format: "%.3f", result.durationSeconds))\""
             if !result.rules.isEmpty {
-                let rules = escaped(result.rules.joined(separator: " "))
+                let rules = XMLText.escaped(result.rules.joined(separator: " "))
                 xml += ">\n      <properties><property name=\"rules\" value=\"\(rules)\"/></properties"
             }
             switch result.outcome {
             case .passed:
-                xml += ">\n      <system-out>\(escaped(result.message))</system-out>\n    </testcase>\n"
+                xml += ">\n      <system-out>\(XMLText.escaped(result.message))</system-out>\n    </testcase>\n"
             case .failed:
                 let first = result.message.split(separator: "\n").first.map(String.init) ?? ""
-                xml += ">\n      <failure message=\"\(escaped(first))\">\(escaped(result.message))</failure>\n"
+                xml +=
+                    ">\n      <failure message=\"\(XMLText.escaped(first))\">\(XMLText.escaped(result.message))</failure>\n"
                 xml += "    </testcase>\n"
             case .notApplicable:
-                xml += ">\n      <skipped message=\"\(escaped(result.message))\"/>\n    </testcase>\n"
+                xml += ">\n      <skipped message=\"\(XMLText.escaped(result.message))\"/>\n    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
     }
 
-    /// Text for an XML attribute or element: the five predefined entities, and every other control character
-    /// (which XML 1.0 cannot carry) as U+FFFD.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n", "\t": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
 }
