@@ -69,12 +69,15 @@ import Testing
         }
     }
 
-    /// A server that is not there: opening fails with the connection's error instead of waiting for ever.
-    @Test func unreachableServerFails() async throws {
+    /// A server that is not there: opening fails at once with the connection's error, where the pool alone
+    /// would keep retrying in the background.
+    @Test func unreachableServerFailsAndSaysWhere() async throws {
         // Port 1 on loopback: nothing listens there, so the connection is refused at once.
-        let options = PostgresStorage.Options(host: "127.0.0.1", port: 1, username: "nobody")
-        await #expect(throws: (any Error).self) {
+        let options = PostgresStorage.Options(host: "127.0.0.1", port: 1, username: "nobody", password: "secret")
+        let error = await #expect(throws: PostgresStorageError.self) {
             try await PostgresStorage.withStorage(options) { _ in }
         }
+        #expect(error?.description.contains("nobody@127.0.0.1:1") == true)
+        #expect(error?.description.contains("secret") == false)
     }
 }

@@ -136,7 +136,12 @@ public final class PostgresStorage: ServerStorage {
         _ body: (PostgresStorage) async throws -> Result
     ) async throws -> Result {
         let storage = try PostgresStorage(options: options, logger: logger)
-        try await storage.migrate()
+        do {
+            try await storage.migrate()
+        } catch {
+            let target = "\(options.username)@\(options.host):\(options.port)/\(options.database ?? "")"
+            throw PostgresStorageError.cannotOpen(target: target, reason: PostgresStorageError.reason(error))
+        }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             // Queries wait for run() to start anyway; waiting for its task to begin keeps postgres-nio from
             // warning that a lease came before run().
@@ -368,15 +373,28 @@ public final class PostgresStorage: ServerStorage {
     }
 }
 
-/// What ``PostgresStorage`` found wrong in the database itself.
-enum PostgresStorageError: Error, CustomStringConvertible {
+/// What went wrong with the database, said so that a person can act on it.
+public enum PostgresStorageError: Error, CustomStringConvertible {
+    /// Connecting or creating the schema failed: `target` is `user@host:port/database` (no password).
+    case cannotOpen(target: String, reason: String)
     /// The printable token inserted or found a moment ago is gone: someone deleted it meanwhile.
     case printableTokenVanished(deviceId: String)
 
-    var description: String {
+    public var description: String {
         switch self {
+        case .cannotOpen(let target, let reason): "cannot open PostgreSQL \(target): \(reason)"
         case .printableTokenVanished(let deviceId): "the first token of device \(deviceId) vanished while read"
         }
+    }
+
+    /// The server's own message (with its SQLSTATE) or the connection's error. postgres-nio's description of
+    /// its errors is deliberately generic, lest it leak data; these parts carry no password.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] {
+            return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
+        }
+        return [error.code.description, error.underlying.map { "\($0)" }].compactMap { $0 }.joined(separator: ": ")
     }
 }
 
