@@ -13,6 +13,7 @@
 import argparse
 import concurrent.futures
 import json
+import math
 import statistics
 import sys
 import time
@@ -115,7 +116,7 @@ def timing(args):
     ms = sorted(1000 * s for s in seconds)
     print(
         f"{args.batches} batches of {args.fixes} fixes: median {statistics.median(ms):.1f} ms, "
-        f"p90 {ms[int(0.9 * (len(ms) - 1))]:.1f} ms, max {ms[-1]:.1f} ms (HTTP round trip, JSON body)"
+        f"p90 {ms[math.ceil(0.9 * len(ms)) - 1]:.1f} ms, max {ms[-1]:.1f} ms (HTTP round trip, JSON body)"
     )
     return 0
 

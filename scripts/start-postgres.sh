@@ -77,16 +77,20 @@ install_postgres() {
 bin=$(find_bin) || { install_postgres; bin=$(find_bin) || { say "postgresql installed but no initdb found"; exit 1; }; }
 
 # Runs a command as the cluster's owner: `postgres` under root (initdb and postgres refuse root), else oneself.
+# runuser (util-linux) lives in /usr/sbin, which a minimal PATH may lack.
+runuser=$(PATH="$PATH:/usr/sbin:/sbin" command -v runuser || true)
 as_owner() {
-  if ((EUID == 0)); then
-    runuser -u postgres -- "$@"
-  else
+  if ((EUID != 0)); then
     "$@"
+  elif [[ -n $runuser ]]; then
+    "$runuser" -u postgres -- "$@"
+  else
+    su postgres -s /bin/sh -c '"$0" "$@"' -- "$@"
   fi
 }
 
 if ((EUID == 0)) && ! id postgres >/dev/null 2>&1; then
-  useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres
+  PATH="$PATH:/usr/sbin:/sbin" useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres
 fi
 
 running() { [[ -f $data/PG_VERSION ]] && as_owner "$bin/pg_ctl" status -D "$data" >/dev/null 2>&1; }
@@ -103,7 +107,7 @@ fi
 mkdir -p "$dir"
 if ((EUID == 0)); then
   chown postgres: "$dir"
-  runuser -u postgres -- test -w "$dir" ||
+  as_owner test -w "$dir" ||
     { say "$dir is not reachable by the postgres user (a parent directory is closed to it); use --dir under /tmp"; exit 1; }
 fi
 

@@ -34,6 +34,9 @@ public final class PostgresStorage: ServerStorage {
         /// `search_path` puts them (`public`). Lets several deployments, or test runs, share one database.
         /// Lowercase letters, digits and `_`, not starting with a digit.
         public var schema: String?
+        /// How long one storage operation may wait for a connection, when all are busy or the database is
+        /// unreachable, before it fails (and the request gets 503 with `Retry-After`) rather than hanging.
+        public var connectionWait: Duration = .seconds(10)
 
         public init(
             host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
@@ -94,6 +97,8 @@ public final class PostgresStorage: ServerStorage {
     let logger: Logger
     /// ``Options/schema``, checked to be a plain identifier.
     let schema: String?
+    /// ``Options/connectionWait``.
+    let connectionWait: Duration
 
     /// A store over a pool that is not running yet: use ``withStorage(_:logger:_:)``, which runs it.
     init(options: Options, logger: Logger) throws(PostgresURLError) {
@@ -113,6 +118,7 @@ public final class PostgresStorage: ServerStorage {
             connectionConfiguration.options.additionalStartupParameters = [("search_path", schema)]
         }
         schema = options.schema
+        connectionWait = options.connectionWait
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.connectionConfiguration = connectionConfiguration
         self.logger = logger
@@ -231,6 +237,14 @@ public final class PostgresStorage: ServerStorage {
     )
         async throws -> BatchAck
     {
+        try await bounded {
+            try await self.ingestInTransaction(batch, encodedSize: encodedSize, nowMs: nowMs, policy: policy)
+        }
+    }
+
+    private func ingestInTransaction(
+        _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
+    ) async throws -> BatchAck {
         let deviceId = batch.deviceId
         let installId = Int64(bitPattern: batch.installId)
         return try await client.withTransaction(logger: logger) { connection in
@@ -298,6 +312,10 @@ public final class PostgresStorage: ServerStorage {
     // MARK: Read-back and assignments
 
     public func fixes(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix] {
+        try await bounded { try await self.fixesNow(deviceId: deviceId, fromMs: fromMs, toMs: toMs, limit: limit) }
+    }
+
+    private func fixesNow(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix] {
         var fixes: [StoredFix] = []
         let rows = try await client.query(
             PostgresQuery(unsafeSQL: PostgresSchema.selectFixes, binds: binds(deviceId, fromMs, toMs, Int64(limit))),
@@ -355,12 +373,43 @@ public final class PostgresStorage: ServerStorage {
 
     // MARK: Queries
 
+    /// Runs `operation`, or throws ``PostgresStorageError/connectionWaitExceeded`` after
+    /// ``Options/connectionWait``. Waiting for a pooled connection ends at once on cancellation; a statement
+    /// already sent runs to its end (the database's own time-outs bound it), so the time-out bounds the wait.
+    private func bounded<Value: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> Value
+    )
+        async throws -> Value
+    {
+        let wait = connectionWait
+        return try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: wait)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw PostgresStorageError.connectionWaitExceeded(wait)
+            }
+            return value
+        }
+    }
+
     private func execute(_ sql: String, _ binds: PostgresBindings) async throws {
-        try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).drain()
+        try await bounded { [client, logger] in
+            try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).drain()
+        }
     }
 
     /// The first column of the first row, or nil when there is no row.
     private func firstRow<Column: PostgresDecodable & Sendable>(
+        _ type: Column.Type, _ sql: String, _ binds: PostgresBindings
+    ) async throws -> Column? {
+        try await bounded { try await self.firstRowNow(type, sql, binds) }
+    }
+
+    private func firstRowNow<Column: PostgresDecodable & Sendable>(
         _ type: Column.Type, _ sql: String, _ binds: PostgresBindings
     ) async throws -> Column? {
         var first: Column?
@@ -379,11 +428,15 @@ public enum PostgresStorageError: Error, CustomStringConvertible {
     case cannotOpen(target: String, reason: String)
     /// The printable token inserted or found a moment ago is gone: someone deleted it meanwhile.
     case printableTokenVanished(deviceId: String)
+    /// No connection came within ``PostgresStorage/Options/connectionWait``: the database is down or every
+    /// connection of the pool is busy.
+    case connectionWaitExceeded(Duration)
 
     public var description: String {
         switch self {
         case .cannotOpen(let target, let reason): "cannot open PostgreSQL \(target): \(reason)"
         case .printableTokenVanished(let deviceId): "the first token of device \(deviceId) vanished while read"
+        case .connectionWaitExceeded(let wait): "no PostgreSQL connection within \(wait)"
         }
     }
 
