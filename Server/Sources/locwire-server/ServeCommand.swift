@@ -42,7 +42,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Keep the state in PostgreSQL instead of SQLite, shared with other server processes.",
-            discussion: "postgres://user:password@host:port/database; the connection is not encrypted (no TLS yet).",
+            discussion: """
+                postgres://user:password@host:port/database. Without a password in the URL, PGPASSWORD's is \
+                used, which keeps it out of the process list. The connection is not encrypted (no TLS yet): \
+                loopback or a private network.
+                """,
             valueName: "url"))
     var postgres: String?
 
@@ -99,6 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("--postgres: \(error)")
             }
             options.maximumConnections = postgresConnections
+            if options.password == nil { options.password = ProcessInfo.processInfo.environment["PGPASSWORD"] }
             let shown = "postgres://\(options.username)@\(options.host):\(options.port)/\(options.database ?? "")"
             try await PostgresStorage.withStorage(options) { storage in
                 try await serve(storage: storage, configuration: configuration, storageDescription: shown)

@@ -135,8 +135,8 @@ public final class PostgresStorage: ServerStorage {
     /// Runs `body` with a store over the database of `options`: starts the connection pool, brings the schema up
     /// to date (safe when several processes start at once), calls `body`, then closes the pool.
     ///
-    /// - Throws: what connecting or migrating threw (an unreachable server, wrong credentials), or what `body`
-    ///   threw.
+    /// - Throws: ``PostgresStorageError/cannotOpen(target:reason:)`` when connecting or migrating failed (an
+    ///   unreachable server, wrong credentials, no such database), or what `body` threw.
     public static func withStorage<Result: Sendable>(
         _ options: Options, logger: Logger = PostgresStorage.defaultLogger,
         _ body: (PostgresStorage) async throws -> Result
