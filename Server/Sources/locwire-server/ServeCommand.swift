@@ -19,6 +19,12 @@ struct ServeCommand: AsyncParsableCommand {
             ./locationwire.sqlite, then prints its URL and a bearer token for --device-id, creating the token on \
             the first start. Endpoints (proto/HTTP.md): POST /v1/batches, POST /v1/regions (with --catalogue), \
             GET /v1/policy (with --policy), GET /v1/devices/{id}/fixes. Stop it with Ctrl-C.
+
+            Storage: SQLite (--database, the default) for one server process: nothing to set up, one file, one \
+            writer at a time. PostgreSQL (--postgres URL) to run several server processes behind a load balancer \
+            on one shared database: each batch locks its installation's row, so batches of one installation \
+            arriving at two processes at once are serialised and every fix is stored once. The schema is created \
+            on first start. scripts/start-postgres.sh starts a throwaway PostgreSQL on loopback and prints its URL.
             """
     )
 
@@ -37,11 +43,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The TCP port; 0 lets the system choose one (printed).")
     var port = 8080
 
-    @Option(help: "The SQLite database file, created when absent.")
-    var database = "./locationwire.sqlite"
+    @Option(help: "The SQLite database file, created when absent (default: ./locationwire.sqlite).")
+    var database: String?
 
-    @Option(help: "What a commit promises: full (survives power loss) or normal (survives a killed process).")
+    @Option(help: "SQLite: what a commit promises: full (survives power loss) or normal (survives a killed process).")
     var durability: SQLiteStorage.Durability = .full
+
+    @Option(
+        help: ArgumentHelp(
+            "Keep the state in PostgreSQL instead of SQLite, shared with other server processes.",
+            discussion: """
+                postgres://user:password@host:port/database. Without a password in the URL, PGPASSWORD's is \
+                used, which keeps it out of the process list. The connection is not encrypted (no TLS yet): \
+                loopback or a private network.
+                """,
+            valueName: "url"))
+    var postgres: String?
+
+    @Option(help: "PostgreSQL: the most connections this process opens (its concurrent transactions).")
+    var postgresConnections = 20
 
     @Option(help: "A region catalogue (GeoJSON, or a RegionAssignment in binary or JSON) for POST /v1/regions.")
     var catalogue: String?
@@ -79,13 +99,16 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if postgres != nil && database != nil {
+            throw ValidationError("--database and --postgres choose different storage: give one of them")
+        }
+        guard postgresConnections >= 1 else { throw ValidationError("--postgres-connections must be at least 1") }
         if let refusal = try transportSecurity().refusal(host: host) { throw ValidationError(refusal) }
     }
 
     func run() async throws {
         // Logs to standard error, so that standard output holds only the lines a script reads (URL, token).
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        let security = try transportSecurity()
         var configuration = ServerConfiguration(
             maxBodyBytes: maxBodyBytes, bodyTimeout: .seconds(bodyTimeoutSeconds), rateLimitPerDevice: rateLimit,
             maxInFlight: maxInFlight)
@@ -101,7 +124,35 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("\(error)")
             }
         }
-        let storage = try SQLiteStorage(path: database, durability: durability)
+        if let postgres {
+            var options: PostgresStorage.Options
+            do {
+                options = try PostgresStorage.Options(url: postgres)
+            } catch {
+                throw ValidationError("--postgres: \(error)")
+            }
+            options.maximumConnections = postgresConnections
+            if options.password == nil { options.password = ProcessInfo.processInfo.environment["PGPASSWORD"] }
+            let shown = "postgres://\(options.username)@\(options.host):\(options.port)/\(options.database ?? "")"
+            try await PostgresStorage.withStorage(options) { storage in
+                try await serve(storage: storage, configuration: configuration, storageDescription: shown)
+            }
+        } else {
+            let path = database ?? "./locationwire.sqlite"
+            let storage = try SQLiteStorage(path: path, durability: durability)
+            let shown = URL(fileURLWithPath: path).standardizedFileURL.path
+            try await serve(storage: storage, configuration: configuration, storageDescription: shown)
+        }
+    }
+
+    /// Makes sure the devices have tokens, then serves until Ctrl-C or SIGTERM.
+    ///
+    /// - Parameter storageDescription: where the state is, printed; a PostgreSQL URL without its password.
+    func serve(
+        storage: some ServerStorage, configuration: ServerConfiguration, storageDescription: String
+    )
+        async throws
+    {
         let devices = [deviceId] + (0..<max(extraDevices, 0)).map { "device-\($0 + 2)" }
         let tokens = Array(
             zip(devices, try await storage.ensureTokens(forDevices: devices, nowMs: configuration.nowMs())))
@@ -111,15 +162,15 @@ struct ServeCommand: AsyncParsableCommand {
             try data.write(to: URL(fileURLWithPath: tokensFile))
         }
         let host = self.host
-        let databasePath = URL(fileURLWithPath: database).standardizedFileURL.path
         let shown = tokens.prefix(1)
+        let security = try transportSecurity()
         let scheme = if case .tls = security { "https" } else { "http" }
         let app = try makeServerApplication(
             storage: storage, configuration: configuration, host: host, port: port, security: security
         ) { port in
             // The one place that prints: a person starting the server needs these lines to use it.
             print("locwire-server listening on \(scheme)://\(host):\(port)")
-            print("database: \(databasePath)")
+            print("database: \(storageDescription)")
             for (device, token) in shown { print("device \(device) bearer token: \(token)") }
             // Standard output to a pipe or file is block-buffered; a script waiting for the URL needs it now.
             fflush(nil)

@@ -187,4 +187,32 @@ public final class SQLiteStorage: ServerStorage {
                 arguments: [deviceId, Int64(bitPattern: installId)]) ?? 0
         }
     }
+
+    /// How many fence events and lifecycle events are stored for an installation (tests).
+    public func storedEventCounts(deviceId: String, installId: UInt64) async throws -> StoredEventCounts {
+        try await database.read { db in
+            let arguments: StatementArguments = [deviceId, Int64(bitPattern: installId)]
+            return StoredEventCounts(
+                fenceEvents: try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM fence_event WHERE device_id = ? AND install_id = ?",
+                    arguments: arguments) ?? 0,
+                lifecycleEvents: try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM lifecycle_event WHERE device_id = ? AND install_id = ?",
+                    arguments: arguments) ?? 0)
+        }
+    }
+
+    /// The device status kept for an installation, with the `sent_at_ms` of its batch (tests).
+    public func storedDeviceStatus(deviceId: String, installId: UInt64) async throws -> StoredDeviceStatus? {
+        try await database.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT sent_at_ms, body FROM device_status WHERE device_id = ? AND install_id = ?",
+                arguments: [deviceId, Int64(bitPattern: installId)]
+            ).map { row in
+                let body: Data = row["body"]
+                return StoredDeviceStatus(
+                    sentAtMs: row["sent_at_ms"], status: try DeviceStatus(serializedBytes: [UInt8](body)))
+            }
+        }
+    }
 }

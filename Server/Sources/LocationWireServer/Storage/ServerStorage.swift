@@ -67,6 +67,29 @@ public struct StoredFix: Hashable, Sendable {
     }
 }
 
+/// How many events a backend stores for an installation; inspection for tests.
+public struct StoredEventCounts: Hashable, Sendable {
+    public var fenceEvents: Int
+    public var lifecycleEvents: Int
+
+    public init(fenceEvents: Int, lifecycleEvents: Int) {
+        self.fenceEvents = fenceEvents
+        self.lifecycleEvents = lifecycleEvents
+    }
+}
+
+/// The device status a backend keeps for an installation, with the `sent_at_ms` of the batch it came in;
+/// inspection for tests.
+public struct StoredDeviceStatus: Hashable, Sendable {
+    public var sentAtMs: Int64
+    public var status: DeviceStatus
+
+    public init(sentAtMs: Int64, status: DeviceStatus) {
+        self.sentAtMs = sentAtMs
+        self.status = status
+    }
+}
+
 /// 32 bytes from the system's cryptographic generator (getrandom on Linux), as 64 lowercase hex digits.
 func newBearerToken() -> String {
     var generator = SystemRandomNumberGenerator()

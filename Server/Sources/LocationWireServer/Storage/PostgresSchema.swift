@@ -1,0 +1,200 @@
+/// The PostgreSQL tables and statements of ``PostgresStorage``: the tables of ``SQLiteSchema`` in PostgreSQL's
+/// dialect (BIGINT for SQLite's 64-bit INTEGER, INTEGER for the 32-bit enum values and coordinates, BYTEA for
+/// BLOB), with three differences, two for several server processes sharing one database, one for TEXT:
+///
+/// - `installation.record` may be NULL: a placeholder row inserted only so that a batch's transaction can lock
+///   its installation before the installation has a ledger record (see ``lockInstallation``). NULL reads as "no
+///   record yet", exactly as the absent row does in SQLite.
+/// - `device_token` has a partial unique index on the printable token, so that two servers started at once
+///   agree on one first token per device.
+/// - `fence_event.region_id` has U+FFFD where the wire string has U+0000, which TEXT cannot hold
+///   (``textColumn(_:)``); `body` keeps the exact event.
+///
+/// Statements are one per string: postgres-nio's extended query protocol takes one statement at a time.
+enum PostgresSchema {
+    /// The key of the session-level advisory lock held while the schema is created or migrated, so that two
+    /// processes starting at once do not race on `CREATE TABLE IF NOT EXISTS` (which is not safe concurrently).
+    /// Any fixed number works; this one is "LocWire" in ASCII.
+    static let migrationLockKey: Int64 = 0x4C6F_6357_6972_65
+
+    /// One migration per change, applied in order and recorded in `schema_migration`; a migration once released
+    /// is never edited.
+    static let migrations: [(version: String, statements: [String])] = [
+        (
+            "v1",
+            [
+                // Only a digest of each token is kept. printable_token holds the device's first token in clear,
+                // the one `serve` prints at every start, and is NULL for tokens issued later.
+                """
+                CREATE TABLE device_token (
+                    token_sha256 TEXT PRIMARY KEY NOT NULL,
+                    device_id TEXT NOT NULL,
+                    printable_token TEXT,
+                    created_at_ms BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX device_token_device ON device_token(device_id)",
+                "CREATE UNIQUE INDEX device_token_printable ON device_token(device_id) WHERE printable_token IS NOT NULL",
+                // One row per installation: the ledger's InstallationRecord, encoded as
+                // locationwire.session.InstallationRecord; NULL for the placeholder that only carries the lock.
+                """
+                CREATE TABLE installation (
+                    device_id TEXT NOT NULL,
+                    install_id BIGINT NOT NULL,
+                    record BYTEA,
+                    updated_at_ms BIGINT NOT NULL,
+                    PRIMARY KEY (device_id, install_id)
+                )
+                """,
+                """
+                CREATE TABLE fix (
+                    device_id TEXT NOT NULL,
+                    install_id BIGINT NOT NULL,
+                    sequence BIGINT NOT NULL,
+                    time_ms BIGINT NOT NULL,
+                    latitude_e7 INTEGER,
+                    longitude_e7 INTEGER,
+                    body BYTEA NOT NULL,
+                    received_at_ms BIGINT NOT NULL,
+                    PRIMARY KEY (device_id, install_id, sequence)
+                )
+                """,
+                "CREATE INDEX fix_device_time ON fix(device_id, time_ms)",
+                """
+                CREATE TABLE fence_event (
+                    device_id TEXT NOT NULL,
+                    install_id BIGINT NOT NULL,
+                    event_sequence BIGINT NOT NULL,
+                    region_id TEXT NOT NULL,
+                    kind INTEGER NOT NULL,
+                    body BYTEA NOT NULL,
+                    received_at_ms BIGINT NOT NULL,
+                    PRIMARY KEY (device_id, install_id, event_sequence)
+                )
+                """,
+                """
+                CREATE TABLE lifecycle_event (
+                    device_id TEXT NOT NULL,
+                    install_id BIGINT NOT NULL,
+                    kind INTEGER NOT NULL,
+                    time_ms BIGINT NOT NULL,
+                    body BYTEA NOT NULL,
+                    received_at_ms BIGINT NOT NULL,
+                    PRIMARY KEY (device_id, install_id, kind, time_ms)
+                )
+                """,
+                """
+                CREATE TABLE device_status (
+                    device_id TEXT NOT NULL,
+                    install_id BIGINT NOT NULL,
+                    sent_at_ms BIGINT NOT NULL,
+                    body BYTEA NOT NULL,
+                    received_at_ms BIGINT NOT NULL,
+                    PRIMARY KEY (device_id, install_id)
+                )
+                """,
+                // The assignment last sent to each device: the `previous` of §plan-delta.
+                """
+                CREATE TABLE assignment (
+                    device_id TEXT PRIMARY KEY NOT NULL,
+                    body BYTEA NOT NULL,
+                    updated_at_ms BIGINT NOT NULL
+                )
+                """,
+            ]
+        )
+    ]
+
+    static let createMigrationTable = """
+        CREATE TABLE IF NOT EXISTS schema_migration (version TEXT PRIMARY KEY NOT NULL, applied_at_ms BIGINT NOT NULL)
+        """
+
+    /// Coordinates are optional in a fix and PostgreSQL arrays bound by postgres-nio cannot hold NULL, so the
+    /// bulk insert carries them as BIGINT with this value, which no Int32 coordinate can take, for "absent".
+    static let absentCoordinate = Int64.min
+
+    /// A wire string as a TEXT column's value. PostgreSQL's TEXT cannot hold U+0000, which a protobuf string
+    /// may carry; refusing the row would answer 503 to that batch for ever, so the query column gets U+FFFD in
+    /// its place. The item's `body` keeps the exact string.
+    static func textColumn(_ string: String) -> String {
+        guard string.unicodeScalars.contains("\u{0}") else { return string }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: string.unicodeScalars.lazy.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 })
+        return String(scalars)
+    }
+
+    // MARK: Ingest, in the order one batch's transaction runs them
+
+    /// Makes sure the installation has a row to lock (a NULL placeholder when it has no record yet); when another
+    /// transaction is inserting the same row, this waits for it to finish.
+    static let insertInstallationPlaceholder = """
+        INSERT INTO installation (device_id, install_id, record, updated_at_ms) VALUES ($1, $2, NULL, $3)
+        ON CONFLICT (device_id, install_id) DO NOTHING
+        """
+    /// Locks the installation's row until COMMIT: every other batch of this installation, from any server
+    /// process, waits here, then reads the record this transaction commits (READ COMMITTED re-reads a locked
+    /// row once its lock is released).
+    static let lockInstallation = """
+        SELECT record FROM installation WHERE device_id = $1 AND install_id = $2 FOR UPDATE
+        """
+    static let updateInstallation = """
+        UPDATE installation SET record = $3, updated_at_ms = $4 WHERE device_id = $1 AND install_id = $2
+        """
+    /// One statement for all of a batch's fixes: parallel arrays, unnested into rows. Plain INSERT, as in SQLite:
+    /// the ledger said these keys are new, so a conflict means the ledger and the tables disagree, and it throws.
+    static let insertFixes = """
+        INSERT INTO fix (device_id, install_id, sequence, time_ms, latitude_e7, longitude_e7, body, received_at_ms)
+        SELECT $1, $2, item.sequence, item.time_ms, NULLIF(item.latitude_e7, \(absentCoordinate))::INTEGER,
+            NULLIF(item.longitude_e7, \(absentCoordinate))::INTEGER, item.body, $3
+        FROM UNNEST($4::BIGINT[], $5::BIGINT[], $6::BIGINT[], $7::BIGINT[], $8::BYTEA[])
+            AS item(sequence, time_ms, latitude_e7, longitude_e7, body)
+        """
+    static let insertFenceEvents = """
+        INSERT INTO fence_event (device_id, install_id, event_sequence, region_id, kind, body, received_at_ms)
+        SELECT $1, $2, item.event_sequence, item.region_id, item.kind, item.body, $3
+        FROM UNNEST($4::BIGINT[], $5::TEXT[], $6::INTEGER[], $7::BYTEA[]) AS item(event_sequence, region_id, kind, body)
+        """
+    static let insertLifecycleEvents = """
+        INSERT INTO lifecycle_event (device_id, install_id, kind, time_ms, body, received_at_ms)
+        SELECT $1, $2, item.kind, item.time_ms, item.body, $3
+        FROM UNNEST($4::INTEGER[], $5::BIGINT[], $6::BYTEA[]) AS item(kind, time_ms, body)
+        """
+    /// Keeps the status of the newest batch by `sent_at_ms` (ties: the later arrival).
+    static let upsertDeviceStatus = """
+        INSERT INTO device_status (device_id, install_id, sent_at_ms, body, received_at_ms) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (device_id, install_id) DO UPDATE SET sent_at_ms = excluded.sent_at_ms, body = excluded.body,
+            received_at_ms = excluded.received_at_ms
+        WHERE excluded.sent_at_ms >= device_status.sent_at_ms
+        """
+
+    // MARK: Tokens, assignments, read-back
+
+    static let selectDeviceForToken = "SELECT device_id FROM device_token WHERE token_sha256 = $1"
+    /// Inserts `$3` as the device's printable token unless it has one: the partial unique index makes a
+    /// concurrent second insert for the same device wait, then do nothing.
+    static let insertPrintableToken = """
+        INSERT INTO device_token (token_sha256, device_id, printable_token, created_at_ms) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (device_id) WHERE printable_token IS NOT NULL DO NOTHING
+        """
+    static let selectPrintableToken = """
+        SELECT printable_token FROM device_token WHERE device_id = $1 AND printable_token IS NOT NULL
+        """
+    static let insertToken = """
+        INSERT INTO device_token (token_sha256, device_id, created_at_ms) VALUES ($1, $2, $3)
+        """
+    static let upsertAssignment = """
+        INSERT INTO assignment (device_id, body, updated_at_ms) VALUES ($1, $2, $3)
+        ON CONFLICT (device_id) DO UPDATE SET body = excluded.body, updated_at_ms = excluded.updated_at_ms
+        """
+    static let selectAssignment = "SELECT body FROM assignment WHERE device_id = $1"
+    static let selectFixes = """
+        SELECT install_id, body, received_at_ms FROM fix
+        WHERE device_id = $1 AND time_ms >= $2 AND time_ms < $3
+        ORDER BY time_ms, install_id, sequence LIMIT $4
+        """
+    static let countFixes = "SELECT COUNT(*) FROM fix WHERE device_id = $1 AND install_id = $2"
+    static let countFenceEvents = "SELECT COUNT(*) FROM fence_event WHERE device_id = $1 AND install_id = $2"
+    static let countLifecycleEvents = "SELECT COUNT(*) FROM lifecycle_event WHERE device_id = $1 AND install_id = $2"
+    static let selectDeviceStatus =
+        "SELECT sent_at_ms, body FROM device_status WHERE device_id = $1 AND install_id = $2"
+}

@@ -1,0 +1,480 @@
+import Foundation
+import LocationWire
+import LocationWireSession
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The reference server's state in PostgreSQL, through postgres-nio: the backend for several stateless server
+/// processes behind a load balancer, sharing one database. Same tables and semantics as ``SQLiteStorage``
+/// (``PostgresSchema``).
+///
+/// - Lifecycle: a `PostgresClient` (a connection pool, at most ``Options/maximumConnections`` connections)
+///   whose `run()` must be running while the store is used; ``withStorage(_:logger:_:)`` runs it, brings the
+///   schema up to date, and shuts the pool down when its body ends.
+/// - Concurrency: each batch is one transaction that first locks its installation's row (`SELECT ... FOR
+///   UPDATE`), so batches of one installation are serialised across all processes, and batches of different
+///   installations run in parallel. The ledger step runs between the lock and the inserts.
+/// - Durability: what PostgreSQL's COMMIT promises with the server's settings (fsync and synchronous_commit on
+///   by default: survives power loss); the ack is returned only after COMMIT.
+/// - `install_id` and sequence numbers are UInt64 on the wire and stored as the same 64 bits in BIGINT
+///   (`Int64(bitPattern:)`), as in SQLite.
+public final class PostgresStorage: ServerStorage {
+    /// Where the database is and how many connections one process may hold.
+    public struct Options: Sendable {
+        public var host: String
+        public var port: Int
+        public var username: String
+        public var password: String?
+        public var database: String?
+        /// The pool's size: the most transactions this process runs at once. A PostgreSQL server admits
+        /// `max_connections` (100 by default) across all processes.
+        public var maximumConnections: Int
+        /// The PostgreSQL schema the tables live in, created when absent; nil keeps them where the role's
+        /// `search_path` puts them (`public`). Lets several deployments, or test runs, share one database.
+        /// Lowercase letters, digits and `_`, not starting with a digit.
+        public var schema: String?
+        /// How long one storage operation may wait for a connection, when all are busy or the database is
+        /// unreachable, before it fails (and the request gets 503 with `Retry-After`) rather than hanging.
+        public var connectionWait: Duration = .seconds(10)
+
+        public init(
+            host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
+            maximumConnections: Int = 20, schema: String? = nil
+        ) {
+            self.host = host
+            self.port = port
+            self.username = username
+            self.password = password
+            self.database = database
+            self.maximumConnections = maximumConnections
+            self.schema = schema
+        }
+
+        /// Whether `name` can be a schema here: a plain identifier, so that it needs no quoting in SQL.
+        static func isPlainIdentifier(_ name: String) -> Bool {
+            guard let first = name.unicodeScalars.first, !("0"..."9").contains(first), name.utf8.count <= 63 else {
+                return false
+            }
+            return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        }
+
+        /// Reads `postgres://user:password@host:port/database` (or `postgresql://`); the port defaults to 5432,
+        /// user and password are percent-decoded. TLS is not supported yet, so the connection is in clear:
+        /// loopback or a private network only; `sslmode=disable` is accepted, any other `sslmode` refused.
+        public init(url: String) throws(PostgresURLError) {
+            guard let components = URLComponents(string: url),
+                components.scheme == "postgres" || components.scheme == "postgresql"
+            else { throw PostgresURLError("not a postgres:// URL") }
+            guard let host = components.host, !host.isEmpty else { throw PostgresURLError("no host") }
+            guard let user = components.user, !user.isEmpty else { throw PostgresURLError("no user name") }
+            let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+            for item in components.queryItems ?? [] {
+                guard item.name == "sslmode", item.value == "disable" else {
+                    throw PostgresURLError(
+                        "unsupported parameter \(item.name)=\(item.value ?? ""): only sslmode=disable")
+                }
+            }
+            self.init(
+                host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
+                password: components.password.map { $0.removingPercentEncoding ?? $0 },
+                database: path.isEmpty ? nil : (path.removingPercentEncoding ?? path))
+        }
+    }
+
+    /// A `--postgres` URL that cannot be used; the message never contains the password.
+    public struct PostgresURLError: Error, CustomStringConvertible {
+        public var description: String
+        init(_ reason: String) {
+            description = "PostgreSQL URL: \(reason) (expected postgres://user:password@host:port/database)"
+        }
+    }
+
+    let client: PostgresClient
+    /// How one connection outside the pool is made: the migration's, whose errors (refused, wrong password, no
+    /// such database) are reported at once, where the pool would retry them in the background.
+    let connectionConfiguration: PostgresConnection.Configuration
+    let logger: Logger
+    /// ``Options/schema``, checked to be a plain identifier.
+    let schema: String?
+    /// ``Options/connectionWait``.
+    let connectionWait: Duration
+
+    /// A store over a pool that is not running yet: use ``withStorage(_:logger:_:)``, which runs it.
+    init(options: Options, logger: Logger) throws(PostgresURLError) {
+        var configuration = PostgresClient.Configuration(
+            host: options.host, port: options.port, username: options.username, password: options.password,
+            database: options.database, tls: .disable)
+        var connectionConfiguration = PostgresConnection.Configuration(
+            host: options.host, port: options.port, username: options.username, password: options.password,
+            database: options.database, tls: .disable)
+        configuration.options.maximumConnections = options.maximumConnections
+        if let schema = options.schema {
+            guard Options.isPlainIdentifier(schema) else {
+                throw PostgresURLError("schema \(schema) is not a plain identifier ([a-z_][a-z0-9_]*)")
+            }
+            // Every connection resolves the tables' names in this schema alone.
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+            connectionConfiguration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        schema = options.schema
+        connectionWait = options.connectionWait
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.connectionConfiguration = connectionConfiguration
+        self.logger = logger
+    }
+
+    /// Warnings and errors only: at info level postgres-nio also reports each connection attempt the pool
+    /// abandons when it shuts down, which is normal.
+    public static var defaultLogger: Logger {
+        var logger = Logger(label: "locwire-server.postgres")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// Runs `body` with a store over the database of `options`: starts the connection pool, brings the schema up
+    /// to date (safe when several processes start at once), calls `body`, then closes the pool.
+    ///
+    /// - Throws: ``PostgresStorageError/cannotOpen(target:reason:)`` when connecting or migrating failed (an
+    ///   unreachable server, wrong credentials, no such database), or what `body` threw.
+    public static func withStorage<Result: Sendable>(
+        _ options: Options, logger: Logger = PostgresStorage.defaultLogger,
+        _ body: (PostgresStorage) async throws -> Result
+    ) async throws -> Result {
+        let storage = try PostgresStorage(options: options, logger: logger)
+        do {
+            try await storage.migrate()
+        } catch {
+            let target = "\(options.username)@\(options.host):\(options.port)/\(options.database ?? "")"
+            throw PostgresStorageError.cannotOpen(target: target, reason: PostgresStorageError.reason(error))
+        }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            // Queries wait for run() to start anyway; waiting for its task to begin keeps postgres-nio from
+            // warning that a lease came before run().
+            let (started, signal) = AsyncStream.makeStream(of: Void.self)
+            group.addTask {
+                signal.finish()
+                await storage.client.run()
+            }
+            for await _ in started {}
+            defer { group.cancelAll() }
+            return try await body(storage)
+        }
+    }
+
+    /// Applies the migrations not yet recorded in `schema_migration`, on a connection of its own holding an
+    /// advisory lock, so that of several processes starting at once one migrates and the others then find it
+    /// done. PostgreSQL's DDL is transactional: a migration is applied whole or not at all. Closing the
+    /// connection releases the lock, whatever happened.
+    func migrate() async throws {
+        let connection = try await PostgresConnection.connect(
+            configuration: connectionConfiguration, id: 0, logger: logger)
+        do {
+            try await connection.run(
+                "SELECT pg_advisory_lock($1)", binds(PostgresSchema.migrationLockKey), logger: logger)
+            if let schema {
+                try await connection.run("CREATE SCHEMA IF NOT EXISTS \(schema)", PostgresBindings(), logger: logger)
+            }
+            try await connection.run(PostgresSchema.createMigrationTable, PostgresBindings(), logger: logger)
+            var applied: Set<String> = []
+            for try await version in try await connection.rows(
+                "SELECT version FROM schema_migration", PostgresBindings(), logger: logger
+            ).decode(String.self) {
+                applied.insert(version)
+            }
+            for migration in PostgresSchema.migrations where !applied.contains(migration.version) {
+                try await connection.withTransaction(logger: logger) { connection in
+                    for statement in migration.statements {
+                        try await connection.run(statement, PostgresBindings(), logger: logger)
+                    }
+                    try await connection.run(
+                        "INSERT INTO schema_migration (version, applied_at_ms) VALUES ($1, $2)",
+                        binds(migration.version, currentTimeMs()), logger: logger)
+                }
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+
+    /// Drops ``Options/schema`` with every table in it: tests clean up the schema they made.
+    func dropSchema() async throws {
+        guard let schema else { return }
+        try await execute("DROP SCHEMA IF EXISTS \(schema) CASCADE", PostgresBindings())
+    }
+
+    // MARK: Tokens
+
+    public func deviceId(forToken token: String) async throws -> String? {
+        try await firstRow(
+            String.self, PostgresSchema.selectDeviceForToken, binds(StoredRows.tokenDigest(token)))
+    }
+
+    public func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
+        // Only a digest of each token is kept, so the one to print again is kept in clear beside it for the
+        // first token of a device; the partial unique index lets exactly one such token exist per device.
+        let candidate = newBearerToken()
+        try await execute(
+            PostgresSchema.insertPrintableToken, binds(StoredRows.tokenDigest(candidate), deviceId, candidate, nowMs))
+        guard let token = try await firstRow(String.self, PostgresSchema.selectPrintableToken, binds(deviceId)) else {
+            throw PostgresStorageError.printableTokenVanished(deviceId: deviceId)
+        }
+        return token
+    }
+
+    public func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
+        let token = newBearerToken()
+        try await execute(PostgresSchema.insertToken, binds(StoredRows.tokenDigest(token), deviceId, nowMs))
+        return token
+    }
+
+    // MARK: Ingest
+
+    public func ingest(
+        _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
+    )
+        async throws -> BatchAck
+    {
+        try await bounded {
+            try await self.ingestInTransaction(batch, encodedSize: encodedSize, nowMs: nowMs, policy: policy)
+        }
+    }
+
+    private func ingestInTransaction(
+        _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
+    ) async throws -> BatchAck {
+        let deviceId = batch.deviceId
+        let installId = Int64(bitPattern: batch.installId)
+        return try await client.withTransaction(logger: logger) { connection in
+            let logger = self.logger
+            try await connection.run(
+                PostgresSchema.insertInstallationPlaceholder, binds(deviceId, installId, nowMs), logger: logger)
+            var previousBytes: ByteBuffer?
+            for try await record in try await connection.rows(
+                PostgresSchema.lockInstallation, binds(deviceId, installId), logger: logger
+            ).decode(ByteBuffer?.self) {
+                previousBytes = record
+            }
+            let previous = try previousBytes.map {
+                try InstallationRecord(serializedBytes: Array($0.readableBytesView))
+            }
+            let step = LedgerStep(
+                batch: batch, previous: previous, encodedSize: encodedSize, nowMs: nowMs, policy: policy)
+            // HOLD and TOO_LARGE store nothing; a placeholder this batch made stays NULL ("no record yet").
+            guard let record = step.record else { return step.result.ack }
+            try await connection.run(
+                PostgresSchema.updateInstallation,
+                binds(deviceId, installId, ByteBuffer(bytes: record.serializedBytes()), nowMs), logger: logger)
+            // One statement per kind of item, whatever the batch's size: the round trips of a batch do not grow
+            // with its fixes.
+            let fixes = step.result.storedFixes.map(StoredRows.Fix.init)
+            if !fixes.isEmpty {
+                try await connection.run(
+                    PostgresSchema.insertFixes,
+                    binds(
+                        deviceId, installId, nowMs, fixes.map(\.sequence), fixes.map(\.timeMs),
+                        fixes.map { $0.latitudeE7.map(Int64.init) ?? PostgresSchema.absentCoordinate },
+                        fixes.map { $0.longitudeE7.map(Int64.init) ?? PostgresSchema.absentCoordinate },
+                        fixes.map { ByteBuffer(bytes: $0.body) }),
+                    logger: logger)
+            }
+            let events = step.result.storedEvents.map(StoredRows.FenceEvent.init)
+            if !events.isEmpty {
+                try await connection.run(
+                    PostgresSchema.insertFenceEvents,
+                    binds(
+                        deviceId, installId, nowMs, events.map(\.eventSequence),
+                        events.map { PostgresSchema.textColumn($0.regionId) },
+                        events.map(\.kind), events.map { ByteBuffer(bytes: $0.body) }),
+                    logger: logger)
+            }
+            let lifecycle = step.result.storedLifecycleEvents.map(StoredRows.LifecycleEvent.init)
+            if !lifecycle.isEmpty {
+                try await connection.run(
+                    PostgresSchema.insertLifecycleEvents,
+                    binds(
+                        deviceId, installId, nowMs, lifecycle.map(\.kind), lifecycle.map(\.timeMs),
+                        lifecycle.map { ByteBuffer(bytes: $0.body) }),
+                    logger: logger)
+            }
+            if let status = StoredRows.DeviceStatus(batch) {
+                try await connection.run(
+                    PostgresSchema.upsertDeviceStatus,
+                    binds(deviceId, installId, status.sentAtMs, ByteBuffer(bytes: status.body), nowMs),
+                    logger: logger)
+            }
+            return step.result.ack
+        }
+    }
+
+    // MARK: Read-back and assignments
+
+    public func fixes(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix] {
+        try await bounded { try await self.fixesNow(deviceId: deviceId, fromMs: fromMs, toMs: toMs, limit: limit) }
+    }
+
+    private func fixesNow(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix] {
+        var fixes: [StoredFix] = []
+        let rows = try await client.query(
+            PostgresQuery(unsafeSQL: PostgresSchema.selectFixes, binds: binds(deviceId, fromMs, toMs, Int64(limit))),
+            logger: logger)
+        for try await (installId, body, receivedAtMs) in rows.decode((Int64, ByteBuffer, Int64).self) {
+            fixes.append(
+                StoredFix(
+                    installId: UInt64(bitPattern: installId),
+                    fix: try LocationFix(serializedBytes: Array(body.readableBytesView)), receivedAtMs: receivedAtMs))
+        }
+        return fixes
+    }
+
+    public func lastAssignment(deviceId: String) async throws -> RegionAssignment? {
+        try await firstRow(ByteBuffer.self, PostgresSchema.selectAssignment, binds(deviceId)).map {
+            try RegionAssignment(serializedBytes: Array($0.readableBytesView))
+        }
+    }
+
+    public func saveAssignment(_ assignment: RegionAssignment, deviceId: String, nowMs: Int64) async throws {
+        try await execute(
+            PostgresSchema.upsertAssignment, binds(deviceId, ByteBuffer(bytes: assignment.serializedBytes()), nowMs))
+    }
+
+    // MARK: Inspection
+
+    /// How many fixes are stored for an installation (tests).
+    public func storedFixCount(deviceId: String, installId: UInt64) async throws -> Int {
+        Int(
+            try await firstRow(Int64.self, PostgresSchema.countFixes, binds(deviceId, Int64(bitPattern: installId)))
+                ?? 0)
+    }
+
+    /// How many fence events and lifecycle events are stored for an installation (tests).
+    public func storedEventCounts(deviceId: String, installId: UInt64) async throws -> StoredEventCounts {
+        let key = try binds(deviceId, Int64(bitPattern: installId))
+        return StoredEventCounts(
+            fenceEvents: Int(try await firstRow(Int64.self, PostgresSchema.countFenceEvents, key) ?? 0),
+            lifecycleEvents: Int(try await firstRow(Int64.self, PostgresSchema.countLifecycleEvents, key) ?? 0))
+    }
+
+    /// The device status kept for an installation, with the `sent_at_ms` of its batch (tests).
+    public func storedDeviceStatus(deviceId: String, installId: UInt64) async throws -> StoredDeviceStatus? {
+        let rows = try await client.query(
+            PostgresQuery(
+                unsafeSQL: PostgresSchema.selectDeviceStatus, binds: binds(deviceId, Int64(bitPattern: installId))),
+            logger: logger)
+        var found: StoredDeviceStatus?
+        for try await (sentAtMs, body) in rows.decode((Int64, ByteBuffer).self) {
+            found = StoredDeviceStatus(
+                sentAtMs: sentAtMs, status: try DeviceStatus(serializedBytes: Array(body.readableBytesView)))
+        }
+        return found
+    }
+
+    // MARK: Queries
+
+    /// Runs `operation`, or throws ``PostgresStorageError/connectionWaitExceeded`` after
+    /// ``Options/connectionWait``. Waiting for a pooled connection ends at once on cancellation; a statement
+    /// already sent runs to its end (the database's own time-outs bound it), so the time-out bounds the wait.
+    private func bounded<Value: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> Value
+    )
+        async throws -> Value
+    {
+        let wait = connectionWait
+        return try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: wait)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw PostgresStorageError.connectionWaitExceeded(wait)
+            }
+            return value
+        }
+    }
+
+    private func execute(_ sql: String, _ binds: PostgresBindings) async throws {
+        try await bounded { [client, logger] in
+            try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).drain()
+        }
+    }
+
+    /// The first column of the first row, or nil when there is no row.
+    private func firstRow<Column: PostgresDecodable & Sendable>(
+        _ type: Column.Type, _ sql: String, _ binds: PostgresBindings
+    ) async throws -> Column? {
+        try await bounded { try await self.firstRowNow(type, sql, binds) }
+    }
+
+    private func firstRowNow<Column: PostgresDecodable & Sendable>(
+        _ type: Column.Type, _ sql: String, _ binds: PostgresBindings
+    ) async throws -> Column? {
+        var first: Column?
+        for try await value in try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+            .decode(Column.self)
+        where first == nil {
+            first = value
+        }
+        return first
+    }
+}
+
+/// What went wrong with the database, said so that a person can act on it.
+public enum PostgresStorageError: Error, CustomStringConvertible {
+    /// Connecting or creating the schema failed: `target` is `user@host:port/database` (no password).
+    case cannotOpen(target: String, reason: String)
+    /// The printable token inserted or found a moment ago is gone: someone deleted it meanwhile.
+    case printableTokenVanished(deviceId: String)
+    /// No connection came within ``PostgresStorage/Options/connectionWait``: the database is down or every
+    /// connection of the pool is busy.
+    case connectionWaitExceeded(Duration)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let target, let reason): "cannot open PostgreSQL \(target): \(reason)"
+        case .printableTokenVanished(let deviceId): "the first token of device \(deviceId) vanished while read"
+        case .connectionWaitExceeded(let wait): "no PostgreSQL connection within \(wait)"
+        }
+    }
+
+    /// The server's own message (with its SQLSTATE) or the connection's error. postgres-nio's description of
+    /// its errors is deliberately generic, lest it leak data; these parts carry no password.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] {
+            return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
+        }
+        return [error.code.description, error.underlying.map { "\($0)" }].compactMap { $0 }.joined(separator: ": ")
+    }
+}
+
+/// The values of a statement's `$1`, `$2`, ... in order.
+private func binds(_ values: any PostgresThrowingDynamicTypeEncodable...) throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: values.count)
+    for value in values { try bindings.append(value) }
+    return bindings
+}
+
+extension PostgresConnection {
+    /// Runs one statement and reads its result to the end, so that its errors are thrown here.
+    func run(_ sql: String, _ binds: PostgresBindings, logger: Logger) async throws {
+        try await query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).drain()
+    }
+
+    /// Runs one statement, for its rows.
+    func rows(_ sql: String, _ binds: PostgresBindings, logger: Logger) async throws -> PostgresRowSequence {
+        try await query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+    }
+}
+
+private func currentTimeMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+extension PostgresRowSequence {
+    /// Reads every row and drops it: a statement's errors arrive only as its rows are consumed.
+    func drain() async throws {
+        for try await _ in self {}
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import LocationWire
+@testable import LocationWireServer
+import Testing
+
+/// What only the PostgreSQL backend has: its URL, its schema option, and migrations racing between processes.
+/// The behaviour it shares with SQLite is checked by ``StorageTests`` against both.
+@Suite struct PostgresStorageTests {
+    @Test func urlGivesEveryPart() throws {
+        let options = try PostgresStorage.Options(url: "postgres://loc%40wire:p%3Ass@db.example:6543/track%2Ding")
+        #expect(options.host == "db.example")
+        #expect(options.port == 6543)
+        #expect(options.username == "loc@wire")
+        #expect(options.password == "p:ss")
+        #expect(options.database == "track-ing")
+        let defaults = try PostgresStorage.Options(url: "postgresql://me@localhost?sslmode=disable")
+        #expect(defaults.port == 5432)
+        #expect(defaults.password == nil)
+        #expect(defaults.database == nil)
+    }
+
+    @Test(arguments: [
+        "", "http://u@host/db", "postgres://host/db", "postgres://u@/db", "postgres://u@host/db?sslmode=require",
+        "postgres://u@host/db?application_name=x", "not a url at all",
+    ])
+    func badURLsAreRefused(_ url: String) {
+        #expect(throws: PostgresStorage.PostgresURLError.self) { try PostgresStorage.Options(url: url) }
+    }
+
+    @Test func urlErrorsDoNotShowThePassword() {
+        do {
+            _ = try PostgresStorage.Options(url: "postgres://u:secret@host/db?sslmode=verify-full")
+            Issue.record("sslmode=verify-full was taken")
+        } catch {
+            #expect(!error.description.contains("secret"))
+        }
+    }
+
+    @Test(arguments: ["public", "locwire_test_0", "_x"]) func plainSchemaNamesAreTaken(_ name: String) {
+        #expect(PostgresStorage.Options.isPlainIdentifier(name))
+    }
+
+    @Test(arguments: ["", "0abc", "Upper", "a-b", "a;drop table fix", "\"quoted\"", String(repeating: "a", count: 64)])
+    func otherSchemaNamesAreRefused(_ name: String) {
+        #expect(!PostgresStorage.Options.isPlainIdentifier(name))
+    }
+
+    /// Several processes starting at once on an empty database: the advisory lock lets one create the schema
+    /// and the others find it made; none fails on a half-created table.
+    @Test(.enabled(if: !StorageBackend.skipsPostgres)) func storesStartingAtOnceMigrateOnce() async throws {
+        try await StorageBackend.postgres.withFreshDatabase { database in
+            guard case .postgres(let options) = database else { return }
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<4 {
+                    group.addTask {
+                        try await PostgresStorage.withStorage(options) { store in
+                            let batch = StorageTests.batch(UInt64(index + 1)...UInt64(index + 1))
+                            return try await StorageTests.ingest(batch, into: store).fixResults.count
+                        }
+                    }
+                }
+                var answered = 0
+                for try await count in group { answered += count }
+                #expect(answered == 4)
+            }
+            try await database.withStore { (store) async throws -> Void in
+                #expect(try await store.storedFixCount(deviceId: StorageTests.deviceId, installId: 7) == 4)
+            }
+        }
+    }
+
+    /// A server that is not there: opening fails at once with the connection's error, where the pool alone
+    /// would keep retrying in the background.
+    @Test func unreachableServerFailsAndSaysWhere() async throws {
+        // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+        let options = PostgresStorage.Options(host: "127.0.0.1", port: 1, username: "nobody", password: "secret")
+        let error = await #expect(throws: PostgresStorageError.self) {
+            try await PostgresStorage.withStorage(options) { _ in }
+        }
+        #expect(error?.description.contains("nobody@127.0.0.1:1") == true)
+        #expect(error?.description.contains("secret") == false)
+    }
+}
