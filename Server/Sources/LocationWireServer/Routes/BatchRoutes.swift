@@ -26,7 +26,7 @@ struct BatchRoutes: Sendable {
                 batch, encodedSize: encodedSize, nowMs: configuration.nowMs(), policy: configuration.ledgerPolicy)
         } catch {
             // Nothing was committed, so no ack may be sent (§server-durable); the device keeps its items.
-            throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds)
+            throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds, cause: error)
         }
         return .message(ack, format: RequestReader.responseFormat(request.headers[.accept], request: format))
     }

@@ -54,7 +54,7 @@ struct ReadBackRoutes: Sendable {
             // One more than asked, to tell whether the answer is cut.
             stored = try await reader.storage.fixes(deviceId: device, fromMs: fromMs, toMs: toMs, limit: limit + 1)
         } catch {
-            throw .storageUnavailable(retryAfterSeconds: reader.configuration.storageRetryAfterSeconds)
+            throw .storageUnavailable(retryAfterSeconds: reader.configuration.storageRetryAfterSeconds, cause: error)
         }
         let truncated = stored.count > limit
         let fixes = stored.prefix(limit)

@@ -1,5 +1,6 @@
 import Hummingbird
 import LocationWireHTTP
+import Logging
 import NIOCore
 
 /// A non-200 answer of the binding: a status, the JSON error body, and any headers it needs (`Retry-After`,
@@ -9,6 +10,8 @@ public struct Refusal: Error, HTTPResponseError {
     public var status: HTTPResponse.Status
     public var body: ErrorBody
     public var headers: HTTPFields = [:]
+    /// The server-side failure behind the refusal, for the operator's log; never sent to the client.
+    public var cause: String?
 
     public init(status: HTTPResponse.Status, body: ErrorBody, headers: HTTPFields = [:]) {
         self.status = status
@@ -44,13 +47,15 @@ public struct Refusal: Error, HTTPResponseError {
                 message: "the body is over \(limit) bytes (after decompression); send smaller batches"))
     }
 
-    /// 503 for a failed storage call: nothing was stored, and the device sends again.
-    public static func storageUnavailable(retryAfterSeconds: Int) -> Refusal {
-        Refusal(
+    /// 503 for a failed storage call: nothing was stored, and the device sends again. `cause` goes to the log.
+    public static func storageUnavailable(retryAfterSeconds: Int, cause: (any Error)? = nil) -> Refusal {
+        var refusal = Refusal(
             status: .serviceUnavailable,
             body: ErrorBody(
                 code: ErrorBody.Code.storageUnavailable, message: "the store is unavailable; nothing was stored"),
             headers: [.retryAfter: "\(retryAfterSeconds)"])
+        refusal.cause = cause.map { "\($0)" }
+        return refusal
     }
 }
 
@@ -68,6 +73,11 @@ public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let refusal as Refusal {
+            if let cause = refusal.cause {
+                context.logger.error(
+                    "answered \(refusal.status.code) \(refusal.body.code)",
+                    metadata: ["path": "\(request.uri.path)", "cause": "\(cause)"])
+            }
             throw refusal
         } catch let error as HTTPError {
             let code =

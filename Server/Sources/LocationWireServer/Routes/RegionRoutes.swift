@@ -49,7 +49,7 @@ struct RegionRoutes: Sendable {
                 previous: previous)
             try await reader.storage.saveAssignment(assignment, deviceId: device, nowMs: nowMs)
         } catch {
-            throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds)
+            throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds, cause: error)
         }
         return .message(assignment, format: RequestReader.responseFormat(request.headers[.accept], request: format))
     }

@@ -28,7 +28,7 @@ public struct RequestReader: Sendable {
         do {
             device = try await storage.deviceId(forToken: token)
         } catch {
-            throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds)
+            throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds, cause: error)
         }
         guard let device else { throw .unauthenticated() }
         if let retryAfter = rateLimiter?.admit(device, now: configuration.monotonicNow()) {
