@@ -100,6 +100,7 @@ kills, restart_ms = int(sys.argv[3]), int(sys.argv[4])
 errors = ", ".join(f"{k}: {v}" for k, v in sorted(load["errors"].items())) or "none"
 print(f"kills: {kills} (restart to listening: {restart_ms / max(kills, 1):.0f} ms on average)")
 print(f"acknowledged fixes: {check['acknowledged_fixes']} ({load['fixesPerSecond']:.0f} per second through the kills)")
+print(f"acks answering a resend DUPLICATE (stored before a kill, ack lost): {load['fixesAcknowledgedAsDuplicate']} fixes")
 print(f"lost: {check['lost']}")
 print(f"changed: {check['changed']}")
 print(f"duplicates: {check['duplicates']}")

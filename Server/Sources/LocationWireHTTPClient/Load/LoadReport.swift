@@ -13,6 +13,8 @@ public struct LoadReport: Codable, Sendable {
     public var batchesSent: Int
     public var batchesAcknowledged: Int
     public var fixesAcknowledged: Int
+    /// Of those, the ones answered DUPLICATE: stored by an earlier attempt whose ack was lost (a resend).
+    public var fixesAcknowledgedAsDuplicate: Int
     public var fixesRejected: Int
     /// Fixes acknowledged as stored per second of `elapsedSeconds`.
     public var fixesPerSecond: Double
@@ -44,8 +46,9 @@ public struct LoadReport: Codable, Sendable {
             "devices: \(devices), \(fixesPerBatch) fixes per batch, "
                 + (batchIntervalSeconds.map { "one batch every \(number($0, 3)) s per device" } ?? "closed loop")
                 + ", \(number(plannedSeconds, 0)) s planned, \(number(elapsedSeconds, 2)) s elapsed",
-            "fixes acknowledged: \(fixesAcknowledged) (\(number(fixesPerSecond)) per second); rejected: "
-                + "\(fixesRejected); unacknowledged at the end: \(fixesUnacknowledgedAtEnd)",
+            "fixes acknowledged: \(fixesAcknowledged) (\(number(fixesPerSecond)) per second; "
+                + "\(fixesAcknowledgedAsDuplicate) of them DUPLICATE); rejected: \(fixesRejected); "
+                + "unacknowledged at the end: \(fixesUnacknowledgedAtEnd)",
             "batches: \(batchesSent) sent, \(batchesAcknowledged) acknowledged (\(number(batchesPerSecond)) per second)",
         ]
         if let latencyMs {

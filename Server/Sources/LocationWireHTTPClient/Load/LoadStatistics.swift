@@ -9,6 +9,8 @@ final class LoadStatistics: Sendable {
         var batchesAcknowledged = 0
         /// Fixes the acks reported stored (ACCEPTED or DUPLICATE) and refused for good (REJECTED).
         var fixesAcknowledged = 0
+        /// Of those, the ones answered DUPLICATE: stored by an earlier attempt whose ack never arrived.
+        var fixesAcknowledgedAsDuplicate = 0
         var fixesRejected = 0
         /// Batch latencies, ms, from just before the request to the answer read whole; every attempt that got an
         /// HTTP answer counts, acked or not (a refused batch is a batch the server answered).

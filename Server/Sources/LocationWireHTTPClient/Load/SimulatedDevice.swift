@@ -120,10 +120,18 @@ struct SimulatedDevice {
                             deviceId: deviceId, installId: batch.installId,
                             fixes: sent.filter { stored.contains($0.sequence) })
                     }
+                    // DUPLICATE answers a resend of what a lost ack had stored: the crash soak's proof that it
+                    // hit that case. Ranges may span numbers the batch did not carry (§ack-scope).
+                    let duplicates = effect.storedFixes.count { sequence in
+                        ack.fixResults.contains {
+                            $0.result == .duplicate && ($0.firstSequence...$0.lastSequence).contains(sequence)
+                        }
+                    }
                     statistics.record {
                         $0.batchesSent += 1
                         $0.batchesAcknowledged += 1
                         $0.fixesAcknowledged += effect.storedFixes.count
+                        $0.fixesAcknowledgedAsDuplicate += duplicates
                         $0.fixesRejected += effect.rejectedFixes.count
                         $0.latenciesMs.append(latencyMs)
                     }
