@@ -46,7 +46,7 @@ def main() -> int:
     stored: dict[tuple[str, int, int], str] = {}
     rows = 0
     for device_id, install_id, sequence, body in database.execute(
-        "SELECT device_id, install_id, sequence, body FROM fix"
+        "SELECT device_id, install_id, sequence, CAST(body AS BLOB) FROM fix"
     ):
         rows += 1
         stored[(device_id, install_id, sequence)] = hashlib.sha256(body).hexdigest()
