@@ -1,13 +1,14 @@
 # Shared by scripts/load-sqlite.sh and scripts/crash-soak.sh (sourced, not run): building locwire-server,
 # starting `serve` and waiting for its URL, and replacing one section of Server/RESULTS.md.
 
-# Builds the release binary unless SKIP_BUILD=1; sets $bin.
+# Builds the binary unless SKIP_BUILD=1; sets $bin. LOCWIRE_BUILD_CONFIGURATION=debug uses the debug build
+# (the one `swift test` made, so CI need not build twice); figures are only meaningful from release, the default.
 build_locwire_server() {
-    local root=$1
+    local root=$1 configuration=${LOCWIRE_BUILD_CONFIGURATION:-release}
     if [ "${SKIP_BUILD:-0}" != 1 ]; then
-        (cd "$root/Server" && swift build -c release --product locwire-server >&2)
+        (cd "$root/Server" && swift build -c "$configuration" --product locwire-server >&2)
     fi
-    bin="$(cd "$root/Server" && swift build -c release --show-bin-path)/locwire-server"
+    bin="$(cd "$root/Server" && swift build -c "$configuration" --show-bin-path)/locwire-server"
     [ -x "$bin" ] || { echo "no $bin: build first" >&2; exit 2; }
 }
 
