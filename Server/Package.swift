@@ -97,6 +97,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // Raw TCP for the probe's slow and half-sent bodies, which no HTTP client sends on purpose.
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // SHA-256 content digests in the load run's ack journal.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
                 + root(
                     "LocationWire", "LocationWireSession", "LocationWireConformance", "LocationWireVectors",

@@ -12,7 +12,7 @@ struct LocwireServer: AsyncParsableCommand {
         commandName: "locwire-server",
         abstract: "LocationWire over HTTP: the reference server, and tools that check servers and clients.",
         version: "0.1.0",
-        subcommands: [ServeCommand.self, ProbeCommand.self, MockServerCommand.self],
+        subcommands: [ServeCommand.self, ProbeCommand.self, MockServerCommand.self, LoadCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

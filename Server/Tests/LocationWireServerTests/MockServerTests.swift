@@ -239,6 +239,12 @@ import Testing
             await #expect(throws: (any Error).self) {
                 try await client.upload(batch, token: "any", timeout: .milliseconds(250))
             }
+            // The server commits before its delay, but on a loaded machine perhaps after the client gave up:
+            // wait for the commit (up to the delay), rather than assume it came first.
+            let deadline = ContinuousClock.now + .seconds(3)
+            while await store.storedFixCount < 2, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             #expect(await store.storedFixCount == 2)
             // ... and one that waits gets the ack: DUPLICATE now, since the first attempt was committed.
             let ack = try Self.acknowledged(await client.upload(batch, token: "any", timeout: .seconds(30)))

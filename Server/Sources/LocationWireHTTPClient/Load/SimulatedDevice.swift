@@ -1,0 +1,199 @@
+import Foundation
+import LocationWire
+import LocationWireHTTP
+import LocationWireSession
+import LocationWireTools
+
+/// One phone of a load run: a walk from `TraceSimulator`, queued and batched by the spec's device engine
+/// (`UploadQueue`: consecutive sequences, floors, `§ack-scope`, back-off), uploaded with ``BindingClient``.
+///
+/// Only an applied PROCESSED ack deletes fixes; every other outcome (a refusal, a reset, a time-out, an ack the
+/// queue ignores) gives the batch up and its fixes go out again in a later batch, after the queue's back-off or
+/// the server's `Retry-After`.
+struct SimulatedDevice {
+    let deviceId: String
+    let token: String
+    let client: BindingClient
+    private var queue: UploadQueue
+    private var trace: TraceSimulator
+    private var random: SeededRandom
+    private let bootId: UInt64
+
+    init(index: Int, token: String, client: BindingClient, seed: UInt64) {
+        deviceId = LoadConfiguration.deviceId(index)
+        self.token = token
+        self.client = client
+        var random = SeededRandom(seed: seed ^ (UInt64(index + 1) &* 0x9E37_79B9_7F4A_7C15))
+        bootId = random.next() | 1
+        queue = UploadQueue(deviceId: deviceId, installId: random.next() | 1)
+        // Walks start within about 20 km of Ljubljana, each at its own place.
+        let start = (latitude: 46.05 + random.uniform(-0.2, 0.2), longitude: 14.5 + random.uniform(-0.3, 0.3))
+        trace = TraceSimulator(scenario: .walk, seed: random.next(), start: start)
+        self.random = random
+        var status = DeviceStatus()
+        status.authorization = .always
+        status.accuracy = .precise
+        status.locationServicesEnabled = true
+        status.platform = .android
+        status.osVersion = "15"
+        status.appVersion = "load-1.0"
+        queue.update(status)
+    }
+
+    /// Fixes recorded and not yet acknowledged.
+    var pendingFixes: Int { queue.fixes.count }
+
+    /// Runs until `deadline`, a batch at a time; the batch in flight at the deadline is finished.
+    mutating func run(
+        until deadline: ContinuousClock.Instant, interval: Duration?, fixesPerBatch: Int, timeout: Duration,
+        statistics: LoadStatistics, journal: AckJournal?
+    ) async throws {
+        let clock = ContinuousClock()
+        var nextStart = clock.now
+        while clock.now < deadline {
+            if let interval {
+                // A fixed schedule: a slow answer does not push later batches back.
+                if nextStart > clock.now { try await Task.sleep(until: nextStart, clock: clock) }
+                nextStart = nextStart.advanced(by: interval)
+            }
+            // A batch carries what is left unacknowledged, topped up to fixesPerBatch with new fixes, as a phone
+            // that records while it waits would.
+            if queue.fixes.count < fixesPerBatch {
+                for _ in queue.fixes.count..<fixesPerBatch {
+                    var fix = trace.nextFix()
+                    fix.bootId = bootId
+                    queue.record(fix)
+                }
+            }
+            let nowMs = Self.wallClockMs()
+            if !queue.maySend(nowMs: nowMs) {
+                // The queue's own back-off after a failure or a HOLD, cut short by the end of the run.
+                let wait = min(Duration.milliseconds(queue.holdUntilMs - nowMs), deadline - clock.now)
+                if wait > .zero { try await Task.sleep(for: wait) }
+                continue
+            }
+            guard let batch = queue.nextBatch(batchId: random.next() | 1, bootId: bootId, nowMs: nowMs) else {
+                statistics.record { $0.errors["device: no batch to send", default: 0] += 1 }
+                try await Task.sleep(for: .milliseconds(100))
+                continue
+            }
+            let started = clock.now
+            let result: BindingClient.UploadResult
+            do {
+                result = try await client.upload(batch, token: token, timeout: timeout)
+            } catch {
+                queue.giveUp(batchId: batch.batchId, nowMs: Self.wallClockMs())
+                let kind = Self.transportErrorKind(error)
+                statistics.record {
+                    $0.batchesSent += 1
+                    $0.errors[kind, default: 0] += 1
+                }
+                continue
+            }
+            let latencyMs = (clock.now - started).milliseconds
+            let retryAfter = try apply(
+                result, to: batch, latencyMs: latencyMs, statistics: statistics, journal: journal)
+            if let retryAfter {
+                let wait = min(retryAfter, deadline - clock.now)
+                if wait > .zero { try await Task.sleep(for: wait) }
+            }
+        }
+    }
+
+    /// Applies an upload's answer to the queue and the counts; returns the server's `Retry-After`, if any.
+    private mutating func apply(
+        _ result: BindingClient.UploadResult, to batch: LocationBatch, latencyMs: Double, statistics: LoadStatistics,
+        journal: AckJournal?
+    ) throws -> Duration? {
+        switch result {
+        case .acknowledged(let ack):
+            switch queue.apply(ack, nowMs: Self.wallClockMs()) {
+            case .applied(let effect):
+                if effect.outcome == .processed {
+                    if let journal {
+                        let stored = Set(effect.storedFixes)
+                        // Compact backlogs go only to servers whose policy asks for them; decoded, they are
+                        // the rows the server stores.
+                        let backlog = (try? batch.compactFixes?.fixes()) ?? batch.fixes
+                        let sent = backlog + (batch.liveFix.map { [$0] } ?? [])
+                        try journal.append(
+                            deviceId: deviceId, installId: batch.installId,
+                            fixes: sent.filter { stored.contains($0.sequence) })
+                    }
+                    // DUPLICATE answers a resend of what a lost ack had stored: the crash soak's proof that it
+                    // hit that case. Ranges may span numbers the batch did not carry (§ack-scope).
+                    let duplicates = effect.storedFixes.count { sequence in
+                        ack.fixResults.contains {
+                            $0.result == .duplicate && ($0.firstSequence...$0.lastSequence).contains(sequence)
+                        }
+                    }
+                    statistics.record {
+                        $0.batchesSent += 1
+                        $0.batchesAcknowledged += 1
+                        $0.fixesAcknowledged += effect.storedFixes.count
+                        $0.fixesAcknowledgedAsDuplicate += duplicates
+                        $0.fixesRejected += effect.rejectedFixes.count
+                        $0.latenciesMs.append(latencyMs)
+                    }
+                } else {
+                    let kind = "ack \(effect.outcome)" + (ack.outcome == .hold ? " \(ack.holdReason)" : "")
+                    statistics.record {
+                        $0.batchesSent += 1
+                        $0.latenciesMs.append(latencyMs)
+                        $0.errors[kind, default: 0] += 1
+                    }
+                }
+            case .ignored(let reason):
+                // The queue kept the batch as in flight; giving it up frees its fixes for the next batch.
+                queue.giveUp(batchId: batch.batchId, nowMs: Self.wallClockMs())
+                statistics.record {
+                    $0.batchesSent += 1
+                    $0.latenciesMs.append(latencyMs)
+                    $0.errors["ack ignored: \(reason)", default: 0] += 1
+                }
+            }
+        case .refused(let status, let error, let retryAfter):
+            queue.giveUp(batchId: batch.batchId, nowMs: Self.wallClockMs())
+            statistics.record {
+                $0.batchesSent += 1
+                $0.latenciesMs.append(latencyMs)
+                $0.errors["http \(status) \(error?.code ?? "(no error body)")", default: 0] += 1
+            }
+            // Retry-After in seconds (an HTTP date is not worth parsing here: the queue's back-off applies then).
+            if let retryAfter, let seconds = Int(retryAfter.trimmingCharacters(in: .whitespaces)), seconds > 0 {
+                return .seconds(min(seconds, 300))
+            }
+        case .unreadableAck(let reason):
+            queue.giveUp(batchId: batch.batchId, nowMs: Self.wallClockMs())
+            statistics.record {
+                $0.batchesSent += 1
+                $0.latenciesMs.append(latencyMs)
+                $0.errors["unreadable ack: \(reason.prefix(60))", default: 0] += 1
+            }
+        }
+        return nil
+    }
+
+    /// The device clock, UTC ms.
+    static func wallClockMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// A short stable name for a transport failure, so that errors of one kind add up.
+    static func transportErrorKind(_ error: any Error) -> String {
+        if error is CancellationError { return "transport: cancelled" }
+        let text = String(describing: error).lowercased()
+        for (needle, kind) in [
+            ("refused", "connection refused"), ("reset", "connection reset"), ("closed", "connection closed"),
+            ("timeout", "time-out"), ("timedout", "time-out"), ("deadline", "time-out"), ("eof", "connection closed"),
+        ] where text.contains(needle) {
+            return "transport: \(kind)"
+        }
+        return "transport: \(String(describing: type(of: error)))"
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds.
+    var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+}
