@@ -122,7 +122,7 @@ enum LoadScenarios {
     }
 }
 
-/// `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date.
+/// `Retry-After` (RFC 9110, section 10.2.3): delay-seconds or an HTTP-date.
 enum RetryAfter {
     /// The seconds to wait, or nil when the value is absent or neither form.
     static func seconds(_ value: String?, now: Date = Date()) -> Double? {

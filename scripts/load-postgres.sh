@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The load run of issue 12 against the PostgreSQL backend: two `locwire-server serve --postgres` processes on one
+# database (the scale-out shape: stateless servers behind a load balancer), and `locwire-server load` spreading
+# its devices over both URLs round-robin, as a balancer would.
+#
+#   scripts/load-postgres.sh [--no-build] [--devices 1000] [--seconds 60] [--fixes 50]
+#
+# Starts PostgreSQL with scripts/start-postgres.sh (127.0.0.1:55432) and leaves it running as it found it; drops
+# the server's tables first, so each run starts empty. Checks consistency with psql: the rows stored are the
+# fixes acknowledged (no resend happens without a failure), each key once. Writes the postgres-load section of
+# Server/RESULTS.md. Loopback only.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib-server-runs.sh
+. "$root/scripts/lib-server-runs.sh"
+
+devices=1000
+seconds=60
+fixes=50
+while [ $# -gt 0 ]; do
+    case $1 in
+        --no-build) SKIP_BUILD=1; shift ;;
+        --devices) devices=$2; shift 2 ;;
+        --seconds) seconds=$2; shift 2 ;;
+        --fixes) fixes=$2; shift 2 ;;
+        *) echo "usage: $0 [--no-build] [--devices N] [--seconds S] [--fixes K]" >&2; exit 2 ;;
+    esac
+done
+command -v psql >/dev/null || { echo "psql is missing: apt-get install -y postgresql-client" >&2; exit 2; }
+
+build_locwire_server "$root"
+url=$("$root/scripts/start-postgres.sh")
+work=$(mktemp -d "${TMPDIR:-/tmp}/load-postgres.XXXXXX")
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+psql -q "$url" -c "DROP TABLE IF EXISTS fix, fence_event, lifecycle_event, device_status, assignment, installation,
+    device_token, schema_migration CASCADE" >/dev/null
+
+# The first process creates the schema and the tokens; the second finds both.
+start_server "$work/one.log" --port 0 --postgres "$url" --extra-devices $((devices - 1)) \
+    --tokens-file "$work/tokens.json"
+pids+=("$server_pid")
+first_url=$server_url
+first_pid=$server_pid
+start_server "$work/two.log" --port 0 --postgres "$url" --extra-devices $((devices - 1))
+pids+=("$server_pid")
+second_url=$server_url
+second_pid=$server_pid
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+cpu_before="$(process_cpu_seconds "$first_pid") $(process_cpu_seconds "$second_pid")"
+echo "load: $devices devices, $seconds s, $fixes fixes per batch, over $first_url and $second_url" >&2
+"$bin" load --server "$first_url,$second_url" --tokens-file "$work/tokens.json" --devices "$devices" \
+    --seconds "$seconds" --fixes-per-batch "$fixes" --format json --output "$work/load.json"
+cpu_after="$(process_cpu_seconds "$first_pid") $(process_cpu_seconds "$second_pid")"
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+stored=$(psql -tA "$url" -c "SELECT COUNT(*) FROM fix")
+distinct=$(psql -tA "$url" -c "SELECT COUNT(*) FROM (SELECT DISTINCT device_id, install_id, sequence FROM fix) k")
+
+python3 - "$work/load.json" "$stored" "$distinct" "$cpu_before" "$cpu_after" "$load_before" "$load_after" \
+    "$(machine_line "$work")" "$(cd "$root" && git rev-parse --short HEAD)" "$devices" "$seconds" "$fixes" \
+    >"$work/section.md" <<'PYTHON'
+import datetime, json, sys
+path, stored, distinct, cpu_before, cpu_after, load_before, load_after, machine, commit, devices, seconds, fixes = sys.argv[1:]
+load = json.load(open(path))
+stored, distinct = int(stored), int(distinct)
+before, after = [list(map(float, x.split())) for x in (cpu_before, cpu_after)]
+cores = [(a - b) / load["elapsedSeconds"] for a, b in zip(after, before)]
+errors = sum(load["errors"].values())
+lat = load["latencyMs"] or {}
+acked = load["fixesAcknowledged"] - load["fixesAcknowledgedAsDuplicate"]
+ok = errors == 0 and stored == distinct == acked
+now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
+print(f"""## Load against two `serve --postgres` processes on one PostgreSQL
+
+{now}, {machine}, commit {commit}. Load average before and after (1, 5, 15 min): {load_before} / {load_after}.
+PostgreSQL 15 from Debian's package (scripts/start-postgres.sh: fsync and synchronous_commit on), both servers
+and the load generator on the same 2 cores.
+
+| run | fixes/s acked | batches/s | p50 ms | p90 ms | p99 ms | max ms | errors | stored / distinct / acked | server cores (each) | load cores |
+|---|---|---|---|---|---|---|---|---|---|---|
+| {int(devices):,} devices, {fixes}-fix batches, closed loop, {seconds} s, two servers | {load['fixesPerSecond']:,.0f} | {load['batchesPerSecond']:,.0f} | {lat.get('p50', 0):.1f} | {lat.get('p90', 0):.1f} | {lat.get('p99', 0):.1f} | {lat.get('max', 0):.1f} | {errors} | {stored:,} / {distinct:,} / {acked:,} | {cores[0]:.2f}, {cores[1]:.2f} | {load['loadGeneratorCores']:.2f} |
+
+Consistency: {"every acknowledged fix stored once" if ok else "FAILED: the stored rows do not match the acknowledged fixes"}.
+
+Command: `scripts/load-postgres.sh` (defaults: 1,000 devices, 60 s, 50-fix batches).""")
+sys.exit(0 if ok else 1)
+PYTHON
+cat "$work/section.md"
+replace_results_section "$root/Server/RESULTS.md" postgres-load "$work/section.md"
+echo "==> wrote the postgres-load section of Server/RESULTS.md" >&2
