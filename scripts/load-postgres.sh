@@ -4,6 +4,7 @@
 # its devices over both URLs round-robin, as a balancer would.
 #
 #   scripts/load-postgres.sh [--no-build] [--devices 1000] [--seconds 60] [--fixes 50]
+#   LOCWIRE_SERVER=/path/to/release/locwire-server scripts/load-postgres.sh
 #
 # Starts PostgreSQL with scripts/start-postgres.sh (127.0.0.1:55432) and leaves it running as it found it; drops
 # the server's tables first, so each run starts empty. Checks consistency with psql: the rows stored are the
@@ -28,12 +29,14 @@ while [ $# -gt 0 ]; do
 done
 command -v psql >/dev/null || { echo "psql is missing: apt-get install -y postgresql-client" >&2; exit 2; }
 
-build_locwire_server "$root"
+# LOCWIRE_SERVER names a release binary built elsewhere (a second checkout), instead of building one here.
+if [ -n "${LOCWIRE_SERVER:-}" ]; then bin=$LOCWIRE_SERVER; else build_locwire_server "$root"; fi
 url=$("$root/scripts/start-postgres.sh")
 work=$(mktemp -d "${TMPDIR:-/tmp}/load-postgres.XXXXXX")
 pids=()
 cleanup() {
-    for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     rm -rf "$work"
 }
 trap cleanup EXIT
