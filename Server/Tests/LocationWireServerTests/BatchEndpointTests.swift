@@ -178,20 +178,6 @@ import Testing
         }
     }
 
-    /// `§http-bearer`: tokens are 256 random bits, kept as digests, one device each.
-    @Test func tokensAreRandomHexAndStable() async throws {
-        let store = try SQLiteStorage()
-        let token = try await store.ensureToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
-        #expect(token.count == 64)
-        #expect(token.allSatisfy { "0123456789abcdef".contains($0) })
-        // A restart prints the same token; a second token for the device is another one.
-        #expect(try await store.ensureToken(forDevice: Self.deviceId, nowMs: Self.nowMs + 1) == token)
-        let second = try await store.issueToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
-        #expect(second != token)
-        #expect(try await store.deviceId(forToken: second) == Self.deviceId)
-        #expect(try await store.deviceId(forToken: String(repeating: "0", count: 64)) == nil)
-    }
-
     /// `§http-size`: a body over the limit is refused with the limit in the error body.
     @Test func bodyOverTheLimitIs413() async throws {
         let store = try SQLiteStorage()

@@ -214,6 +214,7 @@ import Testing
         }
     }
 
+    /// `§http-bearer`: tokens are 256 random bits, kept as digests, one device each, on either backend.
     @Test(arguments: StorageBackend.tested) func tokensAreRandomHexAndStable(_ backend: StorageBackend) async throws {
         try await backend.withFreshDatabase { database in
             let token = try await database.withStore { store in
