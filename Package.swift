@@ -9,6 +9,8 @@ import PackageDescription
 //                            library and libm only                                          (on LocationWire)
 //   LocationWireTools        dump, type registry, trace simulator, fixtures, seeded random, raw wire bytes, sample
 //                            messages: shared by the CLI, the modules below and the tests  (on the four above)
+//   LocationWireInterchange  import and export of other track formats, track statistics; Foundation and zlib
+//                            (CZlib)                                                        (on Tools)
 //   LocationWireFuzzOracle   fuzz oracle and wire-aware mutator: all the libFuzzer targets link (on Tools)
 //   LocationWireConformance  testee protocol, built-in testee, vector file format, runner, matrix (on Tools)
 //   LocationWireVectors      the conformance vector generator                               (on Conformance)
@@ -44,6 +46,16 @@ let package = Package(
         .target(
             name: "LocationWireTools",
             dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireBehavior"],
+            swiftSettings: strictSettings
+        ),
+        // The system's zlib, for the gzipped sizes `locwire stats` reports.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "LocationWireInterchange",
+            dependencies: [
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireBehavior",
+                "LocationWireTools", "CZlib",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -84,7 +96,7 @@ let package = Package(
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing", "LocationWireSession",
-                "LocationWireSimulation", "LocationWireBehavior",
+                "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -94,7 +106,7 @@ let package = Package(
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireFuzzOracle", "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing",
-                "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior",
+                "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange",
             ],
             swiftSettings: strictSettings
         ),

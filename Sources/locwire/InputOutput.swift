@@ -80,6 +80,20 @@ func writeText(_ text: String, toFile path: String?) throws {
     }
 }
 
+/// Writes `bytes` to the file at `path`, or to standard output when there is none. A file that cannot be written
+/// is a usage error (exit status 2).
+func writeBytes(_ bytes: [UInt8], toFile path: String?) throws {
+    guard let path else {
+        writeToStandardOutput(bytes)
+        return
+    }
+    do {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    } catch {
+        throw UsageFailure(message: "cannot write \(path): \(error.localizedDescription)")
+    }
+}
+
 /// A list of expected failures (`conformance run`) or known differences (`fuzz`): the file the user named, which
 /// must exist; else the implementation's default file when it exists; else an empty list that says why.
 func loadFailureList(named path: String?, default defaultPath: String, what: String) throws -> FailureList {
