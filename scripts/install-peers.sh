@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs the peer implementations LocationWire is checked and measured against, on Debian or Ubuntu, as root:
 # protoc and libprotobuf (Google's C++ protobuf), protoc-c and libprotobuf-c, the C and C++ compilers and
-# pkg-config that build their harnesses, valgrind for the benchmarks' instruction counts, binutils (objdump) and
+# pkg-config that build their harnesses, zlib's headers (locwire stats; Swift's own Linux prerequisites list them too),
+# valgrind for the benchmarks' instruction counts, binutils (objdump) and
 # unzip for the fuzz builds' checks, spin for the session model check (model/), and Python's official protobuf
 # (upb) with jsonschema.
 # Used by .ci/run; run it yourself before Benchmarks/run.sh or the peer checks of Tests/peers/.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
-apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev pkg-config g++ gcc gzip valgrind binutils unzip spin)
+apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev pkg-config g++ gcc gzip zlib1g-dev valgrind binutils unzip spin)
 if ! dpkg -s "${apt_packages[@]}" >/dev/null 2>&1; then
   apt-get update -qq
   apt-get install -y -qq "${apt_packages[@]}" >/dev/null
