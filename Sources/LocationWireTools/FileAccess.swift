@@ -197,12 +197,8 @@ public struct FileAccessError: Error, CustomStringConvertible, Sendable, Equatab
                 !parent.isEmpty && !FileAccessError.isDirectory(parent)
                 ? "no such file (the directory \(parent) does not exist either)" : "no such file"
         case EACCES, EPERM: reason = "permission denied (the file or a directory on its path is not readable by you)"
-        case ENOTDIR: reason = "a part of the path is a file, not a directory"
         case EISDIR: reason = "is a directory, not a file"
-        case ELOOP: reason = "too many symbolic links (a link loop?)"
-        case ENAMETOOLONG: reason = "the path is too long"
-        case EIO: reason = "input/output error from the device"
-        default: reason = FileAccessError.systemText(code)
+        default: reason = FileAccessError.eitherWay(code)
         }
         self.init(path: path, reason: reason)
     }
@@ -222,21 +218,25 @@ public struct FileAccessError: Error, CustomStringConvertible, Sendable, Equatab
                 FileAccessError.exists(path) && !creatingDirectory
                 ? "permission denied (the file is not writable by you)"
                 : "permission denied (you cannot create files in \(folder))"
-        case ENOTDIR: reason = "a part of the path is a file, not a directory"
         case ENOSPC: reason = "the disk is full"
         case EDQUOT: reason = "your disk quota is used up"
         case EROFS: reason = "the file system is read-only"
         case ETXTBSY: reason = "the file is a program that is running"
-        case ENAMETOOLONG: reason = "the path is too long"
         case EFBIG: reason = "the file would be larger than the file system allows"
-        case EIO: reason = "input/output error from the device"
-        default: reason = FileAccessError.systemText(code)
+        default: reason = FileAccessError.eitherWay(code)
         }
         self.init(path: path, reason: reason, writing: true)
     }
 
-    private static func systemText(_ code: Int32) -> String {
-        String(cString: strerror(code)).lowercased()
+    /// What the failures that mean the same for reading and writing say; the system's text for the rest.
+    private static func eitherWay(_ code: Int32) -> String {
+        switch code {
+        case ENOTDIR: return "a part of the path is a file, not a directory"
+        case ELOOP: return "too many symbolic links (a link loop?)"
+        case ENAMETOOLONG: return "the path is too long"
+        case EIO: return "input/output error from the device"
+        default: return String(cString: strerror(code)).lowercased()
+        }
     }
 
     private static func exists(_ path: String) -> Bool {
