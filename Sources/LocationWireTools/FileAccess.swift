@@ -27,19 +27,18 @@ public enum FileAccess {
     /// The whole file at `path`, at most `limit` bytes.
     public static func read(_ path: String, limit: Int = maxReadBytes) throws(FileAccessError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileAccessError(reading: path, errno: errno) }
+        guard descriptor >= 0 else {
+            let code = errno
+            // A socket refuses open with "no such device or address": say what the path is instead.
+            var status = stat()
+            if stat(path, &status) == 0 { try checkReadable(status, path: path) }
+            throw FileAccessError(reading: path, errno: code)
+        }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw FileAccessError(reading: path, errno: errno) }
+        try checkReadable(status, path: path)
         let kind = status.st_mode & S_IFMT
-        switch kind {
-        case S_IFDIR:
-            throw FileAccessError(path: path, reason: "is a directory, not a file")
-        case S_IFREG, S_IFIFO, S_IFCHR:
-            break
-        default:
-            throw FileAccessError(path: path, reason: "is not a regular file (\(describe(kind)))")
-        }
         if kind == S_IFREG && Int(status.st_size) > limit {
             throw FileAccessError(path: path, reason: tooLarge(size: Int(status.st_size), limit: limit))
         }
@@ -129,6 +128,16 @@ public enum FileAccess {
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
+    }
+
+    /// Directories and sockets are refused by name; regular files, pipes and character devices are read.
+    private static func checkReadable(_ status: stat, path: String) throws(FileAccessError) {
+        let kind = status.st_mode & S_IFMT
+        switch kind {
+        case S_IFDIR: throw FileAccessError(path: path, reason: "is a directory, not a file")
+        case S_IFREG, S_IFIFO, S_IFCHR: return
+        default: throw FileAccessError(path: path, reason: "is not a regular file (\(describe(kind)))")
+        }
     }
 
     private static func readAll(_ descriptor: Int32, path: String, limit: Int) throws(FileAccessError) -> [UInt8] {

@@ -141,6 +141,45 @@ import Testing
         }
     }
 
+    @Test("a socket is not a file to read")
+    func notRegularFiles() throws {
+        let directory = Self.scratch["{folder}"]!
+        let socketPath = directory + "/listening.sock"
+        unlink(socketPath)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        #expect(throws: FileAccessError(path: socketPath, reason: "is not a regular file (a socket)")) {
+            try FileAccess.read(socketPath)
+        }
+        let outcome = try CLITests().run(["validate", "--type", "LocationBatch", socketPath])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("is not a regular file (a socket)"), "\(outcome.stderr)")
+    }
+
+    /// Root reads everything, so this runs only for other users.
+    @Test("a file you may not read: permission denied", .enabled(if: getuid() != 0))
+    func unreadableFile() throws {
+        let path = Self.scratch["{folder}"]! + "/secret.binpb"
+        try FileAccess.write([1], to: path)
+        chmod(path, 0)
+        defer { unlink(path) }
+        let outcome = try CLITests().run(["validate", "--type", "LocationBatch", path])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("permission denied"), "\(outcome.stderr)")
+    }
+
     @Test("a write that fails part way leaves no partial file; a directory is created with its parents")
     func writesAndDirectories() throws {
         let base = Self.scratch["{folder}"]! + "/made/deeper"
