@@ -8,8 +8,8 @@
 #
 # Without --output the archives stay in .build/plugins/Swift-DocC/outputs/<Target>.doccarchive. With it, each
 # target's archive is written to DIR/<Target>, transformed for static hosting (any web server can serve it;
-# open DIR/<Target>/documentation/<target, lower case>/index.html through one); --hosting-base-path is the
-# path the site is served under, e.g. /LocationWire for https://example.org/LocationWire/.
+# open /<Target>/documentation/<target, lower case>/ through one); --hosting-base-path is the path DIR is
+# served under, e.g. /docs when DIR is https://example.org/docs/ (default: DIR is the site's root).
 #
 # Uses swift-docc-plugin (Package.swift) and the docc that ships with the toolchain. The first run builds the
 # plugin's own dependency (SymbolKit), about 10 s more.
@@ -41,7 +41,8 @@ for target in "${targets[@]}"; do
         output=$(cd "$output" && pwd)
         permissions+=(--allow-writing-to-directory "$output")
         arguments+=(--output-path "$output/$target" --transform-for-static-hosting)
-        if [ -n "$base_path" ]; then arguments+=(--hosting-base-path "$base_path"); fi
+        # Each archive is served from its own folder of DIR, so its base path ends in the target's name.
+        arguments+=(--hosting-base-path "${base_path%/}/$target")
     fi
     echo "build-docs.sh: $target" >&2
     swift package "${permissions[@]}" generate-documentation "${arguments[@]}"
