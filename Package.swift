@@ -37,7 +37,9 @@ let package = Package(
         .library(name: "LocationWireVectors", targets: ["LocationWireVectors"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Only the `generate-documentation` plugin (scripts/build-docs.sh); no target depends on it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "LocationWire", swiftSettings: strictSettings),

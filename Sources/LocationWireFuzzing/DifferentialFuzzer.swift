@@ -295,23 +295,24 @@ public final class DifferentialFuzzer {
         let slug = finding.signature.replacingOccurrences(of: ".", with: "-")
         let id = "wire.\(type.messageName).fuzz.\(slug).\(digest)"
         if let directory = options.findingsDirectory {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data(finding.input).write(to: directory.appendingPathComponent("\(id).binpb"))
+            try FileAccess.createDirectory(directory.path)
+            try FileAccess.write(finding.input, to: directory.appendingPathComponent("\(id).binpb").path)
             let vector = Self.vector(
                 id: id, type: type, input: finding.input, testeeName: testee.hello?.implementation ?? "testee",
                 finding: finding)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try (encoder.encode(vector) + Data("\n".utf8)).write(
-                to: directory.appendingPathComponent("\(id).vector.json"))
+            try FileAccess.write(
+                [UInt8](encoder.encode(vector) + Data("\n".utf8)),
+                to: directory.appendingPathComponent("\(id).vector.json").path)
         }
         if let regressions = options.regressionDirectory {
             let folder = regressions.appendingPathComponent(FuzzOracle.Target.validation.rawValue)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileAccess.createDirectory(folder.path)
             let selector = UInt8(
                 MessageRegistry.allTypes.firstIndex { ObjectIdentifier($0) == ObjectIdentifier(type) }!)
-            try Data([selector] + finding.input).write(
-                to: folder.appendingPathComponent("differential-\(slug)-\(digest)"))
+            try FileAccess.write(
+                [selector] + finding.input, to: folder.appendingPathComponent("differential-\(slug)-\(digest)").path)
         }
     }
 

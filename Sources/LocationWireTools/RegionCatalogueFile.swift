@@ -47,9 +47,9 @@ public enum RegionCatalogueFile {
 
     static func readBytes(_ path: String) throws -> [UInt8] {
         do {
-            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            return try FileAccess.read(path)
         } catch {
-            throw RegionCatalogueError(kind: .unreadable, message: "cannot read \(path): \(error.localizedDescription)")
+            throw RegionCatalogueError(kind: .unreadable, message: error.description)
         }
     }
 

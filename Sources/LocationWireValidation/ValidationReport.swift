@@ -38,7 +38,7 @@ public struct ValidationReport: Sendable {
     public var isClean: Bool { violations.isEmpty && omittedViolations == 0 && !stoppedEarly }
 
     /// True once `maxViolations` are described. Rules that walk many elements stop then (see
-    /// ``stopIfFull()``), so the cost of a hostile message is bounded by the limit, not by its element count.
+    /// `stopIfFull()`), so the cost of a hostile message is bounded by the limit, not by its element count.
     public var isFull: Bool { violations.count >= maxViolations }
 
     /// Marks the report as stopped early when it is full; returns whether it is.

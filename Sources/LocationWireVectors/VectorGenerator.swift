@@ -1,5 +1,6 @@
 import Foundation
 import LocationWireConformance
+import LocationWireTools
 
 /// `locwire conformance generate`: builds every vector family from its generator and writes (or checks) the
 /// files in `conformance/vectors/`. The output depends on nothing but this code: the same version always writes
@@ -73,7 +74,7 @@ public enum VectorGenerator {
         let files = try generate(regressions: regressionsDirectory(besides: directory))
         var differences: [Difference] = []
         if !check {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileAccess.createDirectory(directory.path)
         }
         for file in files {
             let url = directory.appendingPathComponent("\(file.family).json")
@@ -87,7 +88,7 @@ public enum VectorGenerator {
                     differences.append(Difference(file: url.path, reason: "differs from a fresh generation"))
                 }
             } else {
-                try data.write(to: url)
+                try FileAccess.write([UInt8](data), to: url.path)
             }
         }
         if check {

@@ -25,12 +25,7 @@ struct BatchInputOptions: ParsableArguments {
     /// The batch and the format it was written in. Bytes that are not a LocationBatch are a rejection (exit 1);
     /// a file that cannot be read is a usage error (exit 2).
     func readBatch() throws -> (LocationBatch, format: WireFormatOption) {
-        let data: Data
-        if let file, file != "-" {
-            data = try BehaviorInput.read(file)
-        } else {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        }
+        let data = Data(try readFileOrStandardInput(file))
         let format: WireFormatOption
         switch from {
         case .binpb: format = .binpb
@@ -56,7 +51,7 @@ struct BatchOutputOptions: ParsableArguments {
 
     func write(_ batch: LocationBatch, inputFormat: WireFormatOption) throws {
         switch to ?? inputFormat {
-        case .binpb: try writeBytes(batch.serializedBytes(), toFile: output)
+        case .binpb: try writeOutput(batch.serializedBytes(), toFile: output)
         case .json: try writeText(batch.jsonString(options: JSONPrintOptions(pretty: pretty)) + "\n", toFile: output)
         }
     }

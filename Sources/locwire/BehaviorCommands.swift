@@ -156,11 +156,6 @@ struct TraceReplayOptions: ParsableArguments {
     /// Writes a batch in protobuf binary to the output file or standard output.
     func write(_ batch: LocationBatch) throws {
         let bytes = batch.serializedBytes()
-        guard let output else { return writeToStandardOutput(bytes) }
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: output))
-        } catch {
-            throw UsageFailure(message: "cannot write \(output): \(error.localizedDescription)")
-        }
+        try writeOutput(bytes, toFile: output)
     }
 }

@@ -14,11 +14,7 @@ enum BehaviorInput {
     }
 
     static func read(_ path: String) throws -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw UsageFailure(message: "cannot read \(path): \(error.localizedDescription)")
-        }
+        Data(try readFile(path))
     }
 
     /// The fixes of a trace, in delivery order: a GPX track, or a LocationBatch (binary or proto3 JSON) whose

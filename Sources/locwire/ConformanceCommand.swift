@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWireConformance
+import LocationWireTools
 import LocationWireVectors
 
 struct ConformanceCommand: ParsableCommand {
@@ -67,9 +68,14 @@ struct ConformanceRunCommand: ParsableCommand {
     }
 
     func run() throws {
+        try checkOutputFile(output)
         let files: [VectorFile]
         do {
             files = try ConformanceRunner.loadVectors(from: URL(fileURLWithPath: vectors))
+        } catch let error as FileAccessError where error.path == URL(fileURLWithPath: vectors).path {
+            throw UsageFailure(message: "\(error) (run from the repository root, or pass --vectors)")
+        } catch let error as FileAccessError {
+            throw UsageFailure(message: error.description)
         } catch {
             throw UsageFailure(
                 message: "cannot load vectors: \(error) (run from the repository root, or pass --vectors)")
@@ -184,6 +190,8 @@ struct ConformanceGenerateCommand: ParsableCommand {
         let differences: [VectorGenerator.Difference]
         do {
             differences = try VectorGenerator.write(to: URL(fileURLWithPath: output), check: check)
+        } catch let error as FileAccessError {
+            throw UsageFailure(message: error.description)
         } catch {
             throw UsageFailure(message: "cannot write vectors to \(output): \(error)")
         }
@@ -224,10 +232,11 @@ struct ConformanceMatrixCommand: ParsableCommand {
 
     func run() throws {
         let decoded: [RunReport] = try reports.map { path in
+            let data = Data(try readFile(path))
             do {
-                return try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                return try JSONDecoder().decode(RunReport.self, from: data)
             } catch {
-                throw UsageFailure(message: "cannot read report \(path): \(error)")
+                throw UsageFailure(message: "\(path) is not a JSON run report: \(error)")
             }
         }
         try writeText(ResultsMatrix(reports: decoded).markdown(), toFile: output)

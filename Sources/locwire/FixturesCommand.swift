@@ -45,17 +45,12 @@ struct FixturesGenerateCommand: ParsableCommand {
 
     func run() throws {
         let batches = FixtureGenerator(scenario: scenario, seed: seed).batches(count: count)
-        let directory = URL(fileURLWithPath: out)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            for (index, batch) in batches.enumerated() {
-                let stem = String(format: "%@-%llu-%03d", scenario.rawValue, seed, index + 1)
-                try Data(batch.serializedBytes()).write(to: directory.appendingPathComponent(stem + ".binpb"))
-                try Data((batch.jsonString(options: JSONPrintOptions(pretty: true)) + "\n").utf8)
-                    .write(to: directory.appendingPathComponent(stem + ".json"))
-            }
-        } catch {
-            throw UsageFailure(message: "cannot write fixtures to \(out): \(error.localizedDescription)")
+        try createOutputDirectory(out)
+        for (index, batch) in batches.enumerated() {
+            let stem = (out as NSString).appendingPathComponent(
+                String(format: "%@-%llu-%03d", scenario.rawValue, seed, index + 1))
+            try writeFile(batch.serializedBytes(), to: stem + ".binpb")
+            try writeText(batch.jsonString(options: JSONPrintOptions(pretty: true)) + "\n", toFile: stem + ".json")
         }
         let fixes = batches.reduce(0) { $0 + $1.fixes.count + ($1.liveFix == nil ? 0 : 1) }
         let bytes = batches.reduce(0) { $0 + $1.serializedSize }
@@ -88,12 +83,7 @@ struct FixturesValidateCommand: ParsableCommand {
         guard let codec = AnyMessageCodec(typeName: type) else {
             throw ValidationError("unknown message type '\(type)'")
         }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        } catch {
-            throw UsageFailure(message: "cannot read \(directory): \(error.localizedDescription)")
-        }
+        let names = try listDirectory(directory)
         var decodedByStem: [String: [UInt8]] = [:]
         var checked = 0
         var invalid = 0
@@ -103,12 +93,7 @@ struct FixturesValidateCommand: ParsableCommand {
             guard ["binpb", "bin", "pb", "json"].contains(ext) else { continue }
             checked += 1
             let path = (directory as NSString).appendingPathComponent(name)
-            let bytes: [UInt8]
-            do {
-                bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            } catch {
-                throw UsageFailure(message: "cannot read \(path): \(error.localizedDescription)")
-            }
+            let bytes = try readFile(path)
             let message: any LocationWireMessage
             do {
                 message = ext == "json" ? try codec.decodeJSON(bytes) : try codec.decodeBinary(bytes)

@@ -69,6 +69,9 @@ struct FuzzCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Made before fuzzing, so an output directory that cannot be written stops the run now, not after its
+        // minutes are spent and the findings are lost.
+        try createOutputDirectory(out)
         let (process, implementation) = try startTestee(testee)
         let referenceChoice: DifferentialFuzzer.Reference =
             reference == "builtin" ? .builtin : .process(TesteeProcess(command: reference))

@@ -37,14 +37,7 @@ struct MessageInputOptions: ParsableArguments {
     }
 
     func readInput() throws -> [UInt8] {
-        do {
-            if let file, file != "-" {
-                return [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
-            }
-            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-        } catch {
-            throw UsageFailure(message: "cannot read \(file ?? "standard input"): \(error.localizedDescription)")
-        }
+        try readFileOrStandardInput(file)
     }
 
     /// Decodes the input in `format`; a decoding error is a rejection (exit 1).
@@ -62,36 +55,86 @@ struct MessageInputOptions: ParsableArguments {
     }
 }
 
+// Every file a command reads or writes goes through the functions below, so each I/O failure reads the same way:
+// "cannot read PATH: is a directory, not a file", exit status 2 (UsageFailure). FileAccess (LocationWireTools)
+// turns errno into the words; these wrap it for the command line.
+
+/// The whole file at `path`, at most `FileAccess.maxReadBytes` (256 MiB). A file that cannot be read is a usage
+/// error (exit status 2) that says why in plain words.
+func readFile(_ path: String) throws -> [UInt8] {
+    do {
+        return try FileAccess.read(path)
+    } catch {
+        throw UsageFailure(message: error.description)
+    }
+}
+
+/// The file at `path`, or standard input when `path` is nil or "-".
+func readFileOrStandardInput(_ path: String?) throws -> [UInt8] {
+    guard let path, path != "-" else {
+        do {
+            return try FileAccess.readStandardInput()
+        } catch {
+            throw UsageFailure(message: error.description)
+        }
+    }
+    return try readFile(path)
+}
+
+/// Writes `bytes` to the file at `path`, replacing it. A file that cannot be written is a usage error (exit
+/// status 2): the directory does not exist, the path is a directory, permission denied, the disk is full.
+func writeFile(_ bytes: [UInt8], to path: String) throws {
+    do {
+        try FileAccess.write(bytes, to: path)
+    } catch {
+        throw UsageFailure(message: error.description)
+    }
+}
+
+/// Writes `bytes` to the file at `path`, or to standard output when there is none.
+func writeOutput(_ bytes: [UInt8], toFile path: String?) throws {
+    guard let path else { return writeToStandardOutput(bytes) }
+    try writeFile(bytes, to: path)
+}
+
+/// Writes `text` to the file at `path`, or to standard output when there is none.
+func writeText(_ text: String, toFile path: String?) throws {
+    // print, not FileHandle: the commands print their other lines with print, whose buffer must stay in order.
+    guard let path else { return print(text, terminator: "") }
+    try writeFile(Array(text.utf8), to: path)
+}
+
+/// Checks before a long run that the output file `path` (when there is one) can be written, so the run stops
+/// now rather than losing its result at the end.
+func checkOutputFile(_ path: String?) throws {
+    guard let path else { return }
+    do {
+        try FileAccess.checkWritable(path)
+    } catch {
+        throw UsageFailure(message: error.description)
+    }
+}
+
+/// Creates the directory at `path` with its parents; one already there is fine.
+func createOutputDirectory(_ path: String) throws {
+    do {
+        try FileAccess.createDirectory(path)
+    } catch {
+        throw UsageFailure(message: error.description)
+    }
+}
+
+/// The names in the directory at `path`, sorted.
+func listDirectory(_ path: String) throws -> [String] {
+    do {
+        return try FileAccess.contentsOfDirectory(path)
+    } catch {
+        throw UsageFailure(message: error.description)
+    }
+}
+
 func writeToStandardOutput(_ bytes: [UInt8]) {
     FileHandle.standardOutput.write(Data(bytes))
-}
-
-/// Writes `text` to the file at `path`, or to standard output when there is none. A file that cannot be written
-/// is a usage error (exit status 2).
-func writeText(_ text: String, toFile path: String?) throws {
-    guard let path else {
-        print(text, terminator: "")
-        return
-    }
-    do {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    } catch {
-        throw UsageFailure(message: "cannot write \(path): \(error.localizedDescription)")
-    }
-}
-
-/// Writes `bytes` to the file at `path`, or to standard output when there is none. A file that cannot be written
-/// is a usage error (exit status 2).
-func writeBytes(_ bytes: [UInt8], toFile path: String?) throws {
-    guard let path else {
-        writeToStandardOutput(bytes)
-        return
-    }
-    do {
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-    } catch {
-        throw UsageFailure(message: "cannot write \(path): \(error.localizedDescription)")
-    }
 }
 
 /// A list of expected failures (`conformance run`) or known differences (`fuzz`): the file the user named, which

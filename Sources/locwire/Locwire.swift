@@ -32,6 +32,10 @@ struct Locwire: ParsableCommand {
         } catch let rejection as InputRejected {
             printToStandardError("locwire: \(rejection.message)")
             Foundation.exit(1)
+        } catch let fileError as FileAccessError {
+            // A library function that read or wrote a file for the command: an I/O error, in its own words.
+            printToStandardError("locwire: \(fileError)")
+            Foundation.exit(2)
         } catch let catalogueError as RegionCatalogueError {
             printToStandardError("locwire: \(catalogueError.message)")
             Foundation.exit(catalogueError.kind == .unreadable ? 2 : 1)

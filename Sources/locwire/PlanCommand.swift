@@ -83,11 +83,6 @@ struct PlanCommand: ParsableCommand {
             case .json: Array((assignment.jsonString() + "\n").utf8)
             case .binary: assignment.serializedBytes()
             }
-        guard let output else { return writeToStandardOutput(bytes) }
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: output))
-        } catch {
-            throw UsageFailure(message: "cannot write \(output): \(error.localizedDescription)")
-        }
+        try writeOutput(bytes, toFile: output)
     }
 }

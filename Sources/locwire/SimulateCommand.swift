@@ -96,6 +96,7 @@ struct SimulateSessionsCommand: ParsableCommand {
     }
 
     func run() throws {
+        try checkOutputFile(saveFailure)
         var campaign = SessionCampaign(seed: seed, faults: try faultOptions.parsedFaults())
         campaign.injectedFaults = try faultOptions.parsedMutant()
         let started = Date()
@@ -196,9 +197,7 @@ struct SimulateReplayCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw UsageFailure(message: "cannot read \(file)")
-        }
+        let data = Data(try readFile(file))
         let replay: ReplayFile
         do { replay = try JSONDecoder().decode(ReplayFile.self, from: data) } catch {
             throw UsageFailure(message: "\(file) is not a schedule: \(error)")

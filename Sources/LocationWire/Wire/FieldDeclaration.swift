@@ -31,7 +31,7 @@ extension MessageFields {
     public var number: UInt32 { declaration.number }
 
     /// The largest encoding of all the fields together when each is a scalar that occurs once: a bound for
-    /// ``BoundedWireWriter``. Nil when any field is a string, bytes, message or repeated field, which have no
+    /// `BoundedWireWriter`. Nil when any field is a string, bytes, message or repeated field, which have no
     /// fixed bound.
     public static var maxScalarFieldsEncodedSize: Int? {
         var total = 0

@@ -15,7 +15,7 @@ public protocol LocationWireMessage: Sendable, Hashable, MessageSchemaProvider {
     var unknownFields: UnknownFields { get set }
 
     /// Decodes fields from `reader` until the end of the message, merging them into `self`. This is the codec's
-    /// own entry point; use ``init(serializedBytes:limits:)`` or ``merge(serializedBytes:limits:)``.
+    /// own entry point; use ``init(serializedBytes:limits:)`` or `merge(serializedBytes:limits:)`.
     mutating func decodeFields(from reader: inout WireReader) throws(DecodingError)
 
     /// Encodes every field in canonical form. This is the codec's own entry point; use ``serializedBytes()``.

@@ -2,7 +2,7 @@
 ///
 /// A varint stores 7 bits per byte, least significant group first; the high bit of each byte says another byte
 /// follows. A 64-bit value takes at most 10 bytes. Reading and writing live in ``WireReader`` and ``WireWriter``,
-/// next to their bounds checks; ``decode(word:)`` is the branch-light core they share.
+/// next to their bounds checks; `Varint.decode(word:)` is the branch-light core they share.
 public enum Varint {
     /// Decodes the varint at the start of `word`, eight input bytes loaded little-endian, when it takes at most
     /// eight bytes (every value below 2^56): its value and its length. Nil for a longer one.

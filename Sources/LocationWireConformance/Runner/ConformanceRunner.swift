@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireTools
 
 /// How one vector came out.
 public enum VectorStatus: String, Codable, Sendable, CaseIterable {
@@ -76,14 +77,14 @@ public struct ConformanceRunner {
 
     /// Loads every `*.json` vector file of a directory, in file name order.
     public static func loadVectors(from directory: URL) throws -> [VectorFile] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".json") }.sorted()
+        let names = try FileAccess.contentsOfDirectory(directory.path).filter { $0.hasSuffix(".json") }
         guard !names.isEmpty else {
             throw VectorFileError(message: "no vector files (*.json) in \(directory.path)")
         }
         return try names.map { name in
+            let bytes = try FileAccess.read(directory.appendingPathComponent(name).path)
             do {
-                return try VectorFile.decode(Data(contentsOf: directory.appendingPathComponent(name)))
+                return try VectorFile.decode(Data(bytes))
             } catch {
                 throw VectorFileError(message: "\(name): \(error)")
             }

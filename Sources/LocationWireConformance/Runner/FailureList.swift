@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireTools
 
 /// An expected-failure list: `conformance/failures/<implementation>.txt`.
 ///
@@ -48,7 +49,7 @@ public struct FailureList: Sendable {
     }
 
     public static func load(_ url: URL) throws -> FailureList {
-        try parse(String(decoding: try Data(contentsOf: url), as: UTF8.self), source: url.path)
+        try parse(String(decoding: try FileAccess.read(url.path), as: UTF8.self), source: url.path)
     }
 
     /// The entry that covers `id`, if any (the first in file order).
