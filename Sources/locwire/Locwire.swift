@@ -32,6 +32,11 @@ struct Locwire: ParsableCommand {
         } catch let rejection as InputRejected {
             printToStandardError("locwire: \(rejection.message)")
             Foundation.exit(1)
+        } catch let failure as UsageFailure {
+            // I/O and argument errors the commands found themselves, prefixed like rejections; ArgumentParser's own
+            // parse errors (below) keep its "Error:" and the usage lines.
+            printToStandardError("locwire: \(failure.message)")
+            Foundation.exit(2)
         } catch let fileError as FileAccessError {
             // A library function that read or wrote a file for the command: an I/O error, in its own words.
             printToStandardError("locwire: \(fileError)")
