@@ -13,6 +13,8 @@ import PackageDescription
 //   LocationWireConformance  testee protocol, built-in testee, vector file format, runner, matrix (on Tools)
 //   LocationWireVectors      the conformance vector generator                               (on Conformance)
 //   LocationWireFuzzing      differential fuzzer                                (on FuzzOracle, Conformance)
+//   LocationWireRender       SVG and HTML pictures of traces, regions and events, the HTML conformance report;
+//                            Foundation, no network                                         (on Conformance)
 //   locwire                  command line, swift-argument-parser                   (on Vectors, Fuzzing)
 // "on X" names the highest modules depended upon; each also uses what X uses.
 let strictSettings: [SwiftSetting] = [
@@ -79,12 +81,17 @@ let package = Package(
             dependencies: ["LocationWire", "LocationWireTools", "LocationWireFuzzOracle", "LocationWireConformance"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "LocationWireRender",
+            dependencies: ["LocationWire", "LocationWireTools", "LocationWireConformance", "LocationWireBehavior"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "locwire",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing", "LocationWireSession",
-                "LocationWireSimulation", "LocationWireBehavior",
+                "LocationWireSimulation", "LocationWireBehavior", "LocationWireRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -94,7 +101,7 @@ let package = Package(
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireFuzzOracle", "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing",
-                "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior",
+                "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior", "LocationWireRender",
             ],
             swiftSettings: strictSettings
         ),
