@@ -156,13 +156,24 @@ public struct TrackPicture: Sendable {
         (kind.name ?? "kind \(kind.rawValue)").replacingOccurrences(of: "FENCE_EVENT_KIND_", with: "").lowercased()
     }
 
-    /// UTC, to the second: "2026-03-01 08:00:05Z".
-    static func time(_ ms: Int64) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss'Z'"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    /// UTC, to the second: "2026-03-01 08:00:05Z". Computed by hand (days to civil date, H. Hinnant's
+    /// algorithm): a DateFormatter per fix costs seconds on a long track, and one shared is not Sendable.
+    public static func time(_ ms: Int64) -> String {
+        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let second = seconds - days * 86_400
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return String(
+            format: "%04lld-%02lld-%02lld %02lld:%02lld:%02lldZ", year, month, day, second / 3600, second / 60 % 60,
+            second % 60)
     }
 
     /// The hover text of a point.
