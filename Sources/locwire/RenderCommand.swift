@@ -34,7 +34,8 @@ struct RenderCommand: ParsableCommand {
         help: ArgumentHelp("How the trace is written (default: from the name, then the content).", valueName: "format"))
     var traceFormat: BehaviorInput.TraceFormat = .auto
 
-    @Option(help: ArgumentHelp("Regions: a RegionAssignment (JSON or binary) or a GeoJSON catalogue.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("Regions: a RegionAssignment (JSON or binary) or a GeoJSON catalogue.", valueName: "file"))
     var regions: String?
 
     @Option(help: ArgumentHelp("Fence events: the JSON `locwire simulate fences` writes.", valueName: "file"))
@@ -151,7 +152,8 @@ struct RenderCommand: ParsableCommand {
         }
         guard ScenarioPicture.canDraw(found) else {
             throw InputRejected(
-                message: "\(path): \(found.id) is a \(found.messageType); only fences and recording vectors have a trace")
+                message:
+                    "\(path): \(found.id) is a \(found.messageType); only fences and recording vectors have a trace")
         }
         do {
             if let testee {

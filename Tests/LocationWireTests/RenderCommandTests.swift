@@ -81,7 +81,8 @@ extension CLITests {
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.text.contains("<circle class=\"region\"") && outcome.text.contains("<polygon class=\"region\""))
-        let eventCount = (try JSONSerialization.jsonObject(with: Data(simulated.stdout)) as? [String: Any])?["events"]
+        let eventCount =
+            (try JSONSerialization.jsonObject(with: Data(simulated.stdout)) as? [String: Any])?["events"]
             as? [Any]
         #expect((eventCount?.count ?? 0) > 0)
         #expect(outcome.text.components(separatedBy: "<g class=\"marker ").count - 1 == eventCount?.count)

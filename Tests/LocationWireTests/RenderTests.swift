@@ -13,7 +13,8 @@ import Testing
 /// LocationWireRender: the projection's maths, the legend, the SVG's well-formedness and escaping, and the HTML
 /// page's self-containment.
 @Suite struct RenderTests {
-    static func fix(_ latitude: Double, _ longitude: Double, timeMs: Int64 = 0, speedCmS: UInt32? = nil) -> LocationFix {
+    static func fix(_ latitude: Double, _ longitude: Double, timeMs: Int64 = 0, speedCmS: UInt32? = nil) -> LocationFix
+    {
         var fix = LocationFix()
         fix.latitudeE7 = Int32((latitude * 1e7).rounded())
         fix.longitudeE7 = Int32((longitude * 1e7).rounded())
@@ -60,7 +61,9 @@ import Testing
         #expect(projection.pixelsPerUnit.isFinite && projection.pixelsPerUnit > 0)
     }
 
-    @Test("Scale bar: a round distance, and its pixels measure that distance on the ground", arguments: [0.0, 45.45, 69.6, -33.9])
+    @Test(
+        "Scale bar: a round distance, and its pixels measure that distance on the ground",
+        arguments: [0.0, 45.45, 69.6, -33.9])
     func scaleBarLength(latitude: Double) {
         let plot = MapProjection.Rect(x: 0, y: 0, width: 800, height: 600)
         let projection = MapProjection(fitting: [(latitude - 0.02, 14.0), (latitude + 0.02, 14.05)], into: plot)
@@ -107,7 +110,8 @@ import Testing
         let map = SVGMap(width: 900, height: 700)
         let projection = map.projection(for: picture)
         let svg = map.render(picture).svg
-        let match = try #require(svg.firstMatch(of: /<circle class="region" cx="([0-9.]+)" cy="([0-9.]+)" r="([0-9.]+)"/))
+        let match = try #require(
+            svg.firstMatch(of: /<circle class="region" cx="([0-9.]+)" cy="([0-9.]+)" r="([0-9.]+)"/))
         let radius = try #require(Double(match.3))
         // A point 1000 m due north of the centre lands `radius` pixels above it (within the rounding to 0.01 px
         // and the change of scale over 1 km).
@@ -219,7 +223,8 @@ import Testing
         #expect(page.firstMatch(of: /(?i)@import|url\((?!#)/) == nil)
         #expect(page.contains("<script>") && page.contains("<svg class=\"locwire-map\""))
         // Hostile text stays text inside the page too.
-        let hostile = HTMLPage.mapPage(title: "</title><script>x()</script>", svg: map.render(Self.hostilePicture()).svg)
+        let hostile = HTMLPage.mapPage(
+            title: "</title><script>x()</script>", svg: map.render(Self.hostilePicture()).svg)
         #expect(hostile.components(separatedBy: "<script>").count == 2)
         #expect(hostile.firstMatch(of: /(?i)\s(src|href)\s*=\s*["']?https?:/) == nil)
     }
@@ -271,8 +276,9 @@ import Testing
     @Test("Conformance HTML: the matrix, each failure's diff, and a picture of the failed fence vector")
     func conformanceReport() throws {
         let file = try VectorFile.decode(
-            Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("conformance/vectors/fences.json")))
+            Data(
+                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("conformance/vectors/fences.json")))
         let vector = try #require(file.vectors.first { $0.id == "fences.order.nested" })
         // Reports come as `conformance run --format json` writes them.
         func makeReport(_ results: [[String: Any]], implementation: String) throws -> RunReport {

@@ -65,7 +65,8 @@ public struct ConformanceHTMLReport {
             out += "<tr><td>\(family == "all" ? "<b>all</b>" : e(family))</td>"
             for status in Self.columns {
                 let count = report.count(status, family: scope)
-                let tone = count == 0 ? "" : status.isUnexpected ? " class=\"bad\"" : status == .pass ? " class=\"good\"" : ""
+                let tone =
+                    count == 0 ? "" : status.isUnexpected ? " class=\"bad\"" : status == .pass ? " class=\"good\"" : ""
                 out += "<td\(tone)>\(count)</td>"
             }
             out += "<td>\(report.results.filter { scope == nil || $0.family == scope }.count)</td></tr>\n"
@@ -88,7 +89,9 @@ public struct ConformanceHTMLReport {
 
     func pictures(_ byId: [String: Vector]) -> String {
         let chosen = chosen(byId)
-        guard !chosen.isEmpty else { return "<h2>Behaviour pictures</h2>\n<p>No fences or recording vectors ran.</p>\n" }
+        guard !chosen.isEmpty else {
+            return "<h2>Behaviour pictures</h2>\n<p>No fences or recording vectors ran.</p>\n"
+        }
         let anyFailed = chosen.contains { $0.0.status != .pass }
         var out = "<h2>Behaviour pictures (\(anyFailed ? "failed vectors" : "a few passing vectors"))</h2>\n"
         for (number, (result, vector)) in chosen.enumerated() {

@@ -194,7 +194,8 @@ public struct TrackPicture: Sendable {
         var all = points.map { (latitude: $0.latitude, longitude: $0.longitude) }
         all += markers.map { (latitude: $0.latitude, longitude: $0.longitude) }
         for region in regions {
-            if let circle = region.circle, let latitude = circle.centerLatitudeE7, let longitude = circle.centerLongitudeE7
+            if let circle = region.circle, let latitude = circle.centerLatitudeE7,
+                let longitude = circle.centerLongitudeE7
             {
                 let (lat, lon) = (Double(latitude) * 1e-7, Double(longitude) * 1e-7)
                 let degrees = Double(circle.radiusM) / Sphere.radiusM * 180 / .pi

@@ -73,11 +73,13 @@ public struct SVGMap: Sendable {
         }
         var out = "<svg"
         if standalone { out += " xmlns=\"http://www.w3.org/2000/svg\"" }
-        out += " class=\"locwire-map\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\""
+        out +=
+            " class=\"locwire-map\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\""
         out += " font-family=\"sans-serif\" font-size=\"12\">\n"
         out += "<rect width=\"\(n(width))\" height=\"\(n(height))\" fill=\"\(Palette.background)\"/>\n"
         out += "<text x=\"12\" y=\"26\" font-size=\"17\" font-weight=\"bold\">\(text(picture.title))</text>\n"
-        out += "<clipPath id=\"\(idPrefix)-plot\"><rect x=\"\(n(plot.x))\" y=\"\(n(plot.y))\" width=\"\(n(plot.width))\""
+        out +=
+            "<clipPath id=\"\(idPrefix)-plot\"><rect x=\"\(n(plot.x))\" y=\"\(n(plot.y))\" width=\"\(n(plot.width))\""
         out += " height=\"\(n(plot.height))\"/></clipPath>\n"
         out += "<rect class=\"plot\" x=\"\(n(plot.x))\" y=\"\(n(plot.y))\" width=\"\(n(plot.width))\""
         out += " height=\"\(n(plot.height))\" fill=\"#ffffff\" stroke=\"#d0d0d0\"/>\n"
@@ -121,8 +123,10 @@ public struct SVGMap: Sendable {
                 // The radius in pixels at the centre's latitude: metres over the ground metres per pixel there.
                 let radius = Double(circle.radiusM) / projection.metresPerPixel(atLatitude: latitude)
                 details.append("radius \(circle.radiusM) m")
-                out += "<circle class=\"region\" cx=\"\(n(center.x))\" cy=\"\(n(center.y))\" r=\"\(n(radius))\" \(paint)"
-                out += " data-info=\"\(attribute(details))\"><title>\(text(details.joined(separator: "\n")))</title></circle>\n"
+                out +=
+                    "<circle class=\"region\" cx=\"\(n(center.x))\" cy=\"\(n(center.y))\" r=\"\(n(radius))\" \(paint)"
+                out +=
+                    " data-info=\"\(attribute(details))\"><title>\(text(details.joined(separator: "\n")))</title></circle>\n"
             }
             let vertices = TrackPicture.vertices(region.polygon)
             if vertices.count >= 3 {
@@ -144,7 +148,8 @@ public struct SVGMap: Sendable {
                 labelAt = place(first.0, first.1)
             }
             if let at = labelAt {
-                out += "<text class=\"label\" x=\"\(n(at.x))\" y=\"\(n(at.y))\" text-anchor=\"middle\" fill=\"\(style.stroke)\""
+                out +=
+                    "<text class=\"label\" x=\"\(n(at.x))\" y=\"\(n(at.y))\" text-anchor=\"middle\" fill=\"\(style.stroke)\""
                 out += " font-size=\"11\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">"
                 out += "\(text(region.name.isEmpty ? region.id : region.name))</text>\n"
             }
@@ -152,12 +157,15 @@ public struct SVGMap: Sendable {
         return out + "</g>\n"
     }
 
-    func track(_ picture: TrackPicture, _ place: (Double, Double) -> (x: Double, y: Double)) -> (
+    func track(
+        _ picture: TrackPicture, _ place: (Double, Double) -> (x: Double, y: Double)
+    ) -> (
         String, [ProjectedFix]
     ) {
         let projected = picture.points.map { place($0.latitude, $0.longitude) }
         let colors = picture.points.indices.map { picture.color(ofPoint: $0) }
-        var out = "<g class=\"track\" fill=\"none\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
+        var out =
+            "<g class=\"track\" fill=\"none\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
         // Consecutive segments of one colour make one polyline: the file stays small on long tracks.
         var start = 0
         while start + 1 < projected.count {
@@ -183,16 +191,19 @@ public struct SVGMap: Sendable {
     func markers(_ picture: TrackPicture, _ place: (Double, Double) -> (x: Double, y: Double)) -> String {
         var out = "<g class=\"markers\">\n"
         // Expected markers first and larger, so the implementation's sit inside them where the two agree.
-        let ordered = picture.markers.filter { $0.layer == .expected } + picture.markers.filter { $0.layer != .expected }
+        let ordered =
+            picture.markers.filter { $0.layer == .expected } + picture.markers.filter { $0.layer != .expected }
         for marker in ordered {
             let at = place(marker.latitude, marker.longitude)
             let (shape, color) = Self.shape(marker.kind)
             let scale = marker.layer == .expected ? 1.5 : 1
             let paint =
                 marker.layer == .expected
-                ? "fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"" : "fill=\"\(color)\" stroke=\"#ffffff\" stroke-width=\"1\""
+                ? "fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\""
+                : "fill=\"\(color)\" stroke=\"#ffffff\" stroke-width=\"1\""
             out += "<g class=\"marker \(marker.kind.rawValue) \(marker.layer.rawValue)\" data-x=\"\(n(at.x))\""
-            out += " data-y=\"\(n(at.y))\" data-s=\"\(scale)\" transform=\"translate(\(n(at.x)) \(n(at.y))) scale(\(scale))\""
+            out +=
+                " data-y=\"\(n(at.y))\" data-s=\"\(scale)\" transform=\"translate(\(n(at.x)) \(n(at.y))) scale(\(scale))\""
             out += " data-info=\"\(attribute(marker.details))\">"
             if marker.differs {
                 out += "<circle r=\"10\" fill=\"none\" stroke=\"#ff00cc\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/>"
@@ -222,7 +233,8 @@ public struct SVGMap: Sendable {
         out += "</text>\n"
         for entry in picture.legend {
             y += 18
-            out += "<rect class=\"swatch\" x=\"\(n(x))\" y=\"\(n(y - 10))\" width=\"22\" height=\"10\" fill=\"\(entry.color)\"/>"
+            out +=
+                "<rect class=\"swatch\" x=\"\(n(x))\" y=\"\(n(y - 10))\" width=\"22\" height=\"10\" fill=\"\(entry.color)\"/>"
             out += "<text x=\"\(n(x + 28))\" y=\"\(n(y))\">\(text(entry.label))</text>\n"
         }
         var kinds: [(TrackPicture.MarkerKind, TrackPicture.Layer)] = []
@@ -244,7 +256,8 @@ public struct SVGMap: Sendable {
             if picture.markers.contains(where: \.differs) {
                 y += 18
                 out += "<circle cx=\"\(n(x + 11))\" cy=\"\(n(y - 4))\" r=\"7\" fill=\"none\" stroke=\"#ff00cc\""
-                out += " stroke-width=\"2\" stroke-dasharray=\"3 2\"/><text x=\"\(n(x + 28))\" y=\"\(n(y))\">differs</text>\n"
+                out +=
+                    " stroke-width=\"2\" stroke-dasharray=\"3 2\"/><text x=\"\(n(x + 28))\" y=\"\(n(y))\">differs</text>\n"
             }
         }
         let levels = Set(picture.regions.map(\.level.rawValue)).sorted()
@@ -271,9 +284,11 @@ public struct SVGMap: Sendable {
         let metresPerPixel = projection.metresPerPixel(atLatitude: projection.centerLatitude)
         var out = "<g class=\"scalebar\" data-metres-per-pixel=\"\(metresPerPixel)\" data-max-pixels=\""
         out += "\(n(projection.plot.width / 4))\" data-x=\"\(n(x))\" data-y=\"\(n(y))\">"
-        out += "<rect x=\"\(n(x - 4))\" y=\"\(n(y - 16))\" width=\"\(n(pixels + 8))\" height=\"24\" fill=\"#ffffff\" fill-opacity=\"0.8\"/>"
+        out +=
+            "<rect x=\"\(n(x - 4))\" y=\"\(n(y - 16))\" width=\"\(n(pixels + 8))\" height=\"24\" fill=\"#ffffff\" fill-opacity=\"0.8\"/>"
         out += "<path d=\"M\(n(x)),\(n(y - 4)) V\(n(y)) H\(n(x + pixels)) V\(n(y - 4))\" fill=\"none\" stroke=\"#000\""
-        out += " stroke-width=\"2\"/><text x=\"\(n(x))\" y=\"\(n(y - 6))\">\(MapProjection.distanceLabel(metres))</text></g>\n"
+        out +=
+            " stroke-width=\"2\"/><text x=\"\(n(x))\" y=\"\(n(y - 6))\">\(MapProjection.distanceLabel(metres))</text></g>\n"
         return out
     }
 

@@ -33,7 +33,8 @@ public enum ScenarioPicture {
         default:
             throw Failure(
                 description:
-                    "vector \(vector.id) is a \(vector.messageType); only fences and recording vectors have a trace to draw")
+                    "vector \(vector.id) is a \(vector.messageType); only fences and recording vectors have a trace to draw"
+            )
         }
     }
 
