@@ -83,7 +83,10 @@ let package = Package(
         ),
         .target(
             name: "LocationWireRender",
-            dependencies: ["LocationWire", "LocationWireTools", "LocationWireConformance", "LocationWireBehavior"],
+            dependencies: [
+                "LocationWire", "LocationWireJSON", "LocationWireTools", "LocationWireConformance",
+                "LocationWireBehavior",
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -306,5 +306,34 @@ import Testing
             implementation: "i")
         let good = ConformanceHTMLReport(report: passing, vectors: file.vectors, answerer: .builtin).render()
         #expect(good.components(separatedBy: "<svg class=\"locwire-map\"").count == 4)
+
+        // A vector whose expectation is wrong (an EXIT made a DWELL): the engines' answer differs, the page shows
+        // the two lines against each other and rings the markers that have no equal.
+        var text = String(decoding: try JSONEncoder().encode(vector), as: UTF8.self)
+        let exit = try #require(text.range(of: "FENCE_EVENT_KIND_EXIT"))
+        text.replaceSubrange(exit, with: "FENCE_EVENT_KIND_DWELL")
+        let broken = try JSONDecoder().decode(Vector.self, from: Data(text.utf8))
+        let brokenPage = ConformanceHTMLReport(report: report, vectors: [broken], answerer: .builtin).render()
+        #expect(brokenPage.contains("<del>−") && brokenPage.contains("FENCE_EVENT_KIND_DWELL"))
+        #expect(brokenPage.contains("<ins>+") && brokenPage.contains("unchanged lines"))
+        #expect(brokenPage.contains("stroke=\"#ff00cc\""))
+        #expect(!page.contains("stroke=\"#ff00cc\""))
+    }
+
+    @Test("Line diff: changed lines against each other, context kept, long runs skipped, huge inputs refused")
+    func lineDiff() throws {
+        let expected = (1...20).map { "line \($0)" }.joined(separator: "\n")
+        var lines = (1...20).map { "line \($0)" }
+        lines[9] = "line ten"
+        lines.insert("extra", at: 15)
+        let diff = try #require(LineDiff.diff(expected: expected, actual: lines.joined(separator: "\n"), context: 1))
+        #expect(
+            diff == [
+                .skipped(8), .same("line 9"), .removed("line 10"), .added("line ten"), .same("line 11"), .skipped(3),
+                .same("line 15"), .added("extra"), .same("line 16"), .skipped(4),
+            ])
+        #expect(LineDiff.diff(expected: "a", actual: "a") == [.skipped(1)])
+        let huge = (0..<3000).map(String.init).joined(separator: "\n")
+        #expect(LineDiff.diff(expected: huge, actual: "x\n" + huge.replacingOccurrences(of: "\n", with: "\n-")) == nil)
     }
 }

@@ -46,7 +46,9 @@ public struct ConformanceHTMLReport {
             body += "\(e(result.id))</h3>\n"
             if let reason = result.listedReason { body += "<p>Listed as failing: \(e(reason))</p>\n" }
             if let comment = byId[result.id]?.comment { body += "<p>\(e(comment))</p>\n" }
-            body += "<pre>\(e(result.detail ?? "(no detail)"))</pre>\n</section>\n"
+            body += "<pre>\(e(result.detail ?? "(no detail)"))</pre>\n"
+            if result.status == .fail, let vector = byId[result.id] { body += responseDiff(vector) }
+            body += "</section>\n"
         }
         if !report.staleEntries.isEmpty {
             body += "<h2>Stale failure-list entries</h2>\n<ul>"
@@ -55,6 +57,35 @@ public struct ConformanceHTMLReport {
         body += pictures(byId)
         body += "</div>\n"
         return HTMLPage.page(title: "Conformance: \(report.implementation) \(verdict)", body: body)
+    }
+
+    /// A behaviour vector's whole expected response against the implementation's, line by line; nothing for
+    /// other vectors, whose detail already names what differs.
+    func responseDiff(_ vector: Vector) -> String {
+        let responses: (expected: String, actual: String)?
+        do {
+            responses = try ScenarioPicture.responses(of: vector, answerer: answerer)
+        } catch {
+            return "<p>The response could not be asked again for a diff: \(e("\(error)"))</p>\n"
+        }
+        guard let responses else { return "" }
+        guard let lines = LineDiff.diff(expected: responses.expected, actual: responses.actual) else {
+            return "<p>The responses are too long to diff line by line; the detail above shows where they part.</p>\n"
+        }
+        if lines.allSatisfy({ if case .same = $0 { true } else { false } }) {
+            return "<p>Asked again, the implementation gave the expected response.</p>\n"
+        }
+        var out = "<p>Expected (−) against \(e(report.implementation)) (+):</p>\n<pre class=\"diff\">"
+        for line in lines {
+            switch line {
+            case .same(let text): out += "  \(e(text))\n"
+            // Blocks of their own: no line feed after them, or each would leave an empty line.
+            case .removed(let text): out += "<del>− \(e(text))</del>"
+            case .added(let text): out += "<ins>+ \(e(text))</ins>"
+            case .skipped(let count): out += "<span class=\"skip\">  … \(count) unchanged lines …</span>\n"
+            }
+        }
+        return out + "</pre>\n"
     }
 
     func matrix() -> String {
@@ -82,7 +113,10 @@ public struct ConformanceHTMLReport {
         let failed = drawable.filter { [.fail, .expectedFailure, .crash, .timeout].contains($0.0.status) }
         if !failed.isEmpty { return Array(failed.prefix(maximumPictures)) }
         let passed = drawable.filter { $0.0.status == .pass }
-        let fences = passed.filter { $0.1.messageType == FenceRequest.schema.fullName }.prefix(passingExamples)
+        // Spread over the file rather than its first few, which all test one thing.
+        let allFences = passed.filter { $0.1.messageType == FenceRequest.schema.fullName }
+        let stride = max(allFences.count / max(passingExamples, 1), 1)
+        let fences = allFences.enumerated().filter { $0.offset % stride == 0 }.map(\.element).prefix(passingExamples)
         let recording = passed.filter { $0.1.messageType == RecordingRequest.schema.fullName }.prefix(1)
         return Array(fences) + Array(recording)
     }

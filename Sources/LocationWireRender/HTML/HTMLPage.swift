@@ -57,6 +57,9 @@ public enum HTMLPage {
         .report pre{white-space:pre-wrap;word-break:break-all;background:#f1f1ec;padding:8px;border:1px solid #ddd;
         max-height:320px;overflow:auto}
         .report .verdict-pass{color:#1a7f37}.report .verdict-fail{color:#c62828}
+        .report pre.diff del{display:block;text-decoration:none;background:#fde0dd;color:#8a1c1c}
+        .report pre.diff ins{display:block;text-decoration:none;background:#e5f5e0;color:#1a5e20}
+        .report pre.diff .skip{color:#888}
         .report section.vector{margin:18px 0;padding-top:8px;border-top:1px solid #ddd}
         """
 

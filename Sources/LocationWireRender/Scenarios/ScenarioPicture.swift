@@ -1,5 +1,7 @@
+import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireJSON
 
 /// Pictures of behaviour vectors: the trace of a `fences` or `recording` vector, with what the vector expects
 /// against what an implementation answered, so a failure can be seen where it happens.
@@ -38,17 +40,49 @@ public enum ScenarioPicture {
         }
     }
 
+    /// The expected and the actual response of any behaviour vector (recording, fences, planning, arming), each
+    /// as proto3 JSON pretty-printed with sorted keys, one field a line, ready for ``LineDiff``; nil for a vector of
+    /// another kind.
+    public static func responses(of vector: Vector, answerer: Answerer) throws -> (expected: String, actual: String)? {
+        func pair<Request: BehaviorRequest>(_ type: Request.Type) throws -> (String, String) {
+            let expected = try BehaviorEvaluation.expectedResponse(type, of: vector)
+            let actual = try answer(try BehaviorEvaluation.request(type, of: vector), answerer)
+            return (pretty(expected.jsonString()), pretty(actual.jsonString()))
+        }
+        switch vector.messageType {
+        case FenceRequest.schema.fullName: return try pair(FenceRequest.self)
+        case RecordingRequest.schema.fullName: return try pair(RecordingRequest.self)
+        case PlanningRequest.schema.fullName: return try pair(PlanningRequest.self)
+        case ArmingRequest.schema.fullName: return try pair(ArmingRequest.self)
+        default: return nil
+        }
+    }
+
+    static func pretty(_ json: String) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)),
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return json }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     static func answer<Request: BehaviorRequest>(_ request: Request, _ answerer: Answerer) throws -> Request.Response {
         switch answerer {
         case .builtin:
             let testee = BuiltinTestee()
-            if let request = request as? FenceRequest, let response = testee.run(request) as? Request.Response {
-                return response
+            let response: (any BehaviorResponse)? =
+                switch request {
+                case let request as FenceRequest: testee.run(request)
+                case let request as RecordingRequest: testee.run(request)
+                case let request as PlanningRequest: testee.run(request)
+                case let request as ArmingRequest: testee.run(request)
+                default: nil
+                }
+            guard var response = response as? Request.Response else {
+                throw Failure(description: "the built-in engines do not answer \(Request.schema.fullName)")
             }
-            if let request = request as? RecordingRequest, let response = testee.run(request) as? Request.Response {
-                return response
-            }
-            throw Failure(description: "the built-in engines do not draw \(Request.schema.fullName)")
+            response.vectorId = request.vectorId
+            return response
         case .testee(let process, let timeout):
             switch process.run(request, timeoutMilliseconds: timeout) {
             case .response(let response): return response
