@@ -15,7 +15,7 @@ import PackageDescription
 //   LocationWireFuzzing      differential fuzzer                                (on FuzzOracle, Conformance)
 //   LocationWireRender       SVG and HTML pictures of traces, regions and events, the HTML conformance report;
 //                            Foundation, no network                                         (on Conformance)
-//   locwire                  command line, swift-argument-parser                   (on Vectors, Fuzzing)
+//   locwire                  command line, swift-argument-parser           (on Vectors, Fuzzing, Render)
 // "on X" names the highest modules depended upon; each also uses what X uses.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
