@@ -2,7 +2,7 @@ import Foundation
 import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
-import LocationWireRender
+@testable import LocationWireRender
 import LocationWireTools
 import Testing
 
@@ -227,6 +227,20 @@ import Testing
             title: "</title><script>x()</script>", svg: map.render(Self.hostilePicture()).svg)
         #expect(hostile.components(separatedBy: "<script>").count == 2)
         #expect(hostile.firstMatch(of: /(?i)\s(src|href)\s*=\s*["']?https?:/) == nil)
+    }
+
+    @Test("Captions wrap at words to the picture's width and stop at six lines")
+    func captionWrapping() {
+        var picture = TrackPicture(title: "caption")
+        picture.setTrack([Self.fix(1, 1)])
+        picture.caption = [String(repeating: "word ", count: 400)]
+        let map = SVGMap(width: 480, height: 400)
+        let lines = map.captionLines(picture)
+        let columns = Int((480 - 150) / 6.5)
+        #expect(lines.count == SVGMap.maximumCaptionLines && lines.last!.hasSuffix(" …"))
+        #expect(lines.dropLast().allSatisfy { $0.count <= columns && $0.count > columns - 5 })
+        picture.caption = ["short", String(repeating: "x", count: 500)]
+        #expect(map.captionLines(picture) == ["short", String(repeating: "x", count: columns)])
     }
 
     @Test("A track across the antimeridian is drawn as one piece, not across the world")

@@ -54,12 +54,34 @@ public struct SVGMap: Sendable {
         unwrap && longitude < 0 ? longitude + 360 : longitude
     }
 
+    /// At most this many caption lines; a longer caption ends in an ellipsis.
+    static let maximumCaptionLines = 6
+
+    /// The caption wrapped at word boundaries to the picture's width, less the corner the HTML page's zoom
+    /// buttons take (about 6.5 px a character at 12 px sans-serif).
     func captionLines(_ picture: TrackPicture) -> [String] {
-        var lines = picture.caption
+        var paragraphs = picture.caption
         if picture.skippedWithoutPosition > 0 {
-            lines.append("\(picture.skippedWithoutPosition) fixes without a position are not drawn")
+            paragraphs.append("\(picture.skippedWithoutPosition) fixes without a position are not drawn")
         }
-        return Array(lines.prefix(6))
+        let columns = max(Int((width - 150) / 6.5), 20)
+        var lines: [String] = []
+        for paragraph in paragraphs {
+            var line = ""
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
+                if !line.isEmpty && line.count + 1 + word.count > columns {
+                    lines.append(line)
+                    line = ""
+                }
+                line += (line.isEmpty ? "" : " ") + word.prefix(columns)
+            }
+            lines.append(line)
+        }
+        if lines.count > Self.maximumCaptionLines {
+            lines = Array(lines.prefix(Self.maximumCaptionLines))
+            lines[lines.count - 1] += " …"
+        }
+        return lines
     }
 
     /// The SVG text and where each fix landed.
