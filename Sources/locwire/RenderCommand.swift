@@ -132,7 +132,7 @@ struct RenderCommand: ParsableCommand {
         let hours = Double((picture.points.map(\.timeMs).max() ?? 0) - (picture.points.map(\.timeMs).min() ?? 0))
         picture.caption.append(
             String(
-                format: "%d fixes drawn, %.2f km, %.1f h; %d regions, %d events", picture.points.count,
+                format: "%ld fixes drawn, %.2f km, %.1f h; %ld regions, %ld events", picture.points.count,
                 picture.lengthM / 1000, hours / 3_600_000, picture.regions.count, picture.markers.count))
         return picture
     }

@@ -165,7 +165,9 @@ public struct SVGMap: Sendable {
             {
                 let center = place(Double(latitudeE7) * 1e-7, Double(longitudeE7) * 1e-7)
                 let radius = Double(circle.radiusM) / projection.metresPerPixel(atLatitude: Double(latitudeE7) * 1e-7)
-                labelAt = (center.x, center.y - min(radius, 4000) - 4)
+                // A circle a few pixels across gets no label: at that scale the names would pile up unread;
+                // hovering (or zooming into) the circle still names it.
+                if radius >= 8 { labelAt = (center.x, center.y - min(radius, 4000) - 4) }
             } else if let first = vertices.first {
                 labelAt = place(first.0, first.1)
             }
