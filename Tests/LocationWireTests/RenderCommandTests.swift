@@ -109,4 +109,20 @@ extension CLITests {
         #expect(wire.status == 1 && wire.stderr.contains("no vector with id nope"))
         #expect(try run(["render", "--vector", "conformance/vectors/fences.json"]).status == 2)
     }
+
+    @Test("locwire conformance run --format html: one self-contained page with the matrix and behaviour pictures")
+    func conformanceHTML() throws {
+        let report = try temporaryFile("report.html", [])
+        let outcome = try run([
+            "conformance", "run", "--quiet", "--format", "html", "--output", report, "--filter", "fences.order",
+            "--filter", "recording.filter", "--filter", "wire",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let page = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<table class=\"matrix\">"))
+        #expect(page.contains("<td>fences</td>") && page.contains("<td>wire</td>") && page.contains("PASSED"))
+        // Nothing failed, so a few passing fence vectors and one recording vector are drawn.
+        #expect(page.components(separatedBy: "<svg class=\"locwire-map\"").count - 1 == 4)
+        #expect(!page.contains("http://") && !page.contains("https://"))
+    }
 }
