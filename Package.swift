@@ -15,7 +15,9 @@ import PackageDescription
 //   LocationWireConformance  testee protocol, built-in testee, vector file format, runner, matrix (on Tools)
 //   LocationWireVectors      the conformance vector generator                               (on Conformance)
 //   LocationWireFuzzing      differential fuzzer                                (on FuzzOracle, Conformance)
-//   locwire                  command line, swift-argument-parser                   (on Vectors, Fuzzing)
+//   LocationWireRender       SVG and HTML pictures of traces, regions and events, the HTML conformance report;
+//                            Foundation, no network                                         (on Conformance)
+//   locwire                  command line, swift-argument-parser           (on Vectors, Fuzzing, Render)
 // "on X" names the highest modules depended upon; each also uses what X uses.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -93,12 +95,20 @@ let package = Package(
             dependencies: ["LocationWire", "LocationWireTools", "LocationWireFuzzOracle", "LocationWireConformance"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "LocationWireRender",
+            dependencies: [
+                "LocationWire", "LocationWireJSON", "LocationWireTools", "LocationWireConformance",
+                "LocationWireBehavior",
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "locwire",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing", "LocationWireSession",
-                "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange",
+                "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange", "LocationWireRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -109,6 +119,7 @@ let package = Package(
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireFuzzOracle", "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing",
                 "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange",
+                "LocationWireRender",
             ],
             swiftSettings: strictSettings
         ),

@@ -21,6 +21,13 @@ enum BehaviorInput {
     /// backlog (rows or compact) and live fix are the trace. Fixes whose boot_id is 0 take the batch's, as
     /// `§item-boot` says.
     static func trace(_ path: String, format: TraceFormat = .auto) throws -> [LocationFix] {
+        try traceAndEvents(path, format: format).fixes
+    }
+
+    /// The fixes of a trace as ``trace(_:format:)`` reads them, and a LocationBatch's fence events (none for GPX).
+    static func traceAndEvents(
+        _ path: String, format: TraceFormat = .auto
+    ) throws -> (fixes: [LocationFix], fenceEvents: [FenceEvent]) {
         let data = try read(path)
         switch format == .auto ? guess(path, data) : format {
         case .gpx:
@@ -33,7 +40,7 @@ enum BehaviorInput {
                 guard !trace.fixes.isEmpty else {
                     throw InputRejected(message: "\(path): no timed track points (<trkpt> with <time>)")
                 }
-                return trace.fixes
+                return (trace.fixes, [])
             } catch let error as GPXTrace.ReadError {
                 throw InputRejected(message: "\(path): \(error)")
             }
@@ -50,7 +57,7 @@ enum BehaviorInput {
             }
             if let live = batch.liveFix { fixes.append(live) }
             for index in fixes.indices where fixes[index].bootId == 0 { fixes[index].bootId = batch.bootId }
-            return fixes
+            return (fixes, batch.fenceEvents)
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWireConformance
+import LocationWireRender
 import LocationWireTools
 import LocationWireVectors
 
@@ -24,6 +25,10 @@ struct ConformanceRunCommand: ParsableCommand {
             The testee is started once as a subprocess and spoken to over its stdin and stdout with the testee \
             protocol (proto/locationwire/conformance/v1/testee.proto, conformance/README.md). A crash or a timeout \
             costs one vector and the testee is restarted.
+
+            --format html writes one self-contained page: the matrix, each failure's diff, and pictures of the \
+            failed fences and recording vectors (or of a few passing ones), drawn as `locwire render --vector` \
+            draws them; the testee is asked once more for each picture.
 
             Each vector passes, fails (with a diff), crashes or times out. Vectors listed in the failure list are \
             expected to fail; a listed vector that passes, and an entry that matches no vector, are errors. \
@@ -64,7 +69,7 @@ struct ConformanceRunCommand: ParsableCommand {
     var quiet = false
 
     enum ReportFormatOption: String, ExpressibleByArgument, CaseIterable {
-        case text, json, junit
+        case text, json, junit, html
     }
 
     func run() throws {
@@ -91,11 +96,29 @@ struct ConformanceRunCommand: ParsableCommand {
             progress.update(done: done, of: selected, result: result)
         }
         progress.finish()
-        let rendered = try ReportFormat(rawValue: format.rawValue)!.render(report)
-        try writeText(rendered, toFile: output)
+        try writeText(try render(report, files, testee: testee), toFile: output)
         if output != nil && !quiet { printToStandardError(ReportFormat.text.summaryLine(report)) }
         if !report.passed {
             throw InputRejected(message: "conformance failed for \(report.implementation)")
+        }
+    }
+
+    /// The report in the chosen format. The HTML page asks the implementation again for the vectors it draws:
+    /// the built-in engines in this process, or a fresh start of the testee.
+    func render(_ report: RunReport, _ files: [VectorFile], testee: String?) throws -> String {
+        switch format {
+        case .text: return try ReportFormat.text.render(report)
+        case .json: return try ReportFormat.json.render(report)
+        case .junit: return try ReportFormat.junit.render(report)
+        case .html:
+            let vectors = files.flatMap(\.vectors)
+            guard let testee else {
+                return ConformanceHTMLReport(report: report, vectors: vectors, answerer: .builtin).render()
+            }
+            let (process, _) = try startTestee(testee)
+            defer { process.stop() }
+            let answerer = ScenarioPicture.Answerer.testee(process, timeoutMilliseconds: Int(timeout * 1000))
+            return ConformanceHTMLReport(report: report, vectors: vectors, answerer: answerer).render()
         }
     }
 

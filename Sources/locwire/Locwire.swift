@@ -21,7 +21,7 @@ struct Locwire: ParsableCommand {
         subcommands: [
             ConvertCommand.self, ValidateCommand.self, TypesCommand.self, ConformanceCommand.self, FixturesCommand.self,
             FuzzCommand.self, SimulateCommand.self, PlanCommand.self, CompactCommand.self, ExpandCommand.self,
-            StatsCommand.self,
+            StatsCommand.self, RenderCommand.self,
         ]
     )
 

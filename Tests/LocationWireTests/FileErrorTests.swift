@@ -72,6 +72,11 @@ import Testing
         Case("expand {batch} --output {folder}", "is a directory; give a file name"),
         Case("stats {folder}", "is a directory, not a file"),
         Case("stats {batch} --output /dev/full", "the disk is full"),
+        Case("render {folder}", "is a directory, not a file"),
+        Case("render {batch} --regions {missing}", "no such file"),
+        Case("render {batch} --events {folder}", "is a directory, not a file"),
+        Case("render {batch} --output {nodir}/track.svg", "does not exist"),
+        Case("render --vector {missing} --case fences.order.nested", "no such file"),
     ]
 
     /// The files the cases point at, made once per test process.
