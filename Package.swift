@@ -13,7 +13,9 @@ import PackageDescription
 //   LocationWireConformance  testee protocol, built-in testee, vector file format, runner, matrix (on Tools)
 //   LocationWireVectors      the conformance vector generator                               (on Conformance)
 //   LocationWireFuzzing      differential fuzzer                                (on FuzzOracle, Conformance)
-//   locwire                  command line, swift-argument-parser                   (on Vectors, Fuzzing)
+//   LocationWireInterchange  import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks (Formats/);
+//                            Foundation, FoundationXML and SwiftCSV                  (on Tools)
+//   locwire                  command line, swift-argument-parser       (on Vectors, Fuzzing, Interchange)
 // "on X" names the highest modules depended upon; each also uses what X uses.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -35,7 +37,8 @@ let package = Package(
         .library(name: "LocationWireVectors", targets: ["LocationWireVectors"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", exact: "0.10.0"),
     ],
     targets: [
         .target(name: "LocationWire", swiftSettings: strictSettings),
@@ -79,12 +82,20 @@ let package = Package(
             dependencies: ["LocationWire", "LocationWireTools", "LocationWireFuzzOracle", "LocationWireConformance"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "LocationWireInterchange",
+            dependencies: [
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "locwire",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing", "LocationWireSession",
-                "LocationWireSimulation", "LocationWireBehavior",
+                "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -94,7 +105,7 @@ let package = Package(
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
                 "LocationWireFuzzOracle", "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing",
-                "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior",
+                "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange",
             ],
             swiftSettings: strictSettings
         ),

@@ -20,7 +20,7 @@ struct Locwire: ParsableCommand {
         version: "1.0.0",
         subcommands: [
             ConvertCommand.self, ValidateCommand.self, TypesCommand.self, ConformanceCommand.self, FixturesCommand.self,
-            FuzzCommand.self, SimulateCommand.self, PlanCommand.self,
+            FuzzCommand.self, SimulateCommand.self, PlanCommand.self, ImportCommand.self, ExportCommand.self,
         ]
     )
 

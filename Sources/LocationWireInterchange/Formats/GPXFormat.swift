@@ -1,0 +1,84 @@
+import Foundation
+import LocationWire
+import LocationWireTools
+
+/// GPX 1.0 and 1.1, read by ``GPXTrace`` (FoundationXML's XMLParser) and converted here:
+/// | GPX | unit | LocationFix |
+/// |---|---|---|
+/// | `lat`, `lon` | degrees | `latitude_e7`, `longitude_e7` |
+/// | `<time>` | ISO 8601 | `time_ms` |
+/// | `<ele>` | m | `altitude_cm` |
+/// | `<hdop>` | dimensionless | `horizontal_accuracy_cm` = hdop × 5 m (the usual user-equivalent range error) |
+/// | `<speed>`, `gpxtpx:speed` | m/s | `speed_cm_s` |
+/// | `<course>`, `gpxtpx:course` | degrees | `course_cdeg` |
+///
+/// GPX says nothing of accuracy without `<hdop>`, nor of battery, motion or why a point was recorded; those stay
+/// unset (never a default). Points without `<time>` are counted and skipped.
+/// Written: GPX 1.1, one `trk` of one `trkseg`; `hdop` = accuracy / 5 m, speed and course in Garmin's
+/// TrackPointExtension v2.
+public enum GPXFormat {
+    static let hdopMetres = 5.0
+
+    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) -> [LocationFix] {
+        let trace: GPXTrace
+        do {
+            trace = try GPXTrace(data: data)
+        } catch let error as GPXTrace.ReadError {
+            throw InterchangeError("line \(error.line)", error.message)
+        } catch {
+            throw InterchangeError("", "\(error)")
+        }
+        var fixes: [LocationFix] = []
+        for gpxPoint in trace.points {
+            var point = TrackPoint(location: "line \(gpxPoint.line)")
+            point.timeMs = gpxPoint.timeMs.map(Double.init)
+            point.latitudeE7 = gpxPoint.latitude * 1e7
+            point.longitudeE7 = gpxPoint.longitude * 1e7
+            point.altitudeCm = gpxPoint.elevationM.map { $0 * 100 }
+            point.horizontalAccuracyCm = gpxPoint.hdop.map { $0 * hdopMetres * 100 }
+            point.speedCmS = gpxPoint.speedMS.map { $0 * 100 }
+            point.courseCdeg = gpxPoint.courseDeg.map { $0 * 100 }
+            if let fix = converter.convert(point) { fixes.append(fix) }
+        }
+        return fixes
+    }
+
+    public static func write(_ fixes: [LocationFix], name: String) -> Data {
+        let times = ISO8601Time()
+        var text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="locwire" xmlns="http://www.topografix.com/GPX/1/1" \
+            xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
+              <trk>
+                <name>\(escape(name))</name>
+                <trkseg>
+
+            """
+        for fix in fixes {
+            let latitude = Double(fix.latitudeE7 ?? 0, per: 1e7)
+            let longitude = Double(fix.longitudeE7 ?? 0, per: 1e7)
+            text += "      <trkpt lat=\"\(latitude)\" lon=\"\(longitude)\">"
+            // Child order is the schema's: ele, time, ..., hdop, ..., extensions.
+            if let altitude = fix.altitudeCm { text += "<ele>\(Double(altitude, per: 100))</ele>" }
+            text += "<time>\(times.string(milliseconds: fix.timeMs))</time>"
+            if let accuracy = fix.horizontalAccuracyCm {
+                text += "<hdop>\(Double(accuracy, per: 100 * hdopMetres))</hdop>"
+            }
+            if fix.speedCmS != nil || fix.courseCdeg != nil {
+                text += "<extensions><gpxtpx:TrackPointExtension>"
+                if let speed = fix.speedCmS { text += "<gpxtpx:speed>\(Double(speed, per: 100))</gpxtpx:speed>" }
+                if let course = fix.courseCdeg { text += "<gpxtpx:course>\(Double(course, per: 100))</gpxtpx:course>" }
+                text += "</gpxtpx:TrackPointExtension></extensions>"
+            }
+            text += "</trkpt>\n"
+        }
+        text += "    </trkseg>\n  </trk>\n</gpx>\n"
+        return Data(text.utf8)
+    }
+
+    /// XML text escaping for the track name (the device id, which may hold any UTF-8).
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
