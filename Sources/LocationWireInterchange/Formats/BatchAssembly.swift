@@ -36,8 +36,9 @@ public enum BatchAssembly {
         batch.installId = installId ?? nonZero(fnv1a(Array(deviceId.utf8)))
         let last = sorted[sorted.count - 1].timeMs
         batch.batchId = nonZero(
-            fnv1a(Array(deviceId.utf8) + bytes(UInt64(sorted.count)) + bytes(UInt64(bitPattern: sorted[0].timeMs))
-                + bytes(UInt64(bitPattern: last))))
+            fnv1a(
+                Array(deviceId.utf8) + bytes(UInt64(sorted.count)) + bytes(UInt64(bitPattern: sorted[0].timeMs))
+                    + bytes(UInt64(bitPattern: last))))
         batch.sentAtMs = last
         batch.datum = .wgs84
         batch.fixes = sorted
@@ -76,5 +77,7 @@ public enum BatchAssembly {
 
     private static func nonZero(_ value: UInt64) -> UInt64 { value == 0 ? 1 : value }
 
-    private static func bytes(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+    private static func bytes(_ value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+    }
 }

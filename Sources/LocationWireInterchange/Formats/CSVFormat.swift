@@ -59,7 +59,8 @@ public enum CSVFormat {
                     } else if let seconds = Double(value), seconds.isFinite {
                         point.timeMs = seconds * 1000
                     } else {
-                        throw InterchangeError(cellLocation, "\"\(value.prefix(40))\" is neither ISO 8601 nor Unix seconds")
+                        throw InterchangeError(
+                            cellLocation, "\"\(value.prefix(40))\" is neither ISO 8601 nor Unix seconds")
                     }
                 } else if field.isEnum {
                     if !field.set(name: value.lowercased(), on: &point) { point.unmapped.append(field.rawValue) }

@@ -95,7 +95,8 @@ public enum GeoJSONFormat {
         )
     }
 
-    private static func time(_ value: Any, _ location: String, _ times: ISO8601Time) throws(InterchangeError) -> Double {
+    private static func time(_ value: Any, _ location: String, _ times: ISO8601Time) throws(InterchangeError) -> Double
+    {
         guard let text = value as? String, let milliseconds = times.milliseconds(text) else {
             throw InterchangeError(location, "expected an ISO 8601 time, found \(JSONInput.describe(value))")
         }

@@ -41,8 +41,12 @@ public struct ImportSummary: Sendable, Equatable {
                 "rounded \(rounding.count) \(quantity.rawValue), largest error \(Self.format(rounding.largestError)) "
                     + quantity.unit)
         }
-        if outOfOrder > 0 { lines.append("\(outOfOrder) points were earlier than the point before them: sorted by time") }
-        if sameTime > 0 { lines.append("\(sameTime) points have the same time as the point before: kept in file order") }
+        if outOfOrder > 0 {
+            lines.append("\(outOfOrder) points were earlier than the point before them: sorted by time")
+        }
+        if sameTime > 0 {
+            lines.append("\(sameTime) points have the same time as the point before: kept in file order")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -53,7 +57,10 @@ public struct ImportSummary: Sendable, Equatable {
             "out_of_order": outOfOrder, "same_time": sameTime,
             "rounded": Dictionary(
                 uniqueKeysWithValues: rounded.map {
-                    ($0.key.rawValue, ["count": $0.value.count, "largest_error": $0.value.largestError, "unit": $0.key.unit])
+                    (
+                        $0.key.rawValue,
+                        ["count": $0.value.count, "largest_error": $0.value.largestError, "unit": $0.key.unit]
+                    )
                 }),
         ]
     }

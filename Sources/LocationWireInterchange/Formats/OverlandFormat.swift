@@ -64,7 +64,9 @@ public enum OverlandFormat {
             point.courseAccuracyCdeg = try properties.number("course_accuracy").map { $0 * 100 }
             point.batteryPercent = try properties.number("battery_level").map { $0 * 100 }
             if let state = try properties.string("battery_state") {
-                if let mapped = batteryStates[state] { point.batteryState = mapped } else {
+                if let mapped = batteryStates[state] {
+                    point.batteryState = mapped
+                } else {
                     point.unmapped.append("battery_state")
                 }
             }
@@ -84,7 +86,9 @@ public enum OverlandFormat {
     public static func write(_ fixes: [LocationFix], deviceId: String) -> Data {
         let times = ISO8601Time()
         let features: [[String: Any]] = fixes.map { fix in
-            var properties: [String: Any] = ["timestamp": times.string(milliseconds: fix.timeMs), "device_id": deviceId]
+            var properties: [String: Any] = [
+                "timestamp": times.string(milliseconds: fix.timeMs), "device_id": deviceId,
+            ]
             if let value = fix.altitudeCm { properties["altitude"] = Double(value, per: 100) }
             if let value = fix.horizontalAccuracyCm { properties["horizontal_accuracy"] = Double(value, per: 100) }
             if let value = fix.verticalAccuracyCm { properties["vertical_accuracy"] = Double(value, per: 100) }

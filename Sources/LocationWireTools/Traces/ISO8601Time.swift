@@ -19,6 +19,11 @@ public final class ISO8601Time {
     /// finer than a millisecond are rounded to the nearest millisecond (Foundation's formatter keeps no more).
     public func milliseconds(_ text: String) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Foundation's formatter reads a time at the start of a longer text and ignores the rest
+        // ("2024-05-04T08:10:00Z,45,15" is a date to it); only the characters of a time may be there.
+        guard trimmed.count <= 40, trimmed.last.map({ $0 == "Z" || $0 == "z" || $0.isASCII && $0.isNumber }) == true,
+            trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || "-:.+TtZz".contains($0)) })
+        else { return nil }
         guard let date = whole.date(from: trimmed) ?? fractional.date(from: trimmed) else { return nil }
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return nil }
