@@ -240,7 +240,7 @@ enum SharedData {
         let accuracy = try #require(result.summary.rounded[.horizontalAccuracy])
         #expect(accuracy.count == 1)
         #expect(abs(accuracy.largestError - 0.4) < 1e-9)
-        #expect(result.summary.text.contains("rounded 2 speed_cm_s, largest error 0.1111"))
+        #expect(result.summary.text.contains("rounded 2 speed_cm_s, largest error 0.111 cm/s"))
     }
 
     @Test func sequencesFollowTimeAndTheBatchIsValid() throws {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an import did with each point: how many were read and imported, why the others were skipped, which values
 /// were left out, and how much rounding changed the values kept. A point is never invented and never silently
 /// dropped: every point read is either imported or counted under a skip reason.
@@ -65,8 +67,5 @@ public struct ImportSummary: Sendable, Equatable {
         ]
     }
 
-    private static func format(_ value: Double) -> String {
-        let text = String(value)
-        return text.count > 12 ? String(text.prefix(12)) : text
-    }
+    private static func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }

@@ -76,11 +76,22 @@ struct JSONInput {
         return array
     }
 
+    /// Sets each of a format's numeric keys that is present on `point`, multiplied into the proto's unit.
+    func read(_ keys: NumberKeys, into point: inout TrackPoint) throws(InterchangeError) {
+        for (key, value, scale) in keys {
+            if let number = try number(key) { point[keyPath: value] = number * scale }
+        }
+    }
+
     func object(_ key: String) throws(InterchangeError) -> JSONInput? {
         guard let value = present(key) else { return nil }
         return try JSONInput(value, path(key))
     }
 }
+
+/// A format's numeric keys as a table: the key, the ``TrackPoint`` value it sets, and the factor from the
+/// format's unit to the proto's (metres to centimetres: 100).
+typealias NumberKeys = [(key: String, value: any WritableKeyPath<TrackPoint, Double?> & Sendable, scale: Double)]
 
 /// Writing JSON with JSONSerialization: keys sorted so that output is reproducible, slashes left alone.
 enum JSONOutput {

@@ -27,6 +27,13 @@ public enum OverlandFormat {
     static let motionNames: [MotionActivity: String] = [
         .still: "stationary", .walking: "walking", .running: "running", .cycling: "cycling", .inVehicle: "driving",
     ]
+    /// The table above, for the numbers.
+    static let numberKeys: NumberKeys = [
+        ("altitude", \.altitudeCm, 100), ("horizontal_accuracy", \.horizontalAccuracyCm, 100),
+        ("vertical_accuracy", \.verticalAccuracyCm, 100), ("speed", \.speedCmS, 100),
+        ("speed_accuracy", \.speedAccuracyCmS, 100), ("course", \.courseCdeg, 100),
+        ("course_accuracy", \.courseAccuracyCdeg, 100), ("battery_level", \.batteryPercent, 100),
+    ]
     static let batteryStates: [String: BatteryState] = [
         "unknown": .unspecified, "unplugged": .unplugged, "charging": .charging, "full": .full,
     ]
@@ -55,14 +62,7 @@ public enum OverlandFormat {
                 }
                 point.timeMs = Double(timeMs)
             }
-            if let altitude = try properties.number("altitude") { point.altitudeCm = altitude * 100 }
-            point.horizontalAccuracyCm = try properties.number("horizontal_accuracy").map { $0 * 100 }
-            point.verticalAccuracyCm = try properties.number("vertical_accuracy").map { $0 * 100 }
-            point.speedCmS = try properties.number("speed").map { $0 * 100 }
-            point.speedAccuracyCmS = try properties.number("speed_accuracy").map { $0 * 100 }
-            point.courseCdeg = try properties.number("course").map { $0 * 100 }
-            point.courseAccuracyCdeg = try properties.number("course_accuracy").map { $0 * 100 }
-            point.batteryPercent = try properties.number("battery_level").map { $0 * 100 }
+            try properties.read(numberKeys, into: &point)
             if let state = try properties.string("battery_state") {
                 if let mapped = batteryStates[state] {
                     point.batteryState = mapped

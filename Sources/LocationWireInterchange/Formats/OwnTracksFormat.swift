@@ -32,6 +32,13 @@ public enum OwnTracksFormat {
         .heartbeat: "p", .regionEvent: "c", .serverRequest: "r", .manual: "u", .periodic: "t", .visit: "v",
     ]
     static let batteryStates: [BatteryState] = [.unspecified, .unplugged, .charging, .full]
+    /// The table above, for the numbers. vel: 1 km/h is 100000 cm / 3600 s, divided last so that whole km/h
+    /// multiples of 36 give whole cm/s exactly.
+    static let numberKeys: NumberKeys = [
+        ("tst", \.timeMs, 1000), ("lat", \.latitudeE7, 1e7), ("lon", \.longitudeE7, 1e7),
+        ("acc", \.horizontalAccuracyCm, 100), ("vac", \.verticalAccuracyCm, 100), ("alt", \.altitudeCm, 100),
+        ("vel", \.speedCmS, 100_000.0 / 3600), ("cog", \.courseCdeg, 100), ("batt", \.batteryPercent, 1),
+    ]
 
     public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) -> [LocationFix] {
         var fixes: [LocationFix] = []
@@ -75,15 +82,7 @@ public enum OwnTracksFormat {
             return nil
         }
         var point = TrackPoint(location: location)
-        point.timeMs = try json.number("tst").map { $0 * 1000 }
-        point.latitudeE7 = try json.number("lat").map { $0 * 1e7 }
-        point.longitudeE7 = try json.number("lon").map { $0 * 1e7 }
-        point.horizontalAccuracyCm = try json.number("acc").map { $0 * 100 }
-        point.verticalAccuracyCm = try json.number("vac").map { $0 * 100 }
-        point.altitudeCm = try json.number("alt").map { $0 * 100 }
-        point.speedCmS = try json.number("vel").map { $0 * 100_000 / 3600 }
-        point.courseCdeg = try json.number("cog").map { $0 * 100 }
-        point.batteryPercent = try json.number("batt")
+        try json.read(numberKeys, into: &point)
         if let status = try json.number("bs") {
             if let index = Int(exactly: status), batteryStates.indices.contains(index) {
                 point.batteryState = batteryStates[index]
