@@ -61,7 +61,7 @@ enum SharedData {
         let fix = try onlyFix(
             .owntracks,
             #"{"_type":"location","tst":1714810531,"lat":45.8121307,"lon":15.9813712,"acc":12.5,"alt":126,"vac":3,"#
-                + #""vel":36,"cog":118,"batt":86,"bs":2,"t":"t","m":2,"conn":"m"}"#)
+                + #""vel":36,"cog":118,"batt":86,"bs":2,"t":"t","m":2,"conn":"m","p":101.325}"#)
         #expect(fix.timeMs == 1_714_810_531_000)
         #expect(fix.latitudeE7 == 458_121_307)
         #expect(fix.longitudeE7 == 159_813_712)
@@ -73,6 +73,7 @@ enum SharedData {
         #expect(fix.batteryPercent == 86)
         #expect(fix.batteryState == .charging)
         #expect(fix.reason == .periodic)
+        #expect(fix.pressureHpa == 1013.25)  // 101.325 kPa
         #expect(fix.motionActivity == .unspecified)
         #expect(fix.elapsedRealtimeMs == nil)
     }
@@ -99,6 +100,12 @@ enum SharedData {
         #expect(result.fixes.first?.reason == .unspecified)
         #expect(result.fixes.first?.batteryState == .unspecified)
         #expect(result.summary.valuesDropped == ["reason: value not mapped": 1, "battery_state: value not mapped": 1])
+    }
+
+    @Test func ownTracksReadsOnePrettyPrintedMessage() throws {
+        let fix = try onlyFix(
+            .owntracks, "{\n  \"_type\": \"location\",\n  \"tst\": 1714810531,\n  \"lat\": 45.8,\n  \"lon\": 15.9\n}\n")
+        #expect(fix.timeMs == 1_714_810_531_000 && fix.latitudeE7 == 458_000_000)
     }
 
     @Test func overlandUnitsConvertExactly() throws {
@@ -361,6 +368,7 @@ enum SharedData {
             kept.batteryState = fix.batteryState
             kept.motionActivity = fix.motionActivity
             if format == .geojson {
+                kept.pressureHpaBits = fix.pressureHpaBits
                 kept.reason = fix.reason
                 kept.source = fix.source
             } else if [.onFoot, .unknown].contains(fix.motionActivity) {
@@ -383,6 +391,7 @@ enum SharedData {
             kept.courseCdeg = fix.courseCdeg.map { UInt32(metres(Int64($0)) % 36_000) }
             kept.batteryPercent = fix.batteryPercent
             kept.batteryState = fix.batteryState
+            kept.pressureHpaBits = fix.pressureHpaBits
             kept.reason =
                 [.heartbeat, .regionEvent, .serverRequest, .manual, .periodic, .visit].contains(fix.reason)
                 ? fix.reason : .unspecified

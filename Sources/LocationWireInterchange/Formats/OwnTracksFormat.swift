@@ -3,7 +3,7 @@ import LocationWire
 
 /// OwnTracks `_type: location` messages (https://owntracks.org/booklet/tech/json/).
 ///
-/// Read: a JSON array of messages, JSON lines (one message a line), or the OwnTracks Recorder's `.rec` files
+/// Read: a JSON array of messages, one message, JSON lines (one message a line), or the OwnTracks Recorder's `.rec` files
 /// (`ISO-time<TAB>topic-or-*<TAB>{json}` a line). Messages of another `_type` are counted as skipped.
 /// | OwnTracks | unit | LocationFix |
 /// |---|---|---|
@@ -14,6 +14,7 @@ import LocationWire
 /// | `vel` | km/h | `speed_cm_s` (× 100000 / 3600: 36 km/h is 1000 cm/s) |
 /// | `cog` | degrees | `course_cdeg` (× 100) |
 /// | `batt` | % | `battery_percent` |
+/// | `p` | kPa (iOS barometer) | `pressure_hpa` (× 10) |
 /// | `bs` | 0 unknown, 1 unplugged, 2 charging, 3 full | `battery_state` |
 /// | `t` | trigger | `reason`: p ping → HEARTBEAT, c circular region and b beacon → REGION_EVENT, r response to a report request → SERVER_REQUEST, u manual → MANUAL, t timer → PERIODIC, v visit → VISIT |
 ///
@@ -38,6 +39,7 @@ public enum OwnTracksFormat {
         ("tst", \.timeMs, 1000), ("lat", \.latitudeE7, 1e7), ("lon", \.longitudeE7, 1e7),
         ("acc", \.horizontalAccuracyCm, 100), ("vac", \.verticalAccuracyCm, 100), ("alt", \.altitudeCm, 100),
         ("vel", \.speedCmS, 100_000.0 / 3600), ("cog", \.courseCdeg, 100), ("batt", \.batteryPercent, 1),
+        ("p", \.pressureHpa, 10),
     ]
 
     public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) -> [LocationFix] {
@@ -51,6 +53,14 @@ public enum OwnTracksFormat {
                 if let fix = try message(element, "[\(index)]", &converter) { fixes.append(fix) }
             }
             return fixes
+        }
+        // One message saved from an HTTP body may be pretty-printed over several lines (a file of one line is
+        // read as lines below, so that its messages say "line 1").
+        if text.first(where: { !$0.isWhitespace }) == "{",
+            text.trimmingCharacters(in: .whitespacesAndNewlines).contains("\n"),
+            let single = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        {
+            return try message(single, "", &converter).map { [$0] } ?? []
         }
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -108,6 +118,9 @@ public enum OwnTracksFormat {
             if let speed = fix.speedCmS { message["vel"] = whole(Double(speed) * 3600 / 100_000) }
             if let course = fix.courseCdeg { message["cog"] = whole(Double(course) / 100) % 360 }
             if let battery = fix.batteryPercent { message["batt"] = Int(battery) }
+            if let pressure = fix.pressureHpa, let hectopascal = Double("\(pressure)") {
+                message["p"] = hectopascal / 10
+            }
             if let status = batteryStates.firstIndex(of: fix.batteryState), status > 0 { message["bs"] = status }
             if let trigger = triggerForReason[fix.reason] { message["t"] = trigger }
             lines.append(JSONOutput.data(message))

@@ -57,6 +57,15 @@ public struct PointConverter {
         fix.courseCdeg = optional(point.courseCdeg.map { $0 == 36_000 ? 0 : $0 }, .course).map { UInt32($0) }
         fix.courseAccuracyCdeg = optional(point.courseAccuracyCdeg, .courseAccuracy).map { UInt32($0) }
         fix.batteryPercent = optional(point.batteryPercent, .batteryPercent).map { UInt32($0) }
+        if let pressure = point.pressureHpa {
+            // The proto's range, 100 to 1200 hPa, checked on the float that is stored.
+            let stored = Float(pressure)
+            if stored.isFinite, (100...1200).contains(stored) {
+                fix.pressureHpa = stored
+            } else {
+                summary.drop("pressure_hpa", pressure.isFinite ? "out of range" : "not a number")
+            }
+        }
         fix.batteryState = point.batteryState
         fix.motionActivity = point.motionActivity
         fix.reason = point.reason

@@ -17,6 +17,7 @@ public enum PointField: String, CaseIterable, Sendable {
     case courseDeg = "course_deg"
     case courseAccuracyDeg = "course_accuracy_deg"
     case batteryPercent = "battery_percent"
+    case pressureHpa = "pressure_hpa"
     case batteryState = "battery_state"
     case motionActivity = "motion_activity"
     case reason, source
@@ -27,7 +28,7 @@ public enum PointField: String, CaseIterable, Sendable {
         switch self {
         case .time, .batteryState, .motionActivity, .reason, .source: nil
         case .latitude, .longitude: 1e7
-        case .batteryPercent: 1
+        case .batteryPercent, .pressureHpa: 1
         default: 100
         }
     }
@@ -49,6 +50,7 @@ public enum PointField: String, CaseIterable, Sendable {
         case .courseDeg: point.courseCdeg = scaled
         case .courseAccuracyDeg: point.courseAccuracyCdeg = scaled
         case .batteryPercent: point.batteryPercent = scaled
+        case .pressureHpa: point.pressureHpa = scaled
         case .batteryState, .motionActivity, .reason, .source: break
         }
     }
@@ -74,7 +76,12 @@ public enum PointField: String, CaseIterable, Sendable {
             (.courseAccuracyDeg, fix.courseAccuracyCdeg.map(Int64.init)),
             (.batteryPercent, fix.batteryPercent.map(Int64.init)),
         ]
-        return values.compactMap { field, value in value.map { (field, Double($0, per: field.scale ?? 1)) } }
+        var numbers = values.compactMap { field, value in value.map { (field, Double($0, per: field.scale ?? 1)) } }
+        // The float's shortest decimal, which reads back to the same float.
+        if let pressure = fix.pressureHpa, let decimal = Double("\(pressure)") {
+            numbers.append((.pressureHpa, decimal))
+        }
+        return numbers
     }
 
     /// The enum fields of `fix` that are set, by short name.

@@ -22,6 +22,8 @@ public struct TrackPoint: Sendable, Equatable {
     public var courseAccuracyCdeg: Double?
     /// Percent, 0 to 100.
     public var batteryPercent: Double?
+    /// Hectopascal. Stored as a binary32 float, so it is not rounded to an integer.
+    public var pressureHpa: Double?
     public var batteryState: BatteryState = .unspecified
     public var motionActivity: MotionActivity = .unspecified
     public var reason: FixReason = .unspecified
