@@ -295,6 +295,7 @@ enum SharedData {
             error(.overland, #"{"locations":[{"properties":{"timestamp":"May 4th"}}]}"#)?.location
                 == "locations[0].properties.timestamp")
         #expect(error(.overland, #"{"location":[]}"#)?.message.contains("not an Overland upload") == true)
+        #expect(error(.overland, "{\"locations\":[\n{\"type\":\"Feature\"},\n{\"type\": x}\n]}")?.location == "line 3")
         #expect(
             error(.csv, "time,latitude,longitude\n2024-05-04T08:10:00Z,45,15\n2024-05-04T08:10:01Z,north,15\n")?
                 .location == "line 3, column latitude")

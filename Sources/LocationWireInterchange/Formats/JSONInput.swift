@@ -11,8 +11,19 @@ struct JSONInput {
             return try JSONSerialization.jsonObject(with: data)
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey].map { "\($0)" } ?? "\(error)"
-            throw InterchangeError(location, "not valid JSON: \(detail)")
+            // A document that is one line of a file already has its line.
+            let place = location.isEmpty ? lineOf(detail, in: data) ?? location : location
+            throw InterchangeError(place, "not valid JSON: \(detail)")
         }
+    }
+
+    /// "line L" for Foundation's "... around character N." (a byte offset), so that a syntax error in a document
+    /// of many lines says where it is; nil when the message gives no offset.
+    private static func lineOf(_ detail: String, in data: Data) -> String? {
+        guard let range = detail.range(of: "character ") else { return nil }
+        let digits = detail[range.upperBound...].prefix(while: \.isNumber)
+        guard let offset = Int(digits), offset <= data.count else { return nil }
+        return "line \(data.prefix(offset).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })"
     }
 
     /// The type JSONSerialization gives `true` and `false`: a subclass of NSNumber that `as? Double` would
