@@ -470,6 +470,16 @@ enum SharedData {
         #expect(back.fixes.count == 7)
         #expect(back.fixes.last?.timeMs == live.timeMs)
     }
+
+    @Test func exportRefusesAFixWithoutAPosition() throws {
+        var batch = try ImportFormat.owntracks.importBatch(try example("owntracks.json"), deviceId: "m").batch
+        batch.fixes[2].latitudeE7 = nil
+        for format in ExportFormat.allCases {
+            #expect(throws: InterchangeError("fix 3 of 7", "has no latitude and longitude to write")) {
+                try format.write(batch)
+            }
+        }
+    }
 }
 
 /// `locwire import` and `export` as a user runs them: exit status 0, 1 for a bad file (naming the line), 2 for a

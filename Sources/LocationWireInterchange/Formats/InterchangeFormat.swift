@@ -39,9 +39,14 @@ public enum ImportFormat: String, CaseIterable, Sendable {
 public enum ExportFormat: String, CaseIterable, Sendable {
     case geojson, gpx, owntracks, overland
 
-    /// Every fix of `batch` (backlog rows or compact, then the live fix) in this format.
+    /// Every fix of `batch` (backlog rows or compact, then the live fix) in this format. Throws for a fix without
+    /// a position, which no format can hold.
     public func write(_ batch: LocationBatch) throws(InterchangeError) -> Data {
         let fixes = try BatchAssembly.fixes(of: batch)
+        // Every format needs a position; writing (0, 0) for a missing one would invent a place.
+        if let index = fixes.firstIndex(where: { $0.latitudeE7 == nil || $0.longitudeE7 == nil }) {
+            throw InterchangeError("fix \(index + 1) of \(fixes.count)", "has no latitude and longitude to write")
+        }
         return switch self {
         case .geojson: GeoJSONFormat.write(fixes)
         case .gpx: GPXFormat.write(fixes, name: batch.deviceId)
