@@ -59,6 +59,9 @@ struct ImportCommand: ParsableCommand {
 
     func validate() throws {
         if installId == 0 { throw ValidationError("--install-id must not be 0") }
+        if deviceId.isEmpty || deviceId.utf8.count > 128 {
+            throw ValidationError("--device-id needs 1 to 128 bytes of UTF-8, not \(deviceId.utf8.count)")
+        }
     }
 
     func run() throws {

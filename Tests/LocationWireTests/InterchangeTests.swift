@@ -535,6 +535,8 @@ enum SharedData {
         #expect(folder.stderr.contains("is a folder"))
         let missing = try cli.run(["export", "--to", "gpx", "\(examples)/no-such-file.binpb"])
         #expect(missing.status == 2 && missing.stderr.contains("no such file"))
+        let longId = try cli.run(["import", "--from", "csv", "--device-id", String(repeating: "x", count: 129)])
+        #expect(longId.status == 2 && longId.stderr.contains("--device-id"))
         let notABatch = try cli.run(["export", "--to", "gpx", "--from", "binpb"], input: [0xFF, 0xFF, 0xFF])
         #expect(notABatch.status == 1)
     }
