@@ -26,7 +26,8 @@ struct ImportCommand: ParsableCommand {
 
             CSV: a header row with time (ISO 8601 or Unix seconds), latitude, longitude (degrees) and any of \
             accuracy_m, altitude_m, vertical_accuracy_m, speed_m_s, speed_accuracy_m_s, course_deg, \
-            course_accuracy_deg, battery_percent, pressure_hpa, battery_state, motion_activity, reason, source.
+            course_accuracy_deg, battery_percent, pressure_hpa, motion_confidence_pct, floor, age_ms, \
+            ellipsoidal_height_m, is_mock, battery_state, motion_activity, reason, source.
             OwnTracks: a JSON array, JSON lines or a Recorder .rec file. Overland: {"locations": [...]}.
 
             A summary goes to standard error: points read, imported, skipped by reason, values left out, and \
@@ -93,8 +94,9 @@ struct ExportCommand: ParsableCommand {
             Every fix is written: the backlog (rows or compact) and then the live fix. Each format keeps what it \
             can hold: GPX time, position, altitude, hdop (accuracy / 5 m) and speed and course (Garmin \
             TrackPointExtension v2); OwnTracks whole seconds and whole metres, km/h and degrees, pressure, battery, battery \
-            status and trigger; Overland and GeoJSON every accuracy, speed, course and battery value exactly, \
-            Overland also motion, GeoJSON also pressure and motion, reason and source by name.
+            status and trigger; Overland every accuracy, speed, course and battery value exactly and the \
+            motion; GeoJSON every field exactly but sequence, elapsed_realtime_ms and boot_id (the names are \
+            those of import's CSV columns).
             Exit status: 0 written; 1 the input is not a LocationBatch; 2 a file cannot be read or written.
             """
     )

@@ -370,6 +370,11 @@ enum SharedData {
             kept.motionActivity = fix.motionActivity
             if format == .geojson {
                 kept.pressureHpaBits = fix.pressureHpaBits
+                kept.motionConfidencePct = fix.motionConfidencePct
+                kept.floor = fix.floor
+                kept.ageMs = fix.ageMs
+                kept.ellipsoidalHeightCm = fix.ellipsoidalHeightCm
+                kept.isMock = fix.isMock
                 kept.reason = fix.reason
                 kept.source = fix.source
             } else if [.onFoot, .unknown].contains(fix.motionActivity) {
@@ -469,6 +474,48 @@ enum SharedData {
         let back = try ImportFormat.geojson.importBatch(try ExportFormat.geojson.write(batch), deviceId: "m").batch
         #expect(back.fixes.count == 7)
         #expect(back.fixes.last?.timeMs == live.timeMs)
+    }
+
+    @Test func geoJSONKeepsEveryFieldButTheClock() throws {
+        var fix = LocationFix()
+        fix.sequence = 1
+        fix.timeMs = 1_714_810_531_123
+        fix.latitudeE7 = -338_688_197
+        fix.longitudeE7 = 1_512_092_955
+        fix.horizontalAccuracyCm = 1
+        fix.altitudeCm = -1_000_000
+        fix.verticalAccuracyCm = 4_294_967_295
+        fix.speedCmS = 50_000
+        fix.speedAccuracyCmS = 3
+        fix.courseCdeg = 35_999
+        fix.courseAccuracyCdeg = 18_000
+        fix.elapsedRealtimeMs = 99
+        fix.reason = .systemRelaunch
+        fix.source = .cached
+        fix.batteryPercent = 0
+        fix.batteryState = .full
+        fix.motionActivity = .onFoot
+        fix.motionConfidencePct = 25
+        fix.floor = -3
+        fix.ageMs = 120_000
+        fix.isMock = true
+        fix.ellipsoidalHeightCm = 4_512
+        fix.pressureHpa = 1013.2
+        var batch = LocationBatch()
+        batch.deviceId = "d"
+        batch.fixes = [fix]
+        let back = try ImportFormat.geojson.importBatch(try ExportFormat.geojson.write(batch), deviceId: "d").batch
+        var expected = fix
+        expected.elapsedRealtimeMs = nil
+        #expect(back.fixes == [expected])
+        #expect(back.fixes == [kept(fix, by: .geojson)])
+        // The CSV columns read the same names.
+        let csv =
+            "time,latitude,longitude,floor,age_ms,motion_confidence_pct,ellipsoidal_height_m,is_mock\n"
+            + "2024-05-04T08:15:31Z,45.8,15.9,-3,120000,25,45.12,TRUE\n"
+        let fromCSV = try onlyFix(.csv, csv)
+        #expect(fromCSV.floor == -3 && fromCSV.ageMs == 120_000 && fromCSV.motionConfidencePct == 25)
+        #expect(fromCSV.ellipsoidalHeightCm == 4_512 && fromCSV.isMock)
     }
 
     @Test func exportRefusesAFixWithoutAPosition() throws {

@@ -6,7 +6,8 @@ import SwiftCSV
 /// A CSV file (RFC 4180, comma-separated, parsed by SwiftCSV) with a header row naming its columns with the
 /// ``PointField`` names: `time`, `latitude` and `longitude` are required; `accuracy_m`, `altitude_m`,
 /// `vertical_accuracy_m`, `speed_m_s`, `speed_accuracy_m_s`, `course_deg`, `course_accuracy_deg`,
-/// `battery_percent`, `pressure_hpa`, `battery_state`, `motion_activity`, `reason` and `source` are optional, in any order. Header
+/// `battery_percent`, `pressure_hpa`, `motion_confidence_pct`, `floor`, `age_ms`,
+/// `ellipsoidal_height_m`, `is_mock`, `battery_state`, `motion_activity`, `reason` and `source` are optional, in any order. Header
 /// names are matched without regard to case or surrounding spaces; a column of any other name is an error (a
 /// misspelt column would otherwise be lost without a word).
 ///

@@ -111,6 +111,8 @@ public enum GeoJSONFormat {
             let location = properties.path(field.rawValue)
             if field == .time {
                 point.timeMs = try time(value, location, times)
+            } else if field == .isMock, let flag = JSONInput.boolean(value) {
+                point.isMock = flag
             } else if field.isEnum {
                 guard let name = value as? String else {
                     throw InterchangeError(location, "expected a name, found \(JSONInput.describe(value))")
@@ -140,7 +142,9 @@ public enum GeoJSONFormat {
             for (field, value) in PointField.numbers(of: fix) where field != .altitudeM {
                 properties[field.rawValue] = value
             }
-            for (field, name) in PointField.names(of: fix) { properties[field.rawValue] = name }
+            for (field, name) in PointField.names(of: fix) {
+                properties[field.rawValue] = field == .isMock ? true : name
+            }
             return pointFeature(fix, properties: properties, withAltitude: true)
         }
         return JSONOutput.data(["type": "FeatureCollection", "features": features])

@@ -33,6 +33,12 @@ struct JSONInput {
         return parsed.map { type(of: $0[0]) } ?? Bool.self
     }()
 
+    /// `true` or `false`, or nil for any other value.
+    static func boolean(_ value: Any) -> Bool? {
+        guard type(of: value) == booleanType else { return nil }
+        return (value as? NSNumber)?.boolValue
+    }
+
     static func describe(_ value: Any) -> String {
         if let string = value as? String { return "\"\(string.prefix(40))\"" }
         if value is [Any] { return "an array" }

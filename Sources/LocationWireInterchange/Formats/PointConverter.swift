@@ -57,6 +57,11 @@ public struct PointConverter {
         fix.courseCdeg = optional(point.courseCdeg.map { $0 == 36_000 ? 0 : $0 }, .course).map { UInt32($0) }
         fix.courseAccuracyCdeg = optional(point.courseAccuracyCdeg, .courseAccuracy).map { UInt32($0) }
         fix.batteryPercent = optional(point.batteryPercent, .batteryPercent).map { UInt32($0) }
+        fix.motionConfidencePct = optional(point.motionConfidencePct, .motionConfidence).map { UInt32($0) }
+        fix.floor = optional(point.floor, .floor).map { Int32($0) }
+        fix.ageMs = optional(point.ageMs, .age).map { UInt32($0) }
+        fix.ellipsoidalHeightCm = optional(point.ellipsoidalHeightCm, .ellipsoidalHeight).map { Int32($0) }
+        fix.isMock = point.isMock
         if let pressure = point.pressureHpa {
             // The proto's range, 100 to 1200 hPa, checked on the float that is stored.
             let stored = Float(pressure)

@@ -6,7 +6,9 @@ import LocationWire
 /// `time` is ISO 8601 (CSV also takes Unix seconds); `latitude` and `longitude` are degrees; the rest are named
 /// with their unit. Enum values are the proto names without the type prefix, in lower case: `battery_state`
 /// unplugged, charging, full; `motion_activity` still, walking, running, on_foot, cycling, in_vehicle, unknown;
-/// `reason` periodic, distance, motion_start, ...; `source` gnss, network, fused, cached.
+/// `reason` periodic, distance, motion_start, ...; `source` gnss, network, fused, cached; `is_mock` true or false.
+/// Not carried: `elapsed_realtime_ms` and `boot_id` (a monotonic clock means nothing without its boot, and an
+/// import has none) and `sequence` (an import numbers the fixes afresh).
 public enum PointField: String, CaseIterable, Sendable {
     case time, latitude, longitude
     case accuracyM = "accuracy_m"
@@ -18,6 +20,11 @@ public enum PointField: String, CaseIterable, Sendable {
     case courseAccuracyDeg = "course_accuracy_deg"
     case batteryPercent = "battery_percent"
     case pressureHpa = "pressure_hpa"
+    case motionConfidencePct = "motion_confidence_pct"
+    case floor
+    case ageMs = "age_ms"
+    case ellipsoidalHeightM = "ellipsoidal_height_m"
+    case isMock = "is_mock"
     case batteryState = "battery_state"
     case motionActivity = "motion_activity"
     case reason, source
@@ -26,14 +33,15 @@ public enum PointField: String, CaseIterable, Sendable {
     /// and the enums, which are not plain numbers.
     var scale: Double? {
         switch self {
-        case .time, .batteryState, .motionActivity, .reason, .source: nil
+        case .time, .batteryState, .motionActivity, .reason, .source, .isMock: nil
         case .latitude, .longitude: 1e7
-        case .batteryPercent, .pressureHpa: 1
+        case .batteryPercent, .pressureHpa, .motionConfidencePct, .floor, .ageMs: 1
         default: 100
         }
     }
 
-    var isEnum: Bool { [.batteryState, .motionActivity, .reason, .source].contains(self) }
+    /// Fields written as a name: the enums, and `is_mock` as `true` or `false`.
+    var isEnum: Bool { [.batteryState, .motionActivity, .reason, .source, .isMock].contains(self) }
 
     /// Sets a numeric field (already in the field's unit) on `point`.
     func set(_ value: Double, on point: inout TrackPoint) {
@@ -51,7 +59,11 @@ public enum PointField: String, CaseIterable, Sendable {
         case .courseAccuracyDeg: point.courseAccuracyCdeg = scaled
         case .batteryPercent: point.batteryPercent = scaled
         case .pressureHpa: point.pressureHpa = scaled
-        case .batteryState, .motionActivity, .reason, .source: break
+        case .motionConfidencePct: point.motionConfidencePct = scaled
+        case .floor: point.floor = scaled
+        case .ageMs: point.ageMs = scaled
+        case .ellipsoidalHeightM: point.ellipsoidalHeightCm = scaled
+        case .batteryState, .motionActivity, .reason, .source, .isMock: break
         }
     }
 
@@ -62,6 +74,7 @@ public enum PointField: String, CaseIterable, Sendable {
         case .motionActivity: EnumNames.value(name, as: MotionActivity.self).map { point.motionActivity = $0 } != nil
         case .reason: EnumNames.value(name, as: FixReason.self).map { point.reason = $0 } != nil
         case .source: EnumNames.value(name, as: FixSource.self).map { point.source = $0 } != nil
+        case .isMock: ["true": true, "false": false][name].map { point.isMock = $0 } != nil
         default: false
         }
     }
@@ -75,6 +88,8 @@ public enum PointField: String, CaseIterable, Sendable {
             (.speedAccuracyMS, fix.speedAccuracyCmS.map(Int64.init)), (.courseDeg, fix.courseCdeg.map(Int64.init)),
             (.courseAccuracyDeg, fix.courseAccuracyCdeg.map(Int64.init)),
             (.batteryPercent, fix.batteryPercent.map(Int64.init)),
+            (.motionConfidencePct, fix.motionConfidencePct.map(Int64.init)), (.floor, fix.floor.map(Int64.init)),
+            (.ageMs, fix.ageMs.map(Int64.init)), (.ellipsoidalHeightM, fix.ellipsoidalHeightCm.map(Int64.init)),
         ]
         var numbers = values.compactMap { field, value in value.map { (field, Double($0, per: field.scale ?? 1)) } }
         // The float's shortest decimal, which reads back to the same float.
@@ -95,6 +110,7 @@ public enum PointField: String, CaseIterable, Sendable {
         }
         if fix.reason != .unspecified, let name = EnumNames.name(fix.reason) { names.append((.reason, name)) }
         if fix.source != .unspecified, let name = EnumNames.name(fix.source) { names.append((.source, name)) }
+        if fix.isMock { names.append((.isMock, "true")) }
         return names
     }
 }

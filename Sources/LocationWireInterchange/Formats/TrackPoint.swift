@@ -24,6 +24,12 @@ public struct TrackPoint: Sendable, Equatable {
     public var batteryPercent: Double?
     /// Hectopascal. Stored as a binary32 float, so it is not rounded to an integer.
     public var pressureHpa: Double?
+    /// Percent, the building floor, milliseconds and centimetres: the proto's units.
+    public var motionConfidencePct: Double?
+    public var floor: Double?
+    public var ageMs: Double?
+    public var ellipsoidalHeightCm: Double?
+    public var isMock = false
     public var batteryState: BatteryState = .unspecified
     public var motionActivity: MotionActivity = .unspecified
     public var reason: FixReason = .unspecified
@@ -51,16 +57,21 @@ public enum Quantity: String, CaseIterable, Sendable, Comparable {
     case course = "course_cdeg"
     case courseAccuracy = "course_accuracy_cdeg"
     case batteryPercent = "battery_percent"
+    case motionConfidence = "motion_confidence_pct"
+    case floor = "floor"
+    case age = "age_ms"
+    case ellipsoidalHeight = "ellipsoidal_height_cm"
 
     /// The proto field's unit, as the summary prints it.
     public var unit: String {
         switch self {
-        case .time: "ms"
+        case .time, .age: "ms"
         case .latitude, .longitude: "1e-7 deg"
-        case .horizontalAccuracy, .altitude, .verticalAccuracy: "cm"
+        case .horizontalAccuracy, .altitude, .verticalAccuracy, .ellipsoidalHeight: "cm"
         case .speed, .speedAccuracy: "cm/s"
         case .course, .courseAccuracy: "0.01 deg"
-        case .batteryPercent: "%"
+        case .batteryPercent, .motionConfidence: "%"
+        case .floor: "floor"
         }
     }
 
@@ -72,11 +83,13 @@ public enum Quantity: String, CaseIterable, Sendable, Comparable {
         case .latitude: -900_000_000...900_000_000
         case .longitude: -1_800_000_000...1_800_000_000
         case .horizontalAccuracy, .verticalAccuracy, .speedAccuracy: 1...Double(UInt32.max)
-        case .altitude: -1_000_000...10_000_000
+        case .altitude, .ellipsoidalHeight: -1_000_000...10_000_000
+        case .age: 0...Double(UInt32.max)
+        case .floor: -200...300
         case .speed: 0...50_000
         case .course: 0...35_999
         case .courseAccuracy: 1...18_000
-        case .batteryPercent: 0...100
+        case .batteryPercent, .motionConfidence: 0...100
         }
     }
 
