@@ -342,6 +342,47 @@ enum SharedData {
         #expect(huge?.summary.skipped == ["position out of range": 1])
     }
 
+    /// Mutated samples (bytes changed, inserted, deleted, the file cut short) either read or are refused with an
+    /// InterchangeError; whatever reads builds a valid batch or is refused for having no point. A crash would
+    /// end the test process.
+    @Test(arguments: [
+        ("owntracks.json", ImportFormat.owntracks), ("owntracks.rec", .owntracks), ("overland.json", .overland),
+        ("track.csv", .csv), ("overland.json", .geojson),
+    ])
+    func mutatedSamplesNeverCrash(file: String, format: ImportFormat) throws {
+        let original = [UInt8](try example(file))
+        let gpx = [UInt8](
+            try ExportFormat.gpx.write(
+                try ImportFormat.owntracks.importBatch(try example("owntracks.json"), deviceId: "m").batch))
+        let sample =
+            format == .geojson
+            ? [UInt8](
+                try ExportFormat.geojson.write(
+                    try ImportFormat.overland.importBatch(Data(original), deviceId: "m").batch)) : original
+        var random = SeededGenerator(seed: stableSeed("mutated-\(file)-\(format)"))
+        let interesting = Array("{}[]\",:-.0123456789eE\n\t<>/ ".utf8)
+        for round in 0..<300 {
+            for (bytes, readAs) in [(sample, format), (gpx, ImportFormat.gpx)] {
+                var mutated = bytes
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    let position = Int.random(in: 0..<max(mutated.count, 1), using: &random)
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0 where !mutated.isEmpty: mutated[position] = interesting.randomElement(using: &random)!
+                    case 1: mutated.insert(interesting.randomElement(using: &random)!, at: min(position, mutated.count))
+                    case 2 where !mutated.isEmpty: mutated.remove(at: position)
+                    default: mutated = Array(mutated.prefix(position))
+                    }
+                }
+                do {
+                    let (batch, _) = try readAs.importBatch(Data(mutated), deviceId: "m")
+                    #expect(batch.validationReport().isValid, "round \(round)")
+                } catch {
+                    #expect(!error.description.isEmpty)
+                }
+            }
+        }
+    }
+
     // MARK: - Round trips
 
     /// What `format` keeps of a fix, at the resolution it writes: the fix as it must come back from an export to
