@@ -552,6 +552,14 @@ enum SharedData {
         #expect(fromCSV.ellipsoidalHeightCm == 4_512 && fromCSV.isMock)
     }
 
+    @Test func gpxNameIsEscapedAndReadsBack() throws {
+        var batch = try ImportFormat.owntracks.importBatch(try example("owntracks.rec"), deviceId: "m").batch
+        batch.deviceId = "a<b>&\u{1}c"
+        let gpx = String(decoding: try ExportFormat.gpx.write(batch), as: UTF8.self)
+        #expect(gpx.contains("<name>a&lt;b&gt;&amp;c</name>"))
+        #expect(try ImportFormat.gpx.read(Data(gpx.utf8)).fixes.count == 3)
+    }
+
     @Test func exportRefusesAFixWithoutAPosition() throws {
         var batch = try ImportFormat.owntracks.importBatch(try example("owntracks.json"), deviceId: "m").batch
         batch.fixes[2].latitudeE7 = nil

@@ -76,9 +76,11 @@ public enum GPXFormat {
         return Data(text.utf8)
     }
 
-    /// XML text escaping for the track name (the device id, which may hold any UTF-8).
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    /// XML text escaping for the track name (the device id, which may hold any UTF-8): markup characters
+    /// escaped, and control characters, which XML 1.0 does not allow at all, left out.
+    static func escape(_ text: String) -> String {
+        let allowed = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\t" }))
+        return allowed.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
     }
 }
