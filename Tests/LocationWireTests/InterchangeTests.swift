@@ -552,6 +552,22 @@ enum SharedData {
         #expect(fromCSV.ellipsoidalHeightCm == 4_512 && fromCSV.isMock)
     }
 
+    @Test func gpxNumbersAreDecimalsWithoutExponents() throws {
+        #expect(GPXFormat.decimal(1, places: 7) == "0.0000001")
+        #expect(GPXFormat.decimal(-5, places: 7) == "-0.0000005")
+        #expect(GPXFormat.decimal(458_130_987, places: 7) == "45.8130987")
+        #expect(GPXFormat.decimal(12_800, places: 2) == "128")
+        #expect(GPXFormat.decimal(-1_000_000, places: 2) == "-10000")
+        #expect(GPXFormat.decimal(1_201 * 2, places: 3) == "2.402")
+        var batch = try ImportFormat.owntracks.importBatch(try example("owntracks.rec"), deviceId: "m").batch
+        batch.fixes[0].latitudeE7 = 1
+        batch.fixes[0].longitudeE7 = -1
+        let gpx = String(decoding: try ExportFormat.gpx.write(batch), as: UTF8.self)
+        #expect(gpx.contains("lat=\"0.0000001\" lon=\"-0.0000001\"") && !gpx.contains("e-"))
+        let back = try ImportFormat.gpx.read(Data(gpx.utf8)).fixes
+        #expect(back.first?.latitudeE7 == 1 && back.first?.longitudeE7 == -1)
+    }
+
     @Test func gpxNameIsEscapedAndReadsBack() throws {
         var batch = try ImportFormat.owntracks.importBatch(try example("owntracks.rec"), deviceId: "m").batch
         batch.deviceId = "a<b>&\u{1}c"

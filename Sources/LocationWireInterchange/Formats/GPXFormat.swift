@@ -17,6 +17,7 @@ import LocationWireTools
 /// Written: GPX 1.1, one `trk` of one `trkseg`; `hdop` = accuracy / 5 m, speed and course in Garmin's
 /// TrackPointExtension v2.
 public enum GPXFormat {
+    /// GPX readers' usual user-equivalent range error: accuracy = hdop × 5 m (``GPXTrace`` reads it so too).
     static let hdopMetres = 5.0
 
     public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) -> [LocationFix] {
@@ -55,25 +56,41 @@ public enum GPXFormat {
 
             """
         for fix in fixes {
-            let latitude = Double(fix.latitudeE7 ?? 0, per: 1e7)
-            let longitude = Double(fix.longitudeE7 ?? 0, per: 1e7)
+            let latitude = decimal(Int64(fix.latitudeE7 ?? 0), places: 7)
+            let longitude = decimal(Int64(fix.longitudeE7 ?? 0), places: 7)
             text += "      <trkpt lat=\"\(latitude)\" lon=\"\(longitude)\">"
             // Child order is the schema's: ele, time, ..., hdop, ..., extensions.
-            if let altitude = fix.altitudeCm { text += "<ele>\(Double(altitude, per: 100))</ele>" }
+            if let altitude = fix.altitudeCm { text += "<ele>\(decimal(Int64(altitude), places: 2))</ele>" }
             text += "<time>\(times.string(milliseconds: fix.timeMs))</time>"
             if let accuracy = fix.horizontalAccuracyCm {
-                text += "<hdop>\(Double(accuracy, per: 100 * hdopMetres))</hdop>"
+                // hdop = accuracy / 500 cm = accuracy × 2 / 1000.
+                text += "<hdop>\(decimal(Int64(accuracy) * 2, places: 3))</hdop>"
             }
             if fix.speedCmS != nil || fix.courseCdeg != nil {
                 text += "<extensions><gpxtpx:TrackPointExtension>"
-                if let speed = fix.speedCmS { text += "<gpxtpx:speed>\(Double(speed, per: 100))</gpxtpx:speed>" }
-                if let course = fix.courseCdeg { text += "<gpxtpx:course>\(Double(course, per: 100))</gpxtpx:course>" }
+                if let speed = fix.speedCmS {
+                    text += "<gpxtpx:speed>\(decimal(Int64(speed), places: 2))</gpxtpx:speed>"
+                }
+                if let course = fix.courseCdeg {
+                    text += "<gpxtpx:course>\(decimal(Int64(course), places: 2))</gpxtpx:course>"
+                }
                 text += "</gpxtpx:TrackPointExtension></extensions>"
             }
             text += "</trkpt>\n"
         }
         text += "    </trkseg>\n  </trk>\n</gpx>\n"
         return Data(text.utf8)
+    }
+
+    /// `value` × 10^-places as xsd:decimal text, which GPX's numbers are: exact digits from the integer, never an
+    /// exponent (a Double prints 1e-07 for the latitude 0.0000001, which xsd:decimal does not allow).
+    package static func decimal(_ value: Int64, places: Int) -> String {
+        let digits = String(value.magnitude)
+        let padded = String(repeating: "0", count: max(0, places + 1 - digits.count)) + digits
+        let whole = padded.dropLast(places)
+        var fraction = padded.suffix(places)
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        return (value < 0 ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
     }
 
     /// XML text escaping for the track name (the device id, which may hold any UTF-8): markup characters
