@@ -301,6 +301,7 @@ enum SharedData {
                 .location == "line 3, column latitude")
         #expect(error(.csv, "time,latitude,longitud\n")?.location == "line 1")
         #expect(error(.csv, "time,latitude\n")?.message.contains("no longitude column") == true)
+        #expect(error(.csv, "time;latitude;longitude\n")?.message.contains("separated by commas") == true)
         #expect(
             error(
                 .gpx, "<gpx>\n<trk><trkseg>\n<trkpt lat=\"45\" lon=\"14\"><ele>high</ele></trkpt></trkseg></trk></gpx>")?

@@ -30,6 +30,9 @@ public enum CSVFormat {
         } catch {
             throw InterchangeError("", "not valid CSV: \(error)")
         }
+        if csv.header.count == 1, let only = csv.header.first, only.contains(";") || only.contains("\t") {
+            throw InterchangeError("line 1", "the header has no commas: columns are separated by commas, not ; or tabs")
+        }
         var columns: [PointField?] = []
         for name in csv.header {
             let key = name.trimmingCharacters(in: .whitespaces).lowercased()
