@@ -9,15 +9,15 @@ import PackageDescription
 //                            library and libm only                                          (on LocationWire)
 //   LocationWireTools        dump, type registry, trace simulator, fixtures, seeded random, raw wire bytes, sample
 //                            messages: shared by the CLI, the modules below and the tests  (on the four above)
-//   LocationWireInterchange  import and export of other track formats, track statistics; Foundation and zlib
-//                            (CZlib)                                                        (on Tools)
+//   LocationWireInterchange  import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks (Formats/),
+//                            track statistics (Statistics/); Foundation, FoundationXML, SwiftCSV, zlib (on Tools)
 //   LocationWireFuzzOracle   fuzz oracle and wire-aware mutator: all the libFuzzer targets link (on Tools)
 //   LocationWireConformance  testee protocol, built-in testee, vector file format, runner, matrix (on Tools)
 //   LocationWireVectors      the conformance vector generator                               (on Conformance)
 //   LocationWireFuzzing      differential fuzzer                                (on FuzzOracle, Conformance)
 //   LocationWireRender       SVG and HTML pictures of traces, regions and events, the HTML conformance report;
 //                            Foundation, no network                                         (on Conformance)
-//   locwire                  command line, swift-argument-parser           (on Vectors, Fuzzing, Render)
+//   locwire                  command line, swift-argument-parser           (on Vectors, Fuzzing, Interchange, Render)
 // "on X" names the highest modules depended upon; each also uses what X uses.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -42,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Only the `generate-documentation` plugin (scripts/build-docs.sh); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", exact: "0.10.0"),
     ],
     targets: [
         .target(name: "LocationWire", swiftSettings: strictSettings),
@@ -58,7 +59,7 @@ let package = Package(
             name: "LocationWireInterchange",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireBehavior",
-                "LocationWireTools", "CZlib",
+                "LocationWireTools", "CZlib", .product(name: "SwiftCSV", package: "SwiftCSV"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWire
+import LocationWireInterchange
 import LocationWireJSON
 import LocationWireTools
 
@@ -46,18 +47,11 @@ enum BehaviorInput {
             }
         case .json, .binpb, .auto:
             let batch: LocationBatch = try message(path, data, format == .binpb ? .binpb : nil)
-            var fixes = batch.fixes
-            if let compact = batch.compactFixes {
-                do {
-                    fixes = try compact.fixes()
-                } catch {
-                    throw InputRejected(
-                        message: "\(path): LocationBatch.compact_fixes does not rebuild: \(error.code.rawValue)")
-                }
+            do {
+                return (try BatchAssembly.fixes(of: batch), batch.fenceEvents)
+            } catch {
+                throw InputRejected(message: "\(path): LocationBatch.\(error)")
             }
-            if let live = batch.liveFix { fixes.append(live) }
-            for index in fixes.indices where fixes[index].bootId == 0 { fixes[index].bootId = batch.bootId }
-            return (fixes, batch.fenceEvents)
         }
     }
 

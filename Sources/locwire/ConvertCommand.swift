@@ -41,7 +41,7 @@ struct ConvertCommand: ParsableCommand {
         let message = try input.decode(bytes, format: from, codec: codec)
         switch to {
         case .binpb:
-            writeToStandardOutput(AnyMessageCodec.encodeBinary(message))
+            try writeOutput(AnyMessageCodec.encodeBinary(message), toFile: nil)
         case .json:
             let text = AnyMessageCodec.encodeJSON(message, options: JSONPrintOptions(pretty: pretty))
             writeToStandardOutput(Array((text + "\n").utf8))

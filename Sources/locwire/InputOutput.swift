@@ -91,9 +91,17 @@ func writeFile(_ bytes: [UInt8], to path: String) throws {
     }
 }
 
-/// Writes `bytes` to the file at `path`, or to standard output when there is none.
+/// Writes `bytes` to the file at `path`, or to standard output when there is none or it is `-`. Bytes that are
+/// not text (protobuf binary) are not written to a terminal, where they would only garble it: that is a usage
+/// error naming the way out, as gzip does.
 func writeOutput(_ bytes: [UInt8], toFile path: String?) throws {
-    guard let path else { return writeToStandardOutput(bytes) }
+    guard let path, path != "-" else {
+        if isatty(STDOUT_FILENO) != 0, String(validating: bytes, as: UTF8.self) == nil || bytes.contains(0) {
+            throw UsageFailure(
+                message: "not writing binary output to a terminal: give --output FILE, pipe it on, or ask for JSON")
+        }
+        return writeToStandardOutput(bytes)
+    }
     try writeFile(bytes, to: path)
 }
 

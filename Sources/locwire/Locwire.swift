@@ -20,8 +20,8 @@ struct Locwire: ParsableCommand {
         version: "1.0.0",
         subcommands: [
             ConvertCommand.self, ValidateCommand.self, TypesCommand.self, ConformanceCommand.self, FixturesCommand.self,
-            FuzzCommand.self, SimulateCommand.self, PlanCommand.self, CompactCommand.self, ExpandCommand.self,
-            StatsCommand.self, RenderCommand.self,
+            FuzzCommand.self, SimulateCommand.self, PlanCommand.self, ImportCommand.self, ExportCommand.self,
+            CompactCommand.self, ExpandCommand.self, StatsCommand.self, RenderCommand.self,
         ]
     )
 

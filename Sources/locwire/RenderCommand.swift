@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireInterchange
 import LocationWireJSON
 import LocationWireRender
 import LocationWireTools
@@ -178,9 +179,9 @@ struct RenderCommand: ParsableCommand {
         let data = try BehaviorInput.read(path)
         let root: Any
         do {
-            root = try JSONSerialization.jsonObject(with: data)
+            root = try JSONInput.document(data, "")
         } catch {
-            throw InputRejected(message: "\(path): not JSON: \(error.localizedDescription)")
+            throw InputRejected(message: "\(path): \(error)")
         }
         guard let list = (root as? [String: Any]).map({ $0["events"] }) ?? root as? [Any], let events = list as? [Any]
         else {

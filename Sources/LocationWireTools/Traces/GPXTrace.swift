@@ -10,10 +10,35 @@ import LocationWire
 /// counts from the first timed point (plus `firstElapsedMs`), every fix has `horizontalAccuracyCm` unless the point
 /// has `<hdop>` (accuracy = hdop × 5 m, the usual user-equivalent range error), and one `bootId`. Points without a
 /// `<time>` cannot be timed and are counted in ``untimedPoints``, not returned.
+///
+/// ``points`` keeps what the file says of every point, timed or not, in the file's units, for readers that convert
+/// for themselves (`locwire import`). Speed and course come from GPX 1.0's `<speed>` (m/s) and `<course>` (degrees)
+/// and from any extension element of the same local name, such as Garmin's TrackPointExtension v2
+/// `gpxtpx:speed` and `gpxtpx:course`.
 public struct GPXTrace: Sendable {
     public var fixes: [LocationFix] = []
     /// Track points without a time, which a trace cannot place.
     public var untimedPoints = 0
+    /// Every `trkpt` and `rtept` in document order, as written.
+    public var points: [Point] = []
+
+    /// One track or route point as the file writes it: degrees, metres, m/s, UTC milliseconds.
+    public struct Point: Sendable, Equatable {
+        /// The line of the point's start tag.
+        public var line: Int
+        public var latitude: Double
+        public var longitude: Double
+        /// `<time>`, read to UTC milliseconds; nil when the point has none.
+        public var timeMs: Int64?
+        /// `<ele>`, metres.
+        public var elevationM: Double?
+        /// `<hdop>`, dimensionless.
+        public var hdop: Double?
+        /// `<speed>` or an extension's `speed`, metres per second.
+        public var speedMS: Double?
+        /// `<course>` or an extension's `course`, degrees clockwise from true north.
+        public var courseDeg: Double?
+    }
 
     /// How the reader fills what GPX lacks.
     public struct Options: Sendable {
@@ -31,7 +56,8 @@ public struct GPXTrace: Sendable {
     }
 
     /// Reads GPX bytes. Throws ``ReadError`` for XML that does not parse and for a point without a valid
-    /// `lat`/`lon` or with a `<time>` that is not ISO 8601.
+    /// `lat`/`lon`, with a `<time>` that is not ISO 8601, or with an `<ele>`, `<hdop>`, speed or course that is
+    /// not a finite number.
     public init(data: Data, options: Options = Options()) throws {
         let reader = Reader(options: options)
         let parser = XMLParser(data: data)
@@ -45,12 +71,16 @@ public struct GPXTrace: Sendable {
                 message: "not well-formed XML: \(parser.parserError.map { "\($0.localizedDescription)" } ?? "?")")
         }
         guard reader.sawGPX else { throw ReadError(line: 1, message: "no <gpx> element: not a GPX file") }
-        // Some XMLParser builds accept a document that just stops; a truncated file must not pass as a short track.
+        // Some XMLParser builds (libxml2 recovering) report success for a document that just stops, or that breaks
+        // off at a malformed tag; neither may pass as a short track.
         guard reader.closedGPX else {
-            throw ReadError(line: parser.lineNumber, message: "the file ends before </gpx>: truncated")
+            throw ReadError(
+                line: parser.lineNumber,
+                message: "the XML breaks off before </gpx>: the file is truncated, or not well-formed from here")
         }
         fixes = reader.fixes
         untimedPoints = reader.untimedPoints
+        points = reader.points
     }
 
     /// A SAX reader: GPX files of real tracks run to tens of megabytes, and a tree of them is not needed.
@@ -58,24 +88,14 @@ public struct GPXTrace: Sendable {
         let options: Options
         var fixes: [LocationFix] = []
         var untimedPoints = 0
+        var points: [Point] = []
         var error: ReadError?
         var sawGPX = false
         var closedGPX = false
-        private var point: LocationFix?
-        private var pointLine = 0
+        private var point: Point?
         private var text = ""
         private var firstTimeMs: Int64?
-        private let isoFormatter: ISO8601DateFormatter = {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime]
-            return formatter
-        }()
-        private let isoFractionalFormatter: ISO8601DateFormatter = {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            return formatter
-        }()
-        private var hasTime = false
+        private let times = ISO8601Time()
 
         init(options: Options) {
             self.options = options
@@ -88,21 +108,13 @@ public struct GPXTrace: Sendable {
             text = ""
             if name == "gpx" { sawGPX = true }
             guard name == "trkpt" || name == "rtept" else { return }
-            guard let latitude = attributes["lat"].flatMap(Self.e7), abs(latitude) <= 900_000_000,
-                let longitude = attributes["lon"].flatMap(Self.e7), abs(longitude) <= 1_800_000_000
+            guard let latitude = attributes["lat"].flatMap(Self.degrees), abs(latitude) <= 90,
+                let longitude = attributes["lon"].flatMap(Self.degrees), abs(longitude) <= 180
             else {
                 fail(parser, "<\(name)> needs lat in -90...90 and lon in -180...180 (degrees)")
                 return
             }
-            var fix = LocationFix()
-            fix.latitudeE7 = latitude
-            fix.longitudeE7 = longitude
-            fix.horizontalAccuracyCm = options.horizontalAccuracyCm
-            fix.bootId = options.bootId
-            fix.source = .gnss
-            point = fix
-            pointLine = parser.lineNumber
-            hasTime = false
+            point = Point(line: parser.lineNumber, latitude: latitude, longitude: longitude)
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -116,38 +128,65 @@ public struct GPXTrace: Sendable {
             if name == "gpx" { closedGPX = true }
             guard point != nil else { return }
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            switch name {
+            // Extensions name their elements with a prefix (gpxtpx:speed); the local name is what counts.
+            let localName = name.split(separator: ":").last.map(String.init) ?? name
+            switch localName {
             case "time":
-                guard let date = isoFormatter.date(from: value) ?? isoFractionalFormatter.date(from: value) else {
-                    fail(parser, "<time>\(value)</time> is not an ISO 8601 time")
+                guard let timeMs = times.milliseconds(value) else {
+                    fail(parser, "<\(name)>\(value)</\(name)> is not an ISO 8601 time")
                     return
                 }
-                let timeMs = Int64((date.timeIntervalSince1970 * 1000).rounded())
                 point?.timeMs = timeMs
-                let first = firstTimeMs ?? timeMs
-                firstTimeMs = first
-                // A time before the first point's (a GPX file need not be ordered) still gets a time; the
-                // recording engine then drops it as not after the previous one, as it would on a phone.
-                point?.elapsedRealtimeMs = options.firstElapsedMs &+ UInt64(clamping: max(timeMs - first, 0))
-                hasTime = true
-            case "ele":
-                if let metres = Double(value), metres.isFinite, abs(metres) < 20_000_000 {
-                    point?.altitudeCm = Int32((metres * 100).rounded())
-                }
-            case "hdop":
-                if let hdop = Double(value), hdop.isFinite, hdop > 0, hdop < 1_000 {
-                    point?.horizontalAccuracyCm = UInt32((hdop * 500).rounded())
-                }
-            case "speed":
-                if let speed = Double(value), speed.isFinite, speed >= 0, speed <= 500 {
-                    point?.speedCmS = UInt32((speed * 100).rounded())
-                }
+            case "ele": point?.elevationM = number(parser, name, value)
+            case "hdop": point?.hdop = number(parser, name, value)
+            case "speed": point?.speedMS = number(parser, name, value)
+            case "course": point?.courseDeg = number(parser, name, value)
             case "trkpt", "rtept":
-                if hasTime, let point { fixes.append(point) } else { untimedPoints += 1 }
+                if let point { finish(point) }
                 point = nil
             default:
                 break
             }
+        }
+
+        /// The trace's fix for a finished point, as described on ``GPXTrace``.
+        private func finish(_ point: Point) {
+            points.append(point)
+            guard let timeMs = point.timeMs else {
+                untimedPoints += 1
+                return
+            }
+            var fix = LocationFix()
+            fix.latitudeE7 = Int32((point.latitude * 1e7).rounded())
+            fix.longitudeE7 = Int32((point.longitude * 1e7).rounded())
+            fix.horizontalAccuracyCm = options.horizontalAccuracyCm
+            fix.bootId = options.bootId
+            fix.source = .gnss
+            fix.timeMs = timeMs
+            let first = firstTimeMs ?? timeMs
+            firstTimeMs = first
+            // A time before the first point's (a GPX file need not be ordered) still gets a time; the
+            // recording engine then drops it as not after the previous one, as it would on a phone.
+            fix.elapsedRealtimeMs = options.firstElapsedMs &+ UInt64(clamping: max(timeMs - first, 0))
+            if let metres = point.elevationM, abs(metres) < 20_000_000 {
+                fix.altitudeCm = Int32((metres * 100).rounded())
+            }
+            if let hdop = point.hdop, hdop > 0, hdop < 1_000 {
+                fix.horizontalAccuracyCm = UInt32((hdop * 500).rounded())
+            }
+            if let speed = point.speedMS, speed >= 0, speed <= 500 {
+                fix.speedCmS = UInt32((speed * 100).rounded())
+            }
+            fixes.append(fix)
+        }
+
+        /// A finite number, or a failure naming the element.
+        private func number(_ parser: XMLParser, _ name: String, _ text: String) -> Double? {
+            guard let value = Double(text), value.isFinite else {
+                fail(parser, "<\(name)>\(text.prefix(40))</\(name)> is not a finite number")
+                return nil
+            }
+            return value
         }
 
         private func fail(_ parser: XMLParser, _ message: String) {
@@ -155,12 +194,10 @@ public struct GPXTrace: Sendable {
             parser.abortParsing()
         }
 
-        /// Decimal degrees to 1e-7 degree, rounded; nil when not a finite number.
-        static func e7(_ text: String) -> Int32? {
-            guard let degrees = Double(text.trimmingCharacters(in: .whitespaces)), degrees.isFinite,
-                abs(degrees) <= 180
-            else { return nil }
-            return Int32((degrees * 1e7).rounded())
+        /// Decimal degrees; nil when not a finite number.
+        static func degrees(_ text: String) -> Double? {
+            guard let degrees = Double(text.trimmingCharacters(in: .whitespaces)), degrees.isFinite else { return nil }
+            return degrees
         }
     }
 }

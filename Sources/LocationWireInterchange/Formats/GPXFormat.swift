@@ -1,0 +1,103 @@
+import Foundation
+import LocationWire
+import LocationWireTools
+
+/// GPX 1.0 and 1.1, read by ``GPXTrace`` (FoundationXML's XMLParser) and converted here:
+/// | GPX | unit | LocationFix |
+/// |---|---|---|
+/// | `lat`, `lon` | degrees | `latitude_e7`, `longitude_e7` |
+/// | `<time>` | ISO 8601 | `time_ms` |
+/// | `<ele>` | m | `altitude_cm` |
+/// | `<hdop>` | dimensionless | `horizontal_accuracy_cm` = hdop × 5 m (the usual user-equivalent range error) |
+/// | `<speed>`, `gpxtpx:speed` | m/s | `speed_cm_s` |
+/// | `<course>`, `gpxtpx:course` | degrees | `course_cdeg` |
+///
+/// GPX says nothing of accuracy without `<hdop>`, nor of battery, motion or why a point was recorded; those stay
+/// unset (never a default). Points without `<time>` are counted and skipped.
+/// Written: GPX 1.1, one `trk` of one `trkseg`; `hdop` = accuracy / 5 m, speed and course in Garmin's
+/// TrackPointExtension v2.
+public enum GPXFormat {
+    /// GPX readers' usual user-equivalent range error: accuracy = hdop × 5 m (``GPXTrace`` reads it so too).
+    static let hdopMetres = 5.0
+
+    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) -> [LocationFix] {
+        let trace: GPXTrace
+        do {
+            trace = try GPXTrace(data: data)
+        } catch let error as GPXTrace.ReadError {
+            throw InterchangeError("line \(error.line)", error.message)
+        } catch {
+            throw InterchangeError("", "\(error)")
+        }
+        var fixes: [LocationFix] = []
+        for gpxPoint in trace.points {
+            var point = TrackPoint(location: "line \(gpxPoint.line)")
+            point.timeMs = gpxPoint.timeMs.map(Double.init)
+            point.latitudeE7 = gpxPoint.latitude * 1e7
+            point.longitudeE7 = gpxPoint.longitude * 1e7
+            point.altitudeCm = gpxPoint.elevationM.map { $0 * 100 }
+            point.horizontalAccuracyCm = gpxPoint.hdop.map { $0 * hdopMetres * 100 }
+            point.speedCmS = gpxPoint.speedMS.map { $0 * 100 }
+            point.courseCdeg = gpxPoint.courseDeg.map { $0 * 100 }
+            if let fix = converter.convert(point) { fixes.append(fix) }
+        }
+        return fixes
+    }
+
+    public static func write(_ fixes: [LocationFix], name: String) -> Data {
+        let times = ISO8601Time()
+        var text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="locwire" xmlns="http://www.topografix.com/GPX/1/1" \
+            xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
+              <trk>
+                <name>\(escape(name))</name>
+                <trkseg>
+
+            """
+        for fix in fixes {
+            let latitude = decimal(Int64(fix.latitudeE7 ?? 0), places: 7)
+            let longitude = decimal(Int64(fix.longitudeE7 ?? 0), places: 7)
+            text += "      <trkpt lat=\"\(latitude)\" lon=\"\(longitude)\">"
+            // Child order is the schema's: ele, time, ..., hdop, ..., extensions.
+            if let altitude = fix.altitudeCm { text += "<ele>\(decimal(Int64(altitude), places: 2))</ele>" }
+            text += "<time>\(times.string(milliseconds: fix.timeMs))</time>"
+            if let accuracy = fix.horizontalAccuracyCm {
+                // hdop = accuracy / 500 cm = accuracy × 2 / 1000.
+                text += "<hdop>\(decimal(Int64(accuracy) * 2, places: 3))</hdop>"
+            }
+            if fix.speedCmS != nil || fix.courseCdeg != nil {
+                text += "<extensions><gpxtpx:TrackPointExtension>"
+                if let speed = fix.speedCmS {
+                    text += "<gpxtpx:speed>\(decimal(Int64(speed), places: 2))</gpxtpx:speed>"
+                }
+                if let course = fix.courseCdeg {
+                    text += "<gpxtpx:course>\(decimal(Int64(course), places: 2))</gpxtpx:course>"
+                }
+                text += "</gpxtpx:TrackPointExtension></extensions>"
+            }
+            text += "</trkpt>\n"
+        }
+        text += "    </trkseg>\n  </trk>\n</gpx>\n"
+        return Data(text.utf8)
+    }
+
+    /// `value` × 10^-places as xsd:decimal text, which GPX's numbers are: exact digits from the integer, never an
+    /// exponent (a Double prints 1e-07 for the latitude 0.0000001, which xsd:decimal does not allow).
+    package static func decimal(_ value: Int64, places: Int) -> String {
+        let digits = String(value.magnitude)
+        let padded = String(repeating: "0", count: max(0, places + 1 - digits.count)) + digits
+        let whole = padded.dropLast(places)
+        var fraction = padded.suffix(places)
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        return (value < 0 ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
+    }
+
+    /// XML text escaping for the track name (the device id, which may hold any UTF-8): markup characters
+    /// escaped, and control characters, which XML 1.0 does not allow at all, left out.
+    static func escape(_ text: String) -> String {
+        let allowed = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\t" }))
+        return allowed.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

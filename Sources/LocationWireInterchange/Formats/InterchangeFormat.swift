@@ -1,0 +1,57 @@
+import Foundation
+import LocationWire
+
+/// The formats `locwire import` reads.
+public enum ImportFormat: String, CaseIterable, Sendable {
+    case gpx, geojson, owntracks, overland, csv
+
+    /// The fixes of `data` (not yet sequenced: see ``BatchAssembly``) and what became of each point. Throws
+    /// ``InterchangeError`` for a file that is not the format, naming the line or element.
+    public func read(_ data: Data) throws(InterchangeError) -> (fixes: [LocationFix], summary: ImportSummary) {
+        var converter = PointConverter()
+        let fixes: [LocationFix] =
+            switch self {
+            case .gpx: try GPXFormat.read(data, &converter)
+            case .geojson: try GeoJSONFormat.read(data, &converter)
+            case .owntracks: try OwnTracksFormat.read(data, &converter)
+            case .overland: try OverlandFormat.read(data, &converter)
+            case .csv: try CSVFormat.read(data, &converter)
+            }
+        return (fixes, converter.summary)
+    }
+
+    /// Reads `data` and builds the batch, with the summary completed by the ordering counts.
+    public func importBatch(
+        _ data: Data, deviceId: String, installId: UInt64? = nil
+    ) throws(InterchangeError) -> (batch: LocationBatch, summary: ImportSummary) {
+        var (fixes, summary) = try read(data)
+        guard !fixes.isEmpty else {
+            throw InterchangeError("", "no point could be imported\n\(summary.text)")
+        }
+        let (batch, outOfOrder, sameTime) = try BatchAssembly.batch(fixes, deviceId: deviceId, installId: installId)
+        summary.outOfOrder = outOfOrder
+        summary.sameTime = sameTime
+        return (batch, summary)
+    }
+}
+
+/// The formats `locwire export` writes.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    case geojson, gpx, owntracks, overland
+
+    /// Every fix of `batch` (backlog rows or compact, then the live fix) in this format. Throws for a fix without
+    /// a position, which no format can hold.
+    public func write(_ batch: LocationBatch) throws(InterchangeError) -> Data {
+        let fixes = try BatchAssembly.fixes(of: batch)
+        // Every format needs a position; writing (0, 0) for a missing one would invent a place.
+        if let index = fixes.firstIndex(where: { $0.latitudeE7 == nil || $0.longitudeE7 == nil }) {
+            throw InterchangeError("fix \(index + 1) of \(fixes.count)", "has no latitude and longitude to write")
+        }
+        return switch self {
+        case .geojson: GeoJSONFormat.write(fixes)
+        case .gpx: GPXFormat.write(fixes, name: batch.deviceId)
+        case .owntracks: OwnTracksFormat.write(fixes)
+        case .overland: OverlandFormat.write(fixes, deviceId: batch.deviceId)
+        }
+    }
+}

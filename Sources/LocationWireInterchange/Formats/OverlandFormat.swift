@@ -1,0 +1,108 @@
+import Foundation
+import LocationWire
+import LocationWireTools
+
+/// Overland's upload (https://github.com/aaronpk/Overland-iOS): `{"locations": [Feature, ...]}`, each a GeoJSON
+/// Point feature whose `properties` hold, in the units of iOS Core Location:
+/// | Overland | unit | LocationFix |
+/// |---|---|---|
+/// | `timestamp` | ISO 8601 | `time_ms` |
+/// | `coordinates` | [lon, lat] degrees | `longitude_e7`, `latitude_e7` |
+/// | `horizontal_accuracy`, `vertical_accuracy` | m | `horizontal_accuracy_cm`, `vertical_accuracy_cm` |
+/// | `altitude` | m | `altitude_cm` |
+/// | `speed`, `speed_accuracy` | m/s | `speed_cm_s`, `speed_accuracy_cm_s` |
+/// | `course`, `course_accuracy` | degrees | `course_cdeg`, `course_accuracy_cdeg` |
+/// | `battery_level` | 0 ... 1 | `battery_percent` (× 100) |
+/// | `battery_state` | unknown, unplugged, charging, full | `battery_state` |
+/// | `motion` | [stationary, walking, running, cycling, driving] | `motion_activity`: the first name that maps |
+///
+/// iOS writes -1 for an invalid speed, course or accuracy; such values are left out and counted. Other properties
+/// (`wifi`, `device_id`, `pauses`, `activity`, `desired_accuracy`, ...) describe the app and are ignored.
+/// Written: the same, with `motion` holding the one activity (ON_FOOT and UNKNOWN have no Overland name and are
+/// left out) and `device_id` from the batch.
+public enum OverlandFormat {
+    static let motions: [String: MotionActivity] = [
+        "stationary": .still, "walking": .walking, "running": .running, "cycling": .cycling, "driving": .inVehicle,
+    ]
+    static let motionNames: [MotionActivity: String] = [
+        .still: "stationary", .walking: "walking", .running: "running", .cycling: "cycling", .inVehicle: "driving",
+    ]
+    /// The table above, for the numbers.
+    static let numberKeys: NumberKeys = [
+        ("altitude", \.altitudeCm, 100), ("horizontal_accuracy", \.horizontalAccuracyCm, 100),
+        ("vertical_accuracy", \.verticalAccuracyCm, 100), ("speed", \.speedCmS, 100),
+        ("speed_accuracy", \.speedAccuracyCmS, 100), ("course", \.courseCdeg, 100),
+        ("course_accuracy", \.courseAccuracyCdeg, 100), ("battery_level", \.batteryPercent, 100),
+    ]
+    static let batteryStates: [String: BatteryState] = [
+        "unknown": .unspecified, "unplugged": .unplugged, "charging": .charging, "full": .full,
+    ]
+
+    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) -> [LocationFix] {
+        let root = try JSONInput(try JSONInput.document(data, ""), "")
+        guard let locations = try root.array("locations") else {
+            throw InterchangeError("", "no \"locations\" array: not an Overland upload")
+        }
+        let times = ISO8601Time()
+        var fixes: [LocationFix] = []
+        for (index, element) in locations.enumerated() {
+            let feature = try JSONInput(element, "locations[\(index)]")
+            var properties = try feature.object("properties")
+            if properties == nil { properties = try JSONInput([String: Any](), feature.path("properties")) }
+            guard let properties else { continue }
+            var point = TrackPoint(location: feature.location)
+            if let coordinates = try GeoJSONFormat.pointCoordinates(feature) {
+                point.longitudeE7 = coordinates.longitude * 1e7
+                point.latitudeE7 = coordinates.latitude * 1e7
+                point.altitudeCm = coordinates.altitude.map { $0 * 100 }
+            }
+            if let timestamp = try properties.string("timestamp") {
+                guard let timeMs = times.milliseconds(timestamp) else {
+                    throw InterchangeError(properties.path("timestamp"), "\"\(timestamp.prefix(40))\" is not ISO 8601")
+                }
+                point.timeMs = Double(timeMs)
+            }
+            try properties.read(numberKeys, into: &point)
+            if let state = try properties.string("battery_state") {
+                if let mapped = batteryStates[state] {
+                    point.batteryState = mapped
+                } else {
+                    point.unmapped.append("battery_state")
+                }
+            }
+            if let motion = try properties.array("motion"), !motion.isEmpty {
+                let names = motion.compactMap { $0 as? String }
+                if let mapped = names.lazy.compactMap({ motions[$0] }).first {
+                    point.motionActivity = mapped
+                } else {
+                    point.unmapped.append("motion_activity")
+                }
+            }
+            if let fix = converter.convert(point) { fixes.append(fix) }
+        }
+        return fixes
+    }
+
+    public static func write(_ fixes: [LocationFix], deviceId: String) -> Data {
+        let times = ISO8601Time()
+        let features: [[String: Any]] = fixes.map { fix in
+            var properties: [String: Any] = [
+                "timestamp": times.string(milliseconds: fix.timeMs), "device_id": deviceId,
+            ]
+            if let value = fix.altitudeCm { properties["altitude"] = Double(value, per: 100) }
+            if let value = fix.horizontalAccuracyCm { properties["horizontal_accuracy"] = Double(value, per: 100) }
+            if let value = fix.verticalAccuracyCm { properties["vertical_accuracy"] = Double(value, per: 100) }
+            if let value = fix.speedCmS { properties["speed"] = Double(value, per: 100) }
+            if let value = fix.speedAccuracyCmS { properties["speed_accuracy"] = Double(value, per: 100) }
+            if let value = fix.courseCdeg { properties["course"] = Double(value, per: 100) }
+            if let value = fix.courseAccuracyCdeg { properties["course_accuracy"] = Double(value, per: 100) }
+            if let value = fix.batteryPercent { properties["battery_level"] = Double(value, per: 100) }
+            if let state = batteryStates.first(where: { $0.value == fix.batteryState && $0.key != "unknown" }) {
+                properties["battery_state"] = state.key
+            }
+            properties["motion"] = motionNames[fix.motionActivity].map { [$0] } ?? []
+            return GeoJSONFormat.pointFeature(fix, properties: properties, withAltitude: false)
+        }
+        return JSONOutput.data(["locations": features])
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import LocationWire
+
+/// OwnTracks `_type: location` messages (https://owntracks.org/booklet/tech/json/).
+///
+/// Read: a JSON array of messages, one message, JSON lines (one message a line), or the OwnTracks Recorder's `.rec` files
+/// (`ISO-time<TAB>topic-or-*<TAB>{json}` a line). Messages of another `_type` are counted as skipped.
+/// | OwnTracks | unit | LocationFix |
+/// |---|---|---|
+/// | `tst` | Unix seconds | `time_ms` (× 1000) |
+/// | `lat`, `lon` | degrees | `latitude_e7`, `longitude_e7` (× 1e7) |
+/// | `acc`, `vac` | m | `horizontal_accuracy_cm`, `vertical_accuracy_cm` (× 100) |
+/// | `alt` | m | `altitude_cm` (× 100) |
+/// | `vel` | km/h | `speed_cm_s` (× 100000 / 3600: 36 km/h is 1000 cm/s) |
+/// | `cog` | degrees | `course_cdeg` (× 100) |
+/// | `batt` | % | `battery_percent` |
+/// | `p` | kPa (iOS barometer) | `pressure_hpa` (× 10) |
+/// | `bs` | 0 unknown, 1 unplugged, 2 charging, 3 full | `battery_state` |
+/// | `t` | trigger | `reason`: p ping → HEARTBEAT, c circular region and b beacon → REGION_EVENT, r response to a report request → SERVER_REQUEST, u manual → MANUAL, t timer → PERIODIC, v visit → VISIT |
+///
+/// `m` (monitoring mode), `conn`, `tid`, `topic` and the rest describe the app, not the fix, and are ignored.
+///
+/// Written: a JSON array, one message a line, with the integers the booklet specifies (`tst` in whole seconds,
+/// `acc`, `alt`, `vac`, `vel`, `cog`, `batt` rounded to whole units), so sub-second times and centimetres do not
+/// survive the round trip; everything else above does.
+public enum OwnTracksFormat {
+    static let triggers: [String: FixReason] = [
+        "p": .heartbeat, "c": .regionEvent, "b": .regionEvent, "r": .serverRequest, "u": .manual, "t": .periodic,
+        "v": .visit,
+    ]
+    /// The trigger written for each reason; REGION_EVENT as `c`, the booklet's default.
+    static let triggerForReason: [FixReason: String] = [
+        .heartbeat: "p", .regionEvent: "c", .serverRequest: "r", .manual: "u", .periodic: "t", .visit: "v",
+    ]
+    static let batteryStates: [BatteryState] = [.unspecified, .unplugged, .charging, .full]
+    /// The table above, for the numbers. vel: 1 km/h is 100000 cm / 3600 s, divided last so that whole km/h
+    /// multiples of 36 give whole cm/s exactly.
+    static let numberKeys: NumberKeys = [
+        ("tst", \.timeMs, 1000), ("lat", \.latitudeE7, 1e7), ("lon", \.longitudeE7, 1e7),
+        ("acc", \.horizontalAccuracyCm, 100), ("vac", \.verticalAccuracyCm, 100), ("alt", \.altitudeCm, 100),
+        ("vel", \.speedCmS, 100_000.0 / 3600), ("cog", \.courseCdeg, 100), ("batt", \.batteryPercent, 1),
+        ("p", \.pressureHpa, 10),
+    ]
+
+    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) -> [LocationFix] {
+        var fixes: [LocationFix] = []
+        let text = String(decoding: data, as: UTF8.self)
+        if text.first(where: { !$0.isWhitespace }) == "[" {
+            guard let array = try JSONInput.document(data, "") as? [Any] else {
+                throw InterchangeError("", "expected a JSON array of OwnTracks messages")
+            }
+            for (index, element) in array.enumerated() {
+                if let fix = try message(element, "[\(index)]", &converter) { fixes.append(fix) }
+            }
+            return fixes
+        }
+        // One message saved from an HTTP body may be pretty-printed over several lines (a file of one line is
+        // read as lines below, so that its messages say "line 1").
+        if text.first(where: { !$0.isWhitespace }) == "{",
+            text.trimmingCharacters(in: .whitespacesAndNewlines).contains("\n"),
+            let single = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        {
+            return try message(single, "", &converter).map { [$0] } ?? []
+        }
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { continue }
+            let location = "line \(index + 1)"
+            var json = Substring(trimmed)
+            if !trimmed.hasPrefix("{") {
+                // Recorder: time, topic (or *), JSON, separated by tabs.
+                let fields = trimmed.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+                guard fields.count == 3 else {
+                    throw InterchangeError(
+                        location, "neither a JSON object nor a Recorder line (time<TAB>topic<TAB>{json})")
+                }
+                json = fields[2]
+            }
+            let value = try JSONInput.document(Data(json.utf8), location)
+            if let fix = try message(value, location, &converter) { fixes.append(fix) }
+        }
+        return fixes
+    }
+
+    private static func message(
+        _ value: Any, _ location: String, _ converter: inout PointConverter
+    ) throws(InterchangeError) -> LocationFix? {
+        let json = try JSONInput(value, location)
+        let type = try json.string("_type")
+        guard type == "location" else {
+            converter.skipRecord("not a location message (_type \(type ?? "missing"))")
+            return nil
+        }
+        var point = TrackPoint(location: location)
+        try json.read(numberKeys, into: &point)
+        if let status = try json.number("bs") {
+            if let index = Int(exactly: status), batteryStates.indices.contains(index) {
+                point.batteryState = batteryStates[index]
+            } else {
+                point.unmapped.append("battery_state")
+            }
+        }
+        if let trigger = try json.string("t") {
+            if let reason = triggers[trigger] { point.reason = reason } else { point.unmapped.append("reason") }
+        }
+        return converter.convert(point)
+    }
+
+    public static func write(_ fixes: [LocationFix]) -> Data {
+        var lines: [Data] = []
+        for fix in fixes {
+            var message: [String: Any] = ["_type": "location", "tst": Int(fix.timeMs.floorDivided(by: 1000))]
+            if let latitude = fix.latitudeE7 { message["lat"] = Double(latitude, per: 1e7) }
+            if let longitude = fix.longitudeE7 { message["lon"] = Double(longitude, per: 1e7) }
+            if let accuracy = fix.horizontalAccuracyCm { message["acc"] = whole(Double(accuracy) / 100) }
+            if let accuracy = fix.verticalAccuracyCm { message["vac"] = whole(Double(accuracy) / 100) }
+            if let altitude = fix.altitudeCm { message["alt"] = whole(Double(altitude) / 100) }
+            if let speed = fix.speedCmS { message["vel"] = whole(Double(speed) * 3600 / 100_000) }
+            if let course = fix.courseCdeg { message["cog"] = whole(Double(course) / 100) % 360 }
+            if let battery = fix.batteryPercent { message["batt"] = Int(battery) }
+            if let pressure = fix.pressureHpa, let hectopascal = Double("\(pressure)") {
+                message["p"] = hectopascal / 10
+            }
+            if let status = batteryStates.firstIndex(of: fix.batteryState), status > 0 { message["bs"] = status }
+            if let trigger = triggerForReason[fix.reason] { message["t"] = trigger }
+            lines.append(JSONOutput.data(message))
+        }
+        var output = Data("[\n".utf8)
+        for (index, line) in lines.enumerated() {
+            output.append(line)
+            output.append(contentsOf: Array((index == lines.count - 1 ? "\n" : ",\n").utf8))
+        }
+        output.append(contentsOf: Array("]\n".utf8))
+        return output
+    }
+
+    /// The nearest whole number, halves away from zero.
+    private static func whole(_ value: Double) -> Int { Int(value.rounded()) }
+}
+
+extension Int64 {
+    /// Division rounding toward minus infinity, so that times before 1970 still fall in their own second.
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor < 0) ? quotient - 1 : quotient
+    }
+}
