@@ -85,7 +85,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ] + root("LocationWire", "LocationWireSession"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireTools"),
             swiftSettings: strictSettings
         ),
         .target(
@@ -123,8 +123,6 @@ let package = Package(
                 "LocationWireServer",
                 "LocationWireMockServer",
                 "LocationWireHTTP",
-                .product(name: "LocationWire", package: "LocationWire"),
-                .product(name: "LocationWireSession", package: "LocationWire"),
                 "LocationWireHTTPClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

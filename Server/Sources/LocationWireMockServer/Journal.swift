@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireTools
 
 /// One line of the mock server's journal (`--journal FILE`, JSON lines): a request to `POST /v1/batches` as it
 /// was received, the fault it got, what was stored, and what was answered.
@@ -117,9 +118,9 @@ public final class JournalWriter: Sendable {
     public static func read(path: String) throws -> [JournalEntry] {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = String(decoding: try FileAccess.read(path), as: UTF8.self)
         } catch {
-            throw MockReportError.unreadable("cannot read the journal \(path): \(error.localizedDescription)")
+            throw MockReportError.unreadable("the journal: \(error)")
         }
         var entries: [JournalEntry] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()

@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireTools
 
 /// An input the report cannot read; the command line exits 2 with it.
 public enum MockReportError: Error, CustomStringConvertible {
@@ -62,9 +63,9 @@ public struct ClientLogEntry: Decodable, Hashable, Sendable {
     public static func read(path: String) throws -> [ClientLogEntry] {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = String(decoding: try FileAccess.read(path), as: UTF8.self)
         } catch {
-            throw MockReportError.unreadable("cannot read the client log \(path): \(error.localizedDescription)")
+            throw MockReportError.unreadable("the client log: \(error)")
         }
         var entries: [ClientLogEntry] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWireHTTPClient
+import LocationWireTools
 
 /// `locwire-server load`: simulated devices upload realistic batches to one or more servers for a while, and
 /// the throughput and batch latency they saw.
@@ -60,7 +61,7 @@ struct LoadCommand: AsyncParsableCommand {
     func run() async throws {
         let tokens: [String: String]
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: tokensFile))
+            let data = Data(try FileAccess.read(tokensFile))
             guard let object = try JSONSerialization.jsonObject(with: data) as? [String: String] else {
                 throw ValidationError("--tokens-file \(tokensFile): not a JSON object of strings")
             }
@@ -68,7 +69,7 @@ struct LoadCommand: AsyncParsableCommand {
         } catch let error as ValidationError {
             throw error
         } catch {
-            throw ValidationError("--tokens-file \(tokensFile): \(error.localizedDescription)")
+            throw ValidationError("--tokens-file: \(error)")
         }
         guard seconds > 0, seconds <= 86_400 else { throw ValidationError("--seconds must be in (0, 86400]") }
         guard interval >= 0, interval <= 3600 else { throw ValidationError("--interval must be in [0, 3600]") }

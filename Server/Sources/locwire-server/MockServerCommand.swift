@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LocationWireMockServer
 import LocationWireServer
+import LocationWireTools
 
 /// `locwire-server mock-server`: a server that misbehaves on purpose, for client teams, and the report that
 /// says whether their client lost or doubled anything through it.
@@ -68,9 +69,11 @@ struct MockServerRunCommand: AsyncParsableCommand {
         }
         let writer: JournalWriter
         do {
+            // The plain-words reason (no such folder, a directory, permission) before the file handle's own error.
+            try FileAccess.checkWritable(journal)
             writer = try JournalWriter(path: journal)
         } catch {
-            throw ValidationError("--journal: cannot create \(journal): \(error.localizedDescription)")
+            throw ValidationError("--journal: \(error)")
         }
         let store = MockStore(spec: spec, seed: seed, journal: writer, tokens: token.isEmpty ? nil : Set(token))
         let host = self.host

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWireHTTPClient
+import LocationWireTools
 
 /// `locwire-server probe`: checks a running server against the HTTP binding.
 struct ProbeCommand: AsyncParsableCommand {
@@ -111,9 +112,9 @@ struct ProbeCommand: AsyncParsableCommand {
         let text = format.render(report, serverName: name)
         if let output {
             do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output))
+                try FileAccess.write(Array(text.utf8), to: output)
             } catch {
-                printToStandardError("locwire-server probe: cannot write \(output): \(error.localizedDescription)")
+                printToStandardError("locwire-server probe: \(error)")
                 throw ExitCode(2)
             }
             if !quiet { printToStandardError("probe: \(report.summary); report in \(output)") }

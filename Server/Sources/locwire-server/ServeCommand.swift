@@ -181,9 +181,9 @@ struct ServeCommand: AsyncParsableCommand {
     func readPolicy(_ path: String) throws -> TrackingPolicy {
         let bytes: [UInt8]
         do {
-            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes = try FileAccess.read(path)
         } catch {
-            throw ValidationError("cannot read --policy \(path): \(error.localizedDescription)")
+            throw ValidationError("--policy: \(error)")
         }
         do {
             return try TrackingPolicy(jsonUTF8: bytes)
