@@ -33,8 +33,15 @@ struct BatchInputOptions: ParsableArguments {
         case .auto:
             format = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{") ? .json : .binpb
         }
-        let batch: LocationBatch = try BehaviorInput.message(inputName, data, format)
-        return (batch, format)
+        do {
+            let batch: LocationBatch = try BehaviorInput.message(inputName, data, format)
+            return (batch, format)
+        } catch let rejection as InputRejected {
+            // The likeliest mistake: a track in another format, which import turns into a batch.
+            throw InputRejected(
+                message: rejection.message + "\n(a GPX, GeoJSON, OwnTracks, Overland or CSV track is read by "
+                    + "`locwire import --from FORMAT FILE --device-id ID` first)")
+        }
     }
 }
 
