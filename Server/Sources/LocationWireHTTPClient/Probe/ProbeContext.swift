@@ -86,22 +86,28 @@ public final class ProbeContext: Sendable {
 
     // MARK: - Sending
 
+    /// How long ``upload(_:format:gzip:)`` keeps waiting out 429 and 503 before it reports the refusal.
+    static let refusalPatience: Duration = .seconds(60)
+
     /// Posts `batch` as a device does, in `format`, and reads the answer. A 429 or 503 is waited out as a device
-    /// waits it out (`Retry-After`, at most 10 s a time, 5 times), so that a rate-limited server can be probed;
-    /// the load checks, which look for those statuses, send without this.
+    /// waits it out (`Retry-After`, at most 10 s a time, for up to ``refusalPatience``), so that a rate-limited
+    /// server can be probed; the load checks, which look for those statuses, send without this. Each wait adds up
+    /// to half a second at random: sixteen installations refused together and retrying after exactly the same
+    /// second would meet the same in-flight limit again, every time.
     func upload(
         _ batch: LocationBatch, format: BodyFormat = .binary, gzip: Bool = false
     ) async throws
         -> BindingClient.UploadResult
     {
-        var attempts = 0
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.refusalPatience
         while true {
             let result = try await client.upload(batch, token: token, format: format, gzip: gzip, timeout: timeout)
-            attempts += 1
-            guard case .refused(let status, _, let retryAfter) = result, status == 429 || status == 503, attempts < 6
+            guard case .refused(let status, _, let retryAfter) = result, status == 429 || status == 503,
+                clock.now < deadline
             else { return result }
             let seconds = min(RetryAfter.seconds(retryAfter) ?? 1, 10)
-            try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+            try await Task.sleep(for: .milliseconds(Int64(seconds * 1000) + Int64.random(in: 0...500)))
         }
     }
 
