@@ -3,7 +3,7 @@
 #   build/bench_cpp   C++ libprotobuf (protoc --cpp_out)
 #   build/bench_c     protobuf-c (protoc-c --c_out)
 #   build/python/     Python code (protoc --python_out) that bench_python.py imports
-# from the project's proto/locationwire/v1/*.proto, compiled with -O2. Prints nothing on stdout; progress and
+# from the project's proto/locationwire/v1/*.proto, compiled with -O3 -DNDEBUG, libprotobuf linked statically. Prints nothing on stdout; progress and
 # errors go to stderr. Exit status 1 when a tool is missing or a step fails.
 # Needs (Debian): apt-get install -y protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev \
 #   g++ gcc pkg-config
@@ -59,29 +59,32 @@ spawn() { # NAME COMMAND...
   "$@" &
   pids+=("$!")
 }
+# Full strength (issue 14): the harnesses and the generated code at -O3 without assertions, as a release build of
+# a server is, and libprotobuf linked from its static archive, so its calls go through no PLT.
+optimize="-O3 -DNDEBUG"
 cxxflags="$(pkg-config --cflags protobuf)"
 cflags="$(pkg-config --cflags libprotobuf-c)"
 # shellcheck disable=SC2086
 counter="$here/../Sources/CMallocCounter"
-spawn bench_common.o gcc -std=gnu11 -O2 -Wall -Wextra -I "$counter/include" -c "$here/bench_common.c" \
+spawn bench_common.o gcc -std=gnu11 $optimize -Wall -Wextra -I "$counter/include" -c "$here/bench_common.c" \
   -o "$build/obj/bench_common.o"
-spawn MallocCounter.o gcc -std=gnu11 -O2 -Wall -Wextra -I "$counter/include" -c "$counter/MallocCounter.c" \
+spawn MallocCounter.o gcc -std=gnu11 $optimize -Wall -Wextra -I "$counter/include" -c "$counter/MallocCounter.c" \
   -o "$build/obj/MallocCounter.o"
 # shellcheck disable=SC2086
-spawn bench_cpp.o g++ -std=c++17 -O2 -Wall -Wextra $cxxflags -I "$build/gen/cpp" -I "$here" -c "$here/bench_cpp.cc" \
+spawn bench_cpp.o g++ -std=c++17 $optimize -Wall -Wextra $cxxflags -I "$build/gen/cpp" -I "$here" -c "$here/bench_cpp.cc" \
   -o "$build/obj/cpp/bench_cpp.o"
 # shellcheck disable=SC2086
-spawn bench_c.o gcc -std=gnu11 -O2 -Wall -Wextra $cflags -I "$build/gen/c" -I "$here" -c "$here/bench_c.c" \
+spawn bench_c.o gcc -std=gnu11 $optimize -Wall -Wextra $cflags -I "$build/gen/c" -I "$here" -c "$here/bench_c.c" \
   -o "$build/obj/c/bench_c.o"
 for source in "$build"/gen/cpp/locationwire/v1/*.pb.cc; do
   # shellcheck disable=SC2086
-  spawn "$(basename "$source")" g++ -std=c++17 -O2 $cxxflags -I "$build/gen/cpp" -c "$source" \
+  spawn "$(basename "$source")" g++ -std=c++17 $optimize $cxxflags -I "$build/gen/cpp" -c "$source" \
     -o "$build/obj/cpp/$(basename "${source%.cc}").o"
 done
 for source in "$build"/gen/c/locationwire/v1/*.pb-c.c; do
   # -w: protobuf-c's generated initialisers trip -Wmissing-braces.
   # shellcheck disable=SC2086
-  spawn "$(basename "$source")" gcc -std=gnu11 -O2 -w $cflags -I "$build/gen/c" -c "$source" \
+  spawn "$(basename "$source")" gcc -std=gnu11 $optimize -w $cflags -I "$build/gen/c" -c "$source" \
     -o "$build/obj/c/$(basename "${source%.c}").o"
 done
 failed=()
@@ -92,9 +95,10 @@ say "compiled ${#pids[@]} files"
 # The generated C++ files register their descriptors at start-up, so linking all of them as objects (not from an
 # archive) makes every message findable by name. MallocCounter.o defines malloc & co. for the allocation counts.
 # shellcheck disable=SC2046
-g++ -O2 -o "$build/bench_cpp" "$build"/obj/cpp/*.o "$build/obj/bench_common.o" "$build/obj/MallocCounter.o" $(pkg-config --libs protobuf) -pthread -lm
+g++ $optimize -o "$build/bench_cpp" "$build"/obj/cpp/*.o "$build/obj/bench_common.o" "$build/obj/MallocCounter.o" \
+  -Wl,-Bstatic $(pkg-config --libs-only-l protobuf) -Wl,-Bdynamic $(pkg-config --libs-only-L protobuf) -lz -pthread -lm
 # shellcheck disable=SC2046
-gcc -O2 -o "$build/bench_c" "$build"/obj/c/*.o "$build/obj/bench_common.o" "$build/obj/MallocCounter.o" $(pkg-config --libs libprotobuf-c) -lm
+gcc $optimize -o "$build/bench_c" "$build"/obj/c/*.o "$build/obj/bench_common.o" "$build/obj/MallocCounter.o" $(pkg-config --libs libprotobuf-c) -lm
 for binary in bench_cpp bench_c; do
   nm -D --defined-only "$build/$binary" | grep -qw malloc || die "$binary does not export malloc: allocation counts would be wrong"
 done
