@@ -25,7 +25,9 @@ enum InstructionCounts {
     ]
 
     static let cppOperations: [(operation: String, workload: String)] = [
-        ("decode-new", "batch-walk-1000"), ("decode-arena", "batch-walk-1000"), ("decode-reuse", "batch-walk-1000"),
+        ("decode-new", "batch-walk-1000"), ("decode-arena", "batch-walk-1000"),
+        ("decode-arena-block", "batch-walk-1000"),
+        ("decode-arena-reset", "batch-walk-1000"), ("decode-reuse", "batch-walk-1000"),
         ("encode", "batch-walk-1000"), ("encode-reuse", "batch-walk-1000"), ("json-print", "batch-walk-1000"),
         ("json-parse", "batch-walk-1000"), ("decode-arena", "batch-compact-walk-1000"),
     ]

@@ -19,8 +19,9 @@ struct Report {
     /// The operation of LocationWire's that a peer's operation is compared with.
     static func comparableOperation(_ operation: String) -> String? {
         switch operation {
-        case "decode", "decode-new", "decode-arena", "decode-reuse", "decode-read-all": "decode"
-        case "encode", "encode-reuse": "encode"
+        case "decode", "decode-read-all": "decode"
+        case _ where Targets.cppDecodeVariants.contains(operation): "decode"
+        case _ where Targets.cppEncodeVariants.contains(operation): "encode"
         case "json-print", "json-parse": operation
         default: nil
         }
@@ -39,7 +40,8 @@ struct Report {
         let dateFormatter = ISO8601DateFormatter()
         out += "- Run: \(dateFormatter.string(from: startedAt)), LocationWire checkout \(Environment.checkout)\n"
         out += "- Machine: \(Environment.machine); load average at the start \(loadAverage)\n"
-        out += "- Compiler: \(Environment.swiftVersion), `-c release`; peers' C and C++ with `-O2`\n"
+        out +=
+            "- Compiler: \(Environment.swiftVersion), `-c release`; peers' C and C++ with `-O3 -DNDEBUG`, libprotobuf linked statically\n"
         var peers: [String] = []
         for implementation in results.implementations where implementation != SwiftOperations.locationWire {
             peers.append("\(implementation) \(results.version(of: implementation) ?? "?")")
@@ -175,8 +177,8 @@ struct Report {
         for entry in instructionCounts where entry.implementation == SwiftOperations.locationWire {
             let peers: [String]
             switch entry.operation {
-            case "decode": peers = ["decode-new", "decode-arena", "decode-reuse"]
-            case "encode": peers = ["encode", "encode-reuse"]
+            case "decode": peers = Targets.cppDecodeVariants
+            case "encode": peers = Targets.cppEncodeVariants
             case "json-print", "json-parse": peers = [entry.operation]
             default: peers = []
             }

@@ -66,6 +66,12 @@ struct Results: Codable {
             median: median(perRound), lowest: perRound.min()!, highest: perRound.max()!, rounds: perRound.count)
     }
 
+    /// Of `operations`, the one `implementation` ran fastest on `workload` (lowest median over the rounds).
+    func fastest(_ implementation: String, _ workload: String, among operations: [String]) -> String? {
+        operations.compactMap { operation in summary(implementation, workload, operation).map { (operation, $0) } }
+            .min { $0.1.stats.median < $1.1.stats.median }?.0
+    }
+
     var implementations: [String] {
         var seen: [String] = []
         for measurement in measurements where !seen.contains(measurement.implementation) {

@@ -10,6 +10,12 @@ struct Target {
 enum Targets {
     static let lw = SwiftOperations.locationWire
     static let cpp = "cpp-libprotobuf"
+    /// The C++ harness's ways to decode and to encode (Benchmarks/peers/README.md); every ratio against C++ is
+    /// taken against the fastest of them on that workload.
+    static let cppDecodeVariants = [
+        "decode-new", "decode-arena", "decode-arena-block", "decode-arena-reset", "decode-reuse",
+    ]
+    static let cppEncodeVariants = ["encode", "encode-reuse"]
     static let rowBatches = ["batch-walk-1000", "batch-drive-1000"]
     static let compactBatches = ["batch-compact-walk-1000", "batch-compact-drive-1000"]
     /// The scaling curve: prefixes of one walking trace.
@@ -23,29 +29,34 @@ enum Targets {
     static func evaluate(_ results: Results) -> [Target] {
         var targets: [Target] = []
 
-        func speedup(_ peer: String, _ peerOperation: String, _ operation: String, minimum: Double, name: String) {
+        /// `peerOperations`: the peer's variants of the operation; the fastest on each workload is the one compared.
+        func speedup(_ peer: String, _ peerOperations: [String], _ operation: String, minimum: Double, name: String) {
             var parts: [String] = []
             var met: Bool? = true
             for workload in rowBatches {
-                guard let ratio = results.ratio((peer, peerOperation), over: (lw, operation), workload: workload) else {
+                guard let peerOperation = results.fastest(peer, workload, among: peerOperations),
+                    let ratio = results.ratio((peer, peerOperation), over: (lw, operation), workload: workload)
+                else {
                     met = nil
                     parts.append("\(workload): not measured")
                     continue
                 }
-                parts.append("\(workload): \(Format.ratio(ratio))")
+                parts.append(
+                    "\(workload): \(Format.ratio(ratio))"
+                        + (peerOperations.count > 1 ? " (against `\(peerOperation)`)" : ""))
                 if met != nil, ratio.median < minimum { met = false }
             }
             targets.append(Target(name: name, measured: parts.joined(separator: "; "), met: met))
         }
         speedup(
-            cpp, "decode-arena", "decode", minimum: 1.0,
-            name: "Decode of the 1000-fix row batch ≥ 1.0× C++ with an arena")
+            cpp, cppDecodeVariants, "decode", minimum: 1.0,
+            name: "Decode of the 1000-fix row batch ≥ 1.0× the fastest C++ decode")
         speedup(
-            SwiftOperations.swiftProtobuf, "decode", "decode", minimum: 4.0,
+            SwiftOperations.swiftProtobuf, ["decode"], "decode", minimum: 4.0,
             name: "Decode of the 1000-fix row batch ≥ 4× swift-protobuf")
         speedup(
-            cpp, "encode", "encode", minimum: 1.0,
-            name: "Encode ≥ 1.0× C++ (`SerializeToString`, a fresh buffer each time, as LocationWire's encode)")
+            cpp, cppEncodeVariants, "encode", minimum: 1.0,
+            name: "Encode ≥ 1.0× the fastest C++ encode")
 
         // Compact decode: the message decoded into its columns (the work a C++ or upb decode does); expanding the
         // columns back into rows is reported beside it.
