@@ -22,7 +22,7 @@ struct PeerHarness: Sendable {
                 implementation: "c-protobuf-c", executable: build.appendingPathComponent("bench_c").path,
                 arguments: [], scalingOperations: []),
             PeerHarness(
-                implementation: "python-upb", executable: "/usr/bin/env",
+                implementation: "python-protobuf-upb-backend", executable: "/usr/bin/env",
                 arguments: ["python3", peersDirectory.appendingPathComponent("bench_python.py").path],
                 scalingOperations: []),
         ]
