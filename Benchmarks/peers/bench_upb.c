@@ -18,8 +18,6 @@
 #include <string.h>
 
 #include "bench_common.h"
-#include "google/protobuf/descriptor.upb.h"
-#include "upb/base/status.h"
 #include "upb/mem/arena.h"
 #include "upb/message/accessors.h"
 #include "upb/message/array.h"
@@ -30,6 +28,8 @@
 #include "upb/wire/decode.h"
 #include "upb/wire/encode.h"
 
+#include "schema.h" /* conformance/testees/upb/ */
+
 static const char *const implementation = "upb";
 static const char *const operations[] = {"decode", "decode-block", "decode-read-all", "encode", "encode-block", NULL};
 static const bench_options *options;
@@ -38,36 +38,16 @@ static upb_DefPool *pool;
 enum { ENCODE_OPTIONS = kUpb_EncodeOption_Deterministic };
 
 static void load_pool(void) {
-  FILE *file = fopen(UPB_DESCRIPTORS, "rb");
-  if (file == NULL) bench_fail("cannot open %s (run build-upb.sh)", UPB_DESCRIPTORS);
-  fseek(file, 0, SEEK_END);
-  long size = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  char *bytes = malloc((size_t)size + 1);
-  if (bytes == NULL || fread(bytes, 1, (size_t)size, file) != (size_t)size) bench_fail("cannot read %s", UPB_DESCRIPTORS);
-  fclose(file);
-  upb_Arena *arena = upb_Arena_New();
-  google_protobuf_FileDescriptorSet *set = google_protobuf_FileDescriptorSet_parse(bytes, (size_t)size, arena);
-  if (set == NULL) bench_fail("%s is not a FileDescriptorSet", UPB_DESCRIPTORS);
-  size_t count = 0;
-  const google_protobuf_FileDescriptorProto *const *files = google_protobuf_FileDescriptorSet_file(set, &count);
-  pool = upb_DefPool_New();
-  for (size_t i = 0; i < count; i++) {
-    upb_Status status;
-    upb_Status_Clear(&status);
-    if (upb_DefPool_AddFile(pool, files[i], &status) == NULL) {
-      bench_fail("upb_DefPool_AddFile: %s", upb_Status_ErrorMessage(&status));
-    }
-  }
-  upb_Arena_Free(arena);
-  free(bytes);
+  char error[512];
+  pool = locwire_upb_load_pool(UPB_DESCRIPTORS, error, sizeof error);
+  if (pool == NULL) bench_fail("%s (run build-upb.sh)", error);
 }
 
 typedef struct {
   const upb_MiniTable *table;
   const bench_workload *workload;
   const upb_Message *decoded; /* for the encodes, in `keep` */
-  void *block;                /* the kept first block of the -block operations */
+  void *block;                /* the kept first block of the -block operations; NULL: a new arena each time */
   size_t block_size;
 } context;
 
@@ -123,19 +103,18 @@ static upb_Message *decode_into(const context *c, upb_Arena *arena) {
   return message;
 }
 
+/* The arena of one operation: on the kept block (the -block operations) or new. */
+static upb_Arena *operation_arena(const context *c) {
+  upb_Arena *arena = c->block != NULL ? upb_Arena_Init(c->block, c->block_size, &upb_alloc_global) : upb_Arena_New();
+  if (arena == NULL) bench_fail("out of memory");
+  return arena;
+}
+
+/* decode and decode-block. */
 static void run_decode(void *ctx, uint64_t iterations) {
   const context *c = ctx;
   for (uint64_t i = 0; i < iterations; i++) {
-    upb_Arena *arena = upb_Arena_New();
-    bench_sink += (uintptr_t)decode_into(c, arena) & 0xff;
-    upb_Arena_Free(arena);
-  }
-}
-
-static void run_decode_block(void *ctx, uint64_t iterations) {
-  const context *c = ctx;
-  for (uint64_t i = 0; i < iterations; i++) {
-    upb_Arena *arena = upb_Arena_Init(c->block, c->block_size, &upb_alloc_global);
+    upb_Arena *arena = operation_arena(c);
     bench_sink += (uintptr_t)decode_into(c, arena) & 0xff;
     upb_Arena_Free(arena);
   }
@@ -144,7 +123,7 @@ static void run_decode_block(void *ctx, uint64_t iterations) {
 static void run_decode_read_all(void *ctx, uint64_t iterations) {
   const context *c = ctx;
   for (uint64_t i = 0; i < iterations; i++) {
-    upb_Arena *arena = upb_Arena_New();
+    upb_Arena *arena = operation_arena(c);
     bench_sink += read_all(decode_into(c, arena), c->table);
     upb_Arena_Free(arena);
   }
@@ -158,21 +137,11 @@ static size_t encode_into(const context *c, upb_Arena *arena, char **out) {
   return size;
 }
 
+/* encode and encode-block. */
 static void run_encode(void *ctx, uint64_t iterations) {
   const context *c = ctx;
   for (uint64_t i = 0; i < iterations; i++) {
-    upb_Arena *arena = upb_Arena_New();
-    char *out;
-    size_t size = encode_into(c, arena, &out);
-    bench_sink += size + (size ? (unsigned char)out[size - 1] : 0);
-    upb_Arena_Free(arena);
-  }
-}
-
-static void run_encode_block(void *ctx, uint64_t iterations) {
-  const context *c = ctx;
-  for (uint64_t i = 0; i < iterations; i++) {
-    upb_Arena *arena = upb_Arena_Init(c->block, c->block_size, &upb_alloc_global);
+    upb_Arena *arena = operation_arena(c);
     char *out;
     size_t size = encode_into(c, arena, &out);
     bench_sink += size + (size ? (unsigned char)out[size - 1] : 0);
@@ -213,27 +182,27 @@ static void run_workload(const bench_workload *w) {
   /* The kept first block: room for the decoded message several times over, so the -block operations do not
    * reach malloc (the allocation counts show whether they do). */
   context c = {upb_MessageDef_MiniTable(def), w, NULL, NULL, 64 * 1024 + 8 * w->size};
-  c.block = malloc(c.block_size);
+  context block = c;
+  block.block = malloc(c.block_size);
   upb_Arena *keep = upb_Arena_New();
-  if (c.block == NULL || keep == NULL) bench_fail("out of memory");
-  upb_Message *decoded = decode_into(&c, keep);
-  c.decoded = decoded;
+  if (block.block == NULL || keep == NULL) bench_fail("out of memory");
+  c.decoded = block.decoded = decode_into(&c, keep);
 
-  upb_Arena *check = upb_Arena_New();
+  upb_Arena *check = operation_arena(&c);
   expect_input(w, "decode", decode_into(&c, check), c.table);
   upb_Arena_Free(check);
-  check = upb_Arena_Init(c.block, c.block_size, &upb_alloc_global);
-  expect_input(w, "decode-block", decode_into(&c, check), c.table);
+  check = operation_arena(&block);
+  expect_input(w, "decode-block", decode_into(&block, check), c.table);
   upb_Arena_Free(check);
-  expect_input(w, "encode", decoded, c.table);
+  expect_input(w, "encode", c.decoded, c.table);
 
   measure(w, "decode", run_decode, &c);
-  measure(w, "decode-block", run_decode_block, &c);
+  measure(w, "decode-block", run_decode, &block);
   measure(w, "decode-read-all", run_decode_read_all, &c);
   measure(w, "encode", run_encode, &c);
-  measure(w, "encode-block", run_encode_block, &c);
+  measure(w, "encode-block", run_encode, &block);
   upb_Arena_Free(keep);
-  free(c.block);
+  free(block.block);
 }
 
 int main(int argc, char **argv) {

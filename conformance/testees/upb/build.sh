@@ -88,7 +88,7 @@ protoc -I "$proto" --include_imports --descriptor_set_out="$build/locationwire.d
 mv -f "$build/locationwire.descriptors.binpb.tmp" "$build/locationwire.descriptors.binpb"
 
 "$cc" "${cflags[@]}" -Wall -Wextra -isystem "$src" -isystem "$src/utf8_range" -DUPB_SDIST_VERSION="\"$version\"" \
-  -o "$build/upb-testee.tmp" "$here/testee.c" "$lib"
+  -o "$build/upb-testee.tmp" "$here/testee.c" "$here/schema.c" "$lib"
 mv -f "$build/upb-testee.tmp" "$build/upb-testee"
 
 echo "upb: built $build/upb-testee (upb from protobuf $version, $cc -O3 -DNDEBUG)" >&2

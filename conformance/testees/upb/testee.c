@@ -23,8 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "google/protobuf/descriptor.upb.h"
-#include "upb/base/status.h"
 #include "upb/base/string_view.h"
 #include "upb/mem/arena.h"
 #include "upb/message/array.h"
@@ -33,6 +31,8 @@
 #include "upb/reflection/message.h"
 #include "upb/wire/decode.h"
 #include "upb/wire/encode.h"
+
+#include "schema.h"
 
 #define IMPLEMENTATION "upb"
 #define PROTOCOL_VERSION 1
@@ -68,37 +68,11 @@ static const upb_FieldDef *field(const upb_MessageDef *m, const char *name) {
   return f;
 }
 
-/* Reads the descriptor set and adds every file to the pool, in the set's order (protoc writes imports first). */
+/* Fills the pool from the descriptor set and finds the protocol's two top-level messages. */
 static void load_schema(const char *path) {
-  FILE *file = fopen(path, "rb");
-  if (file == NULL) fail("cannot open the descriptor set ", path);
-  size_t capacity = 1 << 16, size = 0;
-  char *bytes = malloc(capacity);
-  for (;;) {
-    if (bytes == NULL) fail("out of memory reading ", path);
-    size += fread(bytes + size, 1, capacity - size, file);
-    if (size < capacity) break;
-    capacity *= 2;
-    bytes = realloc(bytes, capacity);
-  }
-  if (ferror(file)) fail("cannot read ", path);
-  fclose(file);
-
-  upb_Arena *arena = upb_Arena_New();
-  google_protobuf_FileDescriptorSet *set = google_protobuf_FileDescriptorSet_parse(bytes, size, arena);
-  if (set == NULL) fail("not a serialized FileDescriptorSet: ", path);
-  size_t count = 0;
-  const google_protobuf_FileDescriptorProto *const *files = google_protobuf_FileDescriptorSet_file(set, &count);
-  pool = upb_DefPool_New();
-  for (size_t i = 0; i < count; i++) {
-    upb_Status status;
-    upb_Status_Clear(&status);
-    if (upb_DefPool_AddFile(pool, files[i], &status) == NULL) {
-      fail("upb_DefPool_AddFile: ", upb_Status_ErrorMessage(&status));
-    }
-  }
-  upb_Arena_Free(arena);
-  free(bytes);
+  char error[512];
+  pool = locwire_upb_load_pool(path, error, sizeof error);
+  if (pool == NULL) fail(error, "");
   request_def = protocol_message("TesteeRequest");
   response_def = protocol_message("TesteeResponse");
 }
