@@ -4,7 +4,8 @@
 # pkg-config that build their harnesses, zlib's headers (locwire stats; Swift's own Linux prerequisites list them too),
 # valgrind for the benchmarks' instruction counts, binutils (objdump) and
 # unzip for the fuzz builds' checks, spin for the session model check (model/), and Python's official protobuf
-# (upb) with jsonschema.
+# (upb) with jsonschema. Native upb needs nothing more: conformance/testees/upb/build.sh downloads the protobuf
+# 7.36.2 source distribution with pip (checked against its SHA-256) and compiles upb's C sources with gcc.
 # Used by .ci/run; run it yourself before Benchmarks/run.sh or the peer checks of Tests/peers/.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive

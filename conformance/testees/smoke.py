@@ -3,8 +3,8 @@
 answers side by side and fails (exit 1) when a testee breaks the protocol or answers runtime_error where it
 should not.
 
-    smoke.py                              the four peers, as their build.sh scripts leave them
-    smoke.py --pure                       the same plus pure-Python protobuf as a fifth opinion
+    smoke.py                              the five codec peers, as their build.sh scripts leave them
+    smoke.py --pure                       the same plus pure-Python protobuf as a sixth opinion
     smoke.py --testee 'CMD ARGS' [...]    only the given testee command lines (shell words, e.g. 'env X=1 cmd')
 
 Build the testees first (each folder's build.sh). Needs protoc and the Python protobuf package: the vectors are
@@ -22,6 +22,7 @@ DEFAULT_TESTEES = [
     [os.path.join(HERE, "c", "build", "c-testee")],
     [sys.executable, os.path.join(HERE, "python", "testee.py")],
     [os.path.join(HERE, "swift-protobuf", "SwiftProtobufTestee", ".build", "release", "SwiftProtobufTestee")],
+    [os.path.join(HERE, "upb", "build", "upb-testee"), os.path.join(HERE, "upb", "build", "locationwire.descriptors.binpb")],
 ]
 PURE_PYTHON = ["env", "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python", "LOCWIRE_ALLOW_PURE_PYTHON=1"] + DEFAULT_TESTEES[2]
 
