@@ -19,7 +19,7 @@ declare -a names=(builtin)
 declare -A commands=([builtin]="$builtin_command")
 # The last two are the independent Python readings of the session rules and of validation and behaviour: they
 # answer no codec vectors, and judge the families whose expectations come from the reference engines.
-for peer in cpp python upb c swift-protobuf python-session python-behavior; do
+for peer in cpp python upb c swift-protobuf java python-session python-behavior; do
   echo "==> building $peer" >&2
   if ! command=$(conformance/testees/$peer/build.sh); then
     echo "conformance/run-all.sh: building $peer failed" >&2
