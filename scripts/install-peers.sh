@@ -3,13 +3,15 @@
 # protoc and libprotobuf (Google's C++ protobuf), protoc-c and libprotobuf-c, the C and C++ compilers and
 # pkg-config that build their harnesses, zlib's headers (locwire stats; Swift's own Linux prerequisites list them too),
 # valgrind for the benchmarks' instruction counts, binutils (objdump) and
-# unzip for the fuzz builds' checks, spin for the session model check (model/), and Python's official protobuf
-# (upb) with jsonschema.
+# unzip for the fuzz builds' checks, spin for the session model check (model/), Go with protobuf-go (Go's own
+# protobuf runtime, whose testee conformance/testees/go builds offline from Debian's sources), and Python's official
+# protobuf (upb) with jsonschema.
 # Used by .ci/run; run it yourself before Benchmarks/run.sh or the peer checks of Tests/peers/.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
-apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev pkg-config g++ gcc gzip zlib1g-dev valgrind binutils unzip spin)
+apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev pkg-config g++ gcc gzip zlib1g-dev valgrind binutils unzip spin
+  golang-go golang-google-protobuf-dev)  # Go: conformance/testees/go, scripts/fuzz-go-long.sh
 if ! dpkg -s "${apt_packages[@]}" >/dev/null 2>&1; then
   apt-get update -qq
   apt-get install -y -qq "${apt_packages[@]}" >/dev/null
@@ -18,6 +20,7 @@ python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ig
 
 protoc --version
 protoc-c --version | sed -n 1p
+go version
 python3 -c 'import google.protobuf as p; from google.protobuf.internal import api_implementation as a; print("python protobuf", p.__version__, a.Type())'
 if [[ "$(python3 -c 'from google.protobuf.internal import api_implementation as a; print(a.Type())')" != upb ]]; then
   echo "install-peers.sh: Python protobuf does not run on upb" >&2

@@ -197,7 +197,7 @@ public final class DifferentialFuzzer {
             // reference must read the same known values (an unknown field keeps its bytes, so only its bytes
             // change) and the testee must accept it (any difference left in the outputs is a finding of its own).
             var signature = "verdict.testee-rejects"
-            if let cleared = Self.clearingTenthVarintByteHighBits(input) {
+            for cleared in Self.clearingTenthVarintByteHighBits(input) {
                 var clearedRequest = request
                 clearedRequest.input = .binary(cleared)
                 if case .decoded(let clearedOutput)? = referenceResponse(clearedRequest)?.result,
@@ -209,6 +209,7 @@ public final class DifferentialFuzzer {
                     case .decoded? = clearedAnswer.result
                 {
                     signature += ".varint-10th-byte"
+                    break
                 }
             }
             return .finding(
@@ -286,24 +287,33 @@ public final class DifferentialFuzzer {
         }
     }
 
-    /// The input with the high bits of every byte that ends a 10-byte varint (nine bytes with the continuation
-    /// bit, then one without) cleared to its lowest bit; nil when there is no such byte above 1.
-    public static func clearingTenthVarintByteHighBits(_ input: [UInt8]) -> [UInt8]? {
-        var output = input
+    /// Inputs with the high bits of bytes that may end a 10-byte varint (nine bytes with the continuation bit, then
+    /// one without, above 1) cleared to their lowest bit: all of them, then all but one, then each alone (such a
+    /// byte can also follow a string's bytes, where clearing it breaks the input). Empty when there is none.
+    public static func clearingTenthVarintByteHighBits(_ input: [UInt8]) -> [[UInt8]] {
+        var candidates: [Int] = []
         var run = 0  // continuation bytes (0x80 and above) just before this one
-        var changed = false
         for index in input.indices {
             if input[index] >= 0x80 {
                 run += 1
                 continue
             }
-            if run >= 9, input[index] > 1 {
-                output[index] &= 1
-                changed = true
-            }
+            if run >= 9, input[index] > 1 { candidates.append(index) }
             run = 0
         }
-        return changed ? output : nil
+        guard !candidates.isEmpty else { return [] }
+        func clearing(_ positions: [Int]) -> [UInt8] {
+            var output = input
+            for position in positions { output[position] &= 1 }
+            return output
+        }
+        var variants = [clearing(candidates)]
+        let limited = candidates.prefix(8)
+        if limited.count > 1 {
+            variants += limited.map { left in clearing(candidates.filter { $0 != left }) }
+            variants += limited.map { clearing([$0]) }
+        }
+        return variants
     }
 
     private func signature(_ type: any LocationWireMessage.Type, _ input: [UInt8]) -> String? {
