@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the peer testees from their scripts, runs the conformance suite against them and against the
-# built-in implementation (each with its failure list), and writes the results matrix, conformance/RESULTS.md.
+# Builds the peer testees from their scripts (C++, upb through Python and native, protobuf-c, swift-protobuf,
+# protobuf-java, protobuf-go and the two Python readings), runs the conformance suite against them and against the built-in implementation (each with its failure
+# list), and writes the results matrix, conformance/RESULTS.md.
 #
 # Usage: conformance/run-all.sh [LOCWIRE]      (LOCWIRE defaults to .build/release/locwire, built if missing)
 # Exit status: 0 when every implementation ran with only its documented failures, 1 otherwise.
@@ -19,7 +20,7 @@ declare -a names=(builtin)
 declare -A commands=([builtin]="$builtin_command")
 # The last two are the independent Python readings of the session rules and of validation and behaviour: they
 # answer no codec vectors, and judge the families whose expectations come from the reference engines.
-for peer in cpp python upb c swift-protobuf java python-session python-behavior; do
+for peer in cpp python upb c swift-protobuf java go python-session python-behavior; do
   echo "==> building $peer" >&2
   if ! command=$(conformance/testees/$peer/build.sh); then
     echo "conformance/run-all.sh: building $peer failed" >&2

@@ -5,15 +5,17 @@
 # valgrind for the benchmarks' instruction counts, binutils (objdump) and
 # unzip for the fuzz builds' checks, spin for the session model check (model/), Google's Java protobuf with a JDK
 # (libprotobuf-java ships protobuf.jar and protobuf-util.jar, JsonFormat's, but does not depend on gson and guava,
-# which JsonFormat needs at run time: conformance/testees/java), and Python's official protobuf (upb) with
-# jsonschema. Native upb needs nothing more: conformance/testees/upb/build.sh downloads the protobuf 7.36.2 source
+# which JsonFormat needs at run time: conformance/testees/java), Go with protobuf-go (Go's own protobuf
+# runtime, whose testee conformance/testees/go builds offline from Debian's sources), and Python's official
+# protobuf (upb) with jsonschema. Native upb needs nothing more: conformance/testees/upb/build.sh downloads the protobuf 7.36.2 source
 # distribution with pip (checked against its SHA-256) and compiles upb's C sources with gcc.
 # Used by .ci/run; run it yourself before Benchmarks/run.sh or the peer checks of Tests/peers/.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev pkg-config g++ gcc gzip zlib1g-dev valgrind binutils unzip spin
-  default-jdk-headless libprotobuf-java libgoogle-gson-java libguava-java)
+  default-jdk-headless libprotobuf-java libgoogle-gson-java libguava-java
+  golang-go golang-google-protobuf-dev)  # Go: conformance/testees/go, scripts/fuzz-go-long.sh
 if ! dpkg -s "${apt_packages[@]}" >/dev/null 2>&1; then
   apt-get update -qq
   apt-get install -y -qq "${apt_packages[@]}" >/dev/null
@@ -23,6 +25,7 @@ python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ig
 protoc --version
 protoc-c --version | sed -n 1p
 echo "protobuf-java $(dpkg-query -W -f='${Version}' libprotobuf-java), $(javac -version 2>&1)"
+go version
 python3 -c 'import google.protobuf as p; from google.protobuf.internal import api_implementation as a; print("python protobuf", p.__version__, a.Type())'
 if [[ "$(python3 -c 'from google.protobuf.internal import api_implementation as a; print(a.Type())')" != upb ]]; then
   echo "install-peers.sh: Python protobuf does not run on upb" >&2

@@ -27,6 +27,20 @@ import Testing
         #expect(decodable > 20 && decodable < 190)
     }
 
+    @Test func onlyTheTenthByteOfATenByteVarintIsCleared() {
+        let nine = [UInt8](repeating: 0xff, count: 9)
+        // Field 1, a 10-byte varint ending in 0x7f: the bits beyond 64 go, bit 63 stays.
+        #expect(DifferentialFuzzer.clearingTenthVarintByteHighBits([0x08] + nine + [0x7f]) == [[0x08] + nine + [0x01]])
+        // Nothing to clear: a last byte of 0 or 1, or a shorter varint.
+        #expect(DifferentialFuzzer.clearingTenthVarintByteHighBits([0x08] + nine + [0x01]).isEmpty)
+        #expect(DifferentialFuzzer.clearingTenthVarintByteHighBits([0x08] + nine.dropLast() + [0x7f]).isEmpty)
+        // Two candidates (the second a tag after nine bytes of a string): all, all but one, each alone.
+        let input: [UInt8] = [0x08] + nine + [0x02, 0x0a, 0x09] + nine + [0x30, 0x01]
+        let variants = DifferentialFuzzer.clearingTenthVarintByteHighBits(input)
+        #expect(variants.count == 5)
+        #expect(variants.contains([0x08] + nine + [0x00, 0x0a, 0x09] + nine + [0x30, 0x01]))
+    }
+
     @Test func theBuiltinImplementationAgreesWithItself() throws {
         var options = DifferentialFuzzer.Options(seed: 5)
         options.iterations = 1500
