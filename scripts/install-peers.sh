@@ -15,7 +15,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev pkg-config g++ gcc gzip zlib1g-dev valgrind binutils unzip spin
   default-jdk-headless libprotobuf-java libgoogle-gson-java libguava-java
-  golang-go golang-google-protobuf-dev)  # Go: conformance/testees/go, scripts/fuzz-go-long.sh
+  golang-go golang-google-protobuf-dev)  # Go: conformance/testees/go
 if ! dpkg -s "${apt_packages[@]}" >/dev/null 2>&1; then
   apt-get update -qq
   apt-get install -y -qq "${apt_packages[@]}" >/dev/null
