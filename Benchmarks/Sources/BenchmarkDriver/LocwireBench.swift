@@ -218,7 +218,9 @@ struct WriteWorkloads: ParsableCommand {
     func run() throws {
         let workloads = Workloads.all()
         try Workloads.write(workloads, to: URL(fileURLWithPath: directory))
-        for workload in workloads { print(workload.name, workload.typeName, workload.bytes.count, "bytes") }
+        for workload in workloads {
+            print(workload.name, workload.typeName, workload.inputs.count, "inputs", workload.inputBytes, "bytes")
+        }
     }
 }
 
@@ -249,12 +251,12 @@ struct Profile: ParsableCommand {
     var fixes = 1000
 
     func run() throws {
-        let batch = Workloads.batch(.walk, fixes: fixes)
+        let batch = Workloads.batch(.walk, fixes: fixes, seed: 1)
         let rows = batch.serializedBytes()
         let compact = Workloads.compact(batch).serializedBytes()
         let json = batch.jsonString()
-        let fence = Workloads.fenceEvent().serializedBytes()
-        let assignment = Workloads.assignment(regions: 20)
+        let fence = Workloads.fenceEvent(seed: 1).serializedBytes()
+        let assignment = Workloads.assignment(regions: 20, seed: 1)
         let assignmentBytes = assignment.serializedBytes()
         for _ in 0..<iterations {
             switch operation {
