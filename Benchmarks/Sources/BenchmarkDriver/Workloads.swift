@@ -109,7 +109,9 @@ enum Workloads {
         var batch = source
         for index in batch.fixes.indices {
             let value = UInt8(truncatingIfNeeded: seed &+ UInt64(index)) & 0x7F
-            batch.fixes[index].unknownFields = UnknownFields(rawBytes: [0xF0, 0x01, value, 0xFA, 0x01, 3, 0x61, 0x62, value])
+            batch.fixes[index].unknownFields = UnknownFields(rawBytes: [
+                0xF0, 0x01, value, 0xFA, 0x01, 3, 0x61, 0x62, value,
+            ])
         }
         batch.unknownFields = UnknownFields(rawBytes: [0x98, 0x06, 1])
         return batch
@@ -248,7 +250,8 @@ enum Workloads {
                 Workload(
                     name: name, typeName: Message.fullMessageName,
                     inputs: reordered ? canonical.map(descendingFieldOrder) : canonical, canonical: canonical,
-                    json: headline ? messages.map { Array($0.jsonString().utf8) } : [], fixesPerInput: fixes, description: description,
+                    json: headline ? messages.map { Array($0.jsonString().utf8) } : [], fixesPerInput: fixes,
+                    description: description,
                     isHeadline: headline))
         }
         add("batch-walk-1", fixes: 1, "a one-fix batch, the latency of a single upload") {
