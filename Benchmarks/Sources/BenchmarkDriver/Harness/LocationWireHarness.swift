@@ -34,15 +34,8 @@ struct LocationWireHarness: SwiftHarness {
                     }
                 }, checks: [:])
         case "decode-read-all":
-            guard Message.self is any ReadAllChecksum.Type else { return nil }
-            let checksum = messages.reduce(UInt64(0)) { $0 &+ ($1 as! any ReadAllChecksum).readAllChecksum }
-            return PreparedOperation(
-                loop: { iterations, cursor in
-                    timedLoop(iterations, &cursor, count) { index in
-                        let message = try! Message(serializedBytes: inputs[index])
-                        consume(Int(truncatingIfNeeded: (message as! any ReadAllChecksum).readAllChecksum))
-                    }
-                }, checks: ["checksum": String(checksum)])
+            guard let readable = Message.self as? any (LocationWireMessage & ReadAllChecksum).Type else { return nil }
+            return try prepareReadAll(readable, workload)
         case "decode-expand":
             guard Message.self == LocationBatch.self, (messages[0] as! LocationBatch).compactFixes != nil else {
                 return nil
@@ -91,6 +84,20 @@ struct LocationWireHarness: SwiftHarness {
         default:
             return nil
         }
+    }
+
+    /// Decode, then read every field (ReadAllChecksum.swift); generic, so the loop is specialized for the type.
+    private static func prepareReadAll<Message: LocationWireMessage & ReadAllChecksum>(
+        _ type: Message.Type, _ workload: WorkloadFiles
+    ) throws -> PreparedOperation {
+        let inputs = workload.inputs
+        let checksum = try inputs.reduce(UInt64(0)) { $0 &+ (try Message(serializedBytes: $1)).readAllChecksum }
+        return PreparedOperation(
+            loop: { iterations, cursor in
+                timedLoop(iterations, &cursor, inputs.count) { index in
+                    consume(Int(truncatingIfNeeded: (try! Message(serializedBytes: inputs[index])).readAllChecksum))
+                }
+            }, checks: ["checksum": String(checksum)])
     }
 
     private static func prepareValidation<Message: Validatable>(
