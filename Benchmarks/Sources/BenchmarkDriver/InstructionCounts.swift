@@ -84,6 +84,8 @@ enum InstructionCounts {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command
+        // Swift's dictionaries hash with a random seed per process; a fixed one makes the counts repeat exactly.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
         let errors = Pipe()
         let output = Pipe()
         let stdin = Pipe()

@@ -75,6 +75,8 @@ struct Run: ParsableCommand {
     var only: [String] = []
     @Option(help: "Measure only these workloads (repeatable; `locwire-bench workloads` lists them).")
     var workload: [String] = []
+    @Flag(help: "Fail (exit 1) when a peer's harness is not built, instead of leaving it out of the report (CI).")
+    var requireAllHarnesses = false
     @Flag(help: "Skip the instruction counts (valgrind's callgrind; several minutes; always skipped with --quick).")
     var noInstructionCounts = false
     @Option(help: "Where to write the report (default: Benchmarks/RESULTS.md of the checkout).")
@@ -117,6 +119,9 @@ struct Run: ParsableCommand {
         defer { for (_, client) in started { client.close() } }
         for harness in HarnessCommand.all(root: root) where only.isEmpty || only.contains(harness.implementation) {
             guard harness.isAvailable else {
+                if requireAllHarnesses {
+                    throw BenchmarkError("\(harness.implementation): its harness is not built (run \(harness.build))")
+                }
                 omissions.append("\(harness.implementation): its harness is not built (run \(harness.build))")
                 progress("warning: \(harness.implementation) harness not built; run \(harness.build)")
                 continue
