@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireTools
 
 /// The measurement method, owned by the coordinator for every harness alike (Benchmarks/peers/PROTOCOL.md).
 struct Method: Codable, Sendable {
@@ -194,7 +195,7 @@ struct Coordinator {
     /// The rounds: within each, the workloads in a shuffled order, and for every sample the implementations'
     /// operations on that workload in a fresh shuffled order.
     mutating func measure(progress: (String) -> Void) throws {
-        var generator = SplitMix(seed: 0xB3AC)
+        var generator = SeededRandom(seed: 0xB3AC)
         var byWorkload: [String: [Int]] = [:]
         for (index, series) in results.series.enumerated() { byWorkload[series.workload, default: []].append(index) }
         for round in 1...method.rounds {

@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireTools
 
 /// One sample: the loop's ns per operation, with the round and the position in the round it was taken at, which
 /// pairs it with the other implementations' samples of the same workload.
@@ -96,7 +97,7 @@ enum Statistics {
         guard !all.isEmpty else { return nil }
         let rounds = perRound.keys.sorted().map { perRound[$0]! }
         // A fixed seed: the same run gives the same interval.
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         var medians: [Double] = []
         medians.reserveCapacity(bootstrapReplicates)
         for _ in 0..<bootstrapReplicates {
@@ -107,19 +108,6 @@ enum Statistics {
         return Ratio(
             median: quantile(all, 0.5), low: quantile(medians, 0.025), high: quantile(medians, 0.975),
             pairs: all.count, numeratorOperation: numerator.operation, denominatorOperation: denominator.operation)
-    }
-}
-
-/// A small deterministic generator for the bootstrap and the shuffles.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
