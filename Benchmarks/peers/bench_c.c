@@ -5,7 +5,7 @@
  *   decode        protobuf_c_message_unpack with the default allocator, then protobuf_c_message_free_unpacked
  *   encode        get_packed_size, malloc a buffer of that size, pack into it, free it
  *   encode-reuse  pack into one buffer allocated in prepare, as large as the largest input's encoding
- * The encodes start from the inputs unpacked in prepare, one message per input. */
+ * The encodes start from the inputs unpacked in prepare, one message per input, shared by both encodes. */
 #include <protobuf-c/protobuf-c.h>
 
 #include <stdio.h>
@@ -26,27 +26,67 @@ static const ProtobufCMessageDescriptor *find_descriptor(const char *full_name) 
   return NULL;
 }
 
+/* The inputs unpacked once per workload, shared by the encodes (so that their states do not hold a copy each) and
+ * freed when the last of them is released. */
+typedef struct {
+  const bench_workload *workload;
+  ProtobufCMessage **decoded; /* one per input */
+  int users;
+} shared_inputs;
+
+static shared_inputs **shared_list;
+static size_t shared_count;
+
+/* Unpacks every input of w (prepare_state has checked that each does). */
+static shared_inputs *acquire_inputs(const bench_workload *w, const ProtobufCMessageDescriptor *descriptor) {
+  for (size_t i = 0; i < shared_count; i++) {
+    if (shared_list[i]->workload == w && shared_list[i]->users > 0) {
+      shared_list[i]->users++;
+      return shared_list[i];
+    }
+  }
+  shared_inputs *inputs = calloc(1, sizeof *inputs);
+  inputs->workload = w;
+  inputs->users = 1;
+  inputs->decoded = calloc(w->count, sizeof *inputs->decoded);
+  for (size_t i = 0; i < w->count; i++) {
+    inputs->decoded[i] = protobuf_c_message_unpack(descriptor, NULL, w->sizes[i], w->inputs[i]);
+  }
+  shared_list = realloc(shared_list, (shared_count + 1) * sizeof *shared_list);
+  shared_list[shared_count++] = inputs;
+  return inputs;
+}
+
+static void release_inputs(shared_inputs *inputs) {
+  if (inputs == NULL || --inputs->users > 0) return;
+  for (size_t i = 0; i < inputs->workload->count; i++) protobuf_c_message_free_unpacked(inputs->decoded[i], NULL);
+  free(inputs->decoded);
+  for (size_t i = 0; i < shared_count; i++) {
+    if (shared_list[i] == inputs) {
+      shared_list[i] = shared_list[--shared_count];
+      break;
+    }
+  }
+  free(inputs);
+}
+
 typedef struct {
   const ProtobufCMessageDescriptor *descriptor;
-  ProtobufCMessage **decoded; /* one per input (the encodes), NULL for decode */
-  size_t count;
-  uint8_t *buffer;            /* encode-reuse: room for the largest packed input */
+  shared_inputs *inputs; /* the encodes: every input unpacked; NULL for decode */
+  uint8_t *buffer;       /* encode-reuse: room for the largest packed input */
 } state;
 
 static void release(void *opaque) {
   state *s = opaque;
   if (s == NULL) return;
-  for (size_t i = 0; s->decoded != NULL && i < s->count; i++) {
-    if (s->decoded[i] != NULL) protobuf_c_message_free_unpacked(s->decoded[i], NULL);
-  }
-  free(s->decoded);
+  release_inputs(s->inputs);
   free(s->buffer);
   free(s);
 }
 
 /* The state of every operation: the descriptor, and (keep) every input unpacked. Also the check every operation
  * shares: each input unpacks, passes protobuf_c_message_check, and packs to exactly get_packed_size bytes; the
- * total packed size goes to *encoded (the encodes report it). */
+ * total packed size goes to *encoded (the encodes report it), the largest to *largest. */
 static int prepare_state(const bench_workload *w, int keep, state **out, unsigned long long *encoded, size_t *largest,
                          bench_prepared *result) {
   const ProtobufCMessageDescriptor *descriptor = find_descriptor(w->type);
@@ -57,26 +97,25 @@ static int prepare_state(const bench_workload *w, int keep, state **out, unsigne
   state *s = calloc(1, sizeof *s);
   *out = s;
   s->descriptor = descriptor;
-  s->count = w->count;
-  if (keep) s->decoded = calloc(w->count, sizeof *s->decoded);
   *encoded = 0;
   *largest = 0;
   for (size_t i = 0; i < w->count; i++) {
     ProtobufCMessage *message = protobuf_c_message_unpack(descriptor, NULL, w->sizes[i], w->inputs[i]);
     if (message == NULL) return bench_prepare_error(result, "input %zu does not unpack", i);
-    if (keep) s->decoded[i] = message;
-    if (!protobuf_c_message_check(message)) return bench_prepare_error(result, "input %zu fails protobuf_c_message_check", i);
+    int checked = protobuf_c_message_check(message);
     size_t length = protobuf_c_message_get_packed_size(message);
     uint8_t *buffer = malloc(length ? length : 1);
     size_t packed = protobuf_c_message_pack(message, buffer);
     free(buffer);
-    if (!keep) protobuf_c_message_free_unpacked(message, NULL);
+    protobuf_c_message_free_unpacked(message, NULL);
+    if (!checked) return bench_prepare_error(result, "input %zu fails protobuf_c_message_check", i);
     if (packed != length) {
       return bench_prepare_error(result, "input %zu packs to %zu bytes, get_packed_size said %zu", i, packed, length);
     }
     *encoded += packed;
     if (packed > *largest) *largest = packed;
   }
+  if (keep) s->inputs = acquire_inputs(w, descriptor);
   return 0;
 }
 
@@ -103,7 +142,7 @@ static int prepare_encode(const bench_workload *w, void **out, bench_prepared *r
 
 static uint64_t run_encode(void *opaque, const bench_workload *w, size_t i) {
   (void)w;
-  const ProtobufCMessage *message = ((const state *)opaque)->decoded[i];
+  const ProtobufCMessage *message = ((const state *)opaque)->inputs->decoded[i];
   size_t length = protobuf_c_message_get_packed_size(message);
   uint8_t *buffer = malloc(length ? length : 1);
   size_t packed = protobuf_c_message_pack(message, buffer);
@@ -124,7 +163,7 @@ static int prepare_encode_reuse(const bench_workload *w, void **out, bench_prepa
 static uint64_t run_encode_reuse(void *opaque, const bench_workload *w, size_t i) {
   (void)w;
   const state *s = opaque;
-  size_t packed = protobuf_c_message_pack(s->decoded[i], s->buffer);
+  size_t packed = protobuf_c_message_pack(s->inputs->decoded[i], s->buffer);
   return packed + s->buffer[0];
 }
 

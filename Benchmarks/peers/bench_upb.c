@@ -36,19 +36,42 @@ enum { ENCODE_OPTIONS = kUpb_EncodeOption_Deterministic };
 
 static upb_DefPool *pool;
 
+/* The inputs decoded once per workload into one arena, shared by the encodes (so that their states do not hold a
+ * copy each) and freed when the last of them is released. */
+typedef struct {
+  const bench_workload *workload;
+  upb_Arena *arena;
+  upb_Message **decoded; /* one per input */
+  int users;
+} shared_inputs;
+
+static shared_inputs **shared_list;
+static size_t shared_count;
+
+static void release_inputs(shared_inputs *inputs) {
+  if (inputs == NULL || --inputs->users > 0) return;
+  upb_Arena_Free(inputs->arena);
+  free(inputs->decoded);
+  for (size_t i = 0; i < shared_count; i++) {
+    if (shared_list[i] == inputs) {
+      shared_list[i] = shared_list[--shared_count];
+      break;
+    }
+  }
+  free(inputs);
+}
+
 typedef struct {
   const upb_MiniTable *table;
-  upb_Arena *keep;         /* the encodes: holds `decoded` */
-  upb_Message **decoded;   /* the encodes: every input, decoded in prepare */
-  void *block;             /* the -block operations and read-all: the kept first block */
+  shared_inputs *inputs; /* the encodes: every input decoded */
+  void *block;           /* the -block operations and read-all: the kept first block */
   size_t block_size;
 } state;
 
 static void release(void *opaque) {
   state *s = opaque;
   if (s == NULL) return;
-  if (s->keep != NULL) upb_Arena_Free(s->keep);
-  free(s->decoded);
+  release_inputs(s->inputs);
   free(s->block);
   free(s);
 }
@@ -125,9 +148,29 @@ static upb_Arena *operation_arena(const state *s) {
   return arena;
 }
 
+/* Decodes every input of w into a shared arena (prepare_state has checked that each decodes). */
+static shared_inputs *acquire_inputs(const state *s, const bench_workload *w) {
+  for (size_t i = 0; i < shared_count; i++) {
+    if (shared_list[i]->workload == w && shared_list[i]->users > 0) {
+      shared_list[i]->users++;
+      return shared_list[i];
+    }
+  }
+  shared_inputs *inputs = calloc(1, sizeof *inputs);
+  inputs->workload = w;
+  inputs->users = 1;
+  inputs->arena = upb_Arena_New();
+  inputs->decoded = calloc(w->count, sizeof *inputs->decoded);
+  if (inputs->arena == NULL || inputs->decoded == NULL) bench_fail("out of memory");
+  for (size_t i = 0; i < w->count; i++) inputs->decoded[i] = decode_into(s, w, i, inputs->arena);
+  shared_list = realloc(shared_list, (shared_count + 1) * sizeof *shared_list);
+  shared_list[shared_count++] = inputs;
+  return inputs;
+}
+
 enum { KEEP = 1, BLOCK_FOR_DECODE = 2, BLOCK_FOR_ENCODE = 4 };
 
-/* The state of every operation; checks that every input decodes. KEEP keeps the decoded inputs (the encodes);
+/* The state of every operation; checks that every input decodes. KEEP shares the decoded inputs (the encodes);
  * BLOCK_FOR_* sizes the kept first block as the most a new arena takes for the decode (or the encode) of one input,
  * plus 64 KiB for the arena's own header and slack. */
 static int prepare_state(const bench_workload *w, int flags, void **out, bench_prepared *result) {
@@ -136,10 +179,6 @@ static int prepare_state(const bench_workload *w, int flags, void **out, bench_p
   state *s = calloc(1, sizeof *s);
   *out = s;
   s->table = upb_MessageDef_MiniTable(def);
-  if (flags & KEEP) {
-    s->keep = upb_Arena_New();
-    s->decoded = calloc(w->count, sizeof *s->decoded);
-  }
   size_t largest = 0;
   for (size_t i = 0; i < w->count; i++) {
     upb_Arena *arena = upb_Arena_New();
@@ -165,11 +204,8 @@ static int prepare_state(const bench_workload *w, int flags, void **out, bench_p
     }
     if (space > largest) largest = space;
     upb_Arena_Free(arena);
-    if (flags & KEEP) {
-      s->decoded[i] = decode_into(s, w, i, s->keep);
-      if (s->decoded[i] == NULL) return bench_prepare_error(result, "input %zu does not decode", i);
-    }
   }
+  if (flags & KEEP) s->inputs = acquire_inputs(s, w);
   if (flags & (BLOCK_FOR_DECODE | BLOCK_FOR_ENCODE)) {
     s->block_size = largest + (64u << 10);
     s->block = malloc(s->block_size);
@@ -225,7 +261,7 @@ static int prepare_encode_common(const bench_workload *w, int flags, void **out,
     upb_Arena *arena = upb_Arena_New();
     char *bytes = NULL;
     size_t size = 0;
-    upb_EncodeStatus status = upb_Encode(s->decoded[i], s->table, ENCODE_OPTIONS, arena, &bytes, &size);
+    upb_EncodeStatus status = upb_Encode(s->inputs->decoded[i], s->table, ENCODE_OPTIONS, arena, &bytes, &size);
     upb_Arena_Free(arena);
     if (status != kUpb_EncodeStatus_Ok) return bench_prepare_error(result, "input %zu does not encode", i);
     result->encoded_bytes += size;
@@ -248,7 +284,7 @@ static uint64_t run_encode(void *opaque, const bench_workload *w, size_t i) {
   upb_Arena *arena = operation_arena(s);
   char *bytes = NULL;
   size_t size = 0;
-  upb_Encode(s->decoded[i], s->table, ENCODE_OPTIONS, arena, &bytes, &size);
+  upb_Encode(s->inputs->decoded[i], s->table, ENCODE_OPTIONS, arena, &bytes, &size);
   uint64_t result = size + (size ? (unsigned char)bytes[size - 1] : 0);
   upb_Arena_Free(arena);
   return result;
