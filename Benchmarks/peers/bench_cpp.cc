@@ -710,6 +710,8 @@ int PrepareJsonPrint(const bench_workload *w, void **out, bench_prepared *result
   State *s = NewState(w, false, result, &status);
   *out = s;
   if (status != 0) return status;
+  // The workloads without JSON texts (the scaling batches) measure binary only (PROTOCOL.md).
+  if (w->json == nullptr) return bench_prepare_skip(result, "the workload has no JSON texts (binary only)");
   s->inputs = SharedInputs(w, *s->prototype);
   result->has_json_bytes = 1;
   size_t differ = 0;
@@ -718,7 +720,7 @@ int PrepareJsonPrint(const bench_workload *w, void **out, bench_prepared *result
     auto printed = pb::util::MessageToJsonString(*(*s->inputs)[i], &text);
     if (!printed.ok()) return bench_prepare_error(result, "input %zu: %s", i, printed.ToString().c_str());
     result->json_bytes += text.size();
-    if (w->json != nullptr && (text.size() != w->json_sizes[i] || std::memcmp(text.data(), w->json[i], text.size()) != 0)) {
+    if (text.size() != w->json_sizes[i] || std::memcmp(text.data(), w->json[i], text.size()) != 0) {
       differ++;
     }
   }
@@ -741,7 +743,7 @@ int PrepareJsonParse(const bench_workload *w, void **out, bench_prepared *result
   State *s = NewState(w, true, result, &status);
   *out = s;
   if (status != 0) return status;
-  if (w->json == nullptr) return bench_prepare_skip(result, "the workload has no JSON texts");
+  if (w->json == nullptr) return bench_prepare_skip(result, "the workload has no JSON texts (binary only)");
   for (size_t i = 0; i < w->count; i++) {
     s->json.emplace_back(w->json[i], w->json_sizes[i]);
     std::unique_ptr<pb::Message> parsed(s->prototype->New());
