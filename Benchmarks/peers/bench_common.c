@@ -250,9 +250,15 @@ static char *json_string(json_reader *r, int keep) {
 }
 
 static void json_skip_value(json_reader *r, int depth) {
-  if (depth > 64) return json_error(r, "nested too deeply");
+  if (depth > 64) {
+    json_error(r, "nested too deeply");
+    return;
+  }
   json_space(r);
-  if (r->p >= r->end) return json_error(r, "expected a value");
+  if (r->p >= r->end) {
+    json_error(r, "expected a value");
+    return;
+  }
   char c = *r->p;
   if (c == '"') {
     json_string(r, 0);
@@ -268,7 +274,10 @@ static void json_skip_value(json_reader *r, int depth) {
       if (c == '{') {
         json_string(r, 0);
         json_space(r);
-        if (r->p >= r->end || *r->p != ':') return json_error(r, "expected ':'");
+        if (r->p >= r->end || *r->p != ':') {
+          json_error(r, "expected ':'");
+          return;
+        }
         r->p++;
       }
       json_skip_value(r, depth + 1);
@@ -426,7 +435,11 @@ static const bench_workload *find_workload(const char *name, char *error, size_t
   if (data == NULL) goto fail;
   if (split_frames(path, data, size, &w->inputs, &w->sizes, &w->count, error, error_size) != 0) goto fail;
   data = NULL; /* owned by w->inputs */
-  if (w->count == 0 || (long long)w->count != inputs) {
+  if (w->count == 0) {
+    snprintf(error, error_size, "%s holds no inputs", path);
+    goto fail;
+  }
+  if ((long long)w->count != inputs) {
     snprintf(error, error_size, "%s holds %zu inputs, the metadata says %lld", path, w->count, inputs);
     goto fail;
   }
