@@ -436,8 +436,8 @@ const pb::Message *Prototype(const bench_workload *w) {
   return d != nullptr ? pb::MessageFactory::generated_factory()->GetPrototype(d) : nullptr;
 }
 
-int Parse(const bench_workload *w, size_t i, pb::Message *into) {
-  return into->ParseFromArray(w->inputs[i], static_cast<int>(w->sizes[i])) ? 1 : 0;
+bool Parse(const bench_workload *w, size_t i, pb::Message *into) {
+  return into->ParseFromArray(w->inputs[i], static_cast<int>(w->sizes[i]));
 }
 
 // Makes the state, with the prototype of the workload's type; checks that every input parses (a new heap
@@ -505,10 +505,10 @@ std::shared_ptr<const std::vector<std::unique_ptr<pb::Message>>> SharedInputs(co
   return decoded;
 }
 
-template <bool kKeep>
-int PrepareWith(const bench_workload *w, void **out, bench_prepared *result) {
+// decode-new and decode-arena need only the prototype.
+int PrepareDecode(const bench_workload *w, void **out, bench_prepared *result) {
   int status;
-  *out = NewState(w, kKeep, result, &status);
+  *out = NewState(w, false, result, &status);
   return status;
 }
 
@@ -767,8 +767,8 @@ uint64_t RunJsonParse(void *opaque, const bench_workload *, size_t i) {
 }
 
 const bench_operation kOperations[] = {
-    {"decode-new", PrepareWith<false>, RunDecodeNew, Release},
-    {"decode-arena", PrepareWith<false>, RunDecodeArena, Release},
+    {"decode-new", PrepareDecode, RunDecodeNew, Release},
+    {"decode-arena", PrepareDecode, RunDecodeArena, Release},
     {"decode-arena-block", PrepareDecodeArenaBlock, RunDecodeArenaBlock, Release},
     {"decode-arena-reset", PrepareDecodeArenaReset, RunDecodeArenaReset, Release},
     {"decode-reuse", PrepareDecodeReuse, RunDecodeReuse, Release},
