@@ -168,7 +168,8 @@ static int split_frames(const char *path, const unsigned char *data, size_t size
   *sizes = calloc(n ? n : 1, sizeof **sizes);
   at = 0;
   for (size_t i = 0; i < n; i++) {
-    size_t length = (size_t)data[at] | (size_t)data[at + 1] << 8 | (size_t)data[at + 2] << 16 | (size_t)data[at + 3] << 24;
+    size_t length =
+        (size_t)data[at] | (size_t)data[at + 1] << 8 | (size_t)data[at + 2] << 16 | (size_t)data[at + 3] << 24;
     (*starts)[i] = data + at + 4;
     (*sizes)[i] = length;
     at += 4 + length;
@@ -459,9 +460,9 @@ static const bench_workload *find_workload(const char *name, char *error, size_t
     }
   } else {
     size_t json_count = 0;
-    if (split_frames(path, data, size, (const uint8_t ***)&w->json, &w->json_sizes, &json_count, error, error_size) != 0) {
-      goto fail;
-    }
+    const uint8_t **texts = NULL;
+    if (split_frames(path, data, size, &texts, &w->json_sizes, &json_count, error, error_size) != 0) goto fail;
+    w->json = (const char **)texts;
     data = NULL;
     if (json_count != w->count) {
       snprintf(error, error_size, "%s holds %zu texts for %zu inputs", path, json_count, w->count);
@@ -757,7 +758,8 @@ int bench_main(int argc, char **argv, const bench_harness *h) {
   }
   free(line);
   for (size_t i = 0; i < entry_count; i++) {
-    if (entries[i].state != NULL && entries[i].operation->release != NULL) entries[i].operation->release(entries[i].state);
+    const bench_operation *op = entries[i].operation;
+    if (entries[i].state != NULL && op->release != NULL) op->release(entries[i].state);
   }
   return 0;
 }

@@ -305,7 +305,8 @@ bool FitsU32(uint64_t v) { return v <= UINT32_MAX; }
 // One column: CheckColumn, then FillColumn with the setter. An absent column has M = 0: no fix has the field,
 // or (for a field without explicit presence) every fix has 0, the default.
 template <class Set>
-bool Column(bool has, const v1::FixColumn &c, bool explicit_presence, uint32_t n, v1::LocationFix *const *rows, Set set) {
+bool Column(bool has, const v1::FixColumn &c, bool explicit_presence, uint32_t n, v1::LocationFix *const *rows,
+            Set set) {
   if (!has) return true;
   bool sparse = false;
   if (!CheckColumn(c, explicit_presence, n, &sparse)) return false;
@@ -724,7 +725,9 @@ int PrepareJsonPrint(const bench_workload *w, void **out, bench_prepared *result
       differ++;
     }
   }
-  if (differ != 0) bench_note("%s json-print: %zu of %zu texts differ from NAME.json.frames", w->name, differ, w->count);
+  if (differ != 0) {
+    bench_note("%s json-print: %zu of %zu texts differ from NAME.json.frames", w->name, differ, w->count);
+  }
   return 0;
 }
 

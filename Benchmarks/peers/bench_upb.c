@@ -234,7 +234,9 @@ static uint64_t run_decode(void *opaque, const bench_workload *w, size_t i) {
 static int prepare_decode_read_all(const bench_workload *w, void **out, bench_prepared *result) {
   if (prepare_state(w, BLOCK_FOR_DECODE, out, result) != 0) return -1;
   const state *s = *out;
-  if (reaches_map(s->table, 0)) return bench_prepare_error(result, "%s reaches a map field, which read_all does not read", w->type);
+  if (reaches_map(s->table, 0)) {
+    return bench_prepare_error(result, "%s reaches a map field, which read_all does not read", w->type);
+  }
   result->has_checksum = 1;
   for (size_t i = 0; i < w->count; i++) {
     upb_Arena *arena = upb_Arena_New();

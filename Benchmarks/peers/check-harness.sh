@@ -5,7 +5,8 @@
 # where PROTOCOL.md requires it), a harness that dies or hangs, or one that does not exit 0 on quit. It also sends
 # one command that must fail (an unknown workload) and expects an {"error": ...} answer to it.
 #
-# Usage: check-harness.sh [--iterations N] [--only WORKLOAD]... [--op OPERATION]... [--timeout S] HARNESS_CMD WORKLOAD_DIR
+# Usage: check-harness.sh [--iterations N] [--only WORKLOAD]... [--op OPERATION]... [--timeout S] \
+#          HARNESS_CMD WORKLOAD_DIR
 #   HARNESS_CMD is one word or a quoted command line, e.g. Benchmarks/peers/build/bench_cpp or
 #   "python3 Benchmarks/peers/bench_python.py". Each run and memory command uses N iterations (default: the
 #   workload's input count, one full rotation, so every input goes through every operation).
@@ -108,11 +109,14 @@ def expect(text, answer, condition, what):
 
 hello = ask("hello")
 operations = hello.get("operations")
-expect("hello", hello, isinstance(hello.get("implementation"), str) and hello["implementation"] != "", "no implementation name")
+expect("hello", hello, isinstance(hello.get("implementation"), str) and hello["implementation"] != "",
+       "no implementation name")
 expect("hello", hello, isinstance(hello.get("version"), str), "no version string")
-expect("hello", hello, is_int(hello.get("warmup_ms")) and hello["warmup_ms"] >= 0, "warmup_ms is not a non-negative integer")
-if not expect("hello", hello, isinstance(operations, list) and operations and all(isinstance(o, str) and o for o in operations)
-              and len(set(operations)) == len(operations), "operations is not a non-empty list of distinct names"):
+expect("hello", hello, is_int(hello.get("warmup_ms")) and hello["warmup_ms"] >= 0,
+       "warmup_ms is not a non-negative integer")
+if not expect("hello", hello, isinstance(operations, list) and operations
+              and all(isinstance(o, str) and o for o in operations) and len(set(operations)) == len(operations),
+              "operations is not a non-empty list of distinct names"):
     sys.exit(1)
 if args.op:
     unknown = set(args.op) - set(operations)
@@ -133,7 +137,8 @@ for workload in workloads:
         if not expect(text, answer, isinstance(answer.get("ok"), bool), "no boolean ok"):
             continue
         if not answer["ok"]:
-            if expect(text, answer, isinstance(answer.get("reason"), str) and answer["reason"], "ok false without a reason"):
+            if expect(text, answer, isinstance(answer.get("reason"), str) and answer["reason"],
+                      "ok false without a reason"):
                 print(f"{workload} {operation} not-applicable: {answer['reason']}", flush=True)
             continue
         checks = []
@@ -147,7 +152,8 @@ for workload in workloads:
             if expect(text, answer, is_int(n) and n >= 0, "encoded_bytes is not a non-negative integer"):
                 checks.append(f"encoded_bytes={n}")
                 if n != m.get("canonical_bytes"):
-                    note(f"{workload} {operation}: encoded_bytes {n}, the metadata's canonical_bytes {m.get('canonical_bytes')}")
+                    note(f"{workload} {operation}: encoded_bytes {n}, "
+                         f"the metadata's canonical_bytes {m.get('canonical_bytes')}")
         if "json_bytes" in answer or operation == "json-print":
             n = answer.get("json_bytes")
             if expect(text, answer, is_int(n) and n >= 0, "json_bytes is not a non-negative integer"):
@@ -170,10 +176,11 @@ for workload in workloads:
             continue
         good = True
         for key in ("allocations", "allocated_bytes"):
-            good &= expect(text, answer, key in answer and (answer[key] is None or (is_number(answer[key]) and answer[key] >= 0)),
+            value = answer.get(key, "missing")
+            good &= expect(text, answer, value is None or (is_number(value) and value >= 0),
                            f"{key} is not a non-negative number or null")
-        good &= expect(text, answer, "peak_rss_kib" in answer and (answer["peak_rss_kib"] is None or
-                                                                    (is_int(answer["peak_rss_kib"]) and answer["peak_rss_kib"] > 0)),
+        rss = answer.get("peak_rss_kib", "missing")
+        good &= expect(text, answer, rss is None or (is_int(rss) and rss > 0),
                        "peak_rss_kib is not a positive integer or null")
         if not good:
             continue
@@ -184,7 +191,8 @@ for workload in workloads:
 # A command the harness cannot carry out gets an error answer (last: the coordinator stops after one).
 text = f"prepare no-such-workload-{os.getpid()} {operations[0]}"
 answer = ask(text)
-expect(text, answer, isinstance(answer.get("error"), str) and answer["error"], "an unknown workload is not answered with an error")
+expect(text, answer, isinstance(answer.get("error"), str) and answer["error"] != "",
+       "an unknown workload is not answered with an error")
 try:
     process.stdin.write("quit\n")
     process.stdin.flush()
