@@ -304,7 +304,7 @@ func (h *harness) prepare(name, operation string) (answer, error) {
 			}
 			if total != w.meta.JSONBytes {
 				fmt.Fprintf(os.Stderr, "bench_go: %s json-print: protojson prints %d bytes, LocationWire's printer %d "+
-					"(protojson adds a space after commas in some builds on purpose, and formats numbers its own way)\n",
+					"(protojson puts a space after every comma in some builds on purpose: internal/detrand)\n",
 					name, total, w.meta.JSONBytes)
 			}
 			checks = append(checks, field{"json_bytes", total})
@@ -492,8 +492,9 @@ func (h *harness) memory(name, operation, count string) (answer, error) {
 	if failed > 0 {
 		return nil, fmt.Errorf("%s %s: %d of %d operations failed", name, operation, failed, iterations)
 	}
-	fmt.Fprintf(os.Stderr, "bench_go: %s %s: %d garbage collections in %d operations\n", name, operation,
-		after.NumGC-before.NumGC, iterations)
+	// After runtime.GC, HeapAlloc is the live heap, on which the collector paces itself (README.md).
+	fmt.Fprintf(os.Stderr, "bench_go: %s %s: %d garbage collections in %d operations, live heap before them %.1f MB\n",
+		name, operation, after.NumGC-before.NumGC, iterations, float64(before.HeapAlloc)/1e6)
 	return answer{
 		{"allocations", float64(after.Mallocs-before.Mallocs) / float64(iterations)},
 		{"allocated_bytes", float64(after.TotalAlloc-before.TotalAlloc) / float64(iterations)},
