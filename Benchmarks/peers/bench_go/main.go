@@ -57,13 +57,15 @@ type meta struct {
 	JSONBytes      int64  `json:"json_bytes"`
 }
 
-// workload is one workload's inputs and the messages decoded from them, loaded at its first prepare and kept.
+// workload is one workload's inputs, loaded at its first prepare and kept, and the messages decoded from them,
+// kept from the first prepare of an operation that reads them. The harness keeps no more than its operations need,
+// since the collector paces itself on the live heap (README.md).
 type workload struct {
 	name        string
 	meta        meta
 	messageType protoreflect.MessageType
 	inputs      [][]byte        // the binary inputs, in file order
-	decoded     []proto.Message // proto.Unmarshal of each input: what encode, encode-reuse and json-print read
+	decoded     []proto.Message // proto.Unmarshal of each input: what encode, encode-reuse and json-print read; or nil
 	jsonTexts   [][]byte        // NAME.json.frames, loaded by the first json-parse prepare
 }
 
@@ -108,7 +110,7 @@ func readFrames(path string) ([][]byte, int64, error) {
 	return frames, total, nil
 }
 
-// load reads a workload's meta and binary inputs, checks them against the meta and decodes every input.
+// load reads a workload's meta and binary inputs and checks them against the meta (prepare decodes them).
 func (h *harness) load(name string) (*workload, error) {
 	if w, ok := h.workloads[name]; ok {
 		return w, nil
@@ -140,15 +142,27 @@ func (h *harness) load(name string) (*workload, error) {
 	if len(w.inputs) == 0 {
 		return nil, fmt.Errorf("%s has no inputs", name)
 	}
-	for i, input := range w.inputs {
-		m := mt.New().Interface()
-		if err := proto.Unmarshal(input, m); err != nil {
-			return nil, fmt.Errorf("%s: input %d does not decode: %v", name, i, err)
-		}
-		w.decoded = append(w.decoded, m)
-	}
 	h.workloads[name] = w
 	return w, nil
+}
+
+// messages returns every input decoded with proto.Unmarshal into a new message: w.decoded when it is kept, else
+// decoded now, and kept when keep is set.
+func (w *workload) messages(keep bool) ([]proto.Message, error) {
+	if w.decoded != nil {
+		return w.decoded, nil
+	}
+	decoded := make([]proto.Message, len(w.inputs))
+	for i, input := range w.inputs {
+		decoded[i] = w.messageType.New().Interface()
+		if err := proto.Unmarshal(input, decoded[i]); err != nil {
+			return nil, fmt.Errorf("%s: input %d does not decode: %v", w.name, i, err)
+		}
+	}
+	if keep {
+		w.decoded = decoded
+	}
+	return decoded, nil
 }
 
 // withoutUnknown returns a copy of m without the unknown fields anywhere inside it: what a JSON text (which
@@ -229,9 +243,19 @@ func (h *harness) prepare(name, operation string) (answer, error) {
 	}
 	p := &prepared{w: w, operation: operation}
 	checks := answer{{"ok", true}}
+	if w.meta.JSONBytes == 0 && strings.HasPrefix(operation, "json-") {
+		return nil, notApplicable{fmt.Sprintf("%s has no JSON texts (no %s.json.frames: it measures binary only)", name, name)}
+	}
+	// Every input must decode. The decoded messages are kept for the operations that read them; for the others
+	// they only serve the checks.
+	keep := operation == "encode" || operation == "encode-reuse" || operation == "json-print"
+	decoded, err := w.messages(keep)
+	if err != nil {
+		return nil, err
+	}
 	switch operation {
 	case "decode":
-		// load decoded every input with proto.Unmarshal, as this operation does.
+		// messages decoded every input with proto.Unmarshal, as this operation does.
 
 	case "decode-reuse":
 		// Decoding twice into the kept message must give what a fresh decode gives: Unmarshal without Merge
@@ -243,7 +267,7 @@ func (h *harness) prepare(name, operation string) (answer, error) {
 					return nil, fmt.Errorf("%s decode-reuse: input %d: %v", name, i, err)
 				}
 			}
-			if !proto.Equal(m, w.decoded[i]) {
+			if !proto.Equal(m, decoded[i]) {
 				return nil, fmt.Errorf("%s decode-reuse: input %d decoded twice differs from a fresh decode", name, i)
 			}
 			p.kept = append(p.kept, m)
@@ -254,7 +278,7 @@ func (h *harness) prepare(name, operation string) (answer, error) {
 		// bytes may differ from the canonical encoding in order, but never in size.
 		var total int64
 		largest := 0
-		for i, m := range w.decoded {
+		for i, m := range decoded {
 			out, err := proto.Marshal(m)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: input %d: Marshal: %v", name, operation, i, err)
@@ -285,12 +309,9 @@ func (h *harness) prepare(name, operation string) (answer, error) {
 		checks = append(checks, field{"encoded_bytes", total})
 
 	case "json-print", "json-parse":
-		if w.meta.JSONBytes == 0 {
-			return nil, notApplicable{fmt.Sprintf("%s has no JSON texts (no %s.json.frames: it measures binary only)", name, name)}
-		}
 		if operation == "json-print" {
 			var total int64
-			for i, m := range w.decoded {
+			for i, m := range decoded {
 				out, err := protojson.Marshal(m)
 				if err != nil {
 					return nil, fmt.Errorf("%s json-print: input %d: %v", name, i, err)
@@ -326,7 +347,7 @@ func (h *harness) prepare(name, operation string) (answer, error) {
 			if err := protojson.Unmarshal(text, m); err != nil {
 				return nil, fmt.Errorf("%s json-parse: input %d: %v", name, i, err)
 			}
-			if !proto.Equal(m, withoutUnknown(w.decoded[i])) {
+			if !proto.Equal(m, withoutUnknown(decoded[i])) {
 				return nil, fmt.Errorf("%s json-parse: input %d: the JSON text parses to another message than the binary input", name, i)
 			}
 		}
