@@ -10,18 +10,11 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="$here/build"
-source "$here/protobuf-go.sh"   # pbgo_setup, pbgo_generate: shared with Benchmarks/peers/build-go.sh
+source "$here/protobuf-go.sh"   # pbgo_setup, pbgo_generate, pbgo_build: shared with Benchmarks/peers/build-go.sh
 
-gopath="$build/gopath"
-pbgo_setup "$gopath" "$build/cache"
+pbgo_setup "$build/gopath" "$build/cache"
 pbgo_generate locwiretestee/gen
-version=$pbgo_version
-mkdir -p "$gopath/src/locwiretestee"
-
-cp "$here/main.go" "$gopath/src/locwiretestee/main.go"
-go vet locwiretestee
-go build -trimpath -ldflags "-X main.protobufVersion=$version" -o "$build/go-testee.tmp" locwiretestee
-mv -f "$build/go-testee.tmp" "$build/go-testee"
+pbgo_build "$here/main.go" locwiretestee "$build/go-testee"
 
 echo "go: built $build/go-testee" >&2
 printf '%q\n' "$build/go-testee"

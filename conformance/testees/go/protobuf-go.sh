@@ -1,10 +1,11 @@
 # Sourced (not run) by the scripts that build Go programs on protobuf-go as Debian packages it: this folder's
 # build.sh (the conformance testee) and Benchmarks/peers/build-go.sh (the benchmark harness). One place for how
-# Go is run offline and how the project's .proto files become Go code.
+# Go is run offline, how the project's .proto files become Go code and how a program is compiled against them.
 #
 #   source conformance/testees/go/protobuf-go.sh
 #   pbgo_setup GOPATH_DIR CACHE_DIR   # checks the tools, exports Go's GOPATH-mode environment, sets $pbgo_version
 #   pbgo_generate IMPORT_PATH         # builds protoc-gen-go, generates proto/ into GOPATH_DIR/src/IMPORT_PATH
+#   pbgo_build MAIN_GO PACKAGE OUTPUT # compiles a one-file main package against it
 #
 # Go runs in GOPATH mode (GO111MODULE=off) with Debian's /usr/share/gocode as the second GOPATH entry, so no
 # module proxy is asked and no go.mod or go.sum is needed (conformance/testees/README.md says why not a module).
@@ -57,4 +58,17 @@ pbgo_generate() {
   opts+=("--go_opt=Mlocationwire/conformance/v1/testee.proto=$gen_pkg/conformancev1;conformancev1")
   PATH="$gopath/bin:$PATH" protoc -I "$proto" --go_out="$gopath/src" "${opts[@]}" \
     "$proto"/locationwire/v1/*.proto "$proto"/locationwire/conformance/v1/testee.proto
+}
+
+# pbgo_build MAIN_GO PACKAGE OUTPUT: compiles the main package MAIN_GO (one file) as GOPATH_DIR/src/PACKAGE into
+# OUTPUT, after go vet. `go build`'s defaults are Go's release build (it has no -O levels; optimization and
+# inlining are on); -trimpath keeps this machine's paths out of the binary. The program's `var protobufVersion`
+# is set to protobuf-go's version, which the library does not export.
+pbgo_build() {
+  local main_go="$1" package="$2" output="$3" gopath="${GOPATH%%:*}"
+  mkdir -p "$gopath/src/$package"
+  cp "$main_go" "$gopath/src/$package/main.go"
+  go vet "$package"
+  go build -trimpath -ldflags "-X main.protobufVersion=$pbgo_version" -o "$output.tmp" "$package"
+  mv -f "$output.tmp" "$output"
 }
