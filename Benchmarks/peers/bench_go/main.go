@@ -195,7 +195,7 @@ func discardUnknown(m protoreflect.Message) {
 	})
 }
 
-// answer is one line of the protocol's JSON; its keys are written in the order given.
+// answer is one line of the protocol's JSON; its keys are written in the order given (a map would sort them).
 type answer []field
 
 type field struct {
@@ -208,7 +208,7 @@ func (a answer) MarshalJSON() ([]byte, error) {
 	b.WriteByte('{')
 	for i, f := range a {
 		if i > 0 {
-			b.WriteString(", ")
+			b.WriteByte(',')
 		}
 		key, _ := json.Marshal(f.key)
 		value, err := json.Marshal(f.value)
@@ -216,7 +216,7 @@ func (a answer) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 		b.Write(key)
-		b.WriteString(": ")
+		b.WriteByte(':')
 		b.Write(value)
 	}
 	b.WriteByte('}')
