@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds bench_java, the protobuf-java harness (bench_java/BenchJava.java), into build-java/ (gitignored) next to
+# this script. The generated message classes, the list of their outer classes, the library's version and the
+# class path (protobuf.jar, protobuf-util.jar for JsonFormat, gson and guava) come from
+# conformance/testees/java/build.sh, which this runs: one place generates and compiles the Java code. Writes the
+# wrapper build-java/bench_java, which starts the JVM with the flags below. Prints nothing on stdout.
+# Needs what that script needs (Debian: apt-get install -y protobuf-compiler default-jdk-headless libprotobuf-java
+# libgoogle-gson-java libguava-java).
+# Usage: Benchmarks/peers/build-java.sh && Benchmarks/peers/build-java/bench_java --workloads DIR
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+build="$here/build-java"
+testee="$root/conformance/testees/java"
+exec 3>&1 1>&2
+
+# The testee's script prints, last, the command that runs it: `java FLAGS -cp CLASSES:JARS JavaTestee`, each word
+# quoted by printf %q, so the shell can split it back into words.
+command="$("$testee/build.sh" | tail -n 1)"
+eval "words=($command)"
+classpath=""
+for ((i = 0; i + 1 < ${#words[@]}; i++)); do
+  [[ "${words[i]}" == -cp ]] && classpath="${words[i + 1]}"
+done
+[[ "$classpath" == "$testee/build/classes:"* ]] || {
+  echo "build-java.sh: cannot find the class path in the testee's run command: $command" >&2
+  exit 1
+}
+jars="${classpath#"$testee/build/classes:"}"
+
+# A copy of the generated classes, so that rebuilding the testee does not change a harness that is running.
+rm -rf "$build"
+mkdir -p "$build/classes"
+cp -R "$testee/build/classes/locationwire" "$testee/build/classes/locationwire-v1-outer-classes.txt" \
+  "$testee/build/classes/protobuf-java-version.txt" "$build/classes/"
+javac -encoding UTF-8 --release 17 -Xlint:all -Werror -cp "$build/classes:$jars" -d "$build/classes" \
+  "$here"/bench_java/*.java
+
+# JVM flags, and why:
+# - HotSpot's default JIT (tiered: C1, then C2 for hot code) and its default collector on this machine (G1; the
+#   JVM picks it on any machine with 2 or more CPUs and 2 GB), as a server runs protobuf-java.
+# - A fixed 2 GB heap: the heap is never resized while samples are taken, and it holds every workload's inputs,
+#   decoded messages and JSON texts (about 1 GB when a coordinator prepares them all) with room for the garbage
+#   of the largest decode (the 100,000-fix batch makes about 30 MB per operation).
+cat >"$build/bench_java" <<EOF
+#!/bin/sh
+# Written by build-java.sh: runs the protobuf-java benchmark harness (Benchmarks/peers/PROTOCOL.md).
+exec java -Xms2g -Xmx2g -cp '$build/classes:$jars' BenchJava "\$@"
+EOF
+chmod +x "$build/bench_java"
+echo "build-java.sh: built $build/bench_java" >&2
