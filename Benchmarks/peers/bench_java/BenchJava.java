@@ -353,7 +353,8 @@ public final class BenchJava {
     if (json && !Files.exists(frames)) {
       JsonObject skip = new JsonObject();
       skip.addProperty("ok", false);
-      skip.addProperty("reason", "the workload has no JSON texts (" + w.name + ".json.frames): it measures binary only");
+      skip.addProperty("reason",
+          "the workload has no JSON texts (" + w.name + ".json.frames): it measures binary only");
       return skip;
     }
     JsonObject answer = new JsonObject();
@@ -470,8 +471,12 @@ public final class BenchJava {
     for (Operation operation : Operation.values()) operations.add(operation.wireName);
     answer.add("operations", operations);
     answer.addProperty("warmup_ms", WARMUP_MS);
-    answer.addProperty("notes", "JVM " + System.getProperty("java.vm.version") + ", "
-        + ManagementFactory.getRuntimeMXBean().getInputArguments() + "; allocations are not counted (null)");
+    List<String> collectors = new ArrayList<>();
+    for (var collector : ManagementFactory.getGarbageCollectorMXBeans()) collectors.add(collector.getName());
+    answer.addProperty("notes", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version")
+        + ", " + ManagementFactory.getCompilationMXBean().getName() + ", collectors " + collectors + ", flags "
+        + ManagementFactory.getRuntimeMXBean().getInputArguments()
+        + "; allocations are not counted (null): the JVM counts allocated bytes per thread, not objects");
     return answer;
   }
 
