@@ -47,10 +47,12 @@ import java.util.Map;
 public final class BenchJava {
   private static final String IMPLEMENTATION = "java-protobuf";
   /**
-   * The warm-up hello asks for, in ms. HotSpot compiles a method with C2 only after about 10,000 invocations or
-   * loop back-edges, first running it interpreted and then at C1's tiers; on the larger workloads an operation
-   * takes milliseconds, so 200 ms (what the native harnesses ask for) can end before C2's code for the parser and
-   * serializer is installed, and the first samples would time C1's code.
+   * The warm-up hello asks for, in ms. HotSpot runs a method interpreted, then compiled by C1 with profiling, and
+   * compiles it with C2 only after 5,000 to 15,000 invocations (Tier4InvocationThreshold, Tier4CompileThreshold)
+   * or 40,000 loop back-edges (Tier4BackEdgeThreshold), in a compiler thread that shares this machine's 2 cores.
+   * On the larger workloads an operation takes a millisecond or more, so 200 ms (what the native harnesses ask
+   * for) can end before C2's code for the parser and the serializer is installed, and the first samples would
+   * time C1's code.
    */
   private static final int WARMUP_MS = 2000;
 
