@@ -42,10 +42,10 @@ javac -encoding UTF-8 --release 17 -Xlint:all -Werror -cp "$build/classes:$jars"
 # - A fixed 4 GB heap: it is never resized while samples are taken, and it holds every workload's inputs, decoded
 #   messages and JSON texts (about 1.3 GB when a coordinator prepares them all) with room for a young generation
 #   that keeps collections rare (a 1000-fix batch decodes into about 0.5 MB of objects).
-cat >"$build/bench_java" <<EOF
-#!/bin/sh
-# Written by build-java.sh: runs the protobuf-java benchmark harness (Benchmarks/peers/PROTOCOL.md).
-exec java -Xms4g -Xmx4g -cp '$build/classes:$jars' BenchJava "\$@"
-EOF
+{
+  echo '#!/usr/bin/env bash'
+  echo '# Written by build-java.sh: runs the protobuf-java benchmark harness (Benchmarks/peers/PROTOCOL.md).'
+  printf 'exec java -Xms4g -Xmx4g -cp %q BenchJava "$@"\n' "$build/classes:$jars"
+} >"$build/bench_java"
 chmod +x "$build/bench_java"
 echo "build-java.sh: built $build/bench_java" >&2
