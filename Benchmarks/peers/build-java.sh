@@ -39,13 +39,17 @@ javac -encoding UTF-8 --release 17 -Xlint:all -Werror -cp "$build/classes:$jars"
 # JVM flags, and why:
 # - HotSpot's default JIT (tiered: C1, then C2 for hot code) and its default collector here (G1, which the JVM picks
 #   on a machine with 2 or more CPUs and about 2 GB), as a server runs protobuf-java.
-# - A fixed 4 GB heap: it is never resized while samples are taken, and it holds every workload's inputs, decoded
-#   messages and JSON texts (about 1.3 GB when a coordinator prepares them all) with room for a young generation
-#   that keeps collections rare (a 1000-fix batch decodes into about 0.5 MB of objects).
+# - A heap of 1 GB that may grow to 4 GB (-Xms1g -Xmx4g): the benchmark's workloads keep about 150 MB live when
+#   a coordinator prepares all of them, and 1 GB leaves a young generation that makes collections rare (a 1000-fix
+#   batch decodes into about 0.5 MB of objects); the scaling workloads keep about 1.3 GB live when all are
+#   prepared, which the heap grows for. G1 grows the heap at a collection that took too long, which happens while
+#   prepare fills it, not once sampling runs. A fixed 4 GB heap gave the same times within the noise of a quick
+#   coordinator run but a 2.5 GB resident set (G1 sizes the young generation from the heap; this one, 0.7 GB),
+#   which peak_rss_kib reports.
 {
   echo '#!/usr/bin/env bash'
   echo '# Written by build-java.sh: runs the protobuf-java benchmark harness (Benchmarks/peers/PROTOCOL.md).'
-  printf 'exec java -Xms4g -Xmx4g -cp %q BenchJava "$@"\n' "$build/classes:$jars"
+  printf 'exec java -Xms1g -Xmx4g -cp %q BenchJava "$@"\n' "$build/classes:$jars"
 } >"$build/bench_java"
 chmod +x "$build/bench_java"
 echo "build-java.sh: built $build/bench_java" >&2
