@@ -664,6 +664,46 @@ static void command_run(const char *workload, const char *operation, const char 
 }
 
 /* Per-operation figures as JSON numbers: integers exactly, fractions with enough digits. */
+/* release WORKLOAD: every operation prepared on it is released and its files are freed, so that what a harness
+ * holds (and a collector paces itself on, and the peak resident set shows) is one workload's. A workload never
+ * loaded is answered ok too: there is nothing to drop. */
+static void command_release(const char *workload) {
+  size_t index = 0;
+  while (index < workload_count && strcmp(workloads[index]->name, workload) != 0) index++;
+  if (index == workload_count) {
+    printf("{\"ok\":true}");
+    answer_end();
+    return;
+  }
+  bench_workload *w = workloads[index];
+  size_t kept = 0;
+  for (size_t i = 0; i < entry_count; i++) {
+    if (entries[i].workload == w) {
+      if (entries[i].state != NULL && entries[i].operation->release != NULL) {
+        entries[i].operation->release(entries[i].state);
+      }
+    } else {
+      entries[kept++] = entries[i];
+    }
+  }
+  entry_count = kept;
+  /* The frames point into one buffer per file, which starts 4 bytes (the first length) before the first frame. */
+  free((void *)(w->inputs[0] - 4));
+  free(w->inputs);
+  free(w->sizes);
+  if (w->json != NULL) {
+    free((void *)(w->json[0] - 4));
+    free(w->json);
+    free(w->json_sizes);
+  }
+  free(w->name);
+  free(w->type);
+  free(w);
+  workloads[index] = workloads[--workload_count];
+  printf("{\"ok\":true}");
+  answer_end();
+}
+
 static void put_per_op(double total, uint64_t n) { printf("%.17g", total / (double)n); }
 
 static void command_memory(const char *workload, const char *operation, const char *iterations) {
@@ -752,6 +792,8 @@ int bench_main(int argc, char **argv, const bench_harness *h) {
       command_run(words[1], words[2], words[3]);
     } else if (strcmp(c, "memory") == 0 && count == 4) {
       command_memory(words[1], words[2], words[3]);
+    } else if (strcmp(c, "release") == 0 && count == 2) {
+      command_release(words[1]);
     } else {
       answer_error("unknown command or wrong number of words: '%s' with %d arguments", c, count - 1);
     }

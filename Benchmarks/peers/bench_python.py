@@ -314,9 +314,15 @@ class Harness:
             if iterations < 1:
                 raise CommandError(f'ITERATIONS must be a positive integer, got "{words[3]}"')
             return (self.run if command == "run" else self.memory)(words[1], words[2], iterations)
+        if command == "release" and arity == 2:
+            # Drops the workload's inputs and every operation prepared on it: one workload in memory at a time.
+            self.workloads.pop(words[1], None)
+            for key in [key for key in self.prepared if key[0] == words[1]]:
+                del self.prepared[key]
+            return {"ok": True}
         if command == "quit" and arity == 1:
             return None
-        if command not in ("hello", "prepare", "run", "memory", "quit"):
+        if command not in ("hello", "prepare", "run", "memory", "release", "quit"):
             raise CommandError(f'unknown command "{command}"')
         raise CommandError(f'wrong number of words for {command}: "{line}"')
 

@@ -68,7 +68,7 @@ struct Run: ParsableCommand {
     var warmupMs = 200.0
     @Flag(
         help:
-            "A fast, rough run (2 rounds of 1 sample of 2 ms, 20 ms warm-up) to check that everything works; not for figures."
+            "A fast, rough run (2 rounds of 1 sample of 2 ms, 20 ms warm-up, at most 200 ms for a JIT) to check that everything works; not for figures."
     )
     var quick = false
     @Option(help: "Measure only these implementations (repeatable; e.g. swift-locationwire, cpp-libprotobuf, upb).")
@@ -142,13 +142,8 @@ struct Run: ParsableCommand {
             method: method, workloads: workloads, directory: directory,
             clients: started.map { ($0.1, scales: $0.0.scales) })
         let clock = Date()
-        progress("prepare: \(started.map(\.1.implementation).joined(separator: ", "))", since: clock)
-        try coordinator.prepare()
-        progress("warm-up of \(coordinator.results.series.count) operations", since: clock)
-        try coordinator.calibrate { progress($0, since: clock) }
-        try coordinator.measure { progress($0, since: clock) }
-        progress("allocations and memory", since: clock)
-        try coordinator.measureMemory()
+        progress("measuring: \(started.map(\.1.implementation).joined(separator: ", "))", since: clock)
+        try coordinator.run { progress($0, since: clock) }
 
         var instructionCounts: [InstructionCount] = []
         if quick || noInstructionCounts {

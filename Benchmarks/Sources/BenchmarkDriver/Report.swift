@@ -48,20 +48,21 @@ struct Report {
               one coordinator through one protocol, so every figure comes from the same loop: the coordinator asks for
               a number of iterations, and the harness times only the operation and the rotation through the
               workload's inputs (\(Workloads.inputCount) distinct inputs per workload; \(Workloads.largeInputCount) for the
-              100,000-fix batch). Each operation is warmed up for at least \(Int(method.warmupMilliseconds)) ms (more
-              where a harness asks: the JVM's JIT) while its iterations per sample are set to fill
-              \(Int(method.sampleMilliseconds)) ms. Then \(method.rounds) rounds: in each, every workload (in a shuffled
-              order) takes \(method.samplesPerRound) samples, and for every sample the implementations' operations run
-              one after the other in a fresh random order, so each sample of one implementation is paired with
-              samples of the others taken within about a second. A ratio is the median of the paired ratios; its
-              interval is the 95 % percentile bootstrap (\(Statistics.bootstrapReplicates) resamples of whole rounds).
-              Times are the median over all samples, with the 10th and 90th percentiles.
+              100,000-fix batch). The workloads are measured one at a time (each harness holds only that one, then
+              releases it). Each operation is warmed up for at least \(Int(method.warmupMilliseconds)) ms (more where a
+              harness asks: the JVM's JIT) while its iterations per sample are set to fill
+              \(Int(method.sampleMilliseconds)) ms. Then \(method.rounds) rounds of \(method.samplesPerRound) samples: for every
+              sample, the operations of all implementations on the workload run one after the other in a fresh random
+              order, so each sample of one implementation is paired with samples of the others taken within about a
+              second. A ratio is the median of the paired ratios; its interval is the 95 % percentile bootstrap
+              (\(Statistics.bootstrapReplicates) resamples of whole rounds). Times are the median over all samples, with the
+              10th and 90th percentiles.
             - Memory: after the rounds, each operation runs \(method.memoryIterations) times (fewer when a sample holds
               fewer) with allocation counting on: calls to malloc and friends and the bytes they asked for, by
               interposition, in the Swift, C, C++ and upb harnesses; Go's own heap counters (runtime.MemStats);
               Java's allocated bytes per thread (objects are not counted); Python not counted. Peak RSS is the
               process's high-water mark during those operations (reset through /proc/self/clear_refs), so it includes
-              each runtime's own baseline and the workload's inputs.
+              each runtime's own baseline and the workload's inputs and prepared messages.
 
             """
         for omission in omissions { out += "- Not measured: \(omission)\n" }

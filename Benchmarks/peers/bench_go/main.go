@@ -515,6 +515,19 @@ func peakRSSKiB() (int64, error) {
 }
 
 // handle answers one command line; quit reports true.
+// release drops a workload: its inputs, its decoded messages and every operation prepared on it. The collector
+// paces itself on the live heap, so a harness that kept every workload would collect far less often than a
+// program holding one; after release the next workload's samples pay for collections as such a program does.
+func (h *harness) release(name string) {
+	delete(h.workloads, name)
+	for key := range h.prepared {
+		if strings.HasPrefix(key, name+" ") {
+			delete(h.prepared, key)
+		}
+	}
+	runtime.GC()
+}
+
 func (h *harness) handle(line string) (answer, bool) {
 	words := strings.Split(line, " ")
 	var a answer
@@ -531,6 +544,9 @@ func (h *harness) handle(line string) (answer, bool) {
 		a, err = h.run(words[1], words[2], words[3])
 	case len(words) == 4 && words[0] == "memory":
 		a, err = h.memory(words[1], words[2], words[3])
+	case len(words) == 2 && words[0] == "release":
+		h.release(words[1])
+		a = answer{{"ok", true}}
 	default:
 		err = fmt.Errorf("unknown command %q", line)
 	}

@@ -509,6 +509,19 @@ public final class BenchJava {
     throw new IOException("ITERATIONS must be a positive 32-bit integer, got \"" + word + "\"");
   }
 
+  /**
+   * release WORKLOAD: drops its inputs and every operation prepared on it, so that the heap the collector works on
+   * (and the peak resident set) holds one workload at a time, as a program would.
+   */
+  private JsonObject release(String workload) {
+    workloads.remove(workload);
+    prepared.keySet().removeIf(key -> key.startsWith(workload + " "));
+    System.gc();
+    JsonObject answer = new JsonObject();
+    answer.addProperty("ok", true);
+    return answer;
+  }
+
   /** The answer to one command line, or null for quit. */
   private JsonObject answer(String line) throws IOException, ReflectiveOperationException {
     String[] words = line.split(" ", -1);
@@ -524,6 +537,9 @@ public final class BenchJava {
         break;
       case "memory":
         if (words.length == 4) return memory(words[1], words[2], iterations(words[3]));
+        break;
+      case "release":
+        if (words.length == 2) return release(words[1]);
         break;
       case "quit":
         if (words.length == 1) return null;

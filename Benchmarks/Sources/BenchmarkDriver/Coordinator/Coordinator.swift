@@ -3,8 +3,8 @@ import LocationWireTools
 
 /// The measurement method, owned by the coordinator for every harness alike (Benchmarks/peers/PROTOCOL.md).
 struct Method: Codable, Sendable {
-    /// Rounds over every workload; within a round each workload takes `samplesPerRound` samples of every
-    /// implementation's operations, the implementations in a fresh random order for each sample.
+    /// Rounds per workload; within a round every implementation's operations on the workload take
+    /// `samplesPerRound` samples, in a fresh random order for each sample.
     var rounds = 10
     var samplesPerRound = 3
     /// The length a sample aims at (at least one operation).
@@ -13,6 +13,8 @@ struct Method: Codable, Sendable {
     var warmupMilliseconds = 200.0
     /// Operations run with allocation counting on, per (implementation, workload, operation).
     var memoryIterations = 100
+    /// Whether a harness's longer warm-up (`hello`'s `warmup_ms`) is honoured; a quick run caps it at 200 ms.
+    var honoursHarnessWarmup = true
 }
 
 /// A harness the coordinator knows how to start, and where its build script puts it.
@@ -95,6 +97,8 @@ struct Coordinator {
     var crossChecks: [CrossCheck] = []
     /// Operations a harness has that do not apply to a workload, with its reason; said in the report.
     var notApplicable: [NotApplicable] = []
+    /// The shuffles' source: the same seed gives the same order.
+    private var generator = SeededRandom(seed: 0xB3AC)
 
     init(method: Method, workloads: [Workload], directory: URL, clients: [(HarnessClient, scales: Bool)]) {
         self.method = method
@@ -107,32 +111,46 @@ struct Coordinator {
     /// The operations of the scaling curve.
     static let scalingKinds: Set<OperationKind> = [.decode, .encode, .validate]
 
-    mutating func prepare() throws {
-        for workload in workloads {
-            for (client, scales) in clients {
-                if !workload.isHeadline && !scales { continue }
-                for operation in client.operations {
-                    if !workload.isHeadline && !Self.scalingKinds.contains(OperationKind(operation)) { continue }
-                    let answer = try client.send("prepare \(workload.name) \(operation)")
-                    guard answer["ok"] as? Bool == true else {
-                        notApplicable.append(
-                            NotApplicable(
-                                implementation: client.implementation, operation: operation, workload: workload.name,
-                                reason: answer["reason"].map { "\($0)" } ?? "no reason given"))
-                        continue
-                    }
-                    var series = Series(
-                        implementation: client.implementation, version: client.version, workload: workload.name,
-                        operation: operation, bytesPerInput: workload.averageInputBytes,
-                        fixesPerInput: workload.fixesPerInput)
-                    for key in ["checksum", "encoded_bytes", "json_bytes"] {
-                        if let value = answer[key] { series.checks[key] = "\(value)" }
-                    }
-                    results.series.append(series)
-                }
-            }
-            checkAgreement(workload)
+    /// Everything, one workload at a time: prepare every implementation's operations on it, warm them up, take
+    /// the rounds of interleaved samples and the memory runs, then release it in every harness, so that each holds
+    /// one workload at a time (a collector paces itself on that, and peak RSS shows one workload's footprint).
+    mutating func run(progress: (String) -> Void) throws {
+        for (position, workload) in workloads.enumerated() {
+            let first = results.series.count
+            try prepare(workload)
+            let members = Array(first..<results.series.count)
+            try calibrate(members)
+            try measure(members)
+            try measureMemory(members)
+            for (client, _) in clients { try client.send("release \(workload.name)") }
+            progress("\(position + 1)/\(workloads.count) \(workload.name): \(members.count) operations")
         }
+    }
+
+    private mutating func prepare(_ workload: Workload) throws {
+        for (client, scales) in clients {
+            if !workload.isHeadline && !scales { continue }
+            for operation in client.operations {
+                if !workload.isHeadline && !Self.scalingKinds.contains(OperationKind(operation)) { continue }
+                let answer = try client.send("prepare \(workload.name) \(operation)")
+                guard answer["ok"] as? Bool == true else {
+                    notApplicable.append(
+                        NotApplicable(
+                            implementation: client.implementation, operation: operation, workload: workload.name,
+                            reason: answer["reason"].map { "\($0)" } ?? "no reason given"))
+                    continue
+                }
+                var series = Series(
+                    implementation: client.implementation, version: client.version, workload: workload.name,
+                    operation: operation, bytesPerInput: workload.averageInputBytes,
+                    fixesPerInput: workload.fixesPerInput)
+                for key in ["checksum", "encoded_bytes", "json_bytes"] {
+                    if let value = answer[key] { series.checks[key] = "\(value)" }
+                }
+                results.series.append(series)
+            }
+        }
+        checkAgreement(workload)
     }
 
     /// Read-all and expansion checksums must agree between implementations, and every encoder must write the
@@ -172,11 +190,13 @@ struct Coordinator {
 
     /// Warms each operation up and sets its iterations per sample: doubling from one until a run takes a quarter of
     /// a sample, for at least the warm-up time.
-    mutating func calibrate(progress: (String) -> Void) throws {
-        for index in results.series.indices {
+    private mutating func calibrate(_ members: [Int]) throws {
+        for index in members {
             let series = results.series[index]
             let client = client(series.implementation)
-            let warmupNs = max(method.warmupMilliseconds, client.warmupMilliseconds) * 1e6
+            let requested =
+                method.honoursHarnessWarmup ? client.warmupMilliseconds : min(client.warmupMilliseconds, 200)
+            let warmupNs = max(method.warmupMilliseconds, requested) * 1e6
             let sampleNs = method.sampleMilliseconds * 1e6
             var iterations = 1
             var spent = 0.0
@@ -188,38 +208,29 @@ struct Coordinator {
             } while spent < warmupNs || last < sampleNs / 4
             let perOperation = last / Double(iterations)
             results.series[index].iterationsPerSample = max(1, Int((sampleNs / perOperation).rounded()))
-            if index % 20 == 0 { progress("warm-up \(index + 1)/\(results.series.count)") }
         }
     }
 
-    /// The rounds: within each, the workloads in a shuffled order, and for every sample the implementations'
-    /// operations on that workload in a fresh shuffled order.
-    mutating func measure(progress: (String) -> Void) throws {
-        var generator = SeededRandom(seed: 0xB3AC)
-        var byWorkload: [String: [Int]] = [:]
-        for (index, series) in results.series.enumerated() { byWorkload[series.workload, default: []].append(index) }
+    /// The rounds: in each, `samplesPerRound` times, every operation of every implementation on the workload takes
+    /// one sample, in a fresh shuffled order each time.
+    private mutating func measure(_ members: [Int]) throws {
         for round in 1...method.rounds {
-            for workload in workloads.shuffled(using: &generator) {
-                guard let members = byWorkload[workload.name] else { continue }
-                for sampleIndex in 0..<method.samplesPerRound {
-                    for index in members.shuffled(using: &generator) {
-                        let series = results.series[index]
-                        let ns = try client(series.implementation).run(
-                            series.workload, series.operation, iterations: series.iterationsPerSample)
-                        results.series[index].samples.append(
-                            Sample(
-                                round: round, index: sampleIndex,
-                                nsPerOperation: ns / Double(series.iterationsPerSample)))
-                    }
+            for sampleIndex in 0..<method.samplesPerRound {
+                for index in members.shuffled(using: &generator) {
+                    let series = results.series[index]
+                    let ns = try client(series.implementation).run(
+                        series.workload, series.operation, iterations: series.iterationsPerSample)
+                    results.series[index].samples.append(
+                        Sample(
+                            round: round, index: sampleIndex, nsPerOperation: ns / Double(series.iterationsPerSample)))
                 }
             }
-            progress("round \(round)/\(method.rounds) done")
         }
     }
 
     /// Allocations, bytes and peak RSS per operation.
-    mutating func measureMemory() throws {
-        for index in results.series.indices {
+    private mutating func measureMemory(_ members: [Int]) throws {
+        for index in members {
             let series = results.series[index]
             let iterations = max(1, min(method.memoryIterations, series.iterationsPerSample))
             let answer = try client(series.implementation).send(

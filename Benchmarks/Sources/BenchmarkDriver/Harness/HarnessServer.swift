@@ -137,6 +137,13 @@ struct HarnessServer {
                         ])
                     }
                     cursors[key] = cursor
+                case ("release", 2):
+                    workloads[words[1]] = nil
+                    for key in prepared.keys where key.hasPrefix(words[1] + " ") {
+                        prepared[key] = nil
+                        cursors[key] = nil
+                    }
+                    answer(["ok": true])
                 case ("quit", 1):
                     return
                 default:
