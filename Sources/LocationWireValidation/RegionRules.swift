@@ -51,11 +51,10 @@ extension Region: Validatable {
         guard let centerLatitude = circle.centerLatitudeE7, let centerLongitude = circle.centerLongitudeE7,
             circle.radiusM > 0
         else { return }
-        let centre = Geodesy.UnitVector(latitudeE7: centerLatitude, longitudeE7: centerLongitude)
-        let limit = Geodesy.chordLength(spanning: Double(circle.radiusM) + 1)
+        var cap = Geodesy.Cap(
+            centreLatitudeE7: centerLatitude, centreLongitudeE7: centerLongitude, spanM: Double(circle.radiusM) + 1)
         for (index, (latitude, longitude)) in zip(polygon.latitudesE7, polygon.longitudesE7).enumerated() {
-            let chord = centre.chord(to: Geodesy.UnitVector(latitudeE7: latitude, longitudeE7: longitude))
-            guard chord > limit else { continue }
+            guard let chord = cap.chordBeyondLimit(latitudeE7: latitude, longitudeE7: longitude) else { continue }
             let distance = Geodesy.approximateDistanceM(chord: chord)
             report.add(
                 .polygonOutsideCircle, path().appending(field: "latitudes_e7").appending(index: index),
@@ -210,9 +209,16 @@ extension RegionAssignment {
             circle.radiusM > 0, parent.radiusM > 0
         else { return }
         let slack = Double(parent.radiusM) + 1 - Double(circle.radiusM)
-        let chord = Geodesy.UnitVector(latitudeE7: latitude, longitudeE7: longitude)
-            .chord(to: Geodesy.UnitVector(latitudeE7: parentLatitude, longitudeE7: parentLongitude))
-        guard slack < 0 || chord > Geodesy.chordLength(spanning: slack) else { return }
+        let chord: Double
+        if slack < 0 {
+            // A child wider than its parent is outside wherever it lies; the message still gives the distance.
+            chord = Geodesy.UnitVector(latitudeE7: latitude, longitudeE7: longitude)
+                .chord(to: Geodesy.UnitVector(latitudeE7: parentLatitude, longitudeE7: parentLongitude))
+        } else {
+            var cap = Geodesy.Cap(centreLatitudeE7: parentLatitude, centreLongitudeE7: parentLongitude, spanM: slack)
+            guard let beyond = cap.chordBeyondLimit(latitudeE7: latitude, longitudeE7: longitude) else { return }
+            chord = beyond
+        }
         report.add(
             .childOutsideParent, path().appending(field: "circle"),
             "the circle reaches about \(Int(Geodesy.approximateDistanceM(chord: chord)) + Int(circle.radiusM)) m from the centre of parent \"\(parentId)\", beyond its \(parent.radiusM) m radius"
