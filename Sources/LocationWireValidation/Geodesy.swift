@@ -75,7 +75,8 @@ extension Geodesy {
     /// with a conservative bound in front that needs no trigonometry per point.
     ///
     /// The bound is an upper bound U on the true squared chord between the centre (φc, λc) and a point
-    /// (φc + d, λc + l), from the haversine identity chord² = 4 sin²(d/2) + 4 cos φc cos(φc + d) sin²(l/2):
+    /// (φc + d, λc + l), from the haversine identity chord² = 4 sin²(d/2) + 4 cos φc cos(φc + d) sin²(l/2). A
+    /// coarse one first (the comment in `isCertainlyWithin`), then, for the points it leaves, a tight one:
     /// - 4 sin²(x/2) = x² − x⁴/12 + x⁶/360 − …; for x² ≤ 12 the terms shrink, so stopping after x⁶/360 bounds it
     ///   from above (`upperSquaredChordSine`); l is the longitude difference wrapped into [−π, π].
     /// - cos(φc + d) = c cos d − s sin d (c = cos φc ≥ 0, s = sin φc) is at most c(1 − d²/2 + d⁴/24) −
@@ -95,10 +96,13 @@ extension Geodesy {
         private let centreLatitudeE7: Int32
         private let centreLongitudeE7: Int32
         private let spanM: Double
-        /// cos φc and sin φc by ``boundedSin``; cos φc + fastSineError, an upper bound of the true cosine.
-        private let cosCentre: Double
-        private let sinCentre: Double
-        private let cosCentreUpper: Double
+        /// With ĉ and ŝ, cos φc and sin φc by ``boundedSin``, and cU = ĉ + fastSineError (an upper bound of the
+        /// true cos φc), the products with cU that the bound on cos φc · cos(φc + d) takes: cU ĉ, cU ŝ, cU |ŝ|/120
+        /// and cU times the padding. Rounding them costs at most 1.1e-16 cU each, inside the padding's spare.
+        private let cosProduct: Double
+        private let sinProduct: Double
+        private let sinRemainderProduct: Double
+        private let padding: Double
         /// Squared chords at most this are within; negative when the bound decides nothing.
         private let threshold: Double
         /// The reference's centre and limit, computed on the first point the bound leaves undecided.
@@ -126,9 +130,13 @@ extension Geodesy {
             self.spanM = spanM
             let latitude = Double(centreLatitudeE7) * 1e-7 * .pi / 180
             let inRange = (-900_000_000...900_000_000).contains(centreLatitudeE7) && spanM >= 0
-            cosCentre = inRange ? Geodesy.boundedSin(.pi / 2 - abs(latitude)) : 0
-            sinCentre = inRange ? Geodesy.boundedSin(latitude) : 0
-            cosCentreUpper = cosCentre + Self.fastSineError
+            let cosCentre = inRange ? Geodesy.boundedSin(.pi / 2 - abs(latitude)) : 0
+            let sinCentre = inRange ? Geodesy.boundedSin(latitude) : 0
+            let cosCentreUpper = cosCentre + Self.fastSineError
+            cosProduct = cosCentreUpper * cosCentre
+            sinProduct = cosCentreUpper * sinCentre
+            sinRemainderProduct = cosCentreUpper * abs(sinCentre) * (1.0 / 120)
+            padding = cosCentreUpper * 3 * Self.fastSineError
             // The same argument as chordLength(spanning:), so the two limits differ only by their sines.
             let limit = 2 * Geodesy.boundedSin(min(max(spanM, 0) / earthRadiusM, .pi) / 2)
             let margin = limit - Self.limitError - Self.referenceChordError
@@ -152,13 +160,16 @@ extension Geodesy {
             let d = Double(latitudeDifference) * Self.radiansPerE7
             let l = Double(longitudeDifference) * Self.radiansPerE7
             let dSquared = d * d
+            let lSquared = l * l
+            // First the coarser bound: 4 sin²(x/2) ≤ x², and cos(φc + d) ≤ cos φc − d sin φc, the tangent of the
+            // cosine, which is concave between the two latitudes. It decides a small region's vertices alone.
+            if dSquared + (cosProduct - sinProduct * d + padding) * lSquared <= threshold { return true }
             let cosD = 1 + dSquared * (-0.5 + dSquared * (1.0 / 24))
             let sinD = d * (1 + dSquared * (-1.0 / 6))
-            let sinRemainder = abs(sinCentre) * abs(d) * dSquared * dSquared * (1.0 / 120)
-            let cosPointUpper = cosCentre * cosD - sinCentre * sinD + sinRemainder + 3 * Self.fastSineError
-            let bound =
-                Self.upperSquaredChordSine(dSquared)
-                + cosCentreUpper * cosPointUpper * Self.upperSquaredChordSine(l * l)
+            // cU times the upper bound of cos(φc + d) (the type's comment), distributed over its terms.
+            let cosProductUpper =
+                cosProduct * cosD - sinProduct * sinD + sinRemainderProduct * abs(d) * dSquared * dSquared + padding
+            let bound = Self.upperSquaredChordSine(dSquared) + cosProductUpper * Self.upperSquaredChordSine(lSquared)
             return bound <= threshold
         }
 
