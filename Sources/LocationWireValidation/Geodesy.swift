@@ -81,9 +81,10 @@ extension Geodesy {
     ///   from above (`upperSquaredChordSine`); l is the longitude difference wrapped into [−π, π].
     /// - cos(φc + d) = c cos d − s sin d (c = cos φc ≥ 0, s = sin φc) is at most c(1 − d²/2 + d⁴/24) −
     ///   s(d − d³/6) + |s||d|⁵/120, by the same argument for |d| ≤ 0.5; and it is ≥ 0 since both latitudes are
-    ///   within ±90°. c and s come from ``boundedSin``, within `fastSineError`, and the bound adds three times that.
-    /// The bound overshoots by about d⁸/20160 and l⁸/20160 relative to d² and l², so a 150 m region's vertices are
-    /// decided to within nanometres of its edge, a 1000 km region's to within about a millimetre.
+    ///   within ±90°. c and s come from ``boundedSin``, within `sineError`; as the coefficients of c and s sum to
+    ///   at most 1.5 for |d| ≤ 0.5, the bound adds twice that (`padding`, three times `sineError`).
+    /// This bound overshoots by about d⁸/20160 and l⁸/20160 relative to d² and l² (nanometres for a 150 m region,
+    /// about a millimetre for a 1000 km one, more near a pole, where l reaches π).
     ///
     /// Then chord_true ≤ √U, and the reference's chord (``UnitVector/chord(to:)``) is within `referenceChordError`
     /// of chord_true; its limit (``chordLength(spanning:)``) is within `limitError` of the same expression with
@@ -96,7 +97,7 @@ extension Geodesy {
         private let centreLatitudeE7: Int32
         private let centreLongitudeE7: Int32
         private let spanM: Double
-        /// With ĉ and ŝ, cos φc and sin φc by ``boundedSin``, and cU = ĉ + fastSineError (an upper bound of the
+        /// With ĉ and ŝ, cos φc and sin φc by ``boundedSin``, and cU = ĉ + sineError (an upper bound of the
         /// true cos φc), the products with cU that the bound on cos φc · cos(φc + d) takes: cU ĉ, cU ŝ, cU |ŝ|/120
         /// and cU times the padding. Rounding them costs at most 1.1e-16 cU each, inside the padding's spare.
         private let cosProduct: Double
@@ -115,14 +116,14 @@ extension Geodesy {
         /// errors weighted by their size sum to about 3 units in the last place of 1, each of at most 15 additions
         /// rounds by half a unit of a partial sum below 1.6), the reductions and the degree-to-radian conversion
         /// add below 2e-15. ValidationGeodesyTests measures both against libm.
-        static let fastSineError = 1e-14
+        static let sineError = 1e-14
         /// Bound on |reference chord − true chord| on the unit sphere: each component of a ``UnitVector`` is a
-        /// product of two values within `fastSineError`, so within 2.1e-14; a vector is within √3 times that, two
+        /// product of two values within `sineError`, so within 2.1e-14; a vector is within √3 times that, two
         /// within 7.3e-14, plus under 1e-15 for the subtraction, squares and root. Taken with a factor of 2.7 to
         /// spare: 2e-13 of the unit sphere is 1.3 µm.
         static let referenceChordError = 2e-13
-        /// |2 boundedSin(x) − 2 sin(x)| for the same argument x, both within `fastSineError` of the true sine.
-        static let limitError = 4 * fastSineError
+        /// |2 boundedSin(x) − 2 sin(x)| for the same argument x, both within `sineError` of the true sine.
+        static let limitError = 4 * sineError
 
         init(centreLatitudeE7: Int32, centreLongitudeE7: Int32, spanM: Double) {
             self.centreLatitudeE7 = centreLatitudeE7
@@ -132,11 +133,11 @@ extension Geodesy {
             let inRange = (-900_000_000...900_000_000).contains(centreLatitudeE7) && spanM >= 0
             let cosCentre = inRange ? Geodesy.boundedSin(.pi / 2 - abs(latitude)) : 0
             let sinCentre = inRange ? Geodesy.boundedSin(latitude) : 0
-            let cosCentreUpper = cosCentre + Self.fastSineError
+            let cosCentreUpper = cosCentre + Self.sineError
             cosProduct = cosCentreUpper * cosCentre
             sinProduct = cosCentreUpper * sinCentre
             sinRemainderProduct = cosCentreUpper * abs(sinCentre) * (1.0 / 120)
-            padding = cosCentreUpper * 3 * Self.fastSineError
+            padding = cosCentreUpper * 3 * Self.sineError
             // The same argument as chordLength(spanning:), so the two limits differ only by their sines.
             let limit = 2 * Geodesy.boundedSin(min(max(spanM, 0) / earthRadiusM, .pi) / 2)
             let margin = limit - Self.limitError - Self.referenceChordError
@@ -197,7 +198,7 @@ extension Geodesy {
     /// sin x for |x| ≤ π/2 by its Taylor series to x²¹/21!, nested (x(1 − x²/6 (1 − x²/20 (1 − …)))) so that it
     /// takes multiplications only. The first term left out is below 1.2e-18; each level of the nesting is in
     /// [0.5, 1] and scales the error of the level inside it by x²/(n(n−1)) ≤ 0.42, so rounding adds less than 4
-    /// units in the last place: within 1e-15 of sin x, far inside `Cap.fastSineError`.
+    /// units in the last place: within 1e-15 of sin x, far inside `Cap.sineError`.
     static func boundedSin(_ x: Double) -> Double {
         let square = x * x
         var nested = 1 - square * (1.0 / 420)

@@ -22,8 +22,8 @@ import Testing
             referenceWorst = max(
                 referenceWorst, abs(Geodesy.sin(angle) - sin(angle)), abs(Geodesy.cos(angle) - cos(angle)))
         }
-        #expect(fastWorst <= Geodesy.Cap.fastSineError / 4, "boundedSin is off by \(fastWorst)")
-        #expect(referenceWorst <= Geodesy.Cap.fastSineError / 4, "Geodesy.sin is off by \(referenceWorst)")
+        #expect(fastWorst <= Geodesy.Cap.sineError / 4, "boundedSin is off by \(fastWorst)")
+        #expect(referenceWorst <= Geodesy.Cap.sineError / 4, "Geodesy.sin is off by \(referenceWorst)")
     }
 
     enum Centre: CaseIterable {
