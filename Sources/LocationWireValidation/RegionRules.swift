@@ -51,11 +51,13 @@ extension Region: Validatable {
         guard let centerLatitude = circle.centerLatitudeE7, let centerLongitude = circle.centerLongitudeE7,
             circle.radiusM > 0
         else { return }
-        let centre = Geodesy.UnitVector(latitudeE7: centerLatitude, longitudeE7: centerLongitude)
-        let limit = Geodesy.chordLength(spanning: Double(circle.radiusM) + 1)
-        for (index, (latitude, longitude)) in zip(polygon.latitudesE7, polygon.longitudesE7).enumerated() {
-            let chord = centre.chord(to: Geodesy.UnitVector(latitudeE7: latitude, longitudeE7: longitude))
-            guard chord > limit else { continue }
+        var cap = Geodesy.Cap(
+            centreLatitudeE7: centerLatitude, centreLongitudeE7: centerLongitude, spanM: Double(circle.radiusM) + 1)
+        let latitudes = polygon.latitudesE7
+        let longitudes = polygon.longitudesE7
+        for index in 0..<min(latitudes.count, longitudes.count) {
+            guard let chord = cap.chordBeyondLimit(latitudeE7: latitudes[index], longitudeE7: longitudes[index])
+            else { continue }
             let distance = Geodesy.approximateDistanceM(chord: chord)
             report.add(
                 .polygonOutsideCircle, path().appending(field: "latitudes_e7").appending(index: index),
@@ -146,22 +148,28 @@ extension RegionAssignment: Validatable {
                 .regionCountExceedsBudget, path().appending(field: "regions"),
                 "\(regions.count) \(mode == .delta ? "upserted " : "")regions for a budget of \(slotBudget) slots")
         }
-        var indexById: [String: Int] = [:]
-        for (index, region) in regions.enumerated() {
-            region.validate(into: &report, at: path().appending(field: "regions").appending(index: index))
-            if indexById[region.id] != nil {
+        let regionIds = RegionIdIndex(regions)
+        // By index, not by element: a copy of each region would retain and release every string and array in it.
+        for index in regions.indices {
+            regions[index].validate(into: &report, at: path().appending(field: "regions").appending(index: index))
+            if regionIds.hasEarlierRegion(withIdOf: index) {
                 report.add(
                     .duplicateRegionId,
                     path().appending(field: "regions").appending(index: index).appending(field: "id"),
-                    "\"\(region.id)\" appears more than once")
+                    "\"\(regions[index].id)\" appears more than once")
             }
-            indexById[region.id] = index
         }
         // A region without parent_id has none (even when another region's id is empty); the parent is the last
-        // region of the assignment with that id (indexById keeps the last index).
-        for (index, region) in regions.enumerated() {
-            guard !region.parentId.isEmpty, region.parentId != region.id, let parentIndex = indexById[region.parentId]
-            else { continue }
+        // region of the assignment with that id.
+        // Siblings usually follow each other: the last lookup answers the next one with the same parent id.
+        var lastLookup: (parentId: String, index: Int?)? = nil
+        for index in regions.indices {
+            let parentId = regions[index].parentId
+            guard !parentId.isEmpty, parentId != regions[index].id else { continue }
+            let found = lastLookup?.parentId == parentId ? lastLookup!.index : regionIds.lastRegion(withId: parentId)
+            lastLookup = (parentId, found)
+            guard let parentIndex = found else { continue }
+            let region = regions[index]
             let parent = regions[parentIndex]
             let regionPath = path().appending(field: "regions").appending(index: index)
             // Levels are compared only when both are set and known to this revision: an unset level is
@@ -180,7 +188,7 @@ extension RegionAssignment: Validatable {
         for (index, id) in removedRegionIds.enumerated() {
             report.checkRegionId(
                 id, path().appending(field: "removed_region_ids").appending(index: index), required: true)
-            if mode == .delta, indexById[id] != nil {
+            if mode == .delta, regionIds.lastRegion(withId: id) != nil {
                 report.add(
                     .regionRemovedAndUpserted, path().appending(field: "removed_region_ids").appending(index: index),
                     "\"\(id)\" is both removed and upserted")
@@ -188,6 +196,86 @@ extension RegionAssignment: Validatable {
         }
         report.checkUnique(removedRegionIds, path().appending(field: "removed_region_ids"))
         refresh?.validate(into: &report, at: path().appending(field: "refresh"))
+    }
+}
+
+/// Where each id lies among an assignment's regions, for `duplicate-region-id`, the parent lookup and
+/// `region-removed-and-upserted`, with the equality of `String` (canonical equivalence) as a dictionary has it.
+///
+/// A dictionary hashes each id with a seeded SipHash, which cost more than the rest of validating a 20-region
+/// assignment. Up to `scanLimit` regions whose ids are all ASCII (every well-formed id is), a scan over 64-bit
+/// FNV-1a fingerprints of the bytes does it, comparing the strings only where the fingerprints match: at most
+/// `scanLimit`² comparisons whatever the ids, so a crafted collision costs little. ASCII strings are equal exactly
+/// when their bytes are; a non-ASCII id may still equal an ASCII one (U+212A KELVIN SIGN is canonically K), so
+/// a lookup for one compares every string. Otherwise, the dictionary.
+private struct RegionIdIndex {
+    private static let scanLimit = 64
+    private let regions: [Region]
+    /// The fingerprint of each region's id; nil beyond `scanLimit` regions or with a non-ASCII id.
+    private let fingerprints: [UInt64]?
+    /// The first and the last region with each id, when `fingerprints` is nil.
+    private let firstAndLast: [String: (first: Int, last: Int)]
+
+    init(_ regions: [Region]) {
+        self.regions = regions
+        var fingerprints: [UInt64]? = nil
+        if regions.count <= Self.scanLimit {
+            fingerprints = []
+            fingerprints!.reserveCapacity(regions.count)
+            for region in regions {
+                guard let fingerprint = Self.asciiFingerprint(region.id) else {
+                    fingerprints = nil
+                    break
+                }
+                fingerprints!.append(fingerprint)
+            }
+        }
+        self.fingerprints = fingerprints
+        var firstAndLast: [String: (first: Int, last: Int)] = [:]
+        if fingerprints == nil {
+            for (index, region) in regions.enumerated() {
+                firstAndLast[region.id, default: (index, index)].last = index
+            }
+        }
+        self.firstAndLast = firstAndLast
+    }
+
+    /// True when a region before `index` has the same id.
+    func hasEarlierRegion(withIdOf index: Int) -> Bool {
+        guard let fingerprints else { return firstAndLast[regions[index].id]!.first < index }
+        let fingerprint = fingerprints[index]
+        for earlier in 0..<index where fingerprints[earlier] == fingerprint && regions[earlier].id == regions[index].id
+        {
+            return true
+        }
+        return false
+    }
+
+    /// The last region with this id.
+    func lastRegion(withId id: String) -> Int? {
+        guard let fingerprints else { return firstAndLast[id]?.last }
+        guard let fingerprint = Self.asciiFingerprint(id) else {
+            return regions.lastIndex { $0.id == id }
+        }
+        for index in fingerprints.indices.reversed() where fingerprints[index] == fingerprint && regions[index].id == id
+        {
+            return index
+        }
+        return nil
+    }
+
+    /// 64-bit FNV-1a over the UTF-8 bytes of an ASCII string; nil for any other.
+    private static func asciiFingerprint(_ id: String) -> UInt64? {
+        func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64? {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var union: UInt8 = 0
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3
+                union |= byte
+            }
+            return union < 0x80 ? hash : nil
+        }
+        return id.utf8.withContiguousStorageIfAvailable(hash) ?? hash(id.utf8)
     }
 }
 
@@ -210,9 +298,16 @@ extension RegionAssignment {
             circle.radiusM > 0, parent.radiusM > 0
         else { return }
         let slack = Double(parent.radiusM) + 1 - Double(circle.radiusM)
-        let chord = Geodesy.UnitVector(latitudeE7: latitude, longitudeE7: longitude)
-            .chord(to: Geodesy.UnitVector(latitudeE7: parentLatitude, longitudeE7: parentLongitude))
-        guard slack < 0 || chord > Geodesy.chordLength(spanning: slack) else { return }
+        let chord: Double
+        if slack < 0 {
+            // A child wider than its parent is outside wherever it lies; the message still gives the distance.
+            chord = Geodesy.UnitVector(latitudeE7: latitude, longitudeE7: longitude)
+                .chord(to: Geodesy.UnitVector(latitudeE7: parentLatitude, longitudeE7: parentLongitude))
+        } else {
+            var cap = Geodesy.Cap(centreLatitudeE7: parentLatitude, centreLongitudeE7: parentLongitude, spanM: slack)
+            guard let beyond = cap.chordBeyondLimit(latitudeE7: latitude, longitudeE7: longitude) else { return }
+            chord = beyond
+        }
         report.add(
             .childOutsideParent, path().appending(field: "circle"),
             "the circle reaches about \(Int(Geodesy.approximateDistanceM(chord: chord)) + Int(circle.radiusM)) m from the centre of parent \"\(parentId)\", beyond its \(parent.radiusM) m radius"

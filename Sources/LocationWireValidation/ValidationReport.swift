@@ -148,24 +148,45 @@ public struct ValidationReport: Sendable {
     }
 
     static func isWellFormedRegionId(_ id: String) -> Bool {
-        let bytes = Array(id.utf8)
+        // Over the string's own bytes: an assignment checks two ids per region, and copying each into an array
+        // cost more than the rest of the check.
+        id.utf8.withContiguousStorageIfAvailable(isWellFormedRegionId) ?? isWellFormedRegionId(Array(id.utf8))
+    }
+
+    private static func isWellFormedRegionId<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Bool
+    where Bytes.Index == Int {
         guard bytes.count <= 128, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
-        let namespace = bytes[..<colon]
-        let local = bytes[(colon + 1)...]
-        guard (1...32).contains(namespace.count), (1...95).contains(local.count) else { return false }
-        func isLowerOrDigit(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        let namespaceCount = colon - bytes.startIndex
+        let localCount = bytes.endIndex - colon - 1
+        guard (1...32).contains(namespaceCount), (1...95).contains(localCount) else { return false }
+        let namespaceBytes = Self.namespaceBytes
+        for byte in bytes[..<colon] where !namespaceBytes.contains(byte) { return false }
+        let localBytes = Self.localBytes
+        for byte in bytes[(colon + 1)...] where !localBytes.contains(byte) { return false }
+        return true
+    }
+
+    /// The bytes of a region id's namespace and of its local id.
+    private static let namespaceBytes = ASCIISet("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+    private static let localBytes = ASCIISet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/-")
+
+    /// A set of ASCII bytes as a 128-bit mask: a membership test is a shift, not a chain of comparisons.
+    private struct ASCIISet {
+        private let low: UInt64
+        private let high: UInt64
+
+        init(_ members: String) {
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+            for byte in members.utf8 {
+                if byte < 64 { low |= 1 << byte } else { high |= 1 << (byte - 64) }
+            }
+            (self.low, self.high) = (low, high)
         }
-        let namespaceValid = namespace.allSatisfy {
-            isLowerOrDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+
+        @inline(__always) func contains(_ byte: UInt8) -> Bool {
+            (byte < 64 ? low : high) >> (byte & 63) & 1 != 0 && byte < 128
         }
-        let localValid = local.allSatisfy { byte in
-            isLowerOrDigit(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || [UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "-")]
-                    .contains(byte)
-        }
-        return namespaceValid && localValid
     }
 
     /// Reports duplicates in a list of region ids.
