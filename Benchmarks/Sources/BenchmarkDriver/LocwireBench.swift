@@ -12,7 +12,9 @@ struct LocwireBench: ParsableCommand {
             `Benchmarks/run.sh` builds the peers and this tool and runs `locwire-bench run`, which writes
             Benchmarks/RESULTS.md and Benchmarks/results.json.
             """,
-        subcommands: [Run.self, Sizes.self, WriteWorkloads.self, Profile.self, Planner.self, Engines.self],
+        subcommands: [
+            Run.self, Sizes.self, WriteWorkloads.self, Profile.self, DecodeProfile.self, Planner.self, Engines.self,
+        ],
         defaultSubcommand: Run.self)
 }
 
