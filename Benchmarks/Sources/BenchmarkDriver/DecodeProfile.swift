@@ -132,6 +132,13 @@ struct DecodeProfile: ParsableCommand {
     var noAllocations = false
     @Option(help: "Write every input to this directory and exit.")
     var write: String?
+    @Flag(
+        help:
+            "Instead of the loop, time decoding with the harnesses' method (Method: 200 ms warm-up, --samples samples of at least 20 ms) and print the median ns per decode."
+    )
+    var time = false
+    @Option(help: "Samples for --time.")
+    var samples = 7
 
     static func bytes(of input: Input, fixes: Int, events: Int, lifecycle: Int) -> (type: String, bytes: [UInt8]) {
         let batchType = LocationBatch.fullMessageName
@@ -180,6 +187,11 @@ struct DecodeProfile: ParsableCommand {
             precondition(decoded == canonical, "reordering changed the batch")
         }
         _ = try decode()
+        if time {
+            let stats = Method(samples: samples, minSampleMilliseconds: 20).measure { consume(try! decode()) }
+            print("\(input.rawValue): \(String(format: "%.1f", stats.median)) ns per decode (median of \(samples))")
+            return
+        }
         if !noAllocations {
             lw_allocation_counting_start()
             for _ in 0..<iterations { consume(try decode()) }
