@@ -1,6 +1,11 @@
-/* bench_c: protobuf-c (generated code from protoc-c --c_out) on the workloads of a directory. protobuf-c has no
- * registry by name, so build.sh lists every message descriptor of the generated headers in descriptors.inc.
- * See README.md for the operations. */
+/* bench_c: protobuf-c (generated code from protoc-c --c_out) behind the protocol of PROTOCOL.md. protobuf-c has
+ * no registry by name, so build.sh lists every message descriptor of the generated headers in descriptors.inc.
+ *
+ * Operations (README.md has the table):
+ *   decode        protobuf_c_message_unpack with the default allocator, then protobuf_c_message_free_unpacked
+ *   encode        get_packed_size, malloc a buffer of that size, pack into it, free it
+ *   encode-reuse  pack into one buffer allocated in prepare, as large as the largest input's encoding
+ * The encodes start from the inputs unpacked in prepare, one message per input, shared by both encodes. */
 #include <protobuf-c/protobuf-c.h>
 
 #include <stdio.h>
@@ -14,11 +19,6 @@ static const ProtobufCMessageDescriptor *const descriptors[] = {
 #include "descriptors.inc"
 };
 
-static const char *const implementation = "c-protobuf-c";
-static const char *const operations[] = {"decode", "encode", "encode-reuse", NULL};
-
-static const bench_options *options;
-
 static const ProtobufCMessageDescriptor *find_descriptor(const char *full_name) {
   for (size_t i = 0; i < sizeof descriptors / sizeof descriptors[0]; i++) {
     if (strcmp(descriptors[i]->name, full_name) == 0) return descriptors[i];
@@ -26,121 +26,155 @@ static const ProtobufCMessageDescriptor *find_descriptor(const char *full_name) 
   return NULL;
 }
 
-static void expect_input_bytes(const bench_workload *w, const char *operation, const uint8_t *got, size_t length) {
-  if (length == w->size && memcmp(got, w->data, length) == 0) return;
-  size_t at = 0;
-  while (at < length && at < w->size && got[at] == w->data[at]) at++;
-  bench_fail("%s %s: check failed: the result re-encodes to %zu bytes, the input has %zu; first difference at "
-             "offset %zu",
-             w->name, operation, length, w->size, at);
+/* The inputs unpacked once per workload, shared by the encodes (so that their states do not hold a copy each) and
+ * freed when the last of them is released. */
+typedef struct {
+  const bench_workload *workload;
+  ProtobufCMessage **decoded; /* one per input */
+  int users;
+} shared_inputs;
+
+static shared_inputs **shared_list;
+static size_t shared_count;
+
+/* Unpacks every input of w (prepare_state has checked that each does). */
+static shared_inputs *acquire_inputs(const bench_workload *w, const ProtobufCMessageDescriptor *descriptor) {
+  for (size_t i = 0; i < shared_count; i++) {
+    if (shared_list[i]->workload == w && shared_list[i]->users > 0) {
+      shared_list[i]->users++;
+      return shared_list[i];
+    }
+  }
+  shared_inputs *inputs = calloc(1, sizeof *inputs);
+  inputs->workload = w;
+  inputs->users = 1;
+  inputs->decoded = calloc(w->count, sizeof *inputs->decoded);
+  for (size_t i = 0; i < w->count; i++) {
+    inputs->decoded[i] = protobuf_c_message_unpack(descriptor, NULL, w->sizes[i], w->inputs[i]);
+  }
+  shared_list = realloc(shared_list, (shared_count + 1) * sizeof *shared_list);
+  shared_list[shared_count++] = inputs;
+  return inputs;
 }
 
-/* Checks that a message packs to exactly the workload's bytes. */
-static void expect_packs_to_input(const bench_workload *w, const char *operation, const ProtobufCMessage *message) {
-  size_t length = protobuf_c_message_get_packed_size(message);
-  uint8_t *buffer = malloc(length + 1);
-  size_t packed = protobuf_c_message_pack(message, buffer);
-  if (packed != length) {
-    bench_fail("%s %s: check failed: pack wrote %zu bytes, get_packed_size said %zu", w->name, operation, packed, length);
+static void release_inputs(shared_inputs *inputs) {
+  if (inputs == NULL || --inputs->users > 0) return;
+  for (size_t i = 0; i < inputs->workload->count; i++) protobuf_c_message_free_unpacked(inputs->decoded[i], NULL);
+  free(inputs->decoded);
+  for (size_t i = 0; i < shared_count; i++) {
+    if (shared_list[i] == inputs) {
+      shared_list[i] = shared_list[--shared_count];
+      break;
+    }
   }
-  expect_input_bytes(w, operation, buffer, length);
-  free(buffer);
+  free(inputs);
 }
 
 typedef struct {
   const ProtobufCMessageDescriptor *descriptor;
-  const bench_workload *workload;
-  const ProtobufCMessage *decoded;
-  uint8_t *buffer; /* encode-reuse: preallocated, get_packed_size bytes */
-} context;
+  shared_inputs *inputs; /* the encodes: every input unpacked; NULL for decode */
+  uint8_t *buffer;       /* encode-reuse: room for the largest packed input */
+} state;
 
-/* decode: protobuf_c_message_unpack with the default allocator, then protobuf_c_message_free_unpacked. */
-static void run_decode(void *ctx, uint64_t iterations) {
-  const context *c = ctx;
-  const ProtobufCMessageDescriptor *descriptor = c->descriptor;
-  const size_t size = c->workload->size;
-  const uint8_t *data = c->workload->data;
-  for (uint64_t i = 0; i < iterations; i++) {
-    ProtobufCMessage *message = protobuf_c_message_unpack(descriptor, NULL, size, data);
-    bench_sink += (uintptr_t)message & 0xff;
-    protobuf_c_message_free_unpacked(message, NULL);
-  }
+static void release(void *opaque) {
+  state *s = opaque;
+  if (s == NULL) return;
+  release_inputs(s->inputs);
+  free(s->buffer);
+  free(s);
 }
 
-/* encode: get_packed_size, malloc a buffer of that size, pack into it, free it. */
-static void run_encode(void *ctx, uint64_t iterations) {
-  const context *c = ctx;
-  const ProtobufCMessage *message = c->decoded;
-  for (uint64_t i = 0; i < iterations; i++) {
+/* The state of every operation: the descriptor, and (keep) every input unpacked. Also the check every operation
+ * shares: each input unpacks, passes protobuf_c_message_check, and packs to exactly get_packed_size bytes; the
+ * total packed size goes to *encoded (the encodes report it), the largest to *largest. */
+static int prepare_state(const bench_workload *w, int keep, state **out, unsigned long long *encoded, size_t *largest,
+                         bench_prepared *result) {
+  const ProtobufCMessageDescriptor *descriptor = find_descriptor(w->type);
+  if (descriptor == NULL) {
+    return bench_prepare_error(result, "type %s has no protobuf-c descriptor (not a message of proto/locationwire/v1?)",
+                               w->type);
+  }
+  state *s = calloc(1, sizeof *s);
+  *out = s;
+  s->descriptor = descriptor;
+  *encoded = 0;
+  *largest = 0;
+  for (size_t i = 0; i < w->count; i++) {
+    ProtobufCMessage *message = protobuf_c_message_unpack(descriptor, NULL, w->sizes[i], w->inputs[i]);
+    if (message == NULL) return bench_prepare_error(result, "input %zu does not unpack", i);
+    int checked = protobuf_c_message_check(message);
     size_t length = protobuf_c_message_get_packed_size(message);
     uint8_t *buffer = malloc(length ? length : 1);
     size_t packed = protobuf_c_message_pack(message, buffer);
-    bench_sink += packed ? buffer[packed - 1] : 0;
     free(buffer);
+    protobuf_c_message_free_unpacked(message, NULL);
+    if (!checked) return bench_prepare_error(result, "input %zu fails protobuf_c_message_check", i);
+    if (packed != length) {
+      return bench_prepare_error(result, "input %zu packs to %zu bytes, get_packed_size said %zu", i, packed, length);
+    }
+    *encoded += packed;
+    if (packed > *largest) *largest = packed;
   }
+  if (keep) s->inputs = acquire_inputs(w, descriptor);
+  return 0;
 }
 
-/* encode-reuse: pack into a buffer allocated once (no get_packed_size of the top-level message). */
-static void run_encode_reuse(void *ctx, uint64_t iterations) {
-  const context *c = ctx;
-  const ProtobufCMessage *message = c->decoded;
-  uint8_t *buffer = c->buffer;
-  for (uint64_t i = 0; i < iterations; i++) {
-    size_t packed = protobuf_c_message_pack(message, buffer);
-    bench_sink += packed + buffer[0];
-  }
+static int prepare_decode(const bench_workload *w, void **out, bench_prepared *result) {
+  unsigned long long encoded;
+  size_t largest;
+  return prepare_state(w, 0, (state **)out, &encoded, &largest, result);
 }
 
-static void measure(const bench_workload *w, const char *operation, bench_run_fn run, context *c) {
-  if (!bench_operation_selected(options, operation)) return;
-  bench_result result;
-  bench_measure(options, run, c, 1, &result);
-  bench_print(implementation, protobuf_c_version(), w, operation, &result);
-  bench_note("%-24s %-13s median %10.1f ns (p10 %.1f, p90 %.1f), %.2f MB/s, %.3f allocations/op", w->name, operation,
-             result.median, result.p10, result.p90, w->size * 1e3 / result.median, result.allocations_per_op);
+static uint64_t run_decode(void *opaque, const bench_workload *w, size_t i) {
+  const state *s = opaque;
+  ProtobufCMessage *message = protobuf_c_message_unpack(s->descriptor, NULL, w->sizes[i], w->inputs[i]);
+  uint64_t result = (uintptr_t)message & 0xff;
+  protobuf_c_message_free_unpacked(message, NULL);
+  return result;
 }
 
-static void run_workload(const bench_workload *w) {
-  const ProtobufCMessageDescriptor *descriptor = find_descriptor(w->type);
-  if (descriptor == NULL) {
-    bench_fail("%s: type %s has no protobuf-c descriptor (not a message of proto/locationwire/v1?)", w->name, w->type);
-  }
-  ProtobufCMessage *decoded = protobuf_c_message_unpack(descriptor, NULL, w->size, w->data);
-  if (decoded == NULL) bench_fail("%s: protobuf_c_message_unpack failed on the input (%s)", w->name, w->type);
-  if (!protobuf_c_message_check(decoded)) bench_fail("%s: protobuf_c_message_check failed on the decoded input", w->name);
-
-  context c = {descriptor, w, decoded, NULL};
-
-  /* The decode check: a fresh unpack packs back to the input. The encode checks: the kept message does. */
-  ProtobufCMessage *fresh = protobuf_c_message_unpack(descriptor, NULL, w->size, w->data);
-  if (fresh == NULL) bench_fail("%s decode: check failed: unpack returned NULL", w->name);
-  expect_packs_to_input(w, "decode", fresh);
-  protobuf_c_message_free_unpacked(fresh, NULL);
-  expect_packs_to_input(w, "encode", decoded);
-  measure(w, "decode", run_decode, &c);
-  measure(w, "encode", run_encode, &c);
-
-  size_t length = protobuf_c_message_get_packed_size(decoded);
-  c.buffer = malloc(length + 1);
-  memset(c.buffer, 0, length + 1);
-  size_t packed = protobuf_c_message_pack(decoded, c.buffer);
-  if (packed != length) bench_fail("%s encode-reuse: check failed: pack wrote %zu bytes, expected %zu", w->name, packed, length);
-  expect_input_bytes(w, "encode-reuse", c.buffer, packed);
-  measure(w, "encode-reuse", run_encode_reuse, &c);
-
-  free(c.buffer);
-  protobuf_c_message_free_unpacked(decoded, NULL);
+static int prepare_encode(const bench_workload *w, void **out, bench_prepared *result) {
+  size_t largest;
+  if (prepare_state(w, 1, (state **)out, &result->encoded_bytes, &largest, result) != 0) return -1;
+  result->has_encoded_bytes = 1;
+  return 0;
 }
+
+static uint64_t run_encode(void *opaque, const bench_workload *w, size_t i) {
+  (void)w;
+  const ProtobufCMessage *message = ((const state *)opaque)->inputs->decoded[i];
+  size_t length = protobuf_c_message_get_packed_size(message);
+  uint8_t *buffer = malloc(length ? length : 1);
+  size_t packed = protobuf_c_message_pack(message, buffer);
+  uint64_t result = packed + (packed ? buffer[packed - 1] : 0);
+  free(buffer);
+  return result;
+}
+
+static int prepare_encode_reuse(const bench_workload *w, void **out, bench_prepared *result) {
+  size_t largest;
+  if (prepare_state(w, 1, (state **)out, &result->encoded_bytes, &largest, result) != 0) return -1;
+  result->has_encoded_bytes = 1;
+  state *s = *out;
+  s->buffer = calloc(largest ? largest : 1, 1);
+  return 0;
+}
+
+static uint64_t run_encode_reuse(void *opaque, const bench_workload *w, size_t i) {
+  (void)w;
+  const state *s = opaque;
+  size_t packed = protobuf_c_message_pack(s->inputs->decoded[i], s->buffer);
+  return packed + s->buffer[0];
+}
+
+static const bench_operation operations[] = {
+    {"decode", prepare_decode, run_decode, release},
+    {"encode", prepare_encode, run_encode, release},
+    {"encode-reuse", prepare_encode_reuse, run_encode_reuse, release},
+};
 
 int main(int argc, char **argv) {
-  bench_set_program("bench_c");
-  bench_options parsed;
-  bench_parse_args(argc, argv, operations, &parsed);
-  options = &parsed;
-  bench_workload *workloads = NULL;
-  size_t count = bench_load_workloads(options, &workloads);
-  bench_note("protobuf-c %s, %zu message types, %zu workloads, %d samples of >= %g ms", protobuf_c_version(),
-             sizeof descriptors / sizeof descriptors[0], count, options->samples, options->min_sample_ms);
-  for (size_t i = 0; i < count; i++) run_workload(&workloads[i]);
-  return 0;
+  const bench_harness harness = {"bench_c", "c-protobuf-c", protobuf_c_version(), 200, operations,
+                                 sizeof operations / sizeof operations[0]};
+  return bench_main(argc, argv, &harness);
 }

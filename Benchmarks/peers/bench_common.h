@@ -1,5 +1,8 @@
-/* Shared by bench_cpp and bench_c: command line, workload loading, the timing loop, statistics, allocation
- * counting (malloc interposition) and the JSON-lines output. Plain C so both harnesses link the same object. */
+/* Shared by bench_cpp, bench_c and bench_upb: the harness side of PROTOCOL.md. It reads the commands, loads the
+ * workloads (NAME.meta.json, NAME.binpb.frames, NAME.json.frames), keeps the prepared state and the cursor of
+ * every (workload, operation), runs the timing loop PROTOCOL.md shows, counts allocations and the peak resident
+ * set for `memory`, and writes one JSON line per answer. A harness only describes its operations (prepare, run,
+ * release) and calls bench_main. Plain C so every harness links the same object. */
 #ifndef LOCATIONWIRE_BENCH_COMMON_H
 #define LOCATIONWIRE_BENCH_COMMON_H
 
@@ -10,71 +13,85 @@
 extern "C" {
 #endif
 
-/* One workload: NAME.binpb and NAME.json of the workload directory. */
+/* One workload of the directory, loaded on its first use and kept until the harness exits. */
 typedef struct {
-  char *name;          /* NAME */
-  char *type;          /* full message name, e.g. "locationwire.v1.LocationBatch" */
-  long long fixes;     /* "fixes" of the metadata */
-  unsigned char *data; /* contents of NAME.binpb */
-  size_t size;
+  char *name;                   /* NAME */
+  char *type;                   /* full message name, e.g. "locationwire.v1.LocationBatch" */
+  long long fixes_per_input;    /* fixes each input holds; 0 for messages that are not batches */
+  long long input_bytes;        /* total size of the binary inputs (checked against the frames) */
+  long long canonical_bytes;    /* total size of their canonical encodings (what an encoder writes back) */
+  long long json_bytes;         /* total size of the JSON texts (checked against the frames); 0 without them */
+  size_t count;                 /* number of inputs, at least 1 */
+  const uint8_t **inputs;       /* inputs[i]: the i-th binary input, sizes[i] bytes (inside one buffer) */
+  size_t *sizes;
+  const char **json;            /* json[i]: the i-th JSON text, json_sizes[i] bytes, not NUL-terminated; NULL when
+                                   the workload has no NAME.json.frames */
+  size_t *json_sizes;
+  size_t max_size, max_json_size; /* the largest input and JSON text, in bytes */
 } bench_workload;
 
+/* What prepare reports. The harness sets `ok` to 0 with a `reason` when the operation does not apply to the
+ * workload (an answer, not an error), and the checks PROTOCOL.md lists where they apply. */
 typedef struct {
-  const char *workloads_dir;
-  int samples;          /* --samples K, default 15 */
-  double min_sample_ms; /* --min-sample-ms M, default 100 */
-  double warmup_ms;     /* --warmup-ms, default 200 */
-  long alloc_ops;       /* --alloc-ops N, default 1000 (0: skip the allocation run) */
-  const char **only;    /* --only WORKLOAD (repeatable) */
-  size_t only_count;
-  const char **ops;     /* --op OPERATION (repeatable; default all) */
-  size_t ops_count;
-} bench_options;
+  int ok;                    /* preset to 1 */
+  char reason[256];
+  int has_checksum;          /* decode-read-all, decode-expand: the wrapping sum over all inputs */
+  uint64_t checksum;
+  int has_encoded_bytes;     /* an encode: the total size of its output over all inputs */
+  unsigned long long encoded_bytes;
+  int has_json_bytes;        /* json-print: the total size of the printed texts */
+  unsigned long long json_bytes;
+  char error[512];           /* set (with a -1 return) when prepare fails */
+} bench_prepared;
 
 typedef struct {
-  double median, p10, p90; /* ns per operation over the samples */
-  int samples;
-  double allocations_per_op; /* negative: not measured */
-} bench_result;
+  const char *name;
+  /* Loads and checks what the operation needs for this workload, outside any timing, into *state. Returns 0
+   * (prepared, or not applicable with out->ok = 0) or -1 with out->error set (bench_prepare_error). */
+  int (*prepare)(const bench_workload *w, void **state, bench_prepared *out);
+  /* One iteration on input `input` (0 <= input < w->count). What it returns feeds the sink, so the work cannot be
+   * dropped. Must not fail: prepare has checked every input. */
+  uint64_t (*run)(void *state, const bench_workload *w, size_t input);
+  /* Frees the state (may be NULL). Called when the same (workload, operation) is prepared again. */
+  void (*release)(void *state);
+} bench_operation;
 
-/* Runs the operation `iterations` times in a tight loop. */
-typedef void (*bench_run_fn)(void *ctx, uint64_t iterations);
+typedef struct {
+  const char *program;        /* for messages on stderr: "bench_cpp" */
+  const char *implementation; /* the name the reports use: "cpp-libprotobuf" */
+  const char *version;        /* the library's version */
+  int warmup_ms;              /* the warm-up it wants before the first sample of an operation */
+  const bench_operation *operations;
+  size_t operation_count;
+} bench_harness;
 
-/* Every operation result feeds a byte into this, so the optimiser cannot drop the work. */
-extern volatile uint64_t bench_sink;
+/* Parses `--workloads DIR`, then answers commands on stdin until end of input or `quit`. Returns the exit status
+ * (0, or 2 for a bad command line). */
+int bench_main(int argc, char **argv, const bench_harness *harness);
 
-/* Name of the program for messages ("bench_cpp", "bench_c"). */
-void bench_set_program(const char *program);
+/* Sets out->error to the message and returns -1, for `return bench_prepare_error(out, ...)` in prepare. */
+int bench_prepare_error(bench_prepared *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sets out->ok = 0 and out->reason, returns 0: the operation does not apply to this workload. */
+int bench_prepare_skip(bench_prepared *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Prints "PROGRAM: message" on stderr and exits with status 1. */
+/* Prints "PROGRAM: message" on stderr (exits 1 for bench_fail). */
 void bench_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-/* Prints "PROGRAM: message" on stderr. */
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Parses the command line (exits with status 2 and usage on error, 0 on --help). `operations` is the
- * NULL-terminated list of this harness's operations, used to check --op. */
-void bench_parse_args(int argc, char **argv, const char *const *operations, bench_options *out);
-
-/* Loads every NAME.binpb (with its NAME.json) of the directory, sorted by name, keeping only the --only ones. */
-size_t bench_load_workloads(const bench_options *options, bench_workload **out);
-
-/* Whether --op selected this operation (all are selected without --op). */
-int bench_operation_selected(const bench_options *options, const char *operation);
-
-/* Warm-up, samples and (when count_allocations) the allocation run, as README.md describes. */
-void bench_measure(const bench_options *options, bench_run_fn run, void *ctx, int count_allocations,
-                   bench_result *out);
-
-/* One JSON line on stdout (flushed). */
-void bench_print(const char *implementation, const char *version, const bench_workload *workload,
-                 const char *operation, const bench_result *result);
-
-/* Allocation counting: calls to malloc, calloc, realloc and the aligned allocators made between start and stop. */
-void bench_alloc_count_start(void);
-uint64_t bench_alloc_count_stop(void);
-
-/* The clock of every measurement: CLOCK_MONOTONIC in ns. */
-uint64_t bench_now_ns(void);
+/* The wrapping sum's helpers for PROTOCOL.md's read-all checksum: a signed 32-bit value sign-extended, an
+ * unsigned one zero-extended, a float's bit pattern, a double's. */
+static inline uint64_t bench_i32(int32_t v) { return (uint64_t)(int64_t)v; }
+static inline uint64_t bench_u32(uint32_t v) { return (uint64_t)v; }
+static inline uint64_t bench_float_bits(float v) {
+  uint32_t u;
+  __builtin_memcpy(&u, &v, sizeof u);
+  return u;
+}
+static inline uint64_t bench_double_bits(double v) {
+  uint64_t u;
+  __builtin_memcpy(&u, &v, sizeof u);
+  return u;
+}
 
 #ifdef __cplusplus
 }

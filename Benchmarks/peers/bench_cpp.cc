@@ -1,249 +1,796 @@
-// bench_cpp: Google's C++ protobuf (libprotobuf, generated code from protoc --cpp_out) on the workloads of a
-// directory. Messages are looked up by full name in the generated pool; see README.md for the operations.
+// bench_cpp: Google's C++ protobuf (libprotobuf, generated code from protoc --cpp_out) behind the protocol of
+// PROTOCOL.md. Messages are looked up by full name in the generated pool; README.md has the table of operations,
+// and each has its comment below. Every operation's prepare checks that every input parses.
 #include <google/protobuf/arena.h>
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/stubs/common.h>
+#include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/util/json_util.h>
 
-#include <cstdio>
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "bench_common.h"
+#include "locationwire/v1/compact_fixes.pb.h"
+#include "locationwire/v1/device_state.pb.h"
+#include "locationwire/v1/fence_event.pb.h"
+#include "locationwire/v1/location_batch.pb.h"
+#include "locationwire/v1/location_fix.pb.h"
+#include "locationwire/v1/region.pb.h"
+#include "locationwire/v1/region_assignment.pb.h"
 
 namespace pb = google::protobuf;
+namespace v1 = locationwire::v1;
 
 namespace {
 
-const char *const kImplementation = "cpp-libprotobuf";
-const char *const kOperations[] = {"decode-new",   "decode-arena", "decode-arena-block", "decode-arena-reset",
-                                   "decode-reuse", "encode",       "encode-reuse",       "json-print",
-                                   "json-parse",   nullptr};
+// ---------------------------------------------------------------------------------------------------------------
+// The read-all checksum of PROTOCOL.md, one function per message type reachable from the workload types
+// (LocationBatch, FenceEvent, RegionAssignment), each reading every field of its .proto through the generated
+// accessors. Absent fields read as 0 and add nothing; unknown fields are not read.
 
-// The first block of decode-arena-block's arenas: large enough for every workload's message (the largest, a
-// 100,000-fix batch, takes about 12 MB on an arena), so a decode allocates nothing from the heap.
-constexpr size_t kArenaBlockBytes = 32u << 20;
+uint64_t Str(const std::string &s) { return s.size(); }
+uint64_t I64(int64_t v) { return static_cast<uint64_t>(v); }
 
-template <class F>
-void Trampoline(void *ctx, uint64_t iterations) {
-  F &operation = *static_cast<F *>(ctx);
-  for (uint64_t i = 0; i < iterations; i++) operation();
+uint64_t Sum(const v1::LocationFix &m) {
+  uint64_t s = m.sequence();
+  s += I64(m.time_ms());
+  s += bench_i32(m.latitude_e7());
+  s += bench_i32(m.longitude_e7());
+  s += bench_u32(m.horizontal_accuracy_cm());
+  s += bench_i32(m.altitude_cm());
+  s += bench_u32(m.vertical_accuracy_cm());
+  s += bench_u32(m.speed_cm_s());
+  s += bench_u32(m.speed_accuracy_cm_s());
+  s += bench_u32(m.course_cdeg());
+  s += bench_u32(m.course_accuracy_cdeg());
+  s += m.elapsed_realtime_ms();
+  s += bench_i32(m.reason());
+  s += bench_i32(m.source());
+  s += bench_u32(m.battery_percent());
+  s += bench_i32(m.battery_state());
+  s += bench_i32(m.motion_activity());
+  s += bench_u32(m.motion_confidence_pct());
+  s += bench_i32(m.floor());
+  s += bench_u32(m.age_ms());
+  s += m.is_mock();
+  s += bench_i32(m.ellipsoidal_height_cm());
+  s += bench_float_bits(m.pressure_hpa());
+  s += m.boot_id();
+  return s;
 }
 
-// Fails loudly unless `got` is exactly the workload's bytes.
-void ExpectInputBytes(const bench_workload &w, const char *operation, const std::string &got) {
-  if (got.size() == w.size && std::memcmp(got.data(), w.data, w.size) == 0) return;
-  size_t at = 0;
-  while (at < got.size() && at < w.size && static_cast<unsigned char>(got[at]) == w.data[at]) at++;
-  bench_fail("%s %s: check failed: the result re-encodes to %zu bytes, the input has %zu; first difference at "
-             "offset %zu",
-             w.name, operation, got.size(), w.size, at);
+uint64_t Sum(const v1::FixColumn &m) {
+  uint64_t s = 0;
+  for (int64_t d : m.deltas()) s += I64(d);
+  for (uint32_t r : m.run_lengths()) s += bench_u32(r);
+  s += Str(m.presence());
+  return s;
 }
 
-std::string Serialized(const bench_workload &w, const char *operation, const pb::Message &message) {
+uint64_t Sum(const v1::CompactFixes &m) {
+  uint64_t s = 0;
+  // Columns 1 to 24 in field order; an absent column adds nothing.
+  if (m.has_sequence()) s += Sum(m.sequence());
+  if (m.has_time_ms()) s += Sum(m.time_ms());
+  if (m.has_latitude_e7()) s += Sum(m.latitude_e7());
+  if (m.has_longitude_e7()) s += Sum(m.longitude_e7());
+  if (m.has_horizontal_accuracy_cm()) s += Sum(m.horizontal_accuracy_cm());
+  if (m.has_altitude_cm()) s += Sum(m.altitude_cm());
+  if (m.has_vertical_accuracy_cm()) s += Sum(m.vertical_accuracy_cm());
+  if (m.has_speed_cm_s()) s += Sum(m.speed_cm_s());
+  if (m.has_speed_accuracy_cm_s()) s += Sum(m.speed_accuracy_cm_s());
+  if (m.has_course_cdeg()) s += Sum(m.course_cdeg());
+  if (m.has_course_accuracy_cdeg()) s += Sum(m.course_accuracy_cdeg());
+  if (m.has_elapsed_realtime_ms()) s += Sum(m.elapsed_realtime_ms());
+  if (m.has_reason()) s += Sum(m.reason());
+  if (m.has_source()) s += Sum(m.source());
+  if (m.has_battery_percent()) s += Sum(m.battery_percent());
+  if (m.has_battery_state()) s += Sum(m.battery_state());
+  if (m.has_motion_activity()) s += Sum(m.motion_activity());
+  if (m.has_motion_confidence_pct()) s += Sum(m.motion_confidence_pct());
+  if (m.has_floor()) s += Sum(m.floor());
+  if (m.has_age_ms()) s += Sum(m.age_ms());
+  if (m.has_is_mock()) s += Sum(m.is_mock());
+  if (m.has_ellipsoidal_height_cm()) s += Sum(m.ellipsoidal_height_cm());
+  if (m.has_pressure_hpa()) s += Sum(m.pressure_hpa());
+  if (m.has_boot_id()) s += Sum(m.boot_id());
+  s += bench_u32(m.count());
+  return s;
+}
+
+uint64_t Sum(const v1::DeviceStatus &m) {
+  uint64_t s = I64(m.observed_at_ms());
+  s += bench_i32(m.authorization());
+  s += bench_i32(m.accuracy());
+  s += m.location_services_enabled();
+  s += m.background_refresh_enabled();
+  s += m.low_power_mode();
+  s += bench_i32(m.platform());
+  s += Str(m.os_version());
+  s += Str(m.app_version());
+  return s;
+}
+
+uint64_t Sum(const v1::LifecycleEvent &m) {
+  uint64_t s = bench_i32(m.kind());
+  s += I64(m.time_ms());
+  s += m.elapsed_realtime_ms();
+  s += bench_i32(m.relaunch_reason());
+  s += m.boot_id();
+  return s;
+}
+
+uint64_t Sum(const v1::ArmedRegions &m) {
+  uint64_t s = m.assignment_version();
+  for (const std::string &id : m.region_ids()) s += Str(id);
+  for (const std::string &id : m.failed_region_ids()) s += Str(id);
+  for (int reason : m.failure_reasons()) s += bench_i32(reason);
+  return s;
+}
+
+uint64_t Sum(const v1::FenceEvent &m) {
+  uint64_t s = m.event_sequence();
+  s += Str(m.region_id());
+  s += m.region_version();
+  s += m.assignment_version();
+  s += bench_i32(m.kind());
+  s += I64(m.os_event_time_ms());
+  s += I64(m.detected_at_ms());
+  if (m.has_trigger_fix()) s += Sum(m.trigger_fix());
+  s += bench_i32(m.source());
+  s += m.detected_elapsed_realtime_ms();
+  s += bench_u32(m.dwell_ms());
+  s += m.boot_id();
+  return s;
+}
+
+uint64_t Sum(const v1::LocationBatch &m) {
+  uint64_t s = Str(m.device_id());
+  s += m.batch_id();
+  s += m.boot_id();
+  s += I64(m.sent_at_ms());
+  s += m.sent_elapsed_realtime_ms();
+  s += bench_i32(m.datum());
+  for (const v1::LocationFix &fix : m.fixes()) s += Sum(fix);
+  if (m.has_live_fix()) s += Sum(m.live_fix());
+  if (m.has_compact_fixes()) s += Sum(m.compact_fixes());
+  for (const v1::FenceEvent &event : m.fence_events()) s += Sum(event);
+  if (m.has_device_status()) s += Sum(m.device_status());
+  for (const v1::LifecycleEvent &event : m.lifecycle_events()) s += Sum(event);
+  if (m.has_armed_regions()) s += Sum(m.armed_regions());
+  s += m.install_id();
+  s += m.fix_sequence_floor();
+  s += m.event_sequence_floor();
+  s += bench_u32(m.protocol_revision());
+  return s;
+}
+
+uint64_t Sum(const v1::Circle &m) {
+  return bench_i32(m.center_latitude_e7()) + bench_i32(m.center_longitude_e7()) + bench_u32(m.radius_m());
+}
+
+uint64_t Sum(const v1::Polygon &m) {
+  uint64_t s = 0;
+  for (int32_t v : m.latitudes_e7()) s += bench_i32(v);
+  for (int32_t v : m.longitudes_e7()) s += bench_i32(v);
+  return s;
+}
+
+uint64_t Sum(const v1::Region &m) {
+  uint64_t s = Str(m.id());
+  s += m.version();
+  if (m.has_circle()) s += Sum(m.circle());
+  if (m.has_polygon()) s += Sum(m.polygon());
+  s += bench_i32(m.level());
+  s += Str(m.parent_id());
+  s += m.notify_on_entry();
+  s += m.notify_on_exit();
+  s += m.notify_on_dwell();
+  s += bench_u32(m.loitering_delay_ms());
+  s += bench_u32(m.priority());
+  s += I64(m.expires_at_ms());
+  s += m.refine_on_entry();
+  s += Str(m.name());
+  return s;
+}
+
+uint64_t Sum(const v1::RefreshPolicy &m) {
+  uint64_t s = bench_u32(m.refresh_distance_m());
+  s += bench_i32(m.anchor_latitude_e7());
+  s += bench_i32(m.anchor_longitude_e7());
+  s += m.on_refine_entry();
+  s += bench_u32(m.min_interval_ms());
+  return s;
+}
+
+uint64_t Sum(const v1::RegionAssignment &m) {
+  uint64_t s = m.assignment_version();
+  s += I64(m.issued_at_ms());
+  s += I64(m.expires_at_ms());
+  s += bench_i32(m.mode());
+  s += m.base_version();
+  for (const v1::Region &region : m.regions()) s += Sum(region);
+  for (const std::string &id : m.removed_region_ids()) s += Str(id);
+  s += m.monitoring_enabled();
+  s += bench_u32(m.slot_budget());
+  if (m.has_refresh()) s += Sum(m.refresh());
+  s += bench_i32(m.datum());
+  return s;
+}
+
+// The checksum of a message of one of the three workload types (the caller has checked which).
+enum class WorkloadType { kLocationBatch, kFenceEvent, kRegionAssignment, kOther };
+
+WorkloadType TypeOf(const pb::Descriptor *d) {
+  if (d == v1::LocationBatch::descriptor()) return WorkloadType::kLocationBatch;
+  if (d == v1::FenceEvent::descriptor()) return WorkloadType::kFenceEvent;
+  if (d == v1::RegionAssignment::descriptor()) return WorkloadType::kRegionAssignment;
+  return WorkloadType::kOther;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// decode-expand: the rows of a CompactFixes, rebuilt as compact_fixes.proto's "Reconstruction" states.
+
+// Receivers may refuse to expand more fixes than they hold; this is the reference implementation's limit.
+constexpr uint32_t kMaxCompactCount = 1000000;
+
+// Steps 1 and 3 for one column: checks the run lengths, the number of values M against the count N, and the
+// presence bitmap; returns false when the column is malformed. *sparse tells whether a bitmap says which fixes
+// have the field (otherwise fix k gets v[k]).
+bool CheckColumn(const v1::FixColumn &c, bool explicit_presence, uint32_t n, bool *sparse) {
+  const size_t d = static_cast<size_t>(c.deltas_size());
+  uint64_t m = d;
+  if (c.run_lengths_size() != 0) {
+    if (static_cast<size_t>(c.run_lengths_size()) != d) return false;
+    m = 0;
+    for (uint32_t r : c.run_lengths()) {
+      if (r == 0) return false;
+      m += r;  // at most 2^31 entries of at most 2^32 - 1: no overflow
+    }
+  }
+  if (m > n) return false;
+  const std::string &presence = c.presence();
+  *sparse = !presence.empty();
+  if (presence.empty()) return m == 0 || m == n;
+  if (!explicit_presence) return false;
+  if (presence.size() != (static_cast<size_t>(n) + 7) / 8) return false;
+  const auto *bits = reinterpret_cast<const unsigned char *>(presence.data());
+  if (n % 8 != 0 && (bits[presence.size() - 1] >> (n % 8)) != 0) return false;
+  uint64_t ones = 0;
+  for (size_t i = 0; i < presence.size(); i++) ones += static_cast<unsigned>(__builtin_popcount(bits[i]));
+  return ones == m;
+}
+
+// Steps 2 and 4: the running sum of the steps in wrapping 64-bit arithmetic, each value handed to set(fix, v),
+// which checks that it fits the field and stores it; the k-th value goes to fix k, or with a bitmap to the k-th
+// fix whose bit is set (CheckColumn made the number of set bits M).
+template <class Set>
+bool FillColumn(const v1::FixColumn &c, bool sparse, v1::LocationFix *const *rows, Set set) {
+  const int64_t *deltas = c.deltas().data();
+  const size_t d = static_cast<size_t>(c.deltas_size());
+  const uint32_t *runs = c.run_lengths_size() != 0 ? c.run_lengths().data() : nullptr;
+  const auto *bits = reinterpret_cast<const unsigned char *>(c.presence().data());
+  uint64_t v = 0;
+  size_t k = 0;     // the index of the next value; the next fix without a bitmap
+  size_t byte = 0;  // with a bitmap: the byte of the next set bit, and its bits not yet used
+  unsigned pending = sparse ? bits[0] : 0;
+  for (size_t j = 0; j < d; j++) {
+    const uint64_t step = static_cast<uint64_t>(deltas[j]);
+    const uint32_t repeat = runs != nullptr ? runs[j] : 1;
+    for (uint32_t t = 0; t < repeat; t++) {
+      v += step;
+      size_t fix = k++;
+      if (sparse) {
+        while (pending == 0) pending = bits[++byte];
+        fix = byte * 8 + static_cast<unsigned>(__builtin_ctz(pending));
+        pending &= pending - 1;
+      }
+      if (!set(rows[fix], v)) return false;
+    }
+  }
+  return true;
+}
+
+bool FitsI32(uint64_t v) { return static_cast<int64_t>(v) == static_cast<int32_t>(v); }
+bool FitsU32(uint64_t v) { return v <= UINT32_MAX; }
+
+// One column: CheckColumn, then FillColumn with the setter. An absent column has M = 0: no fix has the field,
+// or (for a field without explicit presence) every fix has 0, the default.
+template <class Set>
+bool Column(bool has, const v1::FixColumn &c, bool explicit_presence, uint32_t n, v1::LocationFix *const *rows,
+            Set set) {
+  if (!has) return true;
+  bool sparse = false;
+  if (!CheckColumn(c, explicit_presence, n, &sparse)) return false;
+  return FillColumn(c, sparse, rows, set);
+}
+
+// Rebuilds the fixes of `compact` as `rows` (new LocationFix messages on rows' arena); false when the columns do
+// not rebuild (the rows are then incomplete).
+bool Expand(const v1::CompactFixes &compact, pb::RepeatedPtrField<v1::LocationFix> *rows) {
+  const uint32_t n = compact.count();
+  if (n > kMaxCompactCount) return false;
+  // A column numbered 25 to 99 is a LocationFix field this schema does not know: the rows cannot be rebuilt
+  // without loss (compact_fixes.proto).
+  const pb::UnknownFieldSet &unknown = compact.GetReflection()->GetUnknownFields(compact);
+  for (int i = 0; i < unknown.field_count(); i++) {
+    if (unknown.field(i).number() >= 25 && unknown.field(i).number() <= 99) return false;
+  }
+  const int before = rows->size();
+  rows->Reserve(before + static_cast<int>(n));
+  for (uint32_t i = 0; i < n; i++) rows->Add();
+  // With n = 0 every column must be empty (CheckColumn), so r is never read.
+  v1::LocationFix *const *r = n != 0 ? &*(rows->pointer_begin() + before) : nullptr;
+  using F = v1::LocationFix;
+  // Fields without explicit presence (no bitmap allowed), then the others, each with its type's check.
+  return Column(compact.has_sequence(), compact.sequence(), false, n, r,
+                [](F *f, uint64_t v) { return f->set_sequence(v), true; }) &&
+         Column(compact.has_time_ms(), compact.time_ms(), false, n, r,
+                [](F *f, uint64_t v) { return f->set_time_ms(static_cast<int64_t>(v)), true; }) &&
+         Column(compact.has_latitude_e7(), compact.latitude_e7(), true, n, r,
+                [](F *f, uint64_t v) { return FitsI32(v) && (f->set_latitude_e7(static_cast<int32_t>(v)), true); }) &&
+         Column(compact.has_longitude_e7(), compact.longitude_e7(), true, n, r,
+                [](F *f, uint64_t v) { return FitsI32(v) && (f->set_longitude_e7(static_cast<int32_t>(v)), true); }) &&
+         Column(compact.has_horizontal_accuracy_cm(), compact.horizontal_accuracy_cm(), true, n, r,
+                [](F *f, uint64_t v) {
+                  return FitsU32(v) && (f->set_horizontal_accuracy_cm(static_cast<uint32_t>(v)), true);
+                }) &&
+         Column(compact.has_altitude_cm(), compact.altitude_cm(), true, n, r,
+                [](F *f, uint64_t v) { return FitsI32(v) && (f->set_altitude_cm(static_cast<int32_t>(v)), true); }) &&
+         Column(compact.has_vertical_accuracy_cm(), compact.vertical_accuracy_cm(), true, n, r,
+                [](F *f, uint64_t v) {
+                  return FitsU32(v) && (f->set_vertical_accuracy_cm(static_cast<uint32_t>(v)), true);
+                }) &&
+         Column(compact.has_speed_cm_s(), compact.speed_cm_s(), true, n, r,
+                [](F *f, uint64_t v) { return FitsU32(v) && (f->set_speed_cm_s(static_cast<uint32_t>(v)), true); }) &&
+         Column(compact.has_speed_accuracy_cm_s(), compact.speed_accuracy_cm_s(), true, n, r,
+                [](F *f, uint64_t v) {
+                  return FitsU32(v) && (f->set_speed_accuracy_cm_s(static_cast<uint32_t>(v)), true);
+                }) &&
+         Column(compact.has_course_cdeg(), compact.course_cdeg(), true, n, r,
+                [](F *f, uint64_t v) { return FitsU32(v) && (f->set_course_cdeg(static_cast<uint32_t>(v)), true); }) &&
+         Column(compact.has_course_accuracy_cdeg(), compact.course_accuracy_cdeg(), true, n, r,
+                [](F *f, uint64_t v) {
+                  return FitsU32(v) && (f->set_course_accuracy_cdeg(static_cast<uint32_t>(v)), true);
+                }) &&
+         Column(compact.has_elapsed_realtime_ms(), compact.elapsed_realtime_ms(), true, n, r,
+                [](F *f, uint64_t v) { return f->set_elapsed_realtime_ms(v), true; }) &&
+         Column(compact.has_reason(), compact.reason(), false, n, r,
+                [](F *f, uint64_t v) {
+                  return FitsI32(v) && (f->set_reason(static_cast<v1::FixReason>(static_cast<int32_t>(v))), true);
+                }) &&
+         Column(compact.has_source(), compact.source(), false, n, r,
+                [](F *f, uint64_t v) {
+                  return FitsI32(v) && (f->set_source(static_cast<v1::FixSource>(static_cast<int32_t>(v))), true);
+                }) &&
+         Column(compact.has_battery_percent(), compact.battery_percent(), true, n, r,
+                [](F *f, uint64_t v) {
+                  return FitsU32(v) && (f->set_battery_percent(static_cast<uint32_t>(v)), true);
+                }) &&
+         Column(compact.has_battery_state(), compact.battery_state(), false, n, r,
+                [](F *f, uint64_t v) {
+                  return FitsI32(v) &&
+                         (f->set_battery_state(static_cast<v1::BatteryState>(static_cast<int32_t>(v))), true);
+                }) &&
+         Column(compact.has_motion_activity(), compact.motion_activity(), false, n, r,
+                [](F *f, uint64_t v) {
+                  return FitsI32(v) &&
+                         (f->set_motion_activity(static_cast<v1::MotionActivity>(static_cast<int32_t>(v))), true);
+                }) &&
+         Column(compact.has_motion_confidence_pct(), compact.motion_confidence_pct(), true, n, r,
+                [](F *f, uint64_t v) {
+                  return FitsU32(v) && (f->set_motion_confidence_pct(static_cast<uint32_t>(v)), true);
+                }) &&
+         Column(compact.has_floor(), compact.floor(), true, n, r,
+                [](F *f, uint64_t v) { return FitsI32(v) && (f->set_floor(static_cast<int32_t>(v)), true); }) &&
+         Column(compact.has_age_ms(), compact.age_ms(), true, n, r,
+                [](F *f, uint64_t v) { return FitsU32(v) && (f->set_age_ms(static_cast<uint32_t>(v)), true); }) &&
+         Column(compact.has_is_mock(), compact.is_mock(), false, n, r,
+                [](F *f, uint64_t v) { return v <= 1 && (f->set_is_mock(v != 0), true); }) &&
+         Column(compact.has_ellipsoidal_height_cm(), compact.ellipsoidal_height_cm(), true, n, r,
+                [](F *f, uint64_t v) {
+                  return FitsI32(v) && (f->set_ellipsoidal_height_cm(static_cast<int32_t>(v)), true);
+                }) &&
+         Column(compact.has_pressure_hpa(), compact.pressure_hpa(), true, n, r,
+                [](F *f, uint64_t v) {
+                  if (!FitsU32(v)) return false;
+                  const uint32_t bits = static_cast<uint32_t>(v);
+                  float value;
+                  std::memcpy(&value, &bits, sizeof value);
+                  f->set_pressure_hpa(value);
+                  return true;
+                }) &&
+         Column(compact.has_boot_id(), compact.boot_id(), false, n, r,
+                [](F *f, uint64_t v) { return f->set_boot_id(v), true; });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Operations.
+
+// The state of one prepared (workload, operation).
+struct State {
+  const pb::Message *prototype = nullptr;
+  WorkloadType type = WorkloadType::kOther;
+  std::vector<std::unique_ptr<pb::Message>> decoded;  // prepare's own decodes (NewState with keep)
+  std::shared_ptr<const std::vector<std::unique_ptr<pb::Message>>> inputs;  // the encodes, json-print
+  std::vector<std::string> json;                      // json-parse: the texts, as std::string (the API's input)
+  std::unique_ptr<pb::Message> reused;                // decode-reuse
+  std::unique_ptr<pb::Arena> arena;                   // decode-arena-reset
+  char *block = nullptr;                              // the -block operations: the kept initial block
+  size_t block_size = 0;
+  std::vector<unsigned char> buffer;                  // encode-reuse
+  ~State() { std::free(block); }
+};
+
+void Release(void *state) { delete static_cast<State *>(state); }
+
+const pb::Message *Prototype(const bench_workload *w) {
+  const pb::Descriptor *d = pb::DescriptorPool::generated_pool()->FindMessageTypeByName(w->type);
+  return d != nullptr ? pb::MessageFactory::generated_factory()->GetPrototype(d) : nullptr;
+}
+
+bool Parse(const bench_workload *w, size_t i, pb::Message *into) {
+  return into->ParseFromArray(w->inputs[i], static_cast<int>(w->sizes[i]));
+}
+
+// Makes the state, with the prototype of the workload's type; checks that every input parses (a new heap
+// message each) and keeps the messages when `keep`.
+State *NewState(const bench_workload *w, bool keep, bench_prepared *out, int *status) {
+  auto state = std::make_unique<State>();
+  state->prototype = Prototype(w);
+  *status = -1;
+  if (state->prototype == nullptr) {
+    bench_prepare_error(out, "type %s is not in the generated pool (not a message of proto/locationwire/v1?)", w->type);
+    return nullptr;
+  }
+  state->type = TypeOf(state->prototype->GetDescriptor());
+  for (size_t i = 0; i < w->count; i++) {
+    std::unique_ptr<pb::Message> m(state->prototype->New());
+    if (!Parse(w, i, m.get())) {
+      bench_prepare_error(out, "input %zu does not parse as %s", i, w->type);
+      return nullptr;
+    }
+    if (keep) state->decoded.push_back(std::move(m));
+  }
+  *status = 0;
+  return state.release();
+}
+
+// The arena first block of the -block operations: as much as the largest input takes on a default arena (with
+// what `extra` adds, e.g. the rebuilt rows), plus 64 KiB, so that an operation allocates nothing from the heap.
+// `memory` shows whether it does.
+template <class Extra>
+void SizeBlock(State *state, const bench_workload *w, Extra extra) {
+  size_t largest = 0;
+  for (size_t i = 0; i < w->count; i++) {
+    pb::Arena arena;
+    pb::Message *m = state->prototype->New(&arena);
+    Parse(w, i, m);
+    extra(m);
+    largest = std::max(largest, static_cast<size_t>(arena.SpaceAllocated()));
+  }
+  state->block_size = largest + (64u << 10);
+  state->block = static_cast<char *>(std::malloc(state->block_size));
+  if (state->block == nullptr) bench_fail("out of memory");
+}
+
+pb::ArenaOptions BlockOptions(const State *s) {
+  pb::ArenaOptions options;
+  options.initial_block = s->block;
+  options.initial_block_size = s->block_size;
+  return options;
+}
+
+// The inputs decoded once per workload (a new heap message each), shared by the operations that start from a
+// decoded message (the encodes and json-print) so that their states do not hold a copy each; freed when the last
+// of them is released. NewState has checked that every input parses.
+std::shared_ptr<const std::vector<std::unique_ptr<pb::Message>>> SharedInputs(const bench_workload *w,
+                                                                               const pb::Message &prototype) {
+  using Decoded = std::vector<std::unique_ptr<pb::Message>>;
+  static std::map<const bench_workload *, std::weak_ptr<const Decoded>> cache;
+  if (auto kept = cache[w].lock()) return kept;
+  auto decoded = std::make_shared<Decoded>();
+  for (size_t i = 0; i < w->count; i++) {
+    decoded->emplace_back(prototype.New());
+    Parse(w, i, decoded->back().get());
+  }
+  cache[w] = decoded;
+  return decoded;
+}
+
+// decode-new and decode-arena need only the prototype.
+int PrepareDecode(const bench_workload *w, void **out, bench_prepared *result) {
+  int status;
+  *out = NewState(w, false, result, &status);
+  return status;
+}
+
+// decode-new: ParseFromArray into a new heap message, then delete it.
+uint64_t RunDecodeNew(void *opaque, const bench_workload *w, size_t i) {
+  const State *s = static_cast<const State *>(opaque);
+  pb::Message *m = s->prototype->New();
+  uint64_t result = m->ParseFromArray(w->inputs[i], static_cast<int>(w->sizes[i]));
+  delete m;
+  return result;
+}
+
+// decode-arena: a new Arena (default options) per decode, the message created on it.
+uint64_t RunDecodeArena(void *opaque, const bench_workload *w, size_t i) {
+  const State *s = static_cast<const State *>(opaque);
+  pb::Arena arena;
+  pb::Message *m = s->prototype->New(&arena);
+  return m->ParseFromArray(w->inputs[i], static_cast<int>(w->sizes[i]));
+}
+
+// decode-arena-block: a new Arena per decode whose first block is one buffer allocated once, as a server that
+// keeps a block per worker thread does; the arena takes more from the heap only when the block is full.
+int PrepareDecodeArenaBlock(const bench_workload *w, void **out, bench_prepared *result) {
+  int status;
+  State *s = NewState(w, false, result, &status);
+  *out = s;
+  if (status == 0) SizeBlock(s, w, [](pb::Message *) {});
+  return status;
+}
+
+uint64_t RunDecodeArenaBlock(void *opaque, const bench_workload *w, size_t i) {
+  const State *s = static_cast<const State *>(opaque);
+  pb::Arena arena(BlockOptions(s));
+  pb::Message *m = s->prototype->New(&arena);
+  return m->ParseFromArray(w->inputs[i], static_cast<int>(w->sizes[i]));
+}
+
+// decode-arena-reset: one Arena for the whole run, Reset() after each decode. In libprotobuf 3.21 Reset() frees
+// every block the arena took from the heap (it keeps only a user-given initial block), so this costs the
+// allocations of decode-arena; decode-arena-block is the variant that allocates nothing.
+int PrepareDecodeArenaReset(const bench_workload *w, void **out, bench_prepared *result) {
+  int status;
+  State *s = NewState(w, false, result, &status);
+  *out = s;
+  if (status == 0) s->arena = std::make_unique<pb::Arena>();
+  return status;
+}
+
+uint64_t RunDecodeArenaReset(void *opaque, const bench_workload *w, size_t i) {
+  State *s = static_cast<State *>(opaque);
+  pb::Message *m = s->prototype->New(s->arena.get());
+  uint64_t result = m->ParseFromArray(w->inputs[i], static_cast<int>(w->sizes[i]));
+  s->arena->Reset();
+  return result;
+}
+
+// decode-reuse: Clear() then ParseFromArray on one heap message kept across operations (and inputs).
+int PrepareDecodeReuse(const bench_workload *w, void **out, bench_prepared *result) {
+  int status;
+  State *s = NewState(w, false, result, &status);
+  *out = s;
+  if (status == 0) s->reused.reset(s->prototype->New());
+  return status;
+}
+
+uint64_t RunDecodeReuse(void *opaque, const bench_workload *w, size_t i) {
+  State *s = static_cast<State *>(opaque);
+  s->reused->Clear();
+  return s->reused->ParseFromArray(w->inputs[i], static_cast<int>(w->sizes[i]));
+}
+
+uint64_t ChecksumOf(WorkloadType type, const pb::Message &m) {
+  switch (type) {
+    case WorkloadType::kLocationBatch: return Sum(static_cast<const v1::LocationBatch &>(m));
+    case WorkloadType::kFenceEvent: return Sum(static_cast<const v1::FenceEvent &>(m));
+    case WorkloadType::kRegionAssignment: return Sum(static_cast<const v1::RegionAssignment &>(m));
+    case WorkloadType::kOther: break;
+  }
+  return 0;
+}
+
+// decode-read-all: decode as decode-arena-block does, then read every field through the generated accessors
+// (the Sum functions above). The checksum of prepare is the wrapping sum over all inputs.
+int PrepareDecodeReadAll(const bench_workload *w, void **out, bench_prepared *result) {
+  int status;
+  State *s = NewState(w, true, result, &status);
+  *out = s;
+  if (status != 0) return status;
+  if (s->type == WorkloadType::kOther) {
+    return bench_prepare_skip(result, "no read-all visitor for %s (only LocationBatch, FenceEvent, RegionAssignment)",
+                              w->type);
+  }
+  result->has_checksum = 1;
+  for (const auto &m : s->decoded) result->checksum += ChecksumOf(s->type, *m);
+  s->decoded.clear();
+  SizeBlock(s, w, [](pb::Message *) {});
+  return 0;
+}
+
+uint64_t RunDecodeReadAll(void *opaque, const bench_workload *w, size_t i) {
+  const State *s = static_cast<const State *>(opaque);
+  pb::Arena arena(BlockOptions(s));
+  pb::Message *m = s->prototype->New(&arena);
+  m->ParseFromArray(w->inputs[i], static_cast<int>(w->sizes[i]));
+  return ChecksumOf(s->type, *m);
+}
+
+// decode-expand: decode as decode-arena-block does, then rebuild the compact fixes as LocationFix rows in the
+// batch's `fixes` (on the same arena). The timed operation returns the number of rows; prepare's checksum is
+// that of the rebuilt rows over all inputs.
+int PrepareDecodeExpand(const bench_workload *w, void **out, bench_prepared *result) {
+  int status;
+  State *s = NewState(w, true, result, &status);
+  *out = s;
+  if (status != 0) return status;
+  if (s->type != WorkloadType::kLocationBatch) return bench_prepare_skip(result, "not a LocationBatch");
+  for (size_t i = 0; i < w->count; i++) {
+    const auto &batch = static_cast<const v1::LocationBatch &>(*s->decoded[i]);
+    if (!batch.has_compact_fixes()) return bench_prepare_skip(result, "input %zu has no compact_fixes", i);
+  }
+  result->has_checksum = 1;
+  for (size_t i = 0; i < w->count; i++) {
+    pb::Arena arena;
+    auto *batch = pb::Arena::CreateMessage<v1::LocationBatch>(&arena);
+    Parse(w, i, batch);
+    pb::RepeatedPtrField<v1::LocationFix> *rows = batch->mutable_fixes();
+    const int before = rows->size();
+    if (!Expand(batch->compact_fixes(), rows)) {
+      return bench_prepare_error(result, "input %zu: the compact fixes do not rebuild", i);
+    }
+    for (int k = before; k < rows->size(); k++) result->checksum += Sum(rows->Get(k));
+  }
+  s->decoded.clear();
+  SizeBlock(s, w, [](pb::Message *m) {
+    auto *batch = static_cast<v1::LocationBatch *>(m);
+    Expand(batch->compact_fixes(), batch->mutable_fixes());
+  });
+  return 0;
+}
+
+uint64_t RunDecodeExpand(void *opaque, const bench_workload *w, size_t i) {
+  const State *s = static_cast<const State *>(opaque);
+  pb::Arena arena(BlockOptions(s));
+  auto *batch = pb::Arena::CreateMessage<v1::LocationBatch>(&arena);
+  batch->ParseFromArray(w->inputs[i], static_cast<int>(w->sizes[i]));
+  return Expand(batch->compact_fixes(), batch->mutable_fixes()) + static_cast<uint64_t>(batch->fixes_size());
+}
+
+// The encodes' check: the total size of the encodings of every input, and the largest.
+int PrepareEncodeCommon(const bench_workload *w, void **out, bench_prepared *result, size_t *largest) {
+  int status;
+  State *s = NewState(w, false, result, &status);
+  *out = s;
+  if (status != 0) return status;
+  s->inputs = SharedInputs(w, *s->prototype);
+  result->has_encoded_bytes = 1;
+  *largest = 0;
+  for (const auto &m : *s->inputs) {
+    std::string bytes;
+    if (!m->SerializeToString(&bytes)) return bench_prepare_error(result, "SerializeToString failed");
+    result->encoded_bytes += bytes.size();
+    *largest = std::max(*largest, bytes.size());
+  }
+  return 0;
+}
+
+// encode: SerializeToString into a fresh std::string.
+int PrepareEncode(const bench_workload *w, void **out, bench_prepared *result) {
+  size_t largest;
+  return PrepareEncodeCommon(w, out, result, &largest);
+}
+
+uint64_t RunEncode(void *opaque, const bench_workload *, size_t i) {
+  const State *s = static_cast<const State *>(opaque);
   std::string out;
-  if (!message.SerializeToString(&out)) bench_fail("%s %s: check failed: SerializeToString failed", w.name, operation);
-  return out;
+  (*s->inputs)[i]->SerializeToString(&out);
+  return out.size() + static_cast<unsigned char>(out.empty() ? 0 : out.back());
 }
 
-class Harness {
- public:
-  Harness(const bench_options &options, const std::string &version) : options_(options), version_(version) {}
+// encode-reuse: SerializeToArray into one buffer allocated in prepare, as large as the largest encoding.
+int PrepareEncodeReuse(const bench_workload *w, void **out, bench_prepared *result) {
+  size_t largest;
+  if (PrepareEncodeCommon(w, out, result, &largest) != 0) return -1;
+  static_cast<State *>(*out)->buffer.assign(largest + 1, 0);
+  return 0;
+}
 
-  void Run(const bench_workload &w) {
-    const pb::Descriptor *descriptor = pb::DescriptorPool::generated_pool()->FindMessageTypeByName(w.type);
-    if (descriptor == nullptr) {
-      bench_fail("%s: type %s is not in the generated pool (not a message of proto/locationwire/v1?)", w.name, w.type);
-    }
-    const pb::Message *prototype = pb::MessageFactory::generated_factory()->GetPrototype(descriptor);
-    const unsigned char *data = w.data;
-    const int size = static_cast<int>(w.size);
+uint64_t RunEncodeReuse(void *opaque, const bench_workload *, size_t i) {
+  State *s = static_cast<State *>(opaque);
+  const pb::Message &m = *(*s->inputs)[i];
+  unsigned char *out = s->buffer.data();
+  return m.SerializeToArray(out, static_cast<int>(m.ByteSizeLong())) + out[0];
+}
 
-    // The decoded message every encode and print operation starts from.
-    std::unique_ptr<pb::Message> decoded(prototype->New());
-    if (!decoded->ParseFromArray(data, size)) bench_fail("%s: ParseFromArray failed on the input (%s)", w.name, w.type);
-
-    // decode-new: ParseFromArray into a new heap message, then delete it.
-    if (Selected("decode-new")) {
-      std::unique_ptr<pb::Message> m(prototype->New());
-      if (!m->ParseFromArray(data, size)) bench_fail("%s decode-new: check failed: ParseFromArray failed", w.name);
-      ExpectInputBytes(w, "decode-new", Serialized(w, "decode-new", *m));
-      auto op = [&] {
-        pb::Message *message = prototype->New();
-        bench_sink += message->ParseFromArray(data, size);
-        delete message;
-      };
-      Measure(w, "decode-new", op);
-    }
-
-    // decode-arena: a new Arena (default options) per decode, the message created on it.
-    if (Selected("decode-arena")) {
-      {
-        pb::Arena arena;
-        pb::Message *m = prototype->New(&arena);
-        if (!m->ParseFromArray(data, size)) bench_fail("%s decode-arena: check failed: ParseFromArray failed", w.name);
-        ExpectInputBytes(w, "decode-arena", Serialized(w, "decode-arena", *m));
-      }
-      auto op = [&] {
-        pb::Arena arena;
-        pb::Message *message = prototype->New(&arena);
-        bench_sink += message->ParseFromArray(data, size);
-      };
-      Measure(w, "decode-arena", op);
-    }
-
-    // decode-arena-block: a new Arena per decode whose first block is one buffer allocated once, as a server that
-    // keeps a block per worker thread does; the arena only takes more from the heap when the block is full.
-    if (Selected("decode-arena-block")) {
-      std::vector<char> block(kArenaBlockBytes);
-      pb::ArenaOptions arena_options;
-      arena_options.initial_block = block.data();
-      arena_options.initial_block_size = block.size();
-      {
-        pb::Arena arena(arena_options);
-        pb::Message *m = prototype->New(&arena);
-        if (!m->ParseFromArray(data, size)) bench_fail("%s decode-arena-block: check failed: ParseFromArray failed", w.name);
-        ExpectInputBytes(w, "decode-arena-block", Serialized(w, "decode-arena-block", *m));
-      }
-      auto op = [&] {
-        pb::Arena arena(arena_options);
-        pb::Message *message = prototype->New(&arena);
-        bench_sink += message->ParseFromArray(data, size);
-      };
-      Measure(w, "decode-arena-block", op);
-    }
-
-    // decode-arena-reset: one Arena for the whole run, Reset() after each decode. In libprotobuf 3.21 Reset()
-    // frees every block the arena took from the heap (it keeps only a user-given initial block), so this costs
-    // the same allocations as decode-arena (32 on the 1000-fix batch); decode-arena-block is the variant that
-    // allocates nothing.
-    if (Selected("decode-arena-reset")) {
-      pb::Arena arena;
-      for (int round = 0; round < 2; round++) {
-        pb::Message *m = prototype->New(&arena);
-        if (!m->ParseFromArray(data, size)) bench_fail("%s decode-arena-reset: check failed: ParseFromArray failed", w.name);
-        ExpectInputBytes(w, "decode-arena-reset", Serialized(w, "decode-arena-reset", *m));
-        arena.Reset();
-      }
-      auto op = [&] {
-        pb::Message *message = prototype->New(&arena);
-        bench_sink += message->ParseFromArray(data, size);
-        arena.Reset();
-      };
-      Measure(w, "decode-arena-reset", op);
-    }
-
-    // decode-reuse: Clear() then ParseFromArray on one reused heap message.
-    if (Selected("decode-reuse")) {
-      std::unique_ptr<pb::Message> reused(prototype->New());
-      for (int round = 0; round < 2; round++) {
-        reused->Clear();
-        if (!reused->ParseFromArray(data, size)) bench_fail("%s decode-reuse: check failed: ParseFromArray failed", w.name);
-      }
-      ExpectInputBytes(w, "decode-reuse", Serialized(w, "decode-reuse", *reused));
-      pb::Message *message = reused.get();
-      auto op = [&] {
-        message->Clear();
-        bench_sink += message->ParseFromArray(data, size);
-      };
-      Measure(w, "decode-reuse", op);
-    }
-
-    // encode: SerializeToString into a fresh std::string.
-    if (Selected("encode")) {
-      ExpectInputBytes(w, "encode", Serialized(w, "encode", *decoded));
-      const pb::Message *message = decoded.get();
-      auto op = [&] {
-        std::string out;
-        message->SerializeToString(&out);
-        bench_sink += static_cast<unsigned char>(out.empty() ? 0 : out.back());
-      };
-      Measure(w, "encode", op);
-    }
-
-    // encode-reuse: SerializeToArray into a buffer of ByteSizeLong() bytes allocated once.
-    if (Selected("encode-reuse")) {
-      const size_t length = decoded->ByteSizeLong();
-      std::vector<unsigned char> buffer(length + 1);
-      if (!decoded->SerializeToArray(buffer.data(), static_cast<int>(length))) {
-        bench_fail("%s encode-reuse: check failed: SerializeToArray failed", w.name);
-      }
-      ExpectInputBytes(w, "encode-reuse", std::string(buffer.begin(), buffer.begin() + length));
-      const pb::Message *message = decoded.get();
-      unsigned char *out = buffer.data();
-      const int out_size = static_cast<int>(length);
-      auto op = [&] {
-        bench_sink += message->SerializeToArray(out, out_size);
-        bench_sink += out[0];
-      };
-      Measure(w, "encode-reuse", op);
-    }
-
-    // json-print: util::MessageToJsonString with default options.
-    std::string json;
-    if (Selected("json-print") || Selected("json-parse")) {
-      auto status = pb::util::MessageToJsonString(*decoded, &json);
-      if (!status.ok()) bench_fail("%s json-print: check failed: %s", w.name, status.ToString().c_str());
-      std::unique_ptr<pb::Message> back(prototype->New());
-      status = pb::util::JsonStringToMessage(json, back.get());
-      if (!status.ok()) bench_fail("%s json-parse: check failed: %s", w.name, status.ToString().c_str());
-      ExpectInputBytes(w, "json-print/json-parse", Serialized(w, "json-parse", *back));
-    }
-    if (Selected("json-print")) {
-      const pb::Message *message = decoded.get();
-      auto op = [&] {
-        std::string out;
-        bench_sink += pb::util::MessageToJsonString(*message, &out).ok();
-        bench_sink += out.size();
-      };
-      Measure(w, "json-print", op);
-    }
-
-    // json-parse: util::JsonStringToMessage (default options) of the JSON printed above, into a new heap message.
-    if (Selected("json-parse")) {
-      const std::string &input = json;
-      auto op = [&] {
-        pb::Message *message = prototype->New();
-        bench_sink += pb::util::JsonStringToMessage(input, message).ok();
-        delete message;
-      };
-      Measure(w, "json-parse", op);
+// json-print: util::MessageToJsonString with default options. Its check is the total size of the texts; a text
+// that differs from the workload's (LocationWire's printer, documented to match C++'s) is noted on stderr.
+int PrepareJsonPrint(const bench_workload *w, void **out, bench_prepared *result) {
+  int status;
+  State *s = NewState(w, false, result, &status);
+  *out = s;
+  if (status != 0) return status;
+  // The workloads without JSON texts (the scaling batches) measure binary only (PROTOCOL.md).
+  if (w->json == nullptr) return bench_prepare_skip(result, "the workload has no JSON texts (binary only)");
+  s->inputs = SharedInputs(w, *s->prototype);
+  result->has_json_bytes = 1;
+  size_t differ = 0;
+  for (size_t i = 0; i < w->count; i++) {
+    std::string text;
+    auto printed = pb::util::MessageToJsonString(*(*s->inputs)[i], &text);
+    if (!printed.ok()) return bench_prepare_error(result, "input %zu: %s", i, printed.ToString().c_str());
+    result->json_bytes += text.size();
+    if (text.size() != w->json_sizes[i] || std::memcmp(text.data(), w->json[i], text.size()) != 0) {
+      differ++;
     }
   }
-
- private:
-  bool Selected(const char *operation) const { return bench_operation_selected(&options_, operation) != 0; }
-
-  template <class F>
-  void Measure(const bench_workload &w, const char *operation, F &op) {
-    bench_result result;
-    bench_measure(&options_, &Trampoline<F>, &op, 1, &result);
-    bench_print(kImplementation, version_.c_str(), &w, operation, &result);
-    bench_note("%-24s %-13s median %10.1f ns (p10 %.1f, p90 %.1f), %.2f MB/s, %.3f allocations/op", w.name, operation,
-               result.median, result.p10, result.p90, w.size * 1e3 / result.median, result.allocations_per_op);
+  if (differ != 0) {
+    bench_note("%s json-print: %zu of %zu texts differ from NAME.json.frames", w->name, differ, w->count);
   }
+  return 0;
+}
 
-  const bench_options &options_;
-  const std::string version_;
+uint64_t RunJsonPrint(void *opaque, const bench_workload *, size_t i) {
+  const State *s = static_cast<const State *>(opaque);
+  std::string out;
+  pb::util::MessageToJsonString(*(*s->inputs)[i], &out);
+  return out.size();
+}
+
+// json-parse: util::JsonStringToMessage (default options) of the workload's JSON text into a new heap message,
+// then delete it. The check: every text parses to the message its binary input decodes to, unknown fields aside
+// (JSON has none).
+int PrepareJsonParse(const bench_workload *w, void **out, bench_prepared *result) {
+  int status;
+  State *s = NewState(w, true, result, &status);
+  *out = s;
+  if (status != 0) return status;
+  if (w->json == nullptr) return bench_prepare_skip(result, "the workload has no JSON texts (binary only)");
+  for (size_t i = 0; i < w->count; i++) {
+    s->json.emplace_back(w->json[i], w->json_sizes[i]);
+    std::unique_ptr<pb::Message> parsed(s->prototype->New());
+    auto status_parse = pb::util::JsonStringToMessage(s->json.back(), parsed.get());
+    if (!status_parse.ok()) return bench_prepare_error(result, "text %zu: %s", i, status_parse.ToString().c_str());
+    s->decoded[i]->DiscardUnknownFields();
+    if (parsed->SerializeAsString() != s->decoded[i]->SerializeAsString()) {
+      return bench_prepare_error(result, "text %zu parses to another message than input %zu decodes to", i, i);
+    }
+  }
+  s->decoded.clear();
+  return 0;
+}
+
+uint64_t RunJsonParse(void *opaque, const bench_workload *, size_t i) {
+  const State *s = static_cast<const State *>(opaque);
+  pb::Message *m = s->prototype->New();
+  uint64_t result = pb::util::JsonStringToMessage(s->json[i], m).ok();
+  delete m;
+  return result;
+}
+
+const bench_operation kOperations[] = {
+    {"decode-new", PrepareDecode, RunDecodeNew, Release},
+    {"decode-arena", PrepareDecode, RunDecodeArena, Release},
+    {"decode-arena-block", PrepareDecodeArenaBlock, RunDecodeArenaBlock, Release},
+    {"decode-arena-reset", PrepareDecodeArenaReset, RunDecodeArenaReset, Release},
+    {"decode-reuse", PrepareDecodeReuse, RunDecodeReuse, Release},
+    {"decode-read-all", PrepareDecodeReadAll, RunDecodeReadAll, Release},
+    {"decode-expand", PrepareDecodeExpand, RunDecodeExpand, Release},
+    {"encode", PrepareEncode, RunEncode, Release},
+    {"encode-reuse", PrepareEncodeReuse, RunEncodeReuse, Release},
+    {"json-print", PrepareJsonPrint, RunJsonPrint, Release},
+    {"json-parse", PrepareJsonParse, RunJsonParse, Release},
 };
 
 }  // namespace
 
 int main(int argc, char **argv) {
   GOOGLE_PROTOBUF_VERIFY_VERSION;
-  bench_set_program("bench_cpp");
-  bench_options options;
-  bench_parse_args(argc, argv, kOperations, &options);
-  bench_workload *workloads = nullptr;
-  size_t count = bench_load_workloads(&options, &workloads);
-  const std::string version = pb::internal::VersionString(GOOGLE_PROTOBUF_VERSION);
-  bench_note("libprotobuf %s, %zu workloads, %d samples of >= %g ms", version.c_str(), count, options.samples,
-             options.min_sample_ms);
-  Harness harness(options, version);
-  for (size_t i = 0; i < count; i++) harness.Run(workloads[i]);
+  static const std::string version = pb::internal::VersionString(GOOGLE_PROTOBUF_VERSION);
+  const bench_harness harness = {"bench_cpp", "cpp-libprotobuf", version.c_str(), 200, kOperations,
+                                 sizeof kOperations / sizeof kOperations[0]};
+  int status = bench_main(argc, argv, &harness);
   pb::ShutdownProtobufLibrary();
-  return 0;
+  return status;
 }

@@ -1,16 +1,18 @@
 /* bench_upb: native upb (the C runtime of the protobuf 7.36.2 sdist, built by conformance/testees/upb/build.sh at
- * -O3 -DNDEBUG) on the workloads of a directory. No code is generated: the MiniTables come from a upb_DefPool
+ * -O3 -DNDEBUG) behind the protocol of PROTOCOL.md. No code is generated: the MiniTables come from a upb_DefPool
  * loaded at start-up from the FileDescriptorSet that build-upb.sh compiles in as UPB_DESCRIPTORS.
  *
- * Operations (each checked once before it is timed: the result re-encodes to the workload's bytes):
+ * Operations (every prepare checks that every input decodes):
  *   decode             a new arena, upb_Decode, upb_Arena_Free (what Python's FromString does per message)
  *   decode-block       the same in an arena whose first block is a buffer kept across operations
- *                      (upb_Arena_Init(buffer, ...)): no malloc while the message fits
- *   decode-read-all    decode, then read every field recursively through the MiniTable accessors
- *                      (upb_Message_GetField, upb_Message_GetArray, upb_Message_GetMessage) in a loop over the
- *                      MiniTable's fields with a switch on the type: generic code, slower than upb's generated
- *                      per-field accessors (which this harness has none of), faster than reflection by name
- *   encode             upb_Encode (deterministic) into a new arena, upb_Arena_Free
+ *                      (upb_Arena_Init(buffer, ...)), sized in prepare so that no operation reaches malloc
+ *   decode-read-all    decode as decode-block does, then read every field recursively through the MiniTable
+ *                      accessors (upb_Message_GetField, upb_Message_GetArray, upb_Message_GetMessage) in a loop
+ *                      over the MiniTable's fields with a switch on the type, folding them into PROTOCOL.md's
+ *                      checksum: generic code, slower than upb's generated per-field accessors (which this harness
+ *                      has none of), faster than reflection by name. Unknown fields are not in the MiniTable, so
+ *                      they are not read
+ *   encode             upb_Encode (deterministic) of a message decoded in prepare into a new arena, upb_Arena_Free
  *   encode-block       upb_Encode into an arena on a kept first block
  */
 #include <stdio.h>
@@ -30,42 +32,65 @@
 
 #include "schema.h" /* conformance/testees/upb/ */
 
-static const char *const implementation = "upb";
-static const char *const operations[] = {"decode", "decode-block", "decode-read-all", "encode", "encode-block", NULL};
-static const bench_options *options;
-static upb_DefPool *pool;
-
 enum { ENCODE_OPTIONS = kUpb_EncodeOption_Deterministic };
 
-static void load_pool(void) {
-  char error[512];
-  pool = locwire_upb_load_pool(UPB_DESCRIPTORS, error, sizeof error);
-  if (pool == NULL) bench_fail("%s (run build-upb.sh)", error);
+static upb_DefPool *pool;
+
+/* The inputs decoded once per workload into one arena, shared by the encodes (so that their states do not hold a
+ * copy each) and freed when the last of them is released. */
+typedef struct {
+  const bench_workload *workload;
+  upb_Arena *arena;
+  upb_Message **decoded; /* one per input */
+  int users;
+} shared_inputs;
+
+static shared_inputs **shared_list;
+static size_t shared_count;
+
+static void release_inputs(shared_inputs *inputs) {
+  if (inputs == NULL || --inputs->users > 0) return;
+  upb_Arena_Free(inputs->arena);
+  free(inputs->decoded);
+  for (size_t i = 0; i < shared_count; i++) {
+    if (shared_list[i] == inputs) {
+      shared_list[i] = shared_list[--shared_count];
+      break;
+    }
+  }
+  free(inputs);
 }
 
 typedef struct {
   const upb_MiniTable *table;
-  const bench_workload *workload;
-  const upb_Message *decoded; /* for the encodes, in `keep` */
-  void *block;                /* the kept first block of the -block operations; NULL: a new arena each time */
+  shared_inputs *inputs; /* the encodes: every input decoded */
+  void *block;           /* the -block operations and read-all: the kept first block */
   size_t block_size;
-} context;
+} state;
 
-/* Folds every value of a message into a checksum, so no read can be dropped. */
+static void release(void *opaque) {
+  state *s = opaque;
+  if (s == NULL) return;
+  release_inputs(s->inputs);
+  free(s->block);
+  free(s);
+}
+
+/* PROTOCOL.md's read-all checksum: the wrapping sum of every field's contribution. */
 static uint64_t read_all(const upb_Message *message, const upb_MiniTable *table);
 
 static uint64_t read_value(upb_MessageValue v, const upb_MiniTableField *f) {
   switch (upb_MiniTableField_CType(f)) {
     case kUpb_CType_Bool: return v.bool_val;
-    case kUpb_CType_Float: { uint32_t u; memcpy(&u, &v.float_val, 4); return u; }
-    case kUpb_CType_Double: { uint64_t u; memcpy(&u, &v.double_val, 8); return u; }
-    case kUpb_CType_Int32:
-    case kUpb_CType_Enum: return (uint32_t)v.int32_val;
-    case kUpb_CType_UInt32: return v.uint32_val;
+    case kUpb_CType_Float: return bench_float_bits(v.float_val);
+    case kUpb_CType_Double: return bench_double_bits(v.double_val);
+    case kUpb_CType_Int32: /* int32, sint32, sfixed32 */
+    case kUpb_CType_Enum: return bench_i32(v.int32_val);
+    case kUpb_CType_UInt32: return bench_u32(v.uint32_val);
     case kUpb_CType_Int64: return (uint64_t)v.int64_val;
     case kUpb_CType_UInt64: return v.uint64_val;
     case kUpb_CType_String:
-    case kUpb_CType_Bytes: return v.str_val.size + (v.str_val.size ? (unsigned char)v.str_val.data[0] : 0);
+    case kUpb_CType_Bytes: return v.str_val.size;
     case kUpb_CType_Message: return v.msg_val != NULL ? read_all(v.msg_val, upb_MiniTable_SubMessage(f)) : 0;
   }
   return 0;
@@ -76,145 +101,213 @@ static uint64_t read_all(const upb_Message *message, const upb_MiniTable *table)
   int count = upb_MiniTable_FieldCount(table);
   for (int i = 0; i < count; i++) {
     const upb_MiniTableField *f = upb_MiniTable_GetFieldByIndex(table, (uint32_t)i);
-    if (upb_MiniTableField_IsMap(f)) bench_fail("map fields are not read (the schema has none)");
     if (upb_MiniTableField_IsArray(f)) {
       const upb_Array *array = upb_Message_GetArray(message, f);
       size_t n = array != NULL ? upb_Array_Size(array) : 0;
-      for (size_t j = 0; j < n; j++) sum = sum * 31 + read_value(upb_Array_Get(array, j), f);
+      for (size_t j = 0; j < n; j++) sum += read_value(upb_Array_Get(array, j), f);
     } else if (upb_MiniTableField_IsSubMessage(f)) {
       const upb_Message *sub = upb_Message_GetMessage(message, f);
-      if (sub != NULL) sum = sum * 31 + read_all(sub, upb_MiniTable_SubMessage(f));
+      if (sub != NULL) sum += read_all(sub, upb_MiniTable_SubMessage(f));
     } else {
       upb_MessageValue zero;
       memset(&zero, 0, sizeof zero);
-      sum = sum * 31 + read_value(upb_Message_GetField(message, f, zero), f);
+      sum += read_value(upb_Message_GetField(message, f, zero), f);
     }
   }
   return sum;
 }
 
-static upb_Message *decode_into(const context *c, upb_Arena *arena) {
-  upb_Message *message = upb_Message_New(c->table, arena);
+/* read_all has no case for maps (the schema has none): prepare refuses a type that reaches one. */
+static int reaches_map(const upb_MiniTable *table, int depth) {
+  if (depth > 100) return 1; /* the schema is not recursive; a cycle would be a surprise worth refusing */
+  int count = upb_MiniTable_FieldCount(table);
+  for (int i = 0; i < count; i++) {
+    const upb_MiniTableField *f = upb_MiniTable_GetFieldByIndex(table, (uint32_t)i);
+    if (upb_MiniTableField_IsMap(f)) return 1;
+    if (upb_MiniTableField_CType(f) == kUpb_CType_Message && reaches_map(upb_MiniTable_SubMessage(f), depth + 1)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Decodes input i into a new message on `arena`; NULL when it does not decode. */
+static upb_Message *decode_into(const state *s, const bench_workload *w, size_t i, upb_Arena *arena) {
+  upb_Message *message = upb_Message_New(s->table, arena);
   if (message == NULL ||
-      upb_Decode((const char *)c->workload->data, c->workload->size, message, c->table, NULL, 0, arena) !=
-          kUpb_DecodeStatus_Ok) {
-    bench_fail("%s: upb_Decode failed", c->workload->name);
+      upb_Decode((const char *)w->inputs[i], w->sizes[i], message, s->table, NULL, 0, arena) != kUpb_DecodeStatus_Ok) {
+    return NULL;
   }
   return message;
 }
 
-/* The arena of one operation: on the kept block (the -block operations) or new. */
-static upb_Arena *operation_arena(const context *c) {
-  upb_Arena *arena = c->block != NULL ? upb_Arena_Init(c->block, c->block_size, &upb_alloc_global) : upb_Arena_New();
+/* The arena of one operation: on the kept block (the -block operations and read-all) or new. */
+static upb_Arena *operation_arena(const state *s) {
+  upb_Arena *arena = s->block != NULL ? upb_Arena_Init(s->block, s->block_size, &upb_alloc_global) : upb_Arena_New();
   if (arena == NULL) bench_fail("out of memory");
   return arena;
 }
 
+/* Decodes every input of w into a shared arena (prepare_state has checked that each decodes). */
+static shared_inputs *acquire_inputs(const state *s, const bench_workload *w) {
+  for (size_t i = 0; i < shared_count; i++) {
+    if (shared_list[i]->workload == w && shared_list[i]->users > 0) {
+      shared_list[i]->users++;
+      return shared_list[i];
+    }
+  }
+  shared_inputs *inputs = calloc(1, sizeof *inputs);
+  inputs->workload = w;
+  inputs->users = 1;
+  inputs->arena = upb_Arena_New();
+  inputs->decoded = calloc(w->count, sizeof *inputs->decoded);
+  if (inputs->arena == NULL || inputs->decoded == NULL) bench_fail("out of memory");
+  for (size_t i = 0; i < w->count; i++) inputs->decoded[i] = decode_into(s, w, i, inputs->arena);
+  shared_list = realloc(shared_list, (shared_count + 1) * sizeof *shared_list);
+  shared_list[shared_count++] = inputs;
+  return inputs;
+}
+
+enum { KEEP = 1, BLOCK_FOR_DECODE = 2, BLOCK_FOR_ENCODE = 4 };
+
+/* The state of every operation; checks that every input decodes. KEEP shares the decoded inputs (the encodes);
+ * BLOCK_FOR_* sizes the kept first block as the most a new arena takes for the decode (or the encode) of one input,
+ * plus 64 KiB for the arena's own header and slack. */
+static int prepare_state(const bench_workload *w, int flags, void **out, bench_prepared *result) {
+  const upb_MessageDef *def = upb_DefPool_FindMessageByName(pool, w->type);
+  if (def == NULL) return bench_prepare_error(result, "type %s is not in %s", w->type, UPB_DESCRIPTORS);
+  state *s = calloc(1, sizeof *s);
+  *out = s;
+  s->table = upb_MessageDef_MiniTable(def);
+  size_t largest = 0;
+  for (size_t i = 0; i < w->count; i++) {
+    upb_Arena *arena = upb_Arena_New();
+    upb_Message *message = decode_into(s, w, i, arena);
+    if (message == NULL) {
+      upb_Arena_Free(arena);
+      return bench_prepare_error(result, "input %zu does not decode as %s", i, w->type);
+    }
+    size_t space = 0;
+    if (flags & BLOCK_FOR_ENCODE) {
+      upb_Arena *encode_arena = upb_Arena_New();
+      char *bytes = NULL;
+      size_t size = 0;
+      if (upb_Encode(message, s->table, ENCODE_OPTIONS, encode_arena, &bytes, &size) != kUpb_EncodeStatus_Ok) {
+        upb_Arena_Free(encode_arena);
+        upb_Arena_Free(arena);
+        return bench_prepare_error(result, "input %zu does not encode", i);
+      }
+      space = upb_Arena_SpaceAllocated(encode_arena, NULL);
+      upb_Arena_Free(encode_arena);
+    } else {
+      space = upb_Arena_SpaceAllocated(arena, NULL);
+    }
+    if (space > largest) largest = space;
+    upb_Arena_Free(arena);
+  }
+  if (flags & KEEP) s->inputs = acquire_inputs(s, w);
+  if (flags & (BLOCK_FOR_DECODE | BLOCK_FOR_ENCODE)) {
+    s->block_size = largest + (64u << 10);
+    s->block = malloc(s->block_size);
+    if (s->block == NULL) bench_fail("out of memory");
+  }
+  return 0;
+}
+
+static int prepare_decode(const bench_workload *w, void **out, bench_prepared *result) {
+  return prepare_state(w, 0, out, result);
+}
+
+static int prepare_decode_block(const bench_workload *w, void **out, bench_prepared *result) {
+  return prepare_state(w, BLOCK_FOR_DECODE, out, result);
+}
+
 /* decode and decode-block. */
-static void run_decode(void *ctx, uint64_t iterations) {
-  const context *c = ctx;
-  for (uint64_t i = 0; i < iterations; i++) {
-    upb_Arena *arena = operation_arena(c);
-    bench_sink += (uintptr_t)decode_into(c, arena) & 0xff;
-    upb_Arena_Free(arena);
-  }
+static uint64_t run_decode(void *opaque, const bench_workload *w, size_t i) {
+  const state *s = opaque;
+  upb_Arena *arena = operation_arena(s);
+  uint64_t result = (uintptr_t)decode_into(s, w, i, arena) & 0xff;
+  upb_Arena_Free(arena);
+  return result;
 }
 
-static void run_decode_read_all(void *ctx, uint64_t iterations) {
-  const context *c = ctx;
-  for (uint64_t i = 0; i < iterations; i++) {
-    upb_Arena *arena = operation_arena(c);
-    bench_sink += read_all(decode_into(c, arena), c->table);
+static int prepare_decode_read_all(const bench_workload *w, void **out, bench_prepared *result) {
+  if (prepare_state(w, BLOCK_FOR_DECODE, out, result) != 0) return -1;
+  const state *s = *out;
+  if (reaches_map(s->table, 0)) {
+    return bench_prepare_error(result, "%s reaches a map field, which read_all does not read", w->type);
+  }
+  result->has_checksum = 1;
+  for (size_t i = 0; i < w->count; i++) {
+    upb_Arena *arena = upb_Arena_New();
+    result->checksum += read_all(decode_into(s, w, i, arena), s->table);
     upb_Arena_Free(arena);
   }
+  return 0;
 }
 
-static size_t encode_into(const context *c, upb_Arena *arena, char **out) {
-  size_t size = 0;
-  if (upb_Encode(c->decoded, c->table, ENCODE_OPTIONS, arena, out, &size) != kUpb_EncodeStatus_Ok) {
-    bench_fail("%s: upb_Encode failed", c->workload->name);
+static uint64_t run_decode_read_all(void *opaque, const bench_workload *w, size_t i) {
+  const state *s = opaque;
+  upb_Arena *arena = operation_arena(s);
+  uint64_t result = read_all(decode_into(s, w, i, arena), s->table);
+  upb_Arena_Free(arena);
+  return result;
+}
+
+/* The encodes' check: the total size of the encodings of every input. */
+static int prepare_encode_common(const bench_workload *w, int flags, void **out, bench_prepared *result) {
+  if (prepare_state(w, KEEP | flags, out, result) != 0) return -1;
+  const state *s = *out;
+  result->has_encoded_bytes = 1;
+  for (size_t i = 0; i < w->count; i++) {
+    upb_Arena *arena = upb_Arena_New();
+    char *bytes = NULL;
+    size_t size = 0;
+    upb_EncodeStatus status = upb_Encode(s->inputs->decoded[i], s->table, ENCODE_OPTIONS, arena, &bytes, &size);
+    upb_Arena_Free(arena);
+    if (status != kUpb_EncodeStatus_Ok) return bench_prepare_error(result, "input %zu does not encode", i);
+    result->encoded_bytes += size;
   }
-  return size;
+  return 0;
+}
+
+static int prepare_encode(const bench_workload *w, void **out, bench_prepared *result) {
+  return prepare_encode_common(w, 0, out, result);
+}
+
+static int prepare_encode_block(const bench_workload *w, void **out, bench_prepared *result) {
+  return prepare_encode_common(w, BLOCK_FOR_ENCODE, out, result);
 }
 
 /* encode and encode-block. */
-static void run_encode(void *ctx, uint64_t iterations) {
-  const context *c = ctx;
-  for (uint64_t i = 0; i < iterations; i++) {
-    upb_Arena *arena = operation_arena(c);
-    char *out;
-    size_t size = encode_into(c, arena, &out);
-    bench_sink += size + (size ? (unsigned char)out[size - 1] : 0);
-    upb_Arena_Free(arena);
-  }
-}
-
-/* The check of every operation: what it produced re-encodes to exactly the workload's bytes. */
-static void expect_input(const bench_workload *w, const char *operation, const upb_Message *message,
-                         const upb_MiniTable *table) {
-  upb_Arena *arena = upb_Arena_New();
-  char *out = NULL;
+static uint64_t run_encode(void *opaque, const bench_workload *w, size_t i) {
+  (void)w;
+  const state *s = opaque;
+  upb_Arena *arena = operation_arena(s);
+  char *bytes = NULL;
   size_t size = 0;
-  if (upb_Encode(message, table, ENCODE_OPTIONS, arena, &out, &size) != kUpb_EncodeStatus_Ok) {
-    bench_fail("%s %s: check failed: upb_Encode failed", w->name, operation);
-  }
-  if (size != w->size || memcmp(out, w->data, size) != 0) {
-    size_t at = 0;
-    while (at < size && at < w->size && (unsigned char)out[at] == w->data[at]) at++;
-    bench_fail("%s %s: check failed: %zu bytes re-encoded, the input has %zu; first difference at offset %zu", w->name,
-               operation, size, w->size, at);
-  }
+  upb_Encode(s->inputs->decoded[i], s->table, ENCODE_OPTIONS, arena, &bytes, &size);
+  uint64_t result = size + (size ? (unsigned char)bytes[size - 1] : 0);
   upb_Arena_Free(arena);
+  return result;
 }
 
-static void measure(const bench_workload *w, const char *operation, bench_run_fn run, context *c) {
-  if (!bench_operation_selected(options, operation)) return;
-  bench_result result;
-  bench_measure(options, run, c, 1, &result);
-  bench_print(implementation, UPB_SDIST_VERSION, w, operation, &result);
-  bench_note("%-24s %-16s median %10.1f ns (p10 %.1f, p90 %.1f), %.2f MB/s, %.3f allocations/op", w->name, operation,
-             result.median, result.p10, result.p90, w->size * 1e3 / result.median, result.allocations_per_op);
-}
-
-static void run_workload(const bench_workload *w) {
-  const upb_MessageDef *def = upb_DefPool_FindMessageByName(pool, w->type);
-  if (def == NULL) bench_fail("%s: type %s is not in %s", w->name, w->type, UPB_DESCRIPTORS);
-  /* The kept first block: room for the decoded message several times over, so the -block operations do not
-   * reach malloc (the allocation counts show whether they do). */
-  context c = {upb_MessageDef_MiniTable(def), w, NULL, NULL, 64 * 1024 + 8 * w->size};
-  context block = c;
-  block.block = malloc(c.block_size);
-  upb_Arena *keep = upb_Arena_New();
-  if (block.block == NULL || keep == NULL) bench_fail("out of memory");
-  c.decoded = block.decoded = decode_into(&c, keep);
-
-  upb_Arena *check = operation_arena(&c);
-  expect_input(w, "decode", decode_into(&c, check), c.table);
-  upb_Arena_Free(check);
-  check = operation_arena(&block);
-  expect_input(w, "decode-block", decode_into(&block, check), c.table);
-  upb_Arena_Free(check);
-  expect_input(w, "encode", c.decoded, c.table);
-
-  measure(w, "decode", run_decode, &c);
-  measure(w, "decode-block", run_decode, &block);
-  measure(w, "decode-read-all", run_decode_read_all, &c);
-  measure(w, "encode", run_encode, &c);
-  measure(w, "encode-block", run_encode, &block);
-  upb_Arena_Free(keep);
-  free(block.block);
-}
+static const bench_operation operations[] = {
+    {"decode", prepare_decode, run_decode, release},
+    {"decode-block", prepare_decode_block, run_decode, release},
+    {"decode-read-all", prepare_decode_read_all, run_decode_read_all, release},
+    {"encode", prepare_encode, run_encode, release},
+    {"encode-block", prepare_encode_block, run_encode, release},
+};
 
 int main(int argc, char **argv) {
-  bench_set_program("bench_upb");
-  bench_options parsed;
-  bench_parse_args(argc, argv, operations, &parsed);
-  options = &parsed;
-  load_pool();
-  bench_workload *workloads = NULL;
-  size_t count = bench_load_workloads(options, &workloads);
-  bench_note("upb %s (native, MiniTables from %s), %zu workloads, %d samples of >= %g ms", UPB_SDIST_VERSION,
-             UPB_DESCRIPTORS, count, options->samples, options->min_sample_ms);
-  for (size_t i = 0; i < count; i++) run_workload(&workloads[i]);
-  return 0;
+  char error[512];
+  pool = locwire_upb_load_pool(UPB_DESCRIPTORS, error, sizeof error);
+  if (pool == NULL) {
+    fprintf(stderr, "bench_upb: %s (run build-upb.sh)\n", error);
+    return 1;
+  }
+  const bench_harness harness = {"bench_upb", "upb", UPB_SDIST_VERSION, 200, operations,
+                                 sizeof operations / sizeof operations[0]};
+  return bench_main(argc, argv, &harness);
 }

@@ -11,6 +11,16 @@ enum Environment {
         checkout = commit + (dirty ? "+changes" : "")
     }
 
+    /// The checkout this program was built from, for the Swift harness's `hello` (it does not know the coordinator's
+    /// `--root`): the git commit of the directory four levels above the executable (Benchmarks/.build/CONFIG/).
+    static var checkoutOfExecutable: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        var root = URL(fileURLWithPath: executable)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        describe(root: root)
+        return checkout
+    }
+
     static var machine: String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let model =

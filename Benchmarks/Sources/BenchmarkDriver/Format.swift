@@ -19,10 +19,16 @@ enum Format {
 
     static func ratioValue(_ value: Double) -> String { significant(value) + "×" }
 
-    static func ratio(_ ratio: Results.Ratio) -> String {
-        ratio.rounds > 1
-            ? "\(ratioValue(ratio.median)) (rounds \(significant(ratio.lowest))–\(significant(ratio.highest)))"
-            : ratioValue(ratio.median)
+    /// "1.23× (1.10–1.35)": the median of the paired ratios and its 95 % bootstrap interval; with the peer's
+    /// operation when asked ("against decode-arena-block").
+    static func ratio(_ ratio: Ratio, showOperation: Bool = false) -> String {
+        var text = "\(ratioValue(ratio.median)) (\(significant(ratio.low))–\(significant(ratio.high)))"
+        if showOperation, ratio.numeratorOperation != "decode", ratio.numeratorOperation != "encode",
+            OperationKind(ratio.numeratorOperation) == .decode || OperationKind(ratio.numeratorOperation) == .encode
+        {
+            text += " `\(ratio.numeratorOperation)`"
+        }
+        return text
     }
 
     static func millions(_ value: Double) -> String { significant(value / 1e6) }
@@ -32,6 +38,14 @@ enum Format {
     static func allocations(_ value: Double?) -> String {
         guard let value else { return "–" }
         return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+
+    /// Bytes per operation: "1.2 KB", "840 B"; "–" when not measured.
+    static func bytes(_ value: Double?) -> String {
+        guard let value else { return "–" }
+        if value >= 1e6 { return significant(value / 1e6) + " MB" }
+        if value >= 1e3 { return significant(value / 1e3) + " KB" }
+        return significant(value) + " B"
     }
 
     static func count(_ value: Int) -> String {

@@ -7,13 +7,15 @@ import LocationWireJSON
 struct LocwireBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locwire-bench",
-        abstract: "Benchmarks LocationWire's codec against C++ protobuf, upb, protobuf-c and swift-protobuf.",
+        abstract:
+            "Benchmarks LocationWire's codec against C++ protobuf, native upb, protobuf-go, protobuf-java, protobuf-c, swift-protobuf and Python protobuf.",
         discussion: """
             `Benchmarks/run.sh` builds the peers and this tool and runs `locwire-bench run`, which writes
             Benchmarks/RESULTS.md and Benchmarks/results.json.
             """,
         subcommands: [
-            Run.self, Sizes.self, WriteWorkloads.self, Profile.self, DecodeProfile.self, Planner.self, Engines.self,
+            Run.self, Harness.self, Sizes.self, WriteWorkloads.self, Profile.self, DecodeProfile.self, Planner.self,
+            Engines.self,
         ],
         defaultSubcommand: Run.self)
 }
@@ -44,33 +46,43 @@ struct RepositoryOptions: ParsableArguments {
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure everything and write RESULTS.md and results.json.",
+        abstract: "Measure every implementation on every workload and write RESULTS.md and results.json.",
         discussion: """
-            Each round measures LocationWire and swift-protobuf in this process, then runs the peer harnesses of
-            Benchmarks/peers/build/ (build them with Benchmarks/peers/build.sh) on the same workload bytes. Progress
-            goes to stderr; the targets' verdicts to stdout. Exit status 0 when everything was measured (a missed
-            target is a result, not an error), 1 when a harness failed, 2 on a bad command line.
+            Starts every harness that is built (LocationWire and swift-protobuf are this program's own `harness`
+            command; the peers come from Benchmarks/peers' build scripts) and drives them through one protocol
+            (Benchmarks/peers/PROTOCOL.md): warm-up, then rounds in which every sample of every implementation is
+            interleaved with the others', then allocation and memory runs and the instruction counts. Progress goes
+            to stderr; the targets' verdicts to stdout. Exit status 0 when everything was measured and every
+            cross-check passed (a missed target is a result, not an error), 1 when a harness failed or disagreed,
+            2 on a bad command line.
             """)
 
     @OptionGroup var repository: RepositoryOptions
 
-    @Option(help: "Rounds; ratios are taken within a round and their median reported.")
-    var rounds = 3
-    @Option(help: "Samples per operation.")
-    var samples = 7
-    @Option(help: "Minimum length of one sample, in milliseconds.")
-    var minSampleMs = 50.0
-    @Option(help: "Warm-up per operation, in milliseconds.")
+    @Option(help: "Rounds; at least 10 for figures.")
+    var rounds = 10
+    @Option(help: "Samples of each operation per workload in a round.")
+    var samplesPerRound = 3
+    @Option(help: "The length a sample aims at, in milliseconds.")
+    var sampleMs = 10.0
+    @Option(help: "The least warm-up per operation, in milliseconds.")
     var warmupMs = 200.0
-    @Flag(help: "A fast, rough run (1 round, 3 samples of 5 ms) to check that everything works; not for figures.")
+    @Flag(
+        help:
+            "A fast, rough run (2 rounds of 1 sample of 2 ms, 20 ms warm-up, at most 200 ms for a JIT) to check that everything works; not for figures."
+    )
     var quick = false
-    @Flag(help: "Measure the Swift implementations only.")
-    var noPeers = false
-    @Flag(help: "Skip the instruction counts (valgrind's callgrind; about 5 minutes; always skipped with --quick).")
+    @Option(help: "Measure only these implementations (repeatable; e.g. swift-locationwire, cpp-libprotobuf, upb).")
+    var only: [String] = []
+    @Option(help: "Measure only these workloads (repeatable; `locwire-bench workloads` lists them).")
+    var workload: [String] = []
+    @Flag(help: "Fail (exit 1) when a peer's harness is not built, instead of leaving it out of the report (CI).")
+    var requireAllHarnesses = false
+    @Flag(help: "Skip the instruction counts (valgrind's callgrind; several minutes; always skipped with --quick).")
     var noInstructionCounts = false
     @Option(help: "Where to write the report (default: Benchmarks/RESULTS.md of the checkout).")
     var output: String?
-    @Option(help: "Where to write every measurement as JSON (default: results.json beside the report).")
+    @Option(help: "Where to write every sample as JSON (default: results.json beside the report).")
     var json: String?
 
     func run() throws {
@@ -78,59 +90,61 @@ struct Run: ParsableCommand {
         let startedAt = Date()
         let loadAverage = Environment.loadAverage
         Environment.describe(root: root)
-        var method = Method(samples: samples, minSampleMilliseconds: minSampleMs, warmupMilliseconds: warmupMs)
-        var rounds = self.rounds
+        var method = Method(
+            rounds: rounds, samplesPerRound: samplesPerRound, sampleMilliseconds: sampleMs, warmupMilliseconds: warmupMs
+        )
         if quick {
-            method = Method(samples: 3, minSampleMilliseconds: 5, warmupMilliseconds: 5)
-            rounds = 1
+            method = Method(
+                rounds: 2, samplesPerRound: 1, sampleMilliseconds: 2, warmupMilliseconds: 20, memoryIterations: 10)
         }
-        guard rounds >= 1, method.samples >= 1 else { throw ValidationError("rounds and samples must be at least 1") }
+        guard method.rounds >= 1, method.samplesPerRound >= 1, method.sampleMilliseconds > 0 else {
+            throw ValidationError("rounds, samples and the sample length must be positive")
+        }
 
-        let workloads = Workloads.all()
-        let mainWorkloads = workloads.filter { !$0.name.hasPrefix("scale-") }.map(\.name)
-        let scalingWorkloads = workloads.filter { $0.name.hasPrefix("scale-") }.map(\.name)
+        var workloads = Workloads.all()
+        if !workload.isEmpty {
+            let unknown = Set(workload).subtracting(workloads.map(\.name))
+            guard unknown.isEmpty else {
+                throw ValidationError("unknown workloads: \(unknown.sorted().joined(separator: ", "))")
+            }
+            workloads = workloads.filter { workload.contains($0.name) }
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "locwire-bench-workloads-\(getpid())")
+        progress("writing \(workloads.count) workloads to \(directory.path)")
         try Workloads.write(workloads, to: directory)
         defer { try? FileManager.default.removeItem(at: directory) }
 
         var omissions: [String] = []
-        var peers: [PeerHarness] = []
-        if noPeers {
-            omissions.append("the C++, C and Python peers (`--no-peers`)")
-        } else {
-            for peer in PeerHarness.all(peersDirectory: root.appendingPathComponent("Benchmarks/peers")) {
-                if peer.isAvailable {
-                    peers.append(peer)
-                } else {
-                    omissions.append("\(peer.implementation): its harness is not built (run Benchmarks/peers/build.sh)")
-                    progress("warning: \(peer.implementation) harness not built; run Benchmarks/peers/build.sh")
+        var started: [(HarnessCommand, HarnessClient)] = []
+        defer { for (_, client) in started { client.close() } }
+        for harness in HarnessCommand.all(root: root) where only.isEmpty || only.contains(harness.implementation) {
+            guard harness.isAvailable else {
+                if requireAllHarnesses {
+                    throw BenchmarkError("\(harness.implementation): its harness is not built (run \(harness.build))")
                 }
+                omissions.append("\(harness.implementation): its harness is not built (run \(harness.build))")
+                progress("warning: \(harness.implementation) harness not built; run \(harness.build)")
+                continue
             }
+            let client = try HarnessClient(command: harness.command, workloads: directory)
+            guard client.implementation == harness.implementation else {
+                throw BenchmarkError(
+                    "\(harness.command[0]) says it is \(client.implementation), not \(harness.implementation)")
+            }
+            started.append((harness, client))
+        }
+        if !only.isEmpty { omissions.append("implementations other than \(only.joined(separator: ", ")) (`--only`)") }
+        if !workload.isEmpty {
+            omissions.append("workloads other than \(workload.joined(separator: ", ")) (`--workload`)")
         }
 
-        var results = Results(measurements: [], rounds: rounds)
+        var coordinator = Coordinator(
+            method: method, workloads: workloads, directory: directory,
+            clients: started.map { ($0.1, scales: $0.0.scales) })
         let clock = Date()
-        for round in 1...rounds {
-            for (index, workload) in workloads.enumerated() {
-                progress(
-                    "round \(round)/\(rounds): Swift, \(workload.name) (\(index + 1)/\(workloads.count))", since: clock)
-                let operations: Set<String>? =
-                    workload.name.hasPrefix("scale-") ? ["decode", "encode", "validate"] : nil
-                results.measurements += SwiftOperations.measure(
-                    workload, method: method, round: round, operations: operations)
-            }
-            for peer in peers {
-                progress("round \(round)/\(rounds): \(peer.implementation)", since: clock)
-                results.measurements += try peer.run(
-                    directory: directory, workloads: mainWorkloads, operations: [], method: method, round: round)
-                if !peer.scalingOperations.isEmpty {
-                    results.measurements += try peer.run(
-                        directory: directory, workloads: scalingWorkloads, operations: peer.scalingOperations,
-                        method: method, round: round)
-                }
-            }
-        }
+        progress("measuring: \(started.map(\.1.implementation).joined(separator: ", "))", since: clock)
+        try coordinator.run { progress($0, since: clock) }
 
         var instructionCounts: [InstructionCount] = []
         if quick || noInstructionCounts {
@@ -139,8 +153,9 @@ struct Run: ParsableCommand {
             omissions.append(
                 "instruction counts: valgrind or strip is not installed (scripts/install-peers.sh installs them)")
         } else {
-            let cpp = peers.first { $0.implementation == "cpp-libprotobuf" }?.executable
-            instructionCounts = try InstructionCounts.measure(cppHarness: cpp, workloads: directory)
+            instructionCounts = try InstructionCounts.measure(harnesses: started, workloads: directory) {
+                progress($0, since: clock)
+            }
         }
 
         progress("sizes", since: clock)
@@ -157,12 +172,14 @@ struct Run: ParsableCommand {
         let jsonURL =
             json.map { URL(fileURLWithPath: $0) }
             ?? reportURL.deletingLastPathComponent().appendingPathComponent("results.json")
-        var command = "rounds \(rounds), samples \(method.samples), min sample \(Int(method.minSampleMilliseconds)) ms"
+        var command =
+            "\(method.rounds) rounds of \(method.samplesPerRound) samples of \(Int(method.sampleMilliseconds)) ms"
         if quick { command = "`--quick`: " + command + "; rough figures" }
         let report = Report(
-            results: results, workloads: workloads, sizes: sizes, instructionCounts: instructionCounts,
-            sizeInputs: inputs.map { ($0.name, $0.description) }, omissions: omissions, method: method,
-            command: command, startedAt: startedAt, loadAverage: loadAverage,
+            results: coordinator.results, workloads: workloads, method: method, crossChecks: coordinator.crossChecks,
+            notApplicable: coordinator.notApplicable, sizes: sizes, instructionCounts: instructionCounts,
+            sizeInputs: inputs.map { ($0.name, $0.description) }, omissions: omissions, command: command,
+            startedAt: startedAt, finishedAt: Date(), loadAverage: loadAverage,
             notes: try? String(contentsOf: root.appendingPathComponent("Benchmarks/NOTES.md"), encoding: .utf8))
         try report.render().write(to: reportURL, atomically: true, encoding: .utf8)
         let encoder = JSONEncoder()
@@ -170,22 +187,55 @@ struct Run: ParsableCommand {
         struct Archive: Encodable {
             let checkout: String
             let machine: String
+            let method: Method
             let results: Results
+            let crossChecks: [CrossCheck]
             let sizes: [SizeComparison.Entry]
             let instructionCounts: [InstructionCount]
         }
         try encoder.encode(
             Archive(
-                checkout: Environment.checkout, machine: Environment.machine, results: results, sizes: sizes,
+                checkout: Environment.checkout, machine: Environment.machine, method: method,
+                results: coordinator.results, crossChecks: coordinator.crossChecks, sizes: sizes,
                 instructionCounts: instructionCounts)
         )
         .write(to: jsonURL)
         progress("wrote \(reportURL.path) and \(jsonURL.path)", since: clock)
 
-        for target in Targets.evaluate(results) {
+        for target in Targets.evaluate(coordinator.results, headline: workloads.filter(\.isHeadline).map(\.name)) {
             let verdict = target.met.map { $0 ? "met    " : "MISSED " } ?? "n/a    "
             print("\(verdict) \(target.name)\n        \(target.measured)")
         }
+        let failed = coordinator.crossChecks.filter { !$0.passed }
+        for check in failed { progress("cross-check FAILED: \(check.workload): \(check.description)") }
+        if !failed.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// LocationWire's and swift-protobuf's side of Benchmarks/peers/PROTOCOL.md: the coordinator starts this program
+/// as their harness.
+struct Harness: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Serve the harness protocol (Benchmarks/peers/PROTOCOL.md) for a Swift implementation on stdin/stdout.")
+
+    enum Implementation: String, ExpressibleByArgument, CaseIterable {
+        case locationWire = "swift-locationwire"
+        case swiftProtobuf = "swift-protobuf"
+    }
+
+    @Argument(help: "swift-locationwire or swift-protobuf.")
+    var implementation: Implementation
+    @Option(help: "The workload directory (`locwire-bench workloads DIR`).")
+    var workloads: String
+
+    func run() throws {
+        let harness: any SwiftHarness =
+            switch implementation {
+            case .locationWire: LocationWireHarness(version: Environment.checkoutOfExecutable)
+            case .swiftProtobuf: SwiftProtobufHarness()
+            }
+        try HarnessServer(harness: harness, directory: URL(fileURLWithPath: workloads)).serve()
     }
 }
 
@@ -212,7 +262,7 @@ struct Sizes: ParsableCommand {
 struct WriteWorkloads: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "workloads",
-        abstract: "Write the workloads as the peer harnesses read them (NAME.binpb and NAME.json) into a directory.")
+        abstract: "Write the workloads in the format of Benchmarks/peers/PROTOCOL.md into a directory.")
 
     @Argument(help: "The directory to write into.")
     var directory: String
@@ -220,7 +270,9 @@ struct WriteWorkloads: ParsableCommand {
     func run() throws {
         let workloads = Workloads.all()
         try Workloads.write(workloads, to: URL(fileURLWithPath: directory))
-        for workload in workloads { print(workload.name, workload.typeName, workload.bytes.count, "bytes") }
+        for workload in workloads {
+            print(workload.name, workload.typeName, workload.inputs.count, "inputs", workload.inputBytes, "bytes")
+        }
     }
 }
 
@@ -251,12 +303,12 @@ struct Profile: ParsableCommand {
     var fixes = 1000
 
     func run() throws {
-        let batch = Workloads.batch(.walk, fixes: fixes)
+        let batch = Workloads.batch(.walk, fixes: fixes, seed: 1)
         let rows = batch.serializedBytes()
         let compact = Workloads.compact(batch).serializedBytes()
         let json = batch.jsonString()
-        let fence = Workloads.fenceEvent().serializedBytes()
-        let assignment = Workloads.assignment(regions: 20)
+        let fence = Workloads.fenceEvent(seed: 1).serializedBytes()
+        let assignment = Workloads.assignment(regions: 20, seed: 1)
         let assignmentBytes = assignment.serializedBytes()
         for _ in 0..<iterations {
             switch operation {

@@ -4,28 +4,23 @@ import Foundation
 struct Report {
     let results: Results
     let workloads: [Workload]
+    let method: Method
+    let crossChecks: [CrossCheck]
+    let notApplicable: [NotApplicable]
     let sizes: [SizeComparison.Entry]
     let instructionCounts: [InstructionCount]
     let sizeInputs: [(name: String, description: String)]
     /// Why an input or a peer is missing, said in the report rather than silently left out.
     let omissions: [String]
-    let method: Method
     let command: String
     let startedAt: Date
+    let finishedAt: Date
     let loadAverage: String
     /// Benchmarks/NOTES.md: the hand-written analysis, included at the end.
     let notes: String?
 
-    /// The operation of LocationWire's that a peer's operation is compared with.
-    static func comparableOperation(_ operation: String) -> String? {
-        switch operation {
-        case "decode", "decode-read-all": "decode"
-        case _ where Targets.cppDecodeVariants.contains(operation): "decode"
-        case _ where Targets.cppEncodeVariants.contains(operation): "encode"
-        case "json-print", "json-parse": operation
-        default: nil
-        }
-    }
+    private var headline: [Workload] { workloads.filter(\.isHeadline) }
+    private var peers: [String] { Implementations.peers.filter { results.implementations.contains($0) } }
 
     func render() -> String {
         var out = """
@@ -38,39 +33,51 @@ struct Report {
 
             """
         let dateFormatter = ISO8601DateFormatter()
-        out += "- Run: \(dateFormatter.string(from: startedAt)), LocationWire checkout \(Environment.checkout)\n"
+        let minutes = finishedAt.timeIntervalSince(startedAt) / 60
+        out +=
+            "- Run: \(dateFormatter.string(from: startedAt)), \(String(format: "%.0f", minutes)) minutes, LocationWire checkout \(Environment.checkout)\n"
         out += "- Machine: \(Environment.machine); load average at the start \(loadAverage)\n"
         out +=
-            "- Compiler: \(Environment.swiftVersion), `-c release`; peers' C and C++ with `-O3 -DNDEBUG`, libprotobuf linked statically\n"
-        var peers: [String] = []
-        for implementation in results.implementations where implementation != SwiftOperations.locationWire {
-            peers.append("\(implementation) \(results.version(of: implementation) ?? "?")")
-        }
+            "- Compilers: \(Environment.swiftVersion), `-c release`; the C and C++ harnesses and upb at `-O3 -DNDEBUG`, libprotobuf linked statically; Go and Java as their build scripts say (Benchmarks/peers/README.md)\n"
         out +=
-            "- Peers, generated from `proto/` by `Benchmarks/peers/build.sh` and `conformance/testees/swift-protobuf/generate.sh`: \(peers.joined(separator: ", "))\n"
-        out +=
-            "- Method: \(results.rounds) rounds; each round measures every implementation in turn (Swift in process, then "
-            + "the C++, C and Python harnesses). Per operation: \(Int(method.warmupMilliseconds)) ms warm-up, \(method.samples) samples "
-            + "of at least \(Int(method.minSampleMilliseconds)) ms, the median ns/op of the samples. Tables show the median over the rounds; "
-            + "ratios are taken within each round and reported as their median (with the lowest and highest round). "
-            + "Allocations: calls to malloc, calloc, realloc and the aligned allocators per operation, counted by "
-            + "interposing them (exact, not sampled; Python is not counted).\n"
+            "- Implementations: "
+            + results.implementations.map { "\($0) \(results.version(of: $0) ?? "?")" }.joined(separator: ", ")
+            + "\n"
+        out += """
+            - Method (Benchmarks/peers/PROTOCOL.md): every implementation runs in a harness process of its own, driven by
+              one coordinator through one protocol, so every figure comes from the same loop: the coordinator asks for
+              a number of iterations, and the harness times only the operation and the rotation through the
+              workload's inputs (\(Workloads.inputCount) distinct inputs per workload; \(Workloads.largeInputCount) for the
+              100,000-fix batch). The workloads are measured one at a time (each harness holds only that one, then
+              releases it). Each operation is warmed up for at least \(Int(method.warmupMilliseconds)) ms (more where a
+              harness asks: the JVM's JIT) while its iterations per sample are set to fill
+              \(Int(method.sampleMilliseconds)) ms. Then \(method.rounds) rounds of \(method.samplesPerRound) samples: for every
+              sample, the operations of all implementations on the workload run one after the other in a fresh random
+              order, so each sample of one implementation is paired with samples of the others taken within about a
+              second. A ratio is the median of the paired ratios; its interval is the 95 % percentile bootstrap
+              (\(Statistics.bootstrapReplicates) resamples of whole rounds). Times are the median over all samples, with the
+              10th and 90th percentiles.
+            - Memory: after the rounds, each operation runs \(method.memoryIterations) times (fewer when a sample holds
+              fewer) with allocation counting on: calls to malloc and friends and the bytes they asked for, by
+              interposition, in the Swift, C, C++ and upb harnesses; Go's own heap counters (runtime.MemStats);
+              Java's allocated bytes per thread (objects are not counted); Python not counted. Peak RSS is the
+              process's high-water mark during those operations (reset through /proc/self/clear_refs), so it includes
+              each runtime's own baseline and the workload's inputs and prepared messages.
+
+            """
         for omission in omissions { out += "- Not measured: \(omission)\n" }
 
         out += "\n## Targets\n\n| Target | Measured | Met |\n|---|---|---|\n"
-        for target in Targets.evaluate(results) {
-            let verdict = target.met.map { $0 ? "yes" : "**no**" } ?? "not measured"
+        for target in Targets.evaluate(results, headline: headline.map(\.name)) {
+            var verdict = target.met.map { $0 ? "yes" : "**no**" } ?? "not measured"
+            if target.withinNoise { verdict += " (the interval crosses the target)" }
             out += "| \(target.name) | \(target.measured) | \(verdict) |\n"
         }
-
-        out += "\n## Speed, per workload\n\n"
-        out +=
-            "Each table lists every implementation's operations on the same bytes. “LocationWire faster by” is the "
-            + "peer's time over LocationWire's for the same kind of operation (decode, encode, JSON print, JSON parse), "
-            + "median over the rounds; below 1 means the peer is faster. MB/s counts the binary form's bytes, also for JSON.\n"
-        for workload in workloads where !workload.name.hasPrefix("scale-") {
-            out += renderWorkload(workload)
-        }
+        out += renderCrossChecks()
+        out += renderHeadline()
+        out += renderCompact()
+        out += "\n## Every operation, per workload\n"
+        for workload in headline { out += renderWorkload(workload) }
         out += renderScaling()
         out += renderInstructionCounts()
         out += renderSizes()
@@ -80,34 +87,119 @@ struct Report {
         return out
     }
 
+    private func renderCrossChecks() -> String {
+        var out = """
+
+            ## Cross-checks
+
+            Before any timing, each harness decodes every input and reports what it read and wrote: the read-all
+            checksums (PROTOCOL.md) must agree between implementations, and every encoder must write the canonical
+            number of bytes.
+
+            """
+        let failed = crossChecks.filter { !$0.passed }
+        out +=
+            failed.isEmpty
+            ? "\nAll \(crossChecks.count) agreement checks passed; every encoder wrote the canonical size.\n"
+            : "\n**\(failed.count) checks failed:**\n\n"
+                + failed.map { "- \($0.workload): \($0.description)\n" }.joined()
+        for check in crossChecks where check.passed { out += "- \(check.workload): \(check.description)\n" }
+        if !notApplicable.isEmpty {
+            out += "\nOperations that do not apply to some workloads, as their harnesses said:\n\n"
+            var workloadsOf: [String: [String]] = [:]
+            var order: [String] = []
+            for entry in notApplicable {
+                let key = "\(entry.implementation) `\(entry.operation)`"
+                if workloadsOf[key] == nil { order.append(key) }
+                workloadsOf[key, default: []].append(entry.workload)
+            }
+            for key in order {
+                let reason = notApplicable.first { "\($0.implementation) `\($0.operation)`" == key }!.reason
+                out += "- \(key) on \(workloadsOf[key]!.joined(separator: ", ")) (\(reason))\n"
+            }
+        }
+        return out
+    }
+
+    /// One table per kind of operation: LocationWire's time, and each peer's fastest variant over it.
+    private func renderHeadline() -> String {
+        var out = """
+
+            ## Headline: every workload
+
+            LocationWire's time per operation, and for each peer its fastest variant's time over LocationWire's
+            (above 1: LocationWire is faster), with the 95 % interval. A named operation is the peer's fastest variant
+            where it has several. Empty: the peer has no such operation.
+
+            """
+        let workloadDescriptions = headline.map {
+            "- `\($0.name)`: \($0.description), \(Format.count(Int($0.averageInputBytes))) bytes on average\n"
+        }
+        out += "\nWorkloads:\n\n" + workloadDescriptions.joined()
+        for kind in [OperationKind.decode, .readAll, .encode, .jsonPrint, .jsonParse] {
+            let columns = peers.filter { peer in headline.contains { results.fastest(peer, $0.name, kind) != nil } }
+            let header = ["Workload", "LocationWire"] + columns
+            out += "\n### \(kind.rawValue)\n\n| " + header.joined(separator: " | ") + " |\n|---|"
+            out += String(repeating: "--:|", count: header.count - 1) + "\n"
+            for workload in headline {
+                guard let ours = results.fastest(Targets.lw, workload.name, kind) else { continue }
+                out += "| \(workload.name) | \(Format.nanoseconds(ours.median)) |"
+                for peer in columns {
+                    out +=
+                        " \(results.ratio(peer, over: Targets.lw, workload.name, kind).map { Format.ratio($0, showOperation: true) } ?? "") |"
+                }
+                out += "\n"
+            }
+        }
+        return out
+    }
+
+    /// The compact form: column decoding in MB/s, expansion to rows in fixes per second.
+    private func renderCompact() -> String {
+        var out = """
+
+            ## Compact form
+
+            Decoding a compact batch decodes its columns (packed varints); expanding rebuilds a row (LocationWire's
+            `LocationFix` struct, C++'s `LocationFix` message in an arena) per fix from them, as
+            `proto/locationwire/v1/compact_fixes.proto` specifies. C++'s expansion loop is written in its harness from
+            that text; both report the checksum of the rows they rebuilt, which must agree.
+
+            | Workload | Implementation | Column decode MB/s | Decode and expand, M fixes/s |
+            |---|---|--:|--:|
+
+            """
+        for workload in Targets.compactBatches {
+            for implementation in [Targets.lw] + peers {
+                let decode = results.fastest(implementation, workload, .decode)
+                let expand = results.series(implementation, workload, "decode-expand")
+                guard decode != nil || expand != nil else { continue }
+                out +=
+                    "| \(workload) | \(implementation) | \(decode.map { Format.significant($0.megabytesPerSecond) } ?? "") | "
+                    + "\(expand.map { Format.millions($0.fixesPerSecond) } ?? "") |\n"
+            }
+        }
+        return out
+    }
+
     private func renderWorkload(_ workload: Workload) -> String {
         var out =
-            "\n### \(workload.name)\n\n\(workload.description): \(workload.typeName), \(Format.count(workload.bytes.count)) bytes"
-        if workload.fixes > 0 { out += ", \(Format.count(workload.fixes)) fixes" }
-        out += ".\n\n| Implementation | Operation | Time/op | p10–p90 | MB/s |"
-        if workload.fixes > 0 { out += " M fixes/s |" }
-        out += " Allocations/op | LocationWire faster by |\n|---|---|--:|--:|--:|"
-        if workload.fixes > 0 { out += "--:|" }
-        out += "--:|--:|\n"
-        for implementation in results.implementations {
-            for operation in results.operations(implementation, workload.name) {
-                guard let summary = results.summary(implementation, workload.name, operation) else { continue }
-                var row = "| \(implementation) | \(operation) | \(Format.nanoseconds(summary.stats.median)) | "
-                row += "\(Format.nanoseconds(summary.stats.p10))–\(Format.nanoseconds(summary.stats.p90)) | "
-                row += "\(Format.significant(summary.megabytesPerSecond)) |"
-                if workload.fixes > 0 { row += " \(Format.millions(summary.fixesPerSecond)) |" }
-                row += " \(Format.allocations(summary.allocations)) |"
-                if implementation != SwiftOperations.locationWire, let ours = Self.comparableOperation(operation),
-                    let ratio = results.ratio(
-                        (implementation, operation), over: (SwiftOperations.locationWire, ours), workload: workload.name
-                    )
-                {
-                    row += " \(Format.ratio(ratio)) |"
-                } else {
-                    row += " |"
-                }
-                out += row + "\n"
-            }
+            "\n### \(workload.name)\n\n\(workload.description): \(workload.typeName), \(workload.inputs.count) inputs of "
+        out += "\(Format.count(Int(workload.averageInputBytes))) bytes on average.\n\n"
+        out += "| Implementation | Operation | Time/op | p10–p90 | MB/s |"
+        let hasFixes = workload.fixesPerInput > 0
+        if hasFixes { out += " M fixes/s |" }
+        out += " Allocations/op | Bytes allocated/op | Peak RSS MiB |\n|---|---|--:|--:|--:|"
+        if hasFixes { out += "--:|" }
+        out += "--:|--:|--:|\n"
+        for series in results.series where series.workload == workload.name && !series.samples.isEmpty {
+            var row = "| \(series.implementation) | \(series.operation) | \(Format.nanoseconds(series.median)) | "
+            row +=
+                "\(Format.nanoseconds(series.p10))–\(Format.nanoseconds(series.p90)) | \(Format.significant(series.megabytesPerSecond)) |"
+            if hasFixes { row += " \(Format.millions(series.fixesPerSecond)) |" }
+            row += " \(Format.allocations(series.allocations)) | \(Format.bytes(series.allocatedBytes)) |"
+            row += " \(series.peakRSSKiB.map { Format.significant(Double($0) / 1024) } ?? "–") |"
+            out += row + "\n"
         }
         return out
     }
@@ -117,26 +209,27 @@ struct Report {
 
             ## Scaling from 10 to 100,000 fixes
 
-            Row batches that are prefixes of one walking trace. Time per fix at each size (the fixed cost of a batch
-            weighs on the small ones), and the cost of each added fix between one size and the next, which is
+            Walking batches of growing size (LocationWire, C++ and upb). Time per fix at each size (the fixed cost of
+            a batch weighs on the small ones), and the cost of each added fix between one size and the next, which is
             constant when the cost is linear.
 
-            | Fixes | Bytes | decode /fix | encode /fix | validate /fix | allocations per decode | C++ arena decode /fix | C++ encode /fix | swift-protobuf decode /fix |
+            | Fixes | Bytes | decode /fix | encode /fix | validate /fix | allocations per decode | C++ fastest decode /fix | C++ fastest encode /fix | upb fastest decode /fix |
             |--:|--:|--:|--:|--:|--:|--:|--:|--:|
 
             """
         for (fixes, workload) in Targets.scalingWorkloads {
-            let bytes = workloads.first { $0.name == workload }?.bytes.count ?? 0
-            func perFix(_ implementation: String, _ operation: String) -> String {
-                results.summary(implementation, workload, operation).map {
-                    Format.nanoseconds($0.stats.median / Double(fixes))
-                } ?? "–"
+            let bytes = workloads.first { $0.name == workload }.map { Int($0.averageInputBytes) } ?? 0
+            func perFix(_ series: Series?) -> String {
+                series.map { Format.nanoseconds($0.median / Double(fixes)) } ?? "–"
             }
-            let allocations = results.summary(SwiftOperations.locationWire, workload, "decode")?.allocations
+            let lw = Targets.lw
+            let allocations = results.series(lw, workload, "decode")?.allocations
             out +=
-                "| \(Format.count(fixes)) | \(Format.count(bytes)) | \(perFix(Targets.lw, "decode")) | \(perFix(Targets.lw, "encode")) | "
-                + "\(perFix(Targets.lw, "validate")) | \(Format.allocations(allocations)) | \(perFix(Targets.cpp, "decode-arena")) | "
-                + "\(perFix(Targets.cpp, "encode")) | \(perFix(SwiftOperations.swiftProtobuf, "decode")) |\n"
+                "| \(Format.count(fixes)) | \(Format.count(bytes)) | \(perFix(results.series(lw, workload, "decode"))) | "
+                + "\(perFix(results.series(lw, workload, "encode"))) | \(perFix(results.series(lw, workload, "validate"))) | "
+                + "\(Format.allocations(allocations)) | \(perFix(results.fastest(Implementations.cpp, workload, .decode))) | "
+                + "\(perFix(results.fastest(Implementations.cpp, workload, .encode))) | "
+                + "\(perFix(results.fastest(Implementations.upb, workload, .decode))) |\n"
         }
         out += "\nCost of each added fix (LocationWire), from one size to the next:\n\n| Operation | "
         let steps = zip(Targets.scalingWorkloads, Targets.scalingWorkloads.dropFirst()).map {
@@ -161,44 +254,18 @@ struct Report {
             ## Instructions per operation
 
             Counted by valgrind's callgrind, which does not depend on the machine's load (though instructions are
-            not time: branch mispredictions, cache misses and memory traffic are not in them). Each count is the
-            difference of two runs doing different numbers of operations, so start-up cancels out.
+            not time: branch mispredictions, cache misses and memory traffic are not in them). Each harness runs
+            under callgrind through the same protocol; a count is the difference between two runs doing
+            \(InstructionCounts.shortRun) and \(InstructionCounts.longRun) operations, divided by the difference, so start-up
+            and preparation cancel out.
 
-            | Workload | Operation | LocationWire | C++ protobuf | C++ / LocationWire |
-            |---|---|--:|--:|--:|
+            | Workload | Operation | Implementation | Instructions/op |
+            |---|---|---|--:|
 
             """
-        func count(_ implementation: String, _ workload: String, _ operation: String) -> Int? {
-            instructionCounts.first {
-                $0.implementation == implementation && $0.workload == workload && $0.operation == operation
-            }?.instructions
-        }
-        var rows: [(String, String, Int?, String, Int?)] = []
-        for entry in instructionCounts where entry.implementation == SwiftOperations.locationWire {
-            let peers: [String]
-            switch entry.operation {
-            case "decode": peers = Targets.cppDecodeVariants
-            case "encode": peers = Targets.cppEncodeVariants
-            case "json-print", "json-parse": peers = [entry.operation]
-            default: peers = []
-            }
-            let present = peers.filter { count("cpp-libprotobuf", entry.workload, $0) != nil }
-            if present.isEmpty {
-                rows.append((entry.workload, entry.operation, entry.instructions, "", nil))
-            }
-            for peer in present {
-                rows.append(
-                    (
-                        entry.workload, entry.operation, entry.instructions, peer,
-                        count("cpp-libprotobuf", entry.workload, peer)
-                    ))
-            }
-        }
-        for (workload, operation, ours, peerOperation, theirs) in rows {
-            let ratio = theirs.flatMap { theirs in ours.map { Format.ratioValue(Double(theirs) / Double($0)) } } ?? ""
+        for entry in instructionCounts {
             out +=
-                "| \(workload) | \(operation) | \(ours.map { Format.count($0) } ?? "–") | "
-                + "\(theirs.map { "\(Format.count($0)) (\(peerOperation))" } ?? "") | \(ratio) |\n"
+                "| \(entry.workload) | \(entry.operation) | \(entry.implementation) | \(Format.count(entry.instructions)) |\n"
         }
         return out
     }

@@ -34,7 +34,7 @@ struct SizeComparison {
         return scenarios.map { scenario in
             Input(
                 name: scenario.rawValue, description: "fixture scenario, \(count) fixes at 1 Hz",
-                fixes: Workloads.batch(scenario, fixes: count).fixes)
+                fixes: Workloads.batch(scenario, fixes: count, seed: 1).fixes)
         }
     }
 
@@ -62,7 +62,7 @@ struct SizeComparison {
         // Write every payload as a file, gzip them all with one process, then read both sizes back.
         var files: [(input: String, encoding: String, fixes: Int, paths: [URL])] = []
         for (inputIndex, input) in inputs.enumerated() {
-            var batch = Workloads.batch(.walk, fixes: 0)
+            var batch = Workloads.batch(.walk, fixes: 0, seed: 1)
             batch.fixes = input.fixes
             batch.sentAtMs = (input.fixes.last?.timeMs ?? 0) + 1500
             let payloads: [(String, [[UInt8]])] = [

@@ -1,0 +1,128 @@
+import LocationWire
+import LocationWireJSON
+import LocationWireTools
+import LocationWireValidation
+
+/// LocationWire's codec behind the harness protocol.
+struct LocationWireHarness: SwiftHarness {
+    static let name = "swift-locationwire"
+    let implementation = Self.name
+    let version: String
+    let operations = [
+        "decode", "decode-read-all", "decode-expand", "encode", "json-print", "json-parse", "validate",
+    ]
+
+    func prepare(_ operation: String, on workload: WorkloadFiles) throws -> PreparedOperation? {
+        guard let codec = AnyMessageCodec(typeName: workload.typeName) else {
+            throw BenchmarkError("\(workload.name): LocationWire has no type \(workload.typeName)")
+        }
+        return try Self.prepare(codec.messageType, operation, workload)
+    }
+
+    private static func prepare<Message: LocationWireMessage>(
+        _ type: Message.Type, _ operation: String, _ workload: WorkloadFiles
+    ) throws -> PreparedOperation? {
+        let inputs = workload.inputs
+        let count = inputs.count
+        let messages = try inputs.map { try Message(serializedBytes: $0) }
+        switch operation {
+        case "decode":
+            return PreparedOperation(
+                loop: { iterations, cursor in
+                    timedLoop(iterations, &cursor, count) { index in
+                        consume((try! Message(serializedBytes: inputs[index])).unknownFields.bytes.count)
+                    }
+                }, checks: [:])
+        case "decode-read-all":
+            guard let readable = Message.self as? any (LocationWireMessage & ReadAllChecksum).Type else { return nil }
+            return try prepareReadAll(readable, workload)
+        case "decode-expand":
+            guard Message.self == LocationBatch.self, (messages[0] as! LocationBatch).compactFixes != nil else {
+                return nil
+            }
+            var checksum: UInt64 = 0
+            for message in messages {
+                for fix in try (message as! LocationBatch).compactFixes!.fixes() { checksum &+= fix.readAllChecksum }
+            }
+            return PreparedOperation(
+                loop: { iterations, cursor in
+                    timedLoop(iterations, &cursor, count) { index in
+                        let batch = try! LocationBatch(serializedBytes: inputs[index])
+                        consume(try! batch.compactFixes!.fixes().count)
+                    }
+                }, checks: ["checksum": String(checksum)])
+        case "encode":
+            let encodedBytes = messages.reduce(0) { $0 + $1.serializedBytes().count }
+            return PreparedOperation(
+                loop: { iterations, cursor in
+                    timedLoop(iterations, &cursor, count) { index in consume(messages[index].serializedBytes().count) }
+                }, checks: ["encoded_bytes": encodedBytes])
+        case "json-print":
+            guard !workload.json.isEmpty else { return nil }
+            let jsonBytes = messages.reduce(0) { $0 + $1.jsonString().utf8.count }
+            return PreparedOperation(
+                loop: { iterations, cursor in
+                    timedLoop(iterations, &cursor, count) { index in consume(messages[index].jsonString().utf8.count) }
+                }, checks: ["json_bytes": jsonBytes])
+        case "json-parse":
+            guard !workload.json.isEmpty else { return nil }
+            let texts = workload.json
+            // JSON has no unknown fields, so the check compares printed forms rather than messages.
+            for (text, message) in zip(texts, messages)
+            where try Message(jsonUTF8: text).jsonString() != message.jsonString() {
+                throw BenchmarkError("\(workload.name): a JSON text does not read back as its binary input")
+            }
+            return PreparedOperation(
+                loop: { iterations, cursor in
+                    timedLoop(iterations, &cursor, count) { index in
+                        consume((try! Message(jsonUTF8: texts[index])).unknownFields.bytes.count)
+                    }
+                }, checks: [:])
+        case "validate":
+            guard let validatable = Message.self as? any Validatable.Type else { return nil }
+            return try prepareValidation(validatable, workload)
+        default:
+            return nil
+        }
+    }
+
+    /// Decode, then read every field (ReadAllChecksum.swift); generic, so the loop is specialized for the type.
+    private static func prepareReadAll<Message: LocationWireMessage & ReadAllChecksum>(
+        _ type: Message.Type, _ workload: WorkloadFiles
+    ) throws -> PreparedOperation {
+        let inputs = workload.inputs
+        let checksum = try inputs.reduce(UInt64(0)) { $0 &+ (try Message(serializedBytes: $1)).readAllChecksum }
+        return PreparedOperation(
+            loop: { iterations, cursor in
+                timedLoop(iterations, &cursor, inputs.count) { index in
+                    consume(Int(truncatingIfNeeded: (try! Message(serializedBytes: inputs[index])).readAllChecksum))
+                }
+            }, checks: ["checksum": String(checksum)])
+    }
+
+    private static func prepareValidation<Message: Validatable>(
+        _ type: Message.Type, _ workload: WorkloadFiles
+    ) throws -> PreparedOperation {
+        let messages = try workload.inputs.map { try Message(serializedBytes: $0) }
+        let violations = messages.reduce(0) { $0 + $1.validate().count }
+        guard violations == 0 else {
+            throw BenchmarkError("\(workload.name): the inputs have \(violations) violations; a workload must be valid")
+        }
+        return PreparedOperation(
+            loop: { iterations, cursor in
+                timedLoop(iterations, &cursor, messages.count) { index in consume(messages[index].validate().count) }
+            }, checks: [:])
+    }
+}
+
+extension LocationWireHarness {
+    func notApplicableReason(_ operation: String) -> String {
+        switch operation {
+        case "decode-expand": "expansion applies to compact batches only"
+        case "decode-read-all": "no read-all checksum for this message type"
+        case "json-print", "json-parse": "the workload has no JSON texts (the scaling curve measures binary only)"
+        case "validate": "LocationWireValidation has no rules for this message type"
+        default: "not an operation of this harness"
+        }
+    }
+}
