@@ -661,6 +661,11 @@ public struct WireReader: ~Copyable {
             throw error(.unknownField, at: start, "field \(key >> 3) with wire type \(key & 7) is not in the schema")
         }
         try skipValue(key)
+        if unknownFields.isEmpty {
+            // Room for the unknown fields the message may still hold (they come last in canonical encoding), so a
+            // message with a few small unknown fields allocates once: the rest of the message, at most 256 bytes.
+            unknownFields.reserveCapacity(forAdditional: min(end - start, 256))
+        }
         unknownFields.append(UnsafeRawBufferPointer(start: start, count: cursor - start))
     }
 
