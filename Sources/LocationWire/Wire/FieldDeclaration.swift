@@ -6,9 +6,8 @@
 ///
 /// Because the rows are a `switch` over the cases, the compiler refuses a case without a row, and a key such as
 /// `LocationFix.Field.latitudeE7.key` folds to a constant in optimized builds, so a decoder can switch on it as
-/// cheaply as on a literal. Three things keep it folding: ``key`` is `@_transparent` (see there), `declaration` is
-/// marked `@inline(__always)`, and a row names enum and message types by metatype (`.message(Circle.self)`).
-/// Without the second, every key is a call;
+/// cheaply as on a literal. Two things keep it folding: `declaration` is marked `@inline(__always)`, and a row
+/// names enum and message types by metatype (`.message(Circle.self)`). Without the first, every key is a call;
 /// with a closure or a `LocationWireEnum` existential in a row, every key fetches a witness table or retains a
 /// context. Each added a fifth or more to decoding when tried; `scripts/instruction-counts.sh` shows such costs.
 public protocol MessageFields: CaseIterable, Sendable {
@@ -20,15 +19,15 @@ extension MessageFields {
     /// The key the field's elements carry in canonical encoding: packed (length-delimited) for a repeated numeric
     /// scalar, the type's own wire type otherwise.
     ///
-    /// `@_transparent`, not `@inline(__always)`: for a message of more than about a dozen fields (LocationFix,
-    /// Region, TrackingPolicy) Swift 6.3 specializes this getter but then calls it, once per `case` a decoder's
-    /// switch tries, which was half the instructions of decoding a fix (callgrind).
+    /// Transparent rather than `@inline(__always)`: with the latter the optimizer sometimes kept the specialized
+    /// getter as a call into a lookup table (18 calls a fix in the fix encoder, and a varint loop on each result);
+    /// mandatory inlining makes every key a constant where the field is.
     @_transparent
     public var key: FieldKey { declaration.key }
 
     /// The key of one unpacked element of a repeated numeric scalar (decoders accept both forms, as protobuf
     /// requires). The same as ``key`` for every other field.
-    @_transparent
+    @inline(__always)
     public var unpackedKey: FieldKey { FieldKey.make(declaration.number, declaration.type.wireType) }
 
     /// The field number.
