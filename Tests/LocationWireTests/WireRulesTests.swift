@@ -221,4 +221,39 @@ import Testing
         let unknown = decodingError(LocationBatch.self, bytes("4203 9a0680"))
         #expect(unknown?.fieldPath.description == "LocationBatch.live_fix.#99")
     }
+
+    // MARK: Repeated fields
+
+    @Test func repeatedElementsMayBeInterleavedWithOtherFields() throws {
+        // The first fix sizes the array for all three and decodes the run it starts; the others come after
+        // device_id and lifecycle_events, and one behind a non-minimal two-byte tag (ba00).
+        let batch = try LocationBatch(serializedBytes: bytes("3a02 0801 0a01 41 3a02 0802 6200 ba00 02 0803 6200"))
+        #expect(batch.fixes.map(\.sequence) == [1, 2, 3])
+        #expect(batch.deviceId == "A")
+        #expect(batch.lifecycleEvents.count == 2)
+        // Merging appends to the elements already there.
+        var merged = LocationBatch()
+        merged.fixes = [LocationFix()]
+        merged.fixes[0].sequence = 9
+        try merged.merge(serializedBytes: bytes("3a02 0801 3a02 0802"))
+        #expect(merged.fixes.map(\.sequence) == [9, 1, 2])
+        // Repeated strings, with interleaving.
+        let assignment = try RegionAssignment(serializedBytes: bytes("3a01 61 0801 3a01 62"))
+        #expect(assignment.removedRegionIds == ["a", "b"])
+        #expect(assignment.assignmentVersion == 1)
+    }
+
+    @Test func equalLongStringsDecodeEqualAndDifferentOnesDifferent() throws {
+        // Long strings (more than 15 bytes) equal to the previous one share its storage; the values must not
+        // change whatever the order.
+        var assignment = RegionAssignment()
+        let long = String(repeating: "x", count: 20)
+        assignment.removedRegionIds = [long, long, long.dropLast() + "y", long, "short", long + "é", long + "é"]
+        let decoded = try RegionAssignment(serializedBytes: assignment.serializedBytes())
+        #expect(decoded.removedRegionIds == assignment.removedRegionIds)
+        // Invalid UTF-8 is still rejected after an equal-length valid string.
+        let invalid = bytes(
+            "3a10 " + String(repeating: "61", count: 16) + " 3a10 " + String(repeating: "61", count: 15) + "ff")
+        #expect(decodingError(RegionAssignment.self, invalid)?.code == .invalidUTF8)
+    }
 }

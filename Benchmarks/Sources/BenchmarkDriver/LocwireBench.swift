@@ -14,7 +14,8 @@ struct LocwireBench: ParsableCommand {
             Benchmarks/RESULTS.md and Benchmarks/results.json.
             """,
         subcommands: [
-            Run.self, Harness.self, Sizes.self, WriteWorkloads.self, Profile.self, Planner.self, Engines.self,
+            Run.self, Harness.self, Sizes.self, WriteWorkloads.self, Profile.self, DecodeProfile.self, Planner.self,
+            Engines.self,
         ],
         defaultSubcommand: Run.self)
 }

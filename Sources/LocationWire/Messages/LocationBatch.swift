@@ -54,7 +54,6 @@ public struct LocationBatch: LocationWireMessage {
                 case Field.sentElapsedRealtimeMs.key: sentElapsedRealtimeMs = try reader.readVarint()
                 case Field.datum.key: datum = CoordinateDatum(rawValue: try reader.readInt32())
                 case Field.fixes.key:
-                    if fixes.isEmpty { try reader.reserveCapacity(for: key, in: &fixes) }
                     try reader.readMessage(appendingTo: &fixes)
                 case Field.liveFix.key:
                     if liveFix == nil { liveFix = LocationFix() }
@@ -63,7 +62,6 @@ public struct LocationBatch: LocationWireMessage {
                     if compactFixes == nil { compactFixes = CompactFixes() }
                     try reader.readMessage(into: &compactFixes!)
                 case Field.fenceEvents.key:
-                    if fenceEvents.isEmpty { try reader.reserveCapacity(for: key, in: &fenceEvents) }
                     try reader.readMessage(appendingTo: &fenceEvents)
                 case Field.deviceStatus.key:
                     if deviceStatus == nil { deviceStatus = DeviceStatus() }

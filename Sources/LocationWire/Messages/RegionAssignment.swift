@@ -40,7 +40,6 @@ public struct RegionAssignment: LocationWireMessage {
                 case Field.mode.key: mode = AssignmentMode(rawValue: try reader.readInt32())
                 case Field.baseVersion.key: baseVersion = try reader.readVarint()
                 case Field.regions.key:
-                    if regions.isEmpty { try reader.reserveCapacity(for: key, in: &regions) }
                     try reader.readMessage(appendingTo: &regions)
                 case Field.removedRegionIds.key: try reader.readString(appendingTo: &removedRegionIds)
                 case Field.monitoringEnabled.key: monitoringEnabled = try reader.readBool()

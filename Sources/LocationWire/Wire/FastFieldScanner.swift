@@ -3,9 +3,10 @@
 /// decoder takes over and reports what is wrong.
 ///
 /// Giving up happens at: a tag longer than two bytes, a varint longer than eight (values of 2^56 and above,
-/// negative int32s), the last 16 bytes of the whole input (where a look-ahead load could leave it), and, checked
-/// by the caller through ``isAtMessageEnd``, a value that runs past the message's end. Every load stays inside
-/// the input: a scanner starts only where at least 16 bytes remain, and a field reads at most 2 + 8 of them.
+/// negative int32s), a field starting in the last 10 bytes of the whole input (where a look-ahead load could
+/// leave it), and, checked by the caller through ``isAtMessageEnd``, a value that runs past the message's end.
+/// Every load stays inside the input: a field is read only where at least ``lookahead`` bytes remain, and reads
+/// at most 2 tag bytes and one 8-byte load after them.
 ///
 /// Because the fast path decodes exactly what the careful decoder would for the fields it gets through, handing
 /// over part way leaves nothing to undo: the careful decoder resumes at ``fieldStart``, the start of the field the
@@ -20,11 +21,15 @@ package struct FastFieldScanner {
     /// The last position from which a field (up to 2 tag bytes and an 8-byte load) can be read in bounds.
     private let loadLimit: UnsafeRawPointer
 
+    /// The most bytes one field of the fast path reads from its start: a tag of up to 2 bytes and an 8-byte
+    /// load. (It was 16, which sent the tail of the only fix of a small message to the careful decoder.)
+    static let lookahead = 10
+
     init(position: UnsafeRawPointer, messageEnd: UnsafeRawPointer, inputEnd: UnsafeRawPointer) {
         self.position = position
         self.fieldStart = position
         self.messageEnd = messageEnd
-        self.loadLimit = inputEnd - 16
+        self.loadLimit = inputEnd - Self.lookahead
     }
 
     /// True when the fields read so far end exactly at the message's end.
@@ -79,7 +84,7 @@ extension WireReader {
     /// for one (the careful decoder handles those few bytes).
     @inline(__always)
     package func fastFieldScanner() -> FastFieldScanner? {
-        guard inputEnd - cursor >= 16 else { return nil }
+        guard inputEnd - cursor >= FastFieldScanner.lookahead else { return nil }
         return FastFieldScanner(position: cursor, messageEnd: end, inputEnd: inputEnd)
     }
 

@@ -19,6 +19,11 @@ public struct UnknownFields: Hashable, Sendable {
 
     public var isEmpty: Bool { bytes.isEmpty }
 
+    /// Makes room for `count` more bytes.
+    mutating func reserveCapacity(forAdditional count: Int) {
+        bytes.reserveCapacity(bytes.count + count)
+    }
+
     /// Appends one raw field.
     mutating func append(_ raw: UnsafeRawBufferPointer) {
         bytes.append(contentsOf: raw)

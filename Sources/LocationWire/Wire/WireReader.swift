@@ -21,6 +21,12 @@ public struct WireReader: ~Copyable {
     /// How many more levels of sub-messages and groups may be entered.
     package var remainingDepth: Int
     let limits: DecodingLimits
+    /// The last string ``readString()`` made that was too long to be stored inline (a heap allocation), and where
+    /// its bytes lie in the input: a later string with the same bytes shares its storage instead of allocating
+    /// (the parent id of sibling regions, a region id repeated in events). Strings are values, so sharing is
+    /// invisible to callers.
+    private var lastLongString = ""
+    private var lastLongStringBytes = UnsafeRawBufferPointer(start: nil, count: 0)
 
     /// A reader over `buffer`, which must have a base address (callers handle empty input without a reader).
     package init(_ buffer: UnsafeRawBufferPointer, limits: DecodingLimits) {
@@ -232,6 +238,28 @@ public struct WireReader: ~Copyable {
         if length == 0 { return "" }
         let bytes = UnsafeRawBufferPointer(start: cursor, count: length)
         let string: String
+        if length > Self.maxInlineStringBytes {
+            if length == lastLongStringBytes.count, Self.equalBytes(bytes, lastLongStringBytes) {
+                cursor += length
+                return lastLongString
+            }
+            string = try makeString(bytes)
+            lastLongString = string
+            lastLongStringBytes = bytes
+        } else {
+            string = try makeString(bytes)
+        }
+        cursor += length
+        return string
+    }
+
+    /// The most UTF-8 bytes a Swift string stores inline, without a heap allocation (on 64-bit platforms).
+    private static let maxInlineStringBytes = 15
+
+    /// `bytes` as a string, rejecting invalid UTF-8.
+    @inline(__always)
+    private func makeString(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> String {
+        let string: String
         if Self.isASCII(bytes) {
             // ASCII is valid UTF-8, and ids almost always are ASCII: this skips the generic `String(validating:)`,
             // which is not specialized and looks up generic metadata on every call (about 400 instructions).
@@ -241,8 +269,26 @@ public struct WireReader: ~Copyable {
         } else {
             throw error(.invalidUTF8, at: cursor, "string is not valid UTF-8")
         }
-        cursor += length
         return string
+    }
+
+    /// True when `first` and `second`, of the same length, hold the same bytes; eight at a time.
+    @inline(__always)
+    private static func equalBytes(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        let count = first.count
+        while count - offset >= 8 {
+            guard
+                first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == second.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard first[offset] == second[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// True when no byte has its high bit set; eight bytes at a time.
@@ -262,8 +308,13 @@ public struct WireReader: ~Copyable {
         return bits & 0x8080_8080_8080_8080 == 0
     }
 
-    /// Reads one element of a repeated `string` field and appends it. Errors name the element's index.
+    /// Reads one element of a repeated `string` field and appends it. Errors name the element's index. The first
+    /// element makes room for all of the field's elements in the message (``countOccurrences()``), so the array
+    /// is allocated once.
     package mutating func readString(appendingTo array: inout [String]) throws(DecodingError) {
+        if array.isEmpty {
+            array.reserveCapacity(try countOccurrences().count)
+        }
         try checkCanAppend(to: array)
         do {
             array.append(try readString())
@@ -294,10 +345,17 @@ public struct WireReader: ~Copyable {
     }
 
     /// Decodes one element of a repeated message field and appends it. Errors name the element's index.
+    ///
+    /// The first element (the array is empty) starts ``readMessageRun(into:)``, which sizes the array for all of
+    /// the field's elements, so that a batch of any size decodes with one allocation for each repeated field.
     @inline(__always)
     package mutating func readMessage<Message: LocationWireMessage>(
         appendingTo array: inout [Message]
     ) throws(DecodingError) {
+        if array.isEmpty {
+            try readMessageRun(into: &array)
+            return
+        }
         let index = array.count
         try checkCanAppend(to: array)
         array.append(Message())
@@ -343,28 +401,83 @@ public struct WireReader: ~Copyable {
 
     // MARK: - Repeated fields
 
-    /// Makes room for the elements of a repeated message field before the first is decoded, so that a batch of
-    /// any size decodes with one allocation for its array.
-    ///
-    /// Counts the remaining occurrences of `key` in the current message by skimming over field boundaries
-    /// (lengths are checked; values are not decoded). Counting stops quietly at malformed input: the real
-    /// decode reports it. Throws when the count exceeds ``DecodingLimits/maxRepeatedCount``.
-    package mutating func reserveCapacity<Element>(for key: FieldKey, in array: inout [Element]) throws(DecodingError) {
-        var probe = cursor
-        var count = 1  // the element whose tag was just read
-        // The element whose tag was just read starts at `cursor`; skip it first.
-        guard skimLengthDelimited(&probe) else { return }
-        while probe < end {
-            guard let probedKey = skimTag(&probe) else { break }
-            if probedKey == key {
-                count += 1
-                guard skimLengthDelimited(&probe) else { break }
-            } else {
-                guard skimValue(&probe, key: probedKey) else { break }
+    /// Decodes the first element of a repeated message field, whose tag was just read, and the elements that
+    /// directly follow it, into a new array with room for every element of the field in the message
+    /// (``countOccurrences()``). Each element is built in place in the array's storage: appending would build a
+    /// default element (184 bytes for a fix) and then copy it in. Elements that come after other fields are
+    /// appended later, into the capacity already there.
+    private mutating func readMessageRun<Message: LocationWireMessage>(
+        into array: inout [Message]
+    ) throws(DecodingError) {
+        let (key, capacity) = try countOccurrences()
+        var failure: DecodingError?
+        array = [Message](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            var element = buffer.baseAddress!
+            while true {
+                element.initialize(to: Message())
+                initialized += 1
+                do throws(DecodingError) {
+                    try readMessage(into: &element.pointee)
+                } catch {
+                    failure = error.prefixed(with: .index(initialized - 1))
+                    return
+                }
+                guard initialized < capacity, readTag(ifEqualTo: key) else { return }
+                element += 1
             }
         }
-        try checkElementCount(array.count + count, at: fieldStart)
-        array.reserveCapacity(array.count + count)
+        if let failure { throw failure }
+    }
+
+    /// Reads the next tag when it is `key` in the one or two bytes a canonical encoder writes, and returns true;
+    /// otherwise reads nothing and returns false (the caller's loop reads whatever comes next).
+    @inline(__always)
+    private mutating func readTag(ifEqualTo key: FieldKey) -> Bool {
+        if key < 0x80 {
+            guard cursor < end, cursor.load(as: UInt8.self) == UInt8(key) else { return false }
+            fieldStart = cursor
+            cursor += 1
+            return true
+        }
+        guard key < 0x4000, end - cursor >= 2, cursor.load(as: UInt8.self) == UInt8(truncatingIfNeeded: key) | 0x80,
+            (cursor + 1).load(as: UInt8.self) == UInt8(key >> 7)
+        else { return false }
+        fieldStart = cursor
+        cursor += 2
+        return true
+    }
+
+    /// The key of the field whose tag was just read, and how many times it occurs from that tag to the end of
+    /// the message (at least 1): the capacity its array needs.
+    ///
+    /// Skims field boundaries (each length checked against the message; values are not decoded) and stops
+    /// quietly at malformed input, which the decode then reports. Every occurrence takes at least two bytes of
+    /// the message, so the count never exceeds what the input holds. Throws when it exceeds
+    /// ``DecodingLimits/maxRepeatedCount``.
+    package func countOccurrences() throws(DecodingError) -> (key: FieldKey, count: Int) {
+        var probe = fieldStart
+        // readTag has just read this tag, so skimming it again cannot fail.
+        guard let key = skimTag(&probe) else { return (0, 1) }
+        probe = fieldStart
+        var count = 0
+        while probe < end {
+            // A one-byte key with a one-byte length: how canonical encoders write a small repeated message or
+            // string (a fix, an event, an id).
+            if key < 0x80, end - probe >= 2, probe.load(as: UInt8.self) == UInt8(key),
+                case let length = Int((probe + 1).load(as: UInt8.self)), length < 0x80
+            {
+                guard length <= end - probe - 2 else { break }
+                count += 1
+                probe += 2 + length
+                continue
+            }
+            guard let probedKey = skimTag(&probe) else { break }
+            if probedKey == key { count += 1 }
+            guard skimValue(&probe, key: probedKey) else { break }
+        }
+        count = max(count, 1)
+        try checkElementCount(count, at: fieldStart)
+        return (key, count)
     }
 
     package func checkElementCount(_ count: Int, at position: UnsafeRawPointer) throws(DecodingError) {
@@ -504,9 +617,25 @@ public struct WireReader: ~Copyable {
             throw error(
                 .invalidPackedLength, at: lengthStart, "packed 4-byte values take \(length) bytes, not a multiple of 4")
         }
-        try checkElementCount(array.count + length / 4, at: fieldStart)
-        array.reserveCapacity(array.count + length / 4)
-        for _ in 0..<(length / 4) {
+        let count = length / 4
+        try checkElementCount(array.count + count, at: fieldStart)
+        if array.isEmpty {
+            // The usual case, one chunk per field: straight into an array of exactly that size (appending checks
+            // the capacity once per value, which made a 20-vertex polygon cost about 700 instructions).
+            let values = cursor
+            array = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+                guard let base = buffer.baseAddress else { return }
+                for index in 0..<count {
+                    let value = UInt32(littleEndian: (values + 4 * index).loadUnaligned(as: UInt32.self))
+                    (base + index).initialize(to: convert(value))
+                }
+                initialized = count
+            }
+            cursor += length
+            return
+        }
+        array.reserveCapacity(array.count + count)
+        for _ in 0..<count {
             array.append(convert(UInt32(littleEndian: cursor.loadUnaligned(as: UInt32.self))))
             cursor += 4
         }
@@ -532,6 +661,11 @@ public struct WireReader: ~Copyable {
             throw error(.unknownField, at: start, "field \(key >> 3) with wire type \(key & 7) is not in the schema")
         }
         try skipValue(key)
+        if unknownFields.isEmpty {
+            // Room for the unknown fields the message may still hold (they come last in canonical encoding), so a
+            // message with a few small unknown fields allocates once: the rest of the message, at most 256 bytes.
+            unknownFields.reserveCapacity(forAdditional: min(end - start, 256))
+        }
         unknownFields.append(UnsafeRawBufferPointer(start: start, count: cursor - start))
     }
 
