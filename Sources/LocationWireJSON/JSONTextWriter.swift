@@ -207,10 +207,10 @@ enum JSONTextWriter {
 
     /// Decodes base64 in the standard or the URL-safe alphabet, with or without padding, as C++ and upb
     /// accept it. Returns nil for any other character, misplaced padding or an impossible length.
-    static func decodeBase64(_ text: String) -> [UInt8]? {
+    static func decodeBase64(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var sextets: [UInt8] = []
         var padding = 0
-        for byte in text.utf8 {
+        for byte in text {
             let value: UInt8
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = byte - UInt8(ascii: "A")

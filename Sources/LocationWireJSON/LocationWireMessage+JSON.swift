@@ -34,21 +34,29 @@ extension LocationWireMessage {
         _ utf8: UnsafeBufferPointer<UInt8>, options: JSONParseOptions
     ) -> Result<Self, JSONError> {
         let path = FieldPath(message: messageName)
+        var writer = WireWriter(initialCapacity: utf8.count / 2)
         do throws(JSONError) {
-            let tree = try JSONParser.parse(utf8, maxDepth: options.maxDepth)
-            var writer = WireWriter()
-            try JSONToBinary(options: options).encodeMessage(tree, schema: schema, path: path, into: &writer)
-            let bytes = writer.finish()
-            do {
-                return .success(try Self(serializedBytes: bytes))
-            } catch {
-                // Only a decoding limit can trip here: the bytes were built from the schema.
-                return .failure(JSONError(code: .outOfRange, offset: 0, fieldPath: path, message: error.description))
-            }
+            var reader = JSONReader(utf8, options: options)
+            try reader.readMessage(schema: schema, path: path, into: &writer)
         } catch {
-            var located = error
+            // The one pass stopped at the first error; malformed JSON later in the input takes precedence.
+            var located = JSONReader.firstSyntaxError(in: utf8, maxDepth: options.maxDepth) ?? error
             if located.fieldPath.isEmpty { located.fieldPath = path }
             return .failure(located)
         }
+        var message = Self()
+        let failure: DecodingError? = writer.withWrittenBytes { binary in
+            do throws(DecodingError) {
+                try message.merge(serializedBytes: binary)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure {
+            // Only a decoding limit can trip here: the bytes were built from the schema.
+            return .failure(JSONError(code: .outOfRange, offset: 0, fieldPath: path, message: failure.description))
+        }
+        return .success(message)
     }
 }

@@ -16,6 +16,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
     private let fieldIndexByLowNumber: [Int]
     private let fieldIndexByNumber: [UInt32: Int]
     private let fieldIndexByName: [String: Int]
+    /// Every field's JSON name, then every `.proto` name that differs from it, as UTF-8 with the field's index: the
+    /// JSON reader matches member names in the input bytes with it, without making a String for each.
+    private let namesUTF8: [(utf8: [UInt8], index: Int)]
 
     public init(_ fullName: String, fields: [FieldSchema]) {
         self.fullName = fullName
@@ -36,6 +39,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
             byLowNumber[Int(field.number)] = index + 1
         }
         self.fieldIndexByLowNumber = byLowNumber
+        self.namesUTF8 =
+            sorted.indices.map { (Array(sorted[$0].jsonName.utf8), $0) }
+            + sorted.indices.filter { sorted[$0].name != sorted[$0].jsonName }.map { (Array(sorted[$0].name.utf8), $0) }
     }
 
     /// The field with this number, if the schema has one.
@@ -51,6 +57,15 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
     /// The field with this `.proto` name or JSON name.
     public func field(named name: String) -> FieldSchema? {
         fieldIndexByName[name].map { fields[$0] }
+    }
+
+    /// The field whose `.proto` name or JSON name is `name`, compared byte for byte (as protobuf's own JSON
+    /// readers compare names).
+    package func field(namedUTF8 name: UnsafeBufferPointer<UInt8>) -> FieldSchema? {
+        for entry in namesUTF8 where entry.utf8.count == name.count {
+            if entry.utf8.withUnsafeBufferPointer({ $0.elementsEqual(name) }) { return fields[entry.index] }
+        }
+        return nil
     }
 
     /// The path component that names the field of `key` in errors: its name when the schema knows the number,
@@ -151,6 +166,8 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
     private let nameByNumber: [Int32: String]
     private let nameUTF8ByNumber: [Int32: [UInt8]]
     private let numberByName: [String: Int32]
+    /// ``values`` with names as UTF-8, for ``number(namedUTF8:)``.
+    private let valuesUTF8: [(name: [UInt8], number: Int32)]
 
     public init(_ fullName: String, _ values: [(String, Int32)]) {
         self.fullName = fullName
@@ -159,6 +176,7 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
         self.nameByNumber = Dictionary(values.map { ($0.1, $0.0) }, uniquingKeysWith: { first, _ in first })
         self.numberByName = Dictionary(values.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
         self.nameUTF8ByNumber = nameByNumber.mapValues { Array($0.utf8) }
+        self.valuesUTF8 = values.map { (Array($0.0.utf8), $0.1) }
     }
 
     /// ``name(of:)`` as UTF-8, for printers that write bytes.
@@ -169,6 +187,14 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
 
     /// The number of a named value.
     public func number(named name: String) -> Int32? { numberByName[name] }
+
+    /// The number of the value named `name`, compared byte for byte (as protobuf's own JSON readers compare names).
+    package func number(namedUTF8 name: UnsafeBufferPointer<UInt8>) -> Int32? {
+        for (utf8, number) in valuesUTF8 where utf8.count == name.count {
+            if utf8.withUnsafeBufferPointer({ $0.elementsEqual(name) }) { return number }
+        }
+        return nil
+    }
 
     public var description: String { fullName }
 
