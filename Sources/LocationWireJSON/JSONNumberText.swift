@@ -87,6 +87,20 @@ enum JSONNumberText {
 
     /// The exact integer value of valid number text, which may start with "+".
     static func integerValue(_ text: UnsafeBufferPointer<UInt8>) -> IntegerValue {
+        // Most integers are plain digits (no fraction, no exponent); up to 18 of them always fit, so read them
+        // directly.
+        let signLength = text[0] == UInt8(ascii: "-") || text[0] == UInt8(ascii: "+") ? 1 : 0
+        if text.count - signLength <= 18 {
+            var magnitude: UInt64 = 0
+            var index = signLength
+            while index < text.count {
+                let digit = text[index] &- 0x30
+                guard digit <= 9 else { break }
+                magnitude = magnitude * 10 + UInt64(digit)
+                index += 1
+            }
+            if index == text.count { return .integer(negative: text[0] == UInt8(ascii: "-"), magnitude: magnitude) }
+        }
         let parts = Parts(text)
         // The significant digits: leading zeros dropped, trailing zeros moved into the scale.
         var first = 0

@@ -90,10 +90,11 @@ struct JSONReader: ~Copyable {
                 fieldPath: path(), message: "expected an object for \(schema.name), found \(typeNameOfValue())")
         }
         var seen = FieldNumberSet()
+        var hint = 0
         guard try beginObject(depth: depth + 1) else { return }
         repeat {
             let (nameOffset, name) = try readMemberName()
-            if let field = schema.field(namedUTF8: name) {
+            if let field = schema.field(namedUTF8: name, hint: &hint) {
                 guard seen.insert(field.number) else {
                     throw JSONError(
                         code: .duplicateField, offset: nameOffset, fieldPath: path().appending(field: field.name),
@@ -565,6 +566,23 @@ struct JSONReader: ~Copyable {
         let start = position
         position += 1  // opening quote
         var nonASCII: UInt8 = 0
+        // Eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII (the bit trick
+        // flags a zero byte in `word ^ pattern`, or a byte below 0x20; it may flag a byte after a flagged one, which
+        // only hands over to the byte loop early).
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highBits: UInt64 = 0x8080_8080_8080_8080
+            while position + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+                let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                let flagged =
+                    ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                    | word
+                if flagged & highBits != 0 { break }
+                position += 8
+            }
+        }
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }

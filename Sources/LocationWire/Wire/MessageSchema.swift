@@ -16,9 +16,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
     private let fieldIndexByLowNumber: [Int]
     private let fieldIndexByNumber: [UInt32: Int]
     private let fieldIndexByName: [String: Int]
-    /// Every field's JSON name, then every `.proto` name that differs from it, as UTF-8 with the field's index: the
-    /// JSON reader matches member names in the input bytes with it, without making a String for each.
-    private let namesUTF8: [(utf8: [UInt8], index: Int)]
+    /// Every field's JSON name, then every `.proto` name that differs from it, with the field's index: the JSON
+    /// reader matches member names in the input bytes with it.
+    private let fieldIndexByNameUTF8: UTF8NameTable
 
     public init(_ fullName: String, fields: [FieldSchema]) {
         self.fullName = fullName
@@ -39,9 +39,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
             byLowNumber[Int(field.number)] = index + 1
         }
         self.fieldIndexByLowNumber = byLowNumber
-        self.namesUTF8 =
-            sorted.indices.map { (Array(sorted[$0].jsonName.utf8), $0) }
-            + sorted.indices.filter { sorted[$0].name != sorted[$0].jsonName }.map { (Array(sorted[$0].name.utf8), $0) }
+        self.fieldIndexByNameUTF8 = UTF8NameTable(
+            sorted.indices.map { (sorted[$0].jsonName, Int32($0)) }
+                + sorted.indices.filter { sorted[$0].name != sorted[$0].jsonName }.map { (sorted[$0].name, Int32($0)) })
     }
 
     /// The field with this number, if the schema has one.
@@ -60,12 +60,11 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The field whose `.proto` name or JSON name is `name`, compared byte for byte (as protobuf's own JSON
-    /// readers compare names).
-    package func field(namedUTF8 name: UnsafeBufferPointer<UInt8>) -> FieldSchema? {
-        for entry in namesUTF8 where entry.utf8.count == name.count {
-            if entry.utf8.withUnsafeBufferPointer({ $0.elementsEqual(name) }) { return fields[entry.index] }
-        }
-        return nil
+    /// readers compare names). `hint` speeds up a series of lookups (``UTF8NameTable/value(of:hint:)``): start it at
+    /// 0 for each object.
+    @inline(__always)
+    package func field(namedUTF8 name: UnsafeBufferPointer<UInt8>, hint: inout Int) -> FieldSchema? {
+        fieldIndexByNameUTF8.value(of: name, hint: &hint).map { fields[Int($0)] }
     }
 
     /// The path component that names the field of `key` in errors: its name when the schema knows the number,
@@ -166,8 +165,8 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
     private let nameByNumber: [Int32: String]
     private let nameUTF8ByNumber: [Int32: [UInt8]]
     private let numberByName: [String: Int32]
-    /// ``values`` with names as UTF-8, for ``number(namedUTF8:)``.
-    private let valuesUTF8: [(name: [UInt8], number: Int32)]
+    /// ``values`` for ``number(namedUTF8:)``.
+    private let numberByNameUTF8: UTF8NameTable
 
     public init(_ fullName: String, _ values: [(String, Int32)]) {
         self.fullName = fullName
@@ -176,7 +175,7 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
         self.nameByNumber = Dictionary(values.map { ($0.1, $0.0) }, uniquingKeysWith: { first, _ in first })
         self.numberByName = Dictionary(values.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
         self.nameUTF8ByNumber = nameByNumber.mapValues { Array($0.utf8) }
-        self.valuesUTF8 = values.map { (Array($0.0.utf8), $0.1) }
+        self.numberByNameUTF8 = UTF8NameTable(values.map { (name: $0.0, value: $0.1) })
     }
 
     /// ``name(of:)`` as UTF-8, for printers that write bytes.
@@ -190,10 +189,8 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
 
     /// The number of the value named `name`, compared byte for byte (as protobuf's own JSON readers compare names).
     package func number(namedUTF8 name: UnsafeBufferPointer<UInt8>) -> Int32? {
-        for (utf8, number) in valuesUTF8 where utf8.count == name.count {
-            if utf8.withUnsafeBufferPointer({ $0.elementsEqual(name) }) { return number }
-        }
-        return nil
+        var hint = 0
+        return numberByNameUTF8.value(of: name, hint: &hint)
     }
 
     public var description: String { fullName }
