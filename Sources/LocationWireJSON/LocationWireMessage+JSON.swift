@@ -3,14 +3,16 @@ import LocationWire
 extension LocationWireMessage {
     /// The proto3 JSON form of the message, as Google's C++ implementation prints it.
     public func jsonString(options: JSONPrintOptions = JSONPrintOptions()) -> String {
-        var printer = JSONPrinter(options: options)
+        let binary = serializedBytes()
+        // Canonical JSON takes about three to four bytes a binary byte (names, quotes, digits); pretty output more.
+        var printer = JSONPrinter(options: options, initialCapacity: binary.count * 4 + 16)
         do {
-            try printer.printMessage(serializedBytes(), schema: Self.schema)
+            try printer.printMessage(binary, schema: Self.schema)
         } catch {
             // The printer reads the codec's own canonical output, which always decodes.
             preconditionFailure("canonical encoding of \(Self.messageName) did not decode: \(error)")
         }
-        return String(decoding: printer.output, as: UTF8.self)
+        return printer.output.string()
     }
 
     /// Reads a message from proto3 JSON text.
