@@ -164,6 +164,9 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
     public let values: [(name: String, number: Int32)]
     private let nameByNumber: [Int32: String]
     private let nameUTF8ByNumber: [Int32: [UInt8]]
+    /// ``nameUTF8ByNumber`` for the numbers 0 to the largest below 64, indexed without hashing: the JSON printer
+    /// looks a name up for every enum value it prints, and LocationWire's enums are small and dense.
+    private let nameUTF8ByLowNumber: [[UInt8]?]
     private let numberByName: [String: Int32]
     /// ``values`` for ``number(namedUTF8:)``.
     private let numberByNameUTF8: UTF8NameTable
@@ -174,12 +177,18 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
         self.values = values.map { (name: $0.0, number: $0.1) }
         self.nameByNumber = Dictionary(values.map { ($0.1, $0.0) }, uniquingKeysWith: { first, _ in first })
         self.numberByName = Dictionary(values.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
-        self.nameUTF8ByNumber = nameByNumber.mapValues { Array($0.utf8) }
+        let nameUTF8ByNumber = nameByNumber.mapValues { Array($0.utf8) }
+        self.nameUTF8ByNumber = nameUTF8ByNumber
+        let lowCount = (nameUTF8ByNumber.keys.filter { $0 >= 0 && $0 < 64 }.max() ?? -1) + 1
+        self.nameUTF8ByLowNumber = (0..<lowCount).map { nameUTF8ByNumber[$0] }
         self.numberByNameUTF8 = UTF8NameTable(values.map { (name: $0.0, value: $0.1) })
     }
 
     /// ``name(of:)`` as UTF-8, for printers that write bytes.
-    package func nameUTF8(of number: Int32) -> [UInt8]? { nameUTF8ByNumber[number] }
+    package func nameUTF8(of number: Int32) -> [UInt8]? {
+        if number >= 0, number < nameUTF8ByLowNumber.count { return nameUTF8ByLowNumber[Int(number)] }
+        return nameUTF8ByNumber[number]
+    }
 
     /// The name of a value, nil for a number the schema does not name (enums are open: such values are kept).
     public func name(of number: Int32) -> String? { nameByNumber[number] }
