@@ -22,18 +22,20 @@ public struct JSONPrintOptions: Sendable, Hashable {
 /// fields last. Whatever breaks that order (a number lower than one already printed, a known number with a
 /// foreign wire type) can only come from unknown fields and is skipped, as C++ skips unknown fields. The fields
 /// are found by `SchemaFieldWalker`, which decides what is a known field.
-struct JSONPrinter {
+struct JSONPrinter: ~Copyable {
     private let options: JSONPrintOptions
-    private(set) var output: [UInt8] = []
+    private(set) var output: JSONOutput
     private var depth = 0
 
-    init(options: JSONPrintOptions) {
+    /// A printer whose output has room for `initialCapacity` bytes before it must grow.
+    init(options: JSONPrintOptions, initialCapacity: Int) {
         self.options = options
+        self.output = JSONOutput(initialCapacity: initialCapacity)
     }
 
     mutating func printMessage(_ bytes: [UInt8], schema: MessageSchema) throws(DecodingError) {
         if bytes.isEmpty {
-            output.append(contentsOf: "{}".utf8)
+            output.append(contentsOf: "{}")
             return
         }
         var failure: DecodingError?
@@ -103,9 +105,6 @@ struct JSONPrinter {
         output.append(UInt8(ascii: "}"))
     }
 
-    private static let trueLiteral = Array("true".utf8)
-    private static let falseLiteral = Array("false".utf8)
-
     private mutating func closeArray() {
         depth -= 1
         newline()
@@ -115,7 +114,7 @@ struct JSONPrinter {
     private mutating func newline() {
         guard options.pretty else { return }
         output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth))
+        output.append(UInt8(ascii: " "), count: depth)
     }
 
     private mutating func printPacked(
@@ -155,11 +154,11 @@ struct JSONPrinter {
             }
         case .bytes:
             output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: JSONTextWriter.base64(Array(walker.bytes(of: occurrence))).utf8)
+            output.append(contentsOf: Array(JSONTextWriter.base64(Array(walker.bytes(of: occurrence))).utf8))
             output.append(UInt8(ascii: "\""))
         case .message(let schema):
             if occurrence.length == 0 {
-                output.append(contentsOf: "{}".utf8)
+                output.append(contentsOf: "{}")
                 return
             }
             let level = try walker.enter(occurrence)
@@ -180,7 +179,7 @@ struct JSONPrinter {
         case .int64: appendQuotedDecimal(Int64(bitPattern: bits))
         case .uint64: appendQuotedDecimal(bits)
         case .sint64: appendQuotedDecimal(ZigZag.decode(bits))
-        case .bool: output.append(contentsOf: bits != 0 ? Self.trueLiteral : Self.falseLiteral)
+        case .bool: output.append(contentsOf: bits != 0 ? "true" : "false")
         case .enumeration(let schema):
             let number = Int32(truncatingIfNeeded: bits)
             if let name = schema.nameUTF8(of: number) {

@@ -11,7 +11,7 @@ enum JSONTextWriter {
     /// Appends `value` as a JSON string literal. Escapes what protobuf's C++ JSON printer escapes: `"` and `\`,
     /// control characters (`\b \t \n \f \r` by name, the rest as `\u00XX`), `<` and `>` (so JSON embeds safely in
     /// HTML), and the invisible formatting code points C++ escapes; everything else is copied as UTF-8, in runs.
-    static func appendString(_ value: String, to output: inout [UInt8]) {
+    static func appendString(_ value: String, to output: inout JSONOutput) {
         var value = value
         value.withUTF8 { appendString(validUTF8: $0, to: &output) }
     }
@@ -19,7 +19,7 @@ enum JSONTextWriter {
     /// Appends `bytes` as a JSON string literal, as ``appendString(_:to:)`` does, when they are valid UTF-8;
     /// returns false (appending nothing) when they are not. ASCII, the common case, is escaped straight from the
     /// bytes, without making a String.
-    static func appendString(utf8 bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) -> Bool {
+    static func appendString(utf8 bytes: UnsafeRawBufferPointer, to output: inout JSONOutput) -> Bool {
         let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
         if !utf8.contains(where: { $0 >= 0x80 }) {
             appendString(validUTF8: utf8, to: &output)
@@ -30,7 +30,7 @@ enum JSONTextWriter {
         return true
     }
 
-    private static func appendString(validUTF8 utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    private static func appendString(validUTF8 utf8: UnsafeBufferPointer<UInt8>, to output: inout JSONOutput) {
         output.append(UInt8(ascii: "\""))
         var runStart = 0
         var index = 0
@@ -73,7 +73,7 @@ enum JSONTextWriter {
             }
             if let escape {
                 flush(upTo: index)
-                output.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+                output.append(contentsOf: escape)
                 runStart = index + length
             } else if needsUnicodeEscape(scalar) {
                 flush(upTo: index)
@@ -101,7 +101,7 @@ enum JSONTextWriter {
         }
     }
 
-    private static func appendUnicodeEscape(_ value: UInt32, to output: inout [UInt8]) {
+    private static func appendUnicodeEscape(_ value: UInt32, to output: inout JSONOutput) {
         if value > 0xFFFF {
             let offset = value - 0x10000
             appendUnicodeEscape(0xD800 + (offset >> 10), to: &output)
@@ -109,14 +109,14 @@ enum JSONTextWriter {
             return
         }
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+        output.append(contentsOf: "\\u")
         for shift in [12, 8, 4, 0] { output.append(digits[Int(value >> UInt32(shift) & 0xF)]) }
     }
 
     /// A float as C++ prints it: "NaN", "Infinity" and "-Infinity" as strings; otherwise C's `%.6g`, or `%.9g`
     /// when six significant digits do not read back as the same float (protobuf's SimpleFtoa). Checked against
     /// SimpleFtoa itself on millions of bit patterns (Tests/peers/float_format_check.cc).
-    static func appendFloat(_ value: Float, to output: inout [UInt8]) {
+    static func appendFloat(_ value: Float, to output: inout JSONOutput) {
         // C++ reads the short form back with strtof, which reports ERANGE for every subnormal (its decimal form is
         // never exact), and then falls back to the long form.
         appendFloatingPoint(Double(value), digits: (6, 9), to: &output) { text in
@@ -125,7 +125,7 @@ enum JSONTextWriter {
     }
 
     /// A double as C++ prints it: as ``appendFloat(_:to:)`` with 15 and 17 significant digits.
-    static func appendDouble(_ value: Double, to output: inout [UInt8]) {
+    static func appendDouble(_ value: Double, to output: inout JSONOutput) {
         appendFloatingPoint(value, digits: (15, 17), to: &output) { text in
             value.isNormal || value == 0 ? strtod(text, nil) == value : false
         }
@@ -135,13 +135,13 @@ enum JSONTextWriter {
     /// `readsBack` accepts that text, and with `digits.long` when it does not. (A float widened to a double
     /// keeps its NaN, sign and infinity, so floats come here as doubles.)
     private static func appendFloatingPoint(
-        _ value: Double, digits: (short: Int32, long: Int32), to output: inout [UInt8],
+        _ value: Double, digits: (short: Int32, long: Int32), to output: inout JSONOutput,
         readsBack: (UnsafePointer<CChar>) -> Bool
     ) {
         if value.isNaN {
-            output.append(contentsOf: "\"NaN\"".utf8)
+            output.append(contentsOf: "\"NaN\"")
         } else if value.isInfinite {
-            output.append(contentsOf: (value < 0 ? "\"-Infinity\"" : "\"Infinity\"").utf8)
+            output.append(contentsOf: value < 0 ? "\"-Infinity\"" : "\"Infinity\"")
         } else if !appendFormatG(value, precision: digits.short, to: &output, accept: readsBack) {
             _ = appendFormatG(value, precision: digits.long, to: &output) { _ in true }
         }
@@ -150,20 +150,22 @@ enum JSONTextWriter {
     /// Formats `value` with C's `%.<precision>g` in a stack buffer and appends it when `accept` approves the
     /// NUL-terminated text. Returns whether it did.
     private static func appendFormatG(
-        _ value: Double, precision: Int32, to output: inout [UInt8], accept: (UnsafePointer<CChar>) -> Bool
+        _ value: Double, precision: Int32, to output: inout JSONOutput, accept: (UnsafePointer<CChar>) -> Bool
     ) -> Bool {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer in
             let length = withVaList([precision, value]) { arguments in
                 vsnprintf(buffer.baseAddress, 48, "%.*g", arguments)
             }
             guard accept(buffer.baseAddress!) else { return false }
-            buffer.withMemoryRebound(to: UInt8.self) { output.append(contentsOf: $0.prefix(Int(length))) }
+            buffer.withMemoryRebound(to: UInt8.self) {
+                output.append(contentsOf: UnsafeBufferPointer(start: $0.baseAddress, count: Int(length)))
+            }
             return true
         }
     }
 
     /// Appends the decimal digits of `value`, as `String(value)` spells them, without making a String.
-    static func appendDecimal<Value: BinaryInteger>(_ value: Value, to output: inout [UInt8]) {
+    static func appendDecimal<Value: BinaryInteger>(_ value: Value, to output: inout JSONOutput) {
         var magnitude = UInt64(value.magnitude)
         if value < 0 { output.append(UInt8(ascii: "-")) }
         guard magnitude >= 10 else {
@@ -207,10 +209,10 @@ enum JSONTextWriter {
 
     /// Decodes base64 in the standard or the URL-safe alphabet, with or without padding, as C++ and upb
     /// accept it. Returns nil for any other character, misplaced padding or an impossible length.
-    static func decodeBase64(_ text: String) -> [UInt8]? {
+    static func decodeBase64(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var sextets: [UInt8] = []
         var padding = 0
-        for byte in text.utf8 {
+        for byte in text {
             let value: UInt8
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = byte - UInt8(ascii: "A")

@@ -3,14 +3,16 @@ import LocationWire
 extension LocationWireMessage {
     /// The proto3 JSON form of the message, as Google's C++ implementation prints it.
     public func jsonString(options: JSONPrintOptions = JSONPrintOptions()) -> String {
-        var printer = JSONPrinter(options: options)
+        let binary = serializedBytes()
+        // Canonical JSON takes about three to four bytes a binary byte (names, quotes, digits); pretty output more.
+        var printer = JSONPrinter(options: options, initialCapacity: binary.count * 4 + 16)
         do {
-            try printer.printMessage(serializedBytes(), schema: Self.schema)
+            try printer.printMessage(binary, schema: Self.schema)
         } catch {
             // The printer reads the codec's own canonical output, which always decodes.
             preconditionFailure("canonical encoding of \(Self.messageName) did not decode: \(error)")
         }
-        return String(decoding: printer.output, as: UTF8.self)
+        return printer.output.string()
     }
 
     /// Reads a message from proto3 JSON text.
@@ -34,21 +36,29 @@ extension LocationWireMessage {
         _ utf8: UnsafeBufferPointer<UInt8>, options: JSONParseOptions
     ) -> Result<Self, JSONError> {
         let path = FieldPath(message: messageName)
+        var writer = WireWriter(initialCapacity: utf8.count / 2)
         do throws(JSONError) {
-            let tree = try JSONParser.parse(utf8, maxDepth: options.maxDepth)
-            var writer = WireWriter()
-            try JSONToBinary(options: options).encodeMessage(tree, schema: schema, path: path, into: &writer)
-            let bytes = writer.finish()
-            do {
-                return .success(try Self(serializedBytes: bytes))
-            } catch {
-                // Only a decoding limit can trip here: the bytes were built from the schema.
-                return .failure(JSONError(code: .outOfRange, offset: 0, fieldPath: path, message: error.description))
-            }
+            var reader = JSONReader(utf8, options: options)
+            try reader.readMessage(schema: schema, path: path, into: &writer)
         } catch {
-            var located = error
+            // The one pass stopped at the first error; malformed JSON later in the input takes precedence.
+            var located = JSONReader.firstSyntaxError(in: utf8, maxDepth: options.maxDepth) ?? error
             if located.fieldPath.isEmpty { located.fieldPath = path }
             return .failure(located)
         }
+        var message = Self()
+        let failure: DecodingError? = writer.withWrittenBytes { binary in
+            do throws(DecodingError) {
+                try message.merge(serializedBytes: binary)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure {
+            // Only a decoding limit can trip here: the bytes were built from the schema.
+            return .failure(JSONError(code: .outOfRange, offset: 0, fieldPath: path, message: failure.description))
+        }
+        return .success(message)
     }
 }

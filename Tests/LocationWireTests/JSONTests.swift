@@ -198,6 +198,17 @@ import Testing
         }
     }
 
+    @Test func namesAreComparedByteForByte() throws {
+        // Swift's String equality is canonical equivalence, under which U+212A KELVIN SIGN equals "K"; C++, upb and
+        // Go compare names byte for byte, and so does the reader.
+        #expect(try AckRange(jsonString: #"{"result":"ACK_RESULT_ACCEPTED"}"#).result == .accepted)
+        #expect {
+            try AckRange(jsonString: "{\"result\":\"AC\u{212A}_RESULT_ACCEPTED\"}")
+        } throws: { error in
+            (error as? JSONError)?.code == .invalidValue
+        }
+    }
+
     @Test func invalidUTF8InJSONIsASyntaxError() {
         #expect {
             try LocationBatch(jsonUTF8: Array(#"{"deviceId":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8))

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import SwiftProtobuf
+import LocationWireTools
+import LocationWireSwiftProtobuf
 import LocationWire
 import LocationWireJSON
 
@@ -301,8 +304,24 @@ struct Profile: ParsableCommand {
     var iterations = 200
     @Option(help: "Fixes in the walking batch.")
     var fixes = 1000
+    @Option(
+        help:
+            "For json-print and json-parse: a file of one binary message (of --type) to use instead of the walking batch."
+    )
+    var input: String?
+    @Option(help: "The full message type name of --input, e.g. locationwire.v1.FenceEvent.")
+    var type = LocationBatch.fullMessageName
+    @Flag(help: "For json-print and json-parse: run swift-protobuf's generated code instead of LocationWire.")
+    var swiftProtobuf = false
 
     func run() throws {
+        if operation == .jsonPrint || operation == .jsonParse, input != nil || swiftProtobuf {
+            let bytes =
+                try input.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) }
+                ?? Workloads.batch(.walk, fixes: fixes, seed: 1).serializedBytes()
+            try profileJSON(bytes)
+            return
+        }
         let batch = Workloads.batch(.walk, fixes: fixes, seed: 1)
         let rows = batch.serializedBytes()
         let compact = Workloads.compact(batch).serializedBytes()
@@ -323,6 +342,40 @@ struct Profile: ParsableCommand {
             case .assignmentDecode: consume(try RegionAssignment(serializedBytes: assignmentBytes).regions.count)
             case .assignmentValidate: consume(assignment.validate().count)
             }
+        }
+    }
+}
+
+extension Profile {
+    /// json-print or json-parse of the message `bytes` encode, by LocationWire or swift-protobuf.
+    private func profileJSON(_ bytes: [UInt8]) throws {
+        let print = operation == .jsonPrint
+        if swiftProtobuf {
+            func loop<Peer: SwiftProtobuf.Message>(_: Peer.Type) throws {
+                let message = try Peer(serializedBytes: bytes)
+                let json = try message.jsonString()
+                for _ in 0..<iterations {
+                    consume(
+                        print
+                            ? try message.jsonString().utf8.count : try Peer(jsonString: json).unknownFields.data.count)
+                }
+            }
+            guard let peer = locationWireV1MessageTypes.first(where: { $0.protoMessageName == type }) else {
+                throw ValidationError("swift-protobuf has no message \(type)")
+            }
+            try loop(peer)
+        } else {
+            func loop<Message: LocationWireMessage>(_: Message.Type) throws {
+                let message = try Message(serializedBytes: bytes)
+                let json = message.jsonString()
+                for _ in 0..<iterations {
+                    consume(
+                        print
+                            ? message.jsonString().utf8.count : try Message(jsonString: json).unknownFields.bytes.count)
+                }
+            }
+            guard let codec = AnyMessageCodec(typeName: type) else { throw ValidationError("no message \(type)") }
+            try loop(codec.messageType)
         }
     }
 }

@@ -16,6 +16,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
     private let fieldIndexByLowNumber: [Int]
     private let fieldIndexByNumber: [UInt32: Int]
     private let fieldIndexByName: [String: Int]
+    /// Every field's JSON name, then every `.proto` name that differs from it, with the field's index: the JSON
+    /// reader matches member names in the input bytes with it.
+    private let fieldIndexByNameUTF8: UTF8NameTable
 
     public init(_ fullName: String, fields: [FieldSchema]) {
         self.fullName = fullName
@@ -36,6 +39,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
             byLowNumber[Int(field.number)] = index + 1
         }
         self.fieldIndexByLowNumber = byLowNumber
+        self.fieldIndexByNameUTF8 = UTF8NameTable(
+            sorted.indices.map { (sorted[$0].jsonName, Int32($0)) }
+                + sorted.indices.filter { sorted[$0].name != sorted[$0].jsonName }.map { (sorted[$0].name, Int32($0)) })
     }
 
     /// The field with this number, if the schema has one.
@@ -51,6 +57,14 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
     /// The field with this `.proto` name or JSON name.
     public func field(named name: String) -> FieldSchema? {
         fieldIndexByName[name].map { fields[$0] }
+    }
+
+    /// The field whose `.proto` name or JSON name is `name`, compared byte for byte (as protobuf's own JSON
+    /// readers compare names). `hint` speeds up a series of lookups (``UTF8NameTable/value(of:hint:)``): start it at
+    /// 0 for each object.
+    @inline(__always)
+    package func field(namedUTF8 name: UnsafeBufferPointer<UInt8>, hint: inout Int) -> FieldSchema? {
+        fieldIndexByNameUTF8.value(of: name, hint: &hint).map { fields[Int($0)] }
     }
 
     /// The path component that names the field of `key` in errors: its name when the schema knows the number,
@@ -150,7 +164,12 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
     public let values: [(name: String, number: Int32)]
     private let nameByNumber: [Int32: String]
     private let nameUTF8ByNumber: [Int32: [UInt8]]
+    /// ``nameUTF8ByNumber`` for the numbers 0 to the largest below 64, indexed without hashing: the JSON printer
+    /// looks a name up for every enum value it prints, and LocationWire's enums are small and dense.
+    private let nameUTF8ByLowNumber: [[UInt8]?]
     private let numberByName: [String: Int32]
+    /// ``values`` for ``number(namedUTF8:)``.
+    private let numberByNameUTF8: UTF8NameTable
 
     public init(_ fullName: String, _ values: [(String, Int32)]) {
         self.fullName = fullName
@@ -158,17 +177,30 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
         self.values = values.map { (name: $0.0, number: $0.1) }
         self.nameByNumber = Dictionary(values.map { ($0.1, $0.0) }, uniquingKeysWith: { first, _ in first })
         self.numberByName = Dictionary(values.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
-        self.nameUTF8ByNumber = nameByNumber.mapValues { Array($0.utf8) }
+        let nameUTF8ByNumber = nameByNumber.mapValues { Array($0.utf8) }
+        self.nameUTF8ByNumber = nameUTF8ByNumber
+        let lowCount = (nameUTF8ByNumber.keys.filter { $0 >= 0 && $0 < 64 }.max() ?? -1) + 1
+        self.nameUTF8ByLowNumber = (0..<lowCount).map { nameUTF8ByNumber[$0] }
+        self.numberByNameUTF8 = UTF8NameTable(values.map { (name: $0.0, value: $0.1) })
     }
 
     /// ``name(of:)`` as UTF-8, for printers that write bytes.
-    package func nameUTF8(of number: Int32) -> [UInt8]? { nameUTF8ByNumber[number] }
+    package func nameUTF8(of number: Int32) -> [UInt8]? {
+        if number >= 0, number < nameUTF8ByLowNumber.count { return nameUTF8ByLowNumber[Int(number)] }
+        return nameUTF8ByNumber[number]
+    }
 
     /// The name of a value, nil for a number the schema does not name (enums are open: such values are kept).
     public func name(of number: Int32) -> String? { nameByNumber[number] }
 
     /// The number of a named value.
     public func number(named name: String) -> Int32? { numberByName[name] }
+
+    /// The number of the value named `name`, compared byte for byte (as protobuf's own JSON readers compare names).
+    package func number(namedUTF8 name: UnsafeBufferPointer<UInt8>) -> Int32? {
+        var hint = 0
+        return numberByNameUTF8.value(of: name, hint: &hint)
+    }
 
     public var description: String { fullName }
 

@@ -1,0 +1,756 @@
+import LocationWire
+
+/// How JSON input is read.
+public struct JSONParseOptions: Sendable, Hashable {
+    /// Skip members the message type does not have, instead of rejecting them.
+    public var ignoreUnknownFields: Bool
+    /// The deepest nesting of arrays and objects accepted.
+    public var maxDepth: Int
+
+    public init(ignoreUnknownFields: Bool = false, maxDepth: Int = 100) {
+        self.ignoreUnknownFields = ignoreUnknownFields
+        self.maxDepth = maxDepth
+    }
+}
+
+/// Reads proto3 JSON in one pass over its UTF-8 bytes and writes protobuf binary as it goes, driven by the message
+/// schema; the typed binary decoder then builds the message, so JSON input follows exactly the same rules as
+/// binary input. No tree is built: member names are matched in the input bytes, numbers are converted from them,
+/// and strings without escapes are copied from them, so a batch costs the output buffer and the decoded message.
+///
+/// The JSON is strict RFC 8259: no comments, no trailing commas, no single quotes, no unquoted names, no leading
+/// zeros, no `NaN` or `Infinity` literals, no unescaped control characters in strings, no unpaired UTF-16
+/// surrogates in `\u` escapes, no invalid UTF-8, nothing after the top-level value but whitespace. Nesting is
+/// limited so that hostile input cannot exhaust the stack.
+///
+/// Accepted, as in Google's implementations: the JSON name or the `.proto` name of a field; `null` for "not
+/// set"; integers as numbers or strings, with fractions or exponents when the value is integral; floats as
+/// numbers, numeric strings, "NaN", "Infinity", "-Infinity"; enums by name or number; bytes in standard or
+/// URL-safe base64, padded or not; integers in exponent form inside strings, as upb does. Rejected, where C++
+/// and upb do not agree or the mapping forbids it: the same field twice (under either name), `null` inside an
+/// array, quoted booleans, floats that round to infinity.
+///
+/// Errors: malformed JSON anywhere in the input is reported before any mismatch with the schema, however early the
+/// mismatch (so a document is either not JSON, or JSON that does not fit the message). The one pass stops at the
+/// first error of either kind; only then does ``firstSyntaxError(in:maxDepth:)`` check the whole input's syntax.
+struct JSONReader: ~Copyable {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private let options: JSONParseOptions
+    /// Where a string with escapes is unescaped: allocated on the first such string, as long as the input (an
+    /// unescaped string is never longer than its escaped form), and reused for every later one.
+    private var scratch: UnsafeMutableBufferPointer<UInt8>?
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions) {
+        self.bytes = bytes
+        self.options = options
+    }
+
+    deinit {
+        scratch?.deallocate()
+    }
+
+    // MARK: - Entry points
+
+    /// Reads the whole input as one message of `schema` and writes its binary form into `writer`.
+    mutating func readMessage(
+        schema: MessageSchema, path: FieldPath, into writer: inout WireWriter
+    ) throws(JSONError) {
+        skipWhitespace()
+        try readMessageValue(schema: schema, path: path, depth: 0, into: &writer)
+        skipWhitespace()
+        guard position == bytes.count else { throw syntaxError("unexpected characters after the JSON value") }
+    }
+
+    /// The first syntax or depth error in `bytes` read as a JSON text, nil when it is well-formed.
+    static func firstSyntaxError(in bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> JSONError? {
+        var reader = JSONReader(bytes, options: JSONParseOptions(maxDepth: maxDepth))
+        do throws(JSONError) {
+            reader.skipWhitespace()
+            try reader.skipValue(depth: 0)
+            reader.skipWhitespace()
+            guard reader.position == bytes.count else {
+                throw reader.syntaxError("unexpected characters after the JSON value")
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: - Schema-driven reading
+
+    /// Reads the value of a message field (or the top-level message) at depth `depth`: an object, or mismatch.
+    private mutating func readMessageValue(
+        schema: MessageSchema, path: @autoclosure () -> FieldPath, depth: Int, into writer: inout WireWriter
+    ) throws(JSONError) {
+        guard peek() == UInt8(ascii: "{") else {
+            throw JSONError(
+                code: path().components.count <= 1 ? .notAnObject : .typeMismatch, offset: position,
+                fieldPath: path(), message: "expected an object for \(schema.name), found \(typeNameOfValue())")
+        }
+        var seen = FieldNumberSet()
+        var hint = 0
+        guard try beginObject(depth: depth + 1) else { return }
+        repeat {
+            let (nameOffset, name) = try readMemberName()
+            if let field = schema.field(namedUTF8: name, hint: &hint) {
+                guard seen.insert(field.number) else {
+                    throw JSONError(
+                        code: .duplicateField, offset: nameOffset, fieldPath: path().appending(field: field.name),
+                        message: "field \(field.name) appears more than once")
+                }
+                try readField(field, path: path().appending(field: field.name), depth: depth + 1, into: &writer)
+            } else if options.ignoreUnknownFields {
+                try skipValue(depth: depth + 1)
+            } else {
+                throw JSONError(
+                    code: .unknownField, offset: nameOffset, fieldPath: path(),
+                    message: "\(schema.name) has no field named \"\(String(decoding: name, as: UTF8.self))\"")
+            }
+        } while try endMember()
+    }
+
+    /// Reads a member's value for `field`; `depth` is the nesting depth of the object the member is in (an object
+    /// or array value is one deeper).
+    private mutating func readField(
+        _ field: FieldSchema, path: @autoclosure () -> FieldPath, depth: Int, into writer: inout WireWriter
+    ) throws(JSONError) {
+        if peek() == UInt8(ascii: "n") {  // null: the field is not set
+            try expect("null")
+            return
+        }
+        guard field.label == .repeated else {
+            try readElement(field, path: path(), depth: depth, into: &writer)
+            return
+        }
+        guard peek() == UInt8(ascii: "[") else {
+            throw mismatch(path: path(), expected: "an array")
+        }
+        guard try beginArray(depth: depth + 1) else { return }
+        var index = 0
+        repeat {
+            if peek() == UInt8(ascii: "n") {
+                throw JSONError(
+                    code: .typeMismatch, offset: position, fieldPath: path().appending(index: index),
+                    message: "null is not allowed as an element of a repeated field")
+            }
+            try readElement(field, path: path().appending(index: index), depth: depth + 1, into: &writer)
+            index += 1
+        } while try endElement()
+    }
+
+    /// The JSON type of the value that starts at `position`, for errors; meaningful only for well-formed input,
+    /// which is the only input whose schema errors are reported.
+    private func typeNameOfValue() -> String {
+        switch peek() {
+        case UInt8(ascii: "n"): "null"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
+        case UInt8(ascii: "\""): "a string"
+        case UInt8(ascii: "["): "an array"
+        case UInt8(ascii: "{"): "an object"
+        default: "a number"
+        }
+    }
+
+    private func mismatch(path: @autoclosure () -> FieldPath, expected: String) -> JSONError {
+        JSONError(
+            code: .typeMismatch, offset: position, fieldPath: path(),
+            message: "expected \(expected), found \(typeNameOfValue())")
+    }
+
+    /// A scalar value read from the input: a number's text, or a string's unescaped bytes (which point into the
+    /// input or into the scratch buffer, valid until the next string is read).
+    private enum Scalar {
+        case number(UnsafeBufferPointer<UInt8>)
+        case string(UnsafeBufferPointer<UInt8>)
+        case bool(Bool)
+    }
+
+    /// Reads a number, string or boolean; anything else (an object, an array) is a mismatch with `expected`.
+    private mutating func readScalar(
+        path: @autoclosure () -> FieldPath, expected: String
+    ) throws(JSONError) -> Scalar {
+        switch peek() ?? 0 {
+        case UInt8(ascii: "\""): return .string(try readString())
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return .bool(false)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = position
+            try skipNumber()
+            return .number(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            throw mismatch(path: path(), expected: expected)
+        default:
+            try skipValue(depth: 0)  // throws the syntax error
+            throw mismatch(path: path(), expected: expected)
+        }
+    }
+
+    private static func typeName(of scalar: Scalar) -> String {
+        switch scalar {
+        case .number: "a number"
+        case .string: "a string"
+        case .bool: "a boolean"
+        }
+    }
+
+    private func mismatch(
+        _ scalar: Scalar, at offset: Int, path: @autoclosure () -> FieldPath, expected: String
+    ) -> JSONError {
+        JSONError(
+            code: .typeMismatch, offset: offset, fieldPath: path(),
+            message: "expected \(expected), found \(Self.typeName(of: scalar))")
+    }
+
+    /// Reads one value of `field` (an element, for a repeated field) and writes it.
+    private mutating func readElement(
+        _ field: FieldSchema, path: @autoclosure () -> FieldPath, depth: Int, into writer: inout WireWriter
+    ) throws(JSONError) {
+        let key = FieldKey.make(field.number, field.type.wireType)
+        let offset = position
+        switch field.type {
+        case .message(let schema):
+            let lengthOffset = writer.beginLengthDelimitedField(key)
+            try readMessageValue(schema: schema, path: path(), depth: depth, into: &writer)
+            writer.finishLengthDelimitedField(at: lengthOffset)
+        case .enumeration(let schema):
+            let value = try readScalar(path: path(), expected: "an enum name or number")
+            let number: Int32
+            if case .string(let name) = value,
+                schema.number(namedUTF8: name) != nil || !JSONNumberText.isValid(name, allowPlus: true)
+            {
+                guard let known = schema.number(namedUTF8: name) else {
+                    throw JSONError(
+                        code: .invalidValue, offset: offset, fieldPath: path(),
+                        message: "\"\(String(decoding: name, as: UTF8.self))\" is not a value of \(schema.name)")
+                }
+                number = known
+            } else {
+                // A number, or a number in a string ("1"), as C++ and upb accept it.
+                number = Int32(
+                    try integer(
+                        value, at: offset, path: path(), expected: "an enum name or number", min: Int64(Int32.min),
+                        max: UInt64(Int32.max)))
+            }
+            writer.writeVarintField(key, UInt64(bitPattern: Int64(number)))
+        case .int32:
+            let number = try integer(at: offset, path: path(), min: Int64(Int32.min), max: UInt64(Int32.max))
+            writer.writeVarintField(key, UInt64(bitPattern: number))
+        case .sint32:
+            let number = try integer(at: offset, path: path(), min: Int64(Int32.min), max: UInt64(Int32.max))
+            writer.writeVarintField(key, UInt64(ZigZag.encode(Int32(number))))
+        case .uint32:
+            let number = try integer(at: offset, path: path(), min: 0, max: UInt64(UInt32.max))
+            writer.writeVarintField(key, UInt64(number))
+        case .int64:
+            let number = try integer(at: offset, path: path(), min: Int64.min, max: UInt64(Int64.max))
+            writer.writeVarintField(key, UInt64(bitPattern: number))
+        case .sint64:
+            let number = try integer(at: offset, path: path(), min: Int64.min, max: UInt64(Int64.max))
+            writer.writeVarintField(key, ZigZag.encode(number))
+        case .uint64:
+            writer.writeVarintField(key, try unsignedInteger(at: offset, path: path()))
+        case .fixed32:
+            let number = try integer(at: offset, path: path(), min: 0, max: UInt64(UInt32.max))
+            writer.writeFixed32Field(key, UInt32(number))
+        case .sfixed32:
+            let number = try integer(at: offset, path: path(), min: Int64(Int32.min), max: UInt64(Int32.max))
+            writer.writeFixed32Field(key, UInt32(bitPattern: Int32(number)))
+        case .fixed64:
+            writer.writeFixed64Field(key, try unsignedInteger(at: offset, path: path()))
+        case .sfixed64:
+            let number = try integer(at: offset, path: path(), min: Int64.min, max: UInt64(Int64.max))
+            writer.writeFixed64Field(key, UInt64(bitPattern: number))
+        case .bool:
+            let value = try readScalar(path: path(), expected: "true or false")
+            guard case .bool(let flag) = value else {
+                throw mismatch(value, at: offset, path: path(), expected: "true or false")
+            }
+            writer.writeVarintField(key, flag ? 1 : 0)
+        case .float:
+            let number = try floatingPoint(at: offset, path: path())
+            // As C++: parse to double, round to float, and refuse a finite number that rounds to infinity. So the
+            // largest float printed with 9 digits (3.40282347e+38, a hair above FLT_MAX as a double) reads back.
+            // (upb refuses anything above FLT_MAX as a double, and so cannot read back its own 3.4028235e+38.)
+            if number.isFinite, Float(number).isInfinite {
+                throw JSONError(
+                    code: .outOfRange, offset: offset, fieldPath: path(),
+                    message: "\(number) is beyond the range of a float")
+            }
+            writer.writeFixed32Field(key, Float(number).bitPattern)
+        case .double:
+            writer.writeFixed64Field(key, try floatingPoint(at: offset, path: path()).bitPattern)
+        case .string:
+            let value = try readScalar(path: path(), expected: "a string")
+            guard case .string(let text) = value else {
+                throw mismatch(value, at: offset, path: path(), expected: "a string")
+            }
+            writer.writeKey(key)
+            writer.writeVarint(UInt64(text.count))
+            writer.writeRaw(UnsafeRawBufferPointer(text))
+        case .bytes:
+            let value = try readScalar(path: path(), expected: "a base64 string")
+            guard case .string(let text) = value else {
+                throw mismatch(value, at: offset, path: path(), expected: "a base64 string")
+            }
+            guard let decoded = JSONTextWriter.decodeBase64(text) else {
+                throw JSONError(code: .invalidValue, offset: offset, fieldPath: path(), message: "invalid base64")
+            }
+            writer.writeBytesField(key, decoded)
+        }
+    }
+
+    /// Reads the exact integer a number or numeric string denotes, within `min ... max`.
+    private mutating func integer(
+        at offset: Int, path: @autoclosure () -> FieldPath, min: Int64, max: UInt64
+    ) throws(JSONError) -> Int64 {
+        let value = try readScalar(path: path(), expected: "an integer")
+        return try integer(value, at: offset, path: path(), expected: "an integer", min: min, max: max)
+    }
+
+    private func integer(
+        _ value: Scalar, at offset: Int, path: @autoclosure () -> FieldPath, expected: String, min: Int64, max: UInt64
+    ) throws(JSONError) -> Int64 {
+        let (negative, magnitude) = try integerParts(value, at: offset, path: path(), expected: expected)
+        func outOfRange() -> JSONError {
+            JSONError(
+                code: .outOfRange, offset: offset, fieldPath: path(), message: "value is outside \(min) ... \(max)")
+        }
+        if negative {
+            // The largest magnitude allowed below zero: |min|, computed without overflowing for Int64.min.
+            let limit: UInt64 = min < 0 ? UInt64(-(min + 1)) + 1 : 0
+            guard magnitude <= limit else { throw outOfRange() }
+            return magnitude == UInt64(bitPattern: Int64.min) ? Int64.min : -Int64(magnitude)
+        }
+        guard magnitude <= max else { throw outOfRange() }
+        return Int64(bitPattern: magnitude)
+    }
+
+    private mutating func unsignedInteger(
+        at offset: Int, path: @autoclosure () -> FieldPath
+    ) throws(JSONError) -> UInt64 {
+        let value = try readScalar(path: path(), expected: "an integer")
+        let (negative, magnitude) = try integerParts(value, at: offset, path: path(), expected: "an integer")
+        if negative && magnitude != 0 {
+            throw JSONError(
+                code: .outOfRange, offset: offset, fieldPath: path(), message: "value must not be negative")
+        }
+        return magnitude
+    }
+
+    private func integerParts(
+        _ value: Scalar, at offset: Int, path: @autoclosure () -> FieldPath, expected: String
+    ) throws(JSONError) -> (Bool, UInt64) {
+        let text: UnsafeBufferPointer<UInt8>
+        switch value {
+        case .number(let number): text = number
+        case .string(let string):
+            // Inside a string, a leading "+" is allowed, as C++ and upb allow it.
+            guard JSONNumberText.isValid(string, allowPlus: true) else {
+                throw JSONError(
+                    code: .invalidValue, offset: offset, fieldPath: path(),
+                    message: "\"\(String(decoding: string, as: UTF8.self))\" is not a number")
+            }
+            text = string
+        case .bool:
+            throw mismatch(value, at: offset, path: path(), expected: expected)
+        }
+        switch JSONNumberText.integerValue(text) {
+        case .integer(let negative, let magnitude):
+            return (negative, magnitude)
+        case .notAnInteger:
+            throw JSONError(
+                code: .outOfRange, offset: offset, fieldPath: path(),
+                message: "\(String(decoding: text, as: UTF8.self)) is not an integer")
+        case .tooLarge:
+            throw JSONError(
+                code: .outOfRange, offset: offset, fieldPath: path(),
+                message: "\(String(decoding: text, as: UTF8.self)) is too large")
+        }
+    }
+
+    private mutating func floatingPoint(at offset: Int, path: @autoclosure () -> FieldPath) throws(JSONError) -> Double
+    {
+        let value = try readScalar(path: path(), expected: "a number")
+        let number: Double
+        switch value {
+        case .number(let text):
+            // Valid JSON number text always converts. The token -0 keeps its sign: C++ prints -0.0 as -0, so
+            // reading it back as -0.0 is what makes printed JSON round-trip. (C++ and upb themselves read the
+            // integer token -0 as +0.0; see vector json.LocationFix.number.float-negative-zero-integer.)
+            number = JSONNumberText.doubleValue(text)
+        case .string(let text):
+            if text.elementsEqual("NaN".utf8) { return .nan }
+            if text.elementsEqual("Infinity".utf8) { return .infinity }
+            if text.elementsEqual("-Infinity".utf8) { return -.infinity }
+            guard JSONNumberText.isValid(text, allowPlus: true) else {
+                throw JSONError(
+                    code: .invalidValue, offset: offset, fieldPath: path(),
+                    message: "\"\(String(decoding: text, as: UTF8.self))\" is not a number")
+            }
+            number = JSONNumberText.doubleValue(text)
+        case .bool:
+            throw mismatch(value, at: offset, path: path(), expected: "a number")
+        }
+        // A number beyond the range of a double (1e400) is out of range, not infinity: only "Infinity" is.
+        guard number.isFinite || number.isNaN else {
+            throw JSONError(
+                code: .outOfRange, offset: offset, fieldPath: path(), message: "a number beyond the range of a double")
+        }
+        return number
+    }
+
+    // MARK: - JSON syntax
+
+    private func syntaxError(_ message: String, at offset: Int? = nil) -> JSONError {
+        JSONError(code: .syntax, offset: offset ?? position, message: message)
+    }
+
+    private mutating func checkDepth(_ depth: Int) throws(JSONError) {
+        if depth > options.maxDepth {
+            throw JSONError(
+                code: .depthLimitExceeded, offset: position, message: "nesting deeper than \(options.maxDepth) levels")
+        }
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    @inline(__always)
+    private func peek() -> UInt8? {
+        position < bytes.count ? bytes[position] : nil
+    }
+
+    private mutating func expect(_ literal: StaticString) throws(JSONError) {
+        let start = position
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        for byte in expected {
+            guard position < bytes.count, bytes[position] == byte else {
+                throw syntaxError("invalid literal, expected \(literal)", at: start)
+            }
+            position += 1
+        }
+    }
+
+    /// Opens the object at `position`, which is at nesting depth `depth`: false when it is empty (and closed).
+    private mutating func beginObject(depth: Int) throws(JSONError) -> Bool {
+        try checkDepth(depth)
+        position += 1  // {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "}") else { return true }
+        position += 1
+        return false
+    }
+
+    /// Reads a member's name and the colon after it, and returns the name's offset and bytes (valid until the next
+    /// string is read); the member's value is next.
+    private mutating func readMemberName() throws(JSONError) -> (offset: Int, name: UnsafeBufferPointer<UInt8>) {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "\"") else { throw syntaxError("expected a quoted member name") }
+        let offset = position
+        let name = try readString()
+        skipWhitespace()
+        guard peek() == UInt8(ascii: ":") else { throw syntaxError("expected ':' after a member name") }
+        position += 1
+        skipWhitespace()
+        return (offset, name)
+    }
+
+    /// Reads what follows a member's value: true for a comma (another member follows), false for the closing brace.
+    private mutating func endMember() throws(JSONError) -> Bool {
+        skipWhitespace()
+        switch peek() {
+        case UInt8(ascii: ","):
+            position += 1
+            return true
+        case UInt8(ascii: "}"):
+            position += 1
+            return false
+        default: throw syntaxError("expected ',' or '}' in an object")
+        }
+    }
+
+    /// Opens the array at `position`, which is at nesting depth `depth`: false when it is empty (and closed);
+    /// otherwise the first element is next.
+    private mutating func beginArray(depth: Int) throws(JSONError) -> Bool {
+        try checkDepth(depth)
+        position += 1  // [
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "]") else { return true }
+        position += 1
+        return false
+    }
+
+    /// Reads what follows an element: true for a comma (the next element is next), false for the closing bracket.
+    private mutating func endElement() throws(JSONError) -> Bool {
+        skipWhitespace()
+        switch peek() {
+        case UInt8(ascii: ","):
+            position += 1
+            skipWhitespace()
+            return true
+        case UInt8(ascii: "]"):
+            position += 1
+            return false
+        default: throw syntaxError("expected ',' or ']' in an array")
+        }
+    }
+
+    /// Checks one value of any kind, at nesting depth `depth`, and moves past it: for members the message does not
+    /// have, and for ``firstSyntaxError(in:maxDepth:)``.
+    private mutating func skipValue(depth: Int) throws(JSONError) {
+        guard let byte = peek() else { throw syntaxError("unexpected end of input, expected a value") }
+        switch byte {
+        case UInt8(ascii: "{"):
+            guard try beginObject(depth: depth + 1) else { return }
+            repeat {
+                _ = try readMemberName()
+                try skipValue(depth: depth + 1)
+            } while try endMember()
+        case UInt8(ascii: "["):
+            guard try beginArray(depth: depth + 1) else { return }
+            repeat {
+                try skipValue(depth: depth + 1)
+            } while try endElement()
+        case UInt8(ascii: "\""): _ = try readString()
+        case UInt8(ascii: "t"): try expect("true")
+        case UInt8(ascii: "f"): try expect("false")
+        case UInt8(ascii: "n"): try expect("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+        default:
+            throw syntaxError("unexpected character, expected a value")
+        }
+    }
+
+    /// RFC 8259 number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    private mutating func skipNumber() throws(JSONError) {
+        let start = position
+        if peek() == UInt8(ascii: "-") { position += 1 }
+        guard let first = peek(), isDigit(first) else { throw syntaxError("expected a digit", at: start) }
+        position += 1
+        if first == UInt8(ascii: "0"), let next = peek(), isDigit(next) {
+            throw syntaxError("numbers must not have leading zeros", at: start)
+        }
+        while let byte = peek(), isDigit(byte) { position += 1 }
+        if peek() == UInt8(ascii: ".") {
+            position += 1
+            guard let byte = peek(), isDigit(byte) else { throw syntaxError("expected a digit after '.'") }
+            while let byte = peek(), isDigit(byte) { position += 1 }
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            position += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { position += 1 }
+            guard let byte = peek(), isDigit(byte) else { throw syntaxError("expected a digit in the exponent") }
+            while let byte = peek(), isDigit(byte) { position += 1 }
+        }
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    /// Reads a string literal, resolving escapes and validating UTF-8, and returns its bytes: a slice of the input
+    /// when it has no escapes (every member name, almost every value), otherwise the scratch buffer.
+    private mutating func readString() throws(JSONError) -> UnsafeBufferPointer<UInt8> {
+        let start = position
+        position += 1  // opening quote
+        var nonASCII: UInt8 = 0
+        // Eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII (the bit trick
+        // flags a zero byte in `word ^ pattern`, or a byte below 0x20; it may flag a byte after a flagged one, which
+        // only hands over to the byte loop early).
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highBits: UInt64 = 0x8080_8080_8080_8080
+            while position + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+                let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                let flagged =
+                    ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                    | word
+                if flagged & highBits != 0 { break }
+                position += 8
+            }
+        }
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            nonASCII |= byte
+            position += 1
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "\"") {
+            position += 1
+            let content = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)])
+            guard nonASCII < 0x80 || Self.isValidUTF8(content) else {
+                throw syntaxError("string is not valid UTF-8", at: start)
+            }
+            return content
+        }
+        if scratch == nil { scratch = .allocate(capacity: bytes.count) }
+        let output = scratch!
+        var count = 0
+        func append(_ run: Range<Int>) {
+            for index in run {
+                output[count] = bytes[index]
+                count += 1
+            }
+        }
+        append((start + 1)..<position)
+        var runStart = position
+        while true {
+            guard position < bytes.count else { throw syntaxError("unterminated string", at: start) }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                append(runStart..<position)
+                position += 1
+                break
+            }
+            if byte < 0x20 {
+                throw syntaxError("control characters must be escaped in strings")
+            }
+            if byte == UInt8(ascii: "\\") {
+                append(runStart..<position)
+                try readEscape(into: output, count: &count)
+                runStart = position
+                continue
+            }
+            position += 1
+        }
+        let content = UnsafeBufferPointer(rebasing: output[0..<count])
+        guard Self.isValidUTF8(content) else { throw syntaxError("string is not valid UTF-8", at: start) }
+        return content
+    }
+
+    /// Reads one escape and appends what it stands for to `output`, which has room: an escape is never shorter
+    /// than its UTF-8 (two bytes for one, six for up to three, twelve for a surrogate pair's four).
+    private mutating func readEscape(into output: UnsafeMutableBufferPointer<UInt8>, count: inout Int) throws(JSONError)
+    {
+        let start = position
+        position += 1  // backslash
+        guard let byte = peek() else { throw syntaxError("unterminated escape", at: start) }
+        position += 1
+        let simple: UInt8
+        switch byte {
+        case UInt8(ascii: "\""): simple = 0x22
+        case UInt8(ascii: "\\"): simple = 0x5C
+        case UInt8(ascii: "/"): simple = 0x2F
+        case UInt8(ascii: "b"): simple = 0x08
+        case UInt8(ascii: "f"): simple = 0x0C
+        case UInt8(ascii: "n"): simple = 0x0A
+        case UInt8(ascii: "r"): simple = 0x0D
+        case UInt8(ascii: "t"): simple = 0x09
+        case UInt8(ascii: "u"):
+            var scalar = try readHex4(escapeStart: start)
+            if (0xD800...0xDBFF).contains(scalar) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                    bytes[position + 1] == UInt8(ascii: "u")
+                else { throw syntaxError("unpaired high surrogate", at: start) }
+                position += 2
+                let low = try readHex4(escapeStart: start)
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw syntaxError("high surrogate not followed by a low surrogate", at: start)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw syntaxError("unpaired low surrogate", at: start)
+            }
+            for unit in UTF8.encode(Unicode.Scalar(scalar)!)! {
+                output[count] = unit
+                count += 1
+            }
+            return
+        default:
+            throw syntaxError("invalid escape sequence", at: start)
+        }
+        output[count] = simple
+        count += 1
+    }
+
+    private mutating func readHex4(escapeStart: Int) throws(JSONError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw syntaxError("incomplete \\u escape", at: escapeStart) }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw syntaxError("invalid hex digit in \\u escape", at: escapeStart)
+            }
+            value = value << 4 | UInt32(digit)
+            position += 1
+        }
+        return value
+    }
+}
+
+extension JSONReader {
+    /// Whether `bytes` are well-formed UTF-8 (Unicode's table 3-7: no overlong forms, no surrogates, nothing above
+    /// U+10FFFF, no truncated sequence).
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80  // the range of the second byte
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0:
+                length = 3
+                low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED:
+                length = 3
+                high = 0x9F
+            case 0xF0:
+                length = 4
+                low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4:
+                length = 4
+                high = 0x8F
+            default: return false
+            }
+            guard count - index >= length else { return false }
+            let second = bytes[index + 1]
+            guard second >= low, second <= high else { return false }
+            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            index += length
+        }
+        return true
+    }
+}
+
+/// The field numbers an object has named so far, to reject a field given twice. Numbers below 64 (all of
+/// LocationWire's) live in one word, so the common case does not allocate.
+private struct FieldNumberSet {
+    private var low: UInt64 = 0
+    private var high: Set<UInt32> = []
+
+    /// Adds `number`; false when it was already there.
+    mutating func insert(_ number: UInt32) -> Bool {
+        guard number < 64 else { return high.insert(number).inserted }
+        let bit: UInt64 = 1 << number
+        defer { low |= bit }
+        return low & bit == 0
+    }
+}
