@@ -18,7 +18,11 @@ public protocol MessageFields: CaseIterable, Sendable {
 extension MessageFields {
     /// The key the field's elements carry in canonical encoding: packed (length-delimited) for a repeated numeric
     /// scalar, the type's own wire type otherwise.
-    @inline(__always)
+    ///
+    /// Transparent rather than `@inline(__always)`: with the latter the optimizer sometimes kept the specialized
+    /// getter as a call into a lookup table (18 calls a fix in the fix encoder, and a varint loop on each result);
+    /// mandatory inlining makes every key a constant where the field is.
+    @_transparent
     public var key: FieldKey { declaration.key }
 
     /// The key of one unpacked element of a repeated numeric scalar (decoders accept both forms, as protobuf
