@@ -98,6 +98,22 @@ extension CompactFixes {
     ) throws(CompactFixesError)
         -> [LocationFix]
     {
+        let fixCount = try checkedFixCount(limit: limit)
+        // The fast expansion gives up only on a value that does not fit its field; the reference then finds the
+        // first such value, in the order the spec names, and throws its error.
+        if let rows = expandedRows(fixCount: fixCount) { return rows }
+        return try referenceRows(fixCount: fixCount)
+    }
+
+    /// The first implementation of ``fixes(limit:)``, simple and column by column: it builds every row empty,
+    /// then stores each column's values into it with a range check per value. Kept as the reference the fast
+    /// expansion is tested against (`CompactExpansionTests`), and to name the first value out of range.
+    package func referenceFixes(limit: Int = CompactFixes.defaultFixLimit) throws(CompactFixesError) -> [LocationFix] {
+        try referenceRows(fixCount: try checkedFixCount(limit: limit))
+    }
+
+    /// `count`, once it is within `limit` and every column's shape fits it (run lengths, value count, presence).
+    private func checkedFixCount(limit: Int) throws(CompactFixesError) -> Int {
         let fixCount = Int(count)
         guard fixCount <= limit else {
             throw CompactFixesError(
@@ -109,6 +125,10 @@ extension CompactFixes {
                 try encoded.checkShape(fixCount: fixCount, column: column)
             }
         }
+        return fixCount
+    }
+
+    private func referenceRows(fixCount: Int) throws(CompactFixesError) -> [LocationFix] {
         // Rows start empty and are initialized in place (Array(repeating:) would copy a template row through
         // the generic value witness, which costs more than the columns' own work).
         var failure: CompactFixesError?
@@ -129,6 +149,75 @@ extension CompactFixes {
         }
         if let failure { throw failure }
         return fixes
+    }
+
+    /// The rows, column by column like the reference but without its per-value work: a column's values are
+    /// range-checked with no branch per value (one test per column) and stored by a loop specialized for the
+    /// field (``LocationFix/storeColumn(_:of:count:_:)``). A column without a presence bitmap (plain or run-length
+    /// coded: nearly every column of a trace) is summed, checked and stored in that one loop; a column with one
+    /// is first expanded into a scratch buffer of running sums, then moved to the fixes the bitmap marks. Nil when a value does not fit its field (the caller then lets
+    /// ``referenceRows(fixCount:)`` name it; the rows built so far are dropped). Every column's shape has been
+    /// checked against `fixCount` (``FixColumn/checkShape(fixCount:column:)``): that keeps the scratch writes
+    /// and the row stores in bounds.
+    private func expandedRows(fixCount: Int) -> [LocationFix]? {
+        guard fixCount > 0 else { return [] }
+        var scratch: UnsafeMutablePointer<Int64>?
+        defer { scratch?.deallocate() }
+        var fits = true
+        let rows = [LocationFix](unsafeUninitializedCapacity: fixCount) { buffer, initialized in
+            let rows = buffer.baseAddress!
+            for index in 0..<fixCount { (rows + index).initialize(to: LocationFix()) }
+            initialized = fixCount
+            for field in Self.columnFields where fits {
+                guard let column = self[column: field.columnNumber], !column.deltas.isEmpty else { continue }
+                if column.presence.isEmpty, column.runLengths.isEmpty {
+                    // checkShape: a plain column without presence has exactly one delta per fix.
+                    column.deltas.withUnsafeBufferPointer { deltas in
+                        var current: Int64 = 0
+                        fits = LocationFix.storeColumn(field, of: rows, count: fixCount) { index in
+                            current = current &+ deltas[index]
+                            return current
+                        }
+                    }
+                    continue
+                }
+                if column.presence.isEmpty {
+                    // Run-length coded without presence (constant steps: sequence, clocks, battery): the runs
+                    // cover every fix, and checkShape has checked that no run is empty and that they add up to
+                    // fixCount, so `run` stays within the deltas.
+                    column.deltas.withUnsafeBufferPointer { deltas in
+                        column.runLengths.withUnsafeBufferPointer { lengths in
+                            var current: Int64 = 0
+                            var run = 0
+                            var left = lengths[0]
+                            fits = LocationFix.storeColumn(field, of: rows, count: fixCount) { _ in
+                                // Wrapping arithmetic: the shape check above rules out the overflows.
+                                if left == 0 {
+                                    run &+= 1
+                                    left = lengths[run]
+                                }
+                                left &-= 1
+                                current = current &+ deltas[run]
+                                return current
+                            }
+                        }
+                    }
+                    continue
+                }
+                if scratch == nil { scratch = .allocate(capacity: fixCount) }
+                let values = scratch!
+                let valueCount = column.writeRunningSums(to: values)
+                // Values to the fixes the bitmap marks, then each run of marked fixes stores its own.
+                column.scatter(values, valueCount: valueCount)
+                column.forEachMarkedRun(fixCount: fixCount) { start, length in
+                    let runFits = LocationFix.storeColumn(field, of: rows + start, count: length) {
+                        values[start + $0]
+                    }
+                    fits = fits && runFits
+                }
+            }
+        }
+        return fits ? rows : nil
     }
 }
 
@@ -276,6 +365,76 @@ extension FixColumn {
                     current = current &+ delta
                     try emit(current)
                 }
+            }
+        }
+    }
+}
+
+extension FixColumn {
+    /// Writes the column's values (the running sums of its deltas, runs expanded) to `values` and returns how
+    /// many: `checkShape` has bounded that by the fix count, the space `values` has.
+    func writeRunningSums(to values: UnsafeMutablePointer<Int64>) -> Int {
+        var current: Int64 = 0
+        var written = 0
+        deltas.withUnsafeBufferPointer { deltas in
+            if runLengths.isEmpty {
+                for delta in deltas {
+                    current = current &+ delta
+                    values[written] = current
+                    written += 1
+                }
+                return
+            }
+            runLengths.withUnsafeBufferPointer { lengths in
+                for run in 0..<deltas.count {
+                    let delta = deltas[run]
+                    for _ in 0..<lengths[run] {
+                        current = current &+ delta
+                        values[written] = current
+                        written += 1
+                    }
+                }
+            }
+        }
+        return written
+    }
+
+    /// Moves the `valueCount` values at the start of `values` to the indices of the fixes the presence bitmap
+    /// marks. The k-th marked fix is at or after index k, so moving from the last value down never overwrites a
+    /// value not yet moved. `checkShape` has checked that the bitmap marks exactly `valueCount` fixes, all
+    /// within the fix count.
+    func scatter(_ values: UnsafeMutablePointer<Int64>, valueCount: Int) {
+        var next = valueCount
+        presence.withUnsafeBufferPointer { presence in
+            var byteIndex = presence.count
+            while byteIndex > 0 {
+                byteIndex -= 1
+                var bits = presence[byteIndex]
+                while bits != 0 {
+                    let bit = 7 - bits.leadingZeroBitCount
+                    bits &= ~(1 << UInt8(bit))
+                    let fix = byteIndex * 8 + bit
+                    next -= 1
+                    values[fix] = values[next]
+                }
+            }
+        }
+    }
+}
+
+extension FixColumn {
+    /// Calls `body` with each maximal run of consecutive fixes the presence bitmap marks: (first fix, length).
+    func forEachMarkedRun(fixCount: Int, _ body: (Int, Int) -> Void) {
+        presence.withUnsafeBufferPointer { presence in
+            var fix = 0
+            while fix < fixCount {
+                guard presence[fix >> 3] & (1 << UInt8(fix & 7)) != 0 else {
+                    fix += 1
+                    continue
+                }
+                let start = fix
+                while fix < fixCount, presence[fix >> 3] & (1 << UInt8(fix & 7)) != 0 { fix += 1 }
+                body(start, fix - start)
             }
         }
     }
