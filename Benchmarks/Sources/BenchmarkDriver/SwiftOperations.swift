@@ -45,6 +45,11 @@ enum SwiftOperations {
         precondition(try! Message(jsonString: json) == message, "printed JSON does not read back")
         record("decode") { consume((try! Message(serializedBytes: bytes)).unknownFields.bytes.count + 1) }
         record("encode") { consume(message.serializedBytes().count) }
+        var reused: [UInt8] = []
+        record("encode-reuse") {
+            message.serialize(into: &reused)
+            consume(reused.count)
+        }
         if let validatable = message as? any Validatable {
             precondition(validatable.validate().isEmpty, "the workload does not validate")
             record("validate") { consume(validatable.validate().count) }
