@@ -70,23 +70,33 @@ extension CompactFixes {
                 message: "the fix carries unknown fields; send it as a row")
         }
         count = UInt32(fixes.count)
-        var values: [Int64] = []
-        values.reserveCapacity(fixes.count)
-        var presence: [UInt8] = []
+        let fixCount = fixes.count
+        // One buffer of values and one bitmap, reused for every column and written through pointers: appending to
+        // arrays checked their uniqueness on every value, and `for fix in fixes` copied every fix once per
+        // column (184 bytes, its unknown fields retained and released).
+        var values = [Int64](repeating: 0, count: fixCount)
+        var presence = [UInt8](repeating: 0, count: (fixCount + 7) / 8)
         for column in CompactFixes.columnFields {
-            values.removeAll(keepingCapacity: true)
-            presence = [UInt8](repeating: 0, count: (fixes.count + 7) / 8)
+            var valueCount = 0
             var anyNonZero = false
-            for (index, fix) in fixes.enumerated() {
-                if let value = fix.columnValue(column) {
-                    values.append(value)
-                    presence[index / 8] |= 1 << UInt8(index % 8)
-                    anyNonZero = anyNonZero || value != 0
+            let encoded: FixColumn? = fixes.withUnsafeBufferPointer { rows in
+                values.withUnsafeMutableBufferPointer { values in
+                    presence.withUnsafeMutableBufferPointer { presence in
+                        presence.update(repeating: 0)
+                        for index in 0..<fixCount {
+                            guard let value = rows[index].columnValue(column) else { continue }
+                            values[valueCount] = value
+                            valueCount += 1
+                            presence[index >> 3] |= 1 << UInt8(index & 7)
+                            anyNonZero = anyNonZero || value != 0
+                        }
+                    }
+                    if valueCount == 0 || (!column.hasPresence && !anyNonZero) { return nil }
+                    return FixColumn.canonical(values: UnsafeBufferPointer(rebasing: values[0..<valueCount]))
                 }
             }
-            if values.isEmpty || (!column.hasPresence && !anyNonZero) { continue }
-            var encoded = FixColumn.canonical(values: values)
-            if column.hasPresence, values.count < fixes.count { encoded.presence = presence }
+            guard var encoded else { continue }
+            if column.hasPresence, valueCount < fixCount { encoded.presence = presence }
             self[column: column.columnNumber] = encoded
         }
     }
@@ -224,39 +234,60 @@ extension CompactFixes {
 extension FixColumn {
     /// The canonical column for `values` (all present): plain deltas, or run-length coded deltas when that is
     /// strictly shorter on the wire.
-    static func canonical(values: [Int64]) -> FixColumn {
-        var deltas: [Int64] = []
-        deltas.reserveCapacity(values.count)
-        var previous: Int64 = 0
-        for value in values {
-            deltas.append(value &- previous)
-            previous = value
+    static func canonical(values: UnsafeBufferPointer<Int64>) -> FixColumn {
+        let count = values.count
+        let deltas = [Int64](unsafeUninitializedCapacity: count) { deltas, initialized in
+            var previous: Int64 = 0
+            for index in 0..<count {
+                deltas[index] = values[index] &- previous
+                previous = values[index]
+            }
+            initialized = count
         }
-        var runDeltas: [Int64] = []
-        var runLengths: [UInt32] = []
-        for delta in deltas {
-            if runDeltas.last == delta, runLengths[runLengths.count - 1] < UInt32.max {
-                runLengths[runLengths.count - 1] += 1
-            } else {
-                runDeltas.append(delta)
-                runLengths.append(1)
+        // The sizes of both forms, without building the run form: maximal runs of equal deltas, each at most
+        // UInt32.max long.
+        var plainPayload = 0
+        var runDeltaPayload = 0
+        var runLengthPayload = 0
+        deltas.withUnsafeBufferPointer { deltas in
+            for delta in deltas { plainPayload += Varint.encodedSize(of: ZigZag.encode(delta)) }
+            var start = 0
+            while start < count {
+                let end = runEnd(deltas, from: start)
+                runDeltaPayload += Varint.encodedSize(of: ZigZag.encode(deltas[start]))
+                runLengthPayload += Varint.encodedSize(of: UInt64(end - start))
+                start = end
             }
         }
-        let plainSize = packedSize(deltas.lazy.map { ZigZag.encode($0) })
-        let runSize =
-            packedSize(runDeltas.lazy.map { ZigZag.encode($0) })
-            + packedSize(runLengths.lazy.map { UInt64($0) })
-        if runSize < plainSize {
-            return FixColumn(deltas: runDeltas, runLengths: runLengths)
+        guard
+            packedSize(payload: runDeltaPayload) + packedSize(payload: runLengthPayload)
+                < packedSize(payload: plainPayload)
+        else { return FixColumn(deltas: deltas) }
+        var runDeltas: [Int64] = []
+        var runLengths: [UInt32] = []
+        deltas.withUnsafeBufferPointer { deltas in
+            var start = 0
+            while start < count {
+                let end = runEnd(deltas, from: start)
+                runDeltas.append(deltas[start])
+                runLengths.append(UInt32(end - start))
+                start = end
+            }
         }
-        return FixColumn(deltas: deltas)
+        return FixColumn(deltas: runDeltas, runLengths: runLengths)
     }
 
-    /// Bytes a packed field of these varints takes: key, length, payload; 0 when empty.
-    private static func packedSize(_ values: some Sequence<UInt64>) -> Int {
-        var payload = 0
-        for value in values { payload += Varint.encodedSize(of: value) }
-        return payload == 0 ? 0 : 1 + Varint.encodedSize(of: UInt64(payload)) + payload
+    /// The end of the run of deltas equal to `deltas[start]`, at most UInt32.max long.
+    @inline(__always)
+    private static func runEnd(_ deltas: UnsafeBufferPointer<Int64>, from start: Int) -> Int {
+        var end = start + 1
+        while end < deltas.count, deltas[end] == deltas[start], end - start < Int(UInt32.max) { end += 1 }
+        return end
+    }
+
+    /// Bytes a packed field with a payload of `payload` bytes takes: key, length, payload; 0 when empty.
+    private static func packedSize(payload: Int) -> Int {
+        payload == 0 ? 0 : 1 + Varint.encodedSize(of: UInt64(payload)) + payload
     }
 
     /// The number of steps (values) the column expands to, or an error when its shape is invalid.
