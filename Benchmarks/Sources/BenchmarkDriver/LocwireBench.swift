@@ -293,11 +293,13 @@ struct Profile: ParsableCommand {
             "json-parse"
         case fenceDecode = "fence-decode", assignmentDecode = "assignment-decode", assignmentValidate =
             "assignment-validate"
+        case fenceEncode = "fence-encode", assignmentEncode = "assignment-encode", compactEncode = "compact-encode"
+        case compactBuild = "compact-build", encodeReuse = "encode-reuse", fenceEncodeReuse = "fence-encode-reuse"
     }
 
     @Argument(
         help:
-            "One of: \(Operation.allCases.map(\.rawValue).joined(separator: ", ")); decode-compact decodes the batch's fixes in compact form, expand also rebuilds their rows; the fence- and assignment- operations use the benchmarks' FenceEvent and 20-region RegionAssignment."
+            "One of: \(Operation.allCases.map(\.rawValue).joined(separator: ", ")); decode-compact decodes the batch's fixes in compact form, expand also rebuilds their rows; the fence- and assignment- operations use the benchmarks' FenceEvent and 20-region RegionAssignment; compact-encode encodes the batch in compact form, compact-build builds its columns from the rows."
     )
     var operation: Operation
     @Option(help: "How many times.")
@@ -322,14 +324,23 @@ struct Profile: ParsableCommand {
             try profileJSON(bytes)
             return
         }
-        let batch = Workloads.batch(.walk, fixes: fixes, seed: 1)
+        var batch = Workloads.batch(.walk, fixes: fixes, seed: 1)
         let rows = batch.serializedBytes()
         let compact = Workloads.compact(batch).serializedBytes()
         let json = batch.jsonString()
         let fence = Workloads.fenceEvent(seed: 1).serializedBytes()
         let assignment = Workloads.assignment(regions: 20, seed: 1)
         let assignmentBytes = assignment.serializedBytes()
-        for _ in 0..<iterations {
+        // The encode operations change a field each time (same size, new bytes): on a constant message the
+        // optimizer may hoist the whole encoding out of the loop.
+        var fenceMessage = Workloads.fenceEvent(seed: 1)
+        var assignmentMessage = assignment
+        var compactBatch = Workloads.compact(batch)
+        var reused: [UInt8] = []
+        precondition(
+            fenceMessage.eventSequence > 1 && compactBatch.batchId != 0 && assignmentMessage.assignmentVersion > 1)
+        for iteration in 0..<iterations {
+            let flip = UInt64(iteration & 1)
             switch operation {
             case .decode: consume(try LocationBatch(serializedBytes: rows).fixes.count)
             case .encode: consume(batch.serializedBytes().count)
@@ -341,6 +352,24 @@ struct Profile: ParsableCommand {
             case .fenceDecode: consume(try FenceEvent(serializedBytes: fence).regionId.utf8.count)
             case .assignmentDecode: consume(try RegionAssignment(serializedBytes: assignmentBytes).regions.count)
             case .assignmentValidate: consume(assignment.validate().count)
+            case .fenceEncode:
+                fenceMessage.eventSequence ^= flip
+                consume(fenceMessage.serializedBytes().count)
+            case .assignmentEncode:
+                assignmentMessage.assignmentVersion ^= flip
+                consume(assignmentMessage.serializedBytes().count)
+            case .compactEncode:
+                compactBatch.batchId ^= flip
+                consume(compactBatch.serializedBytes().count)
+            case .encodeReuse:
+                batch.batchId ^= flip
+                batch.serialize(into: &reused)
+                consume(reused.count)
+            case .fenceEncodeReuse:
+                fenceMessage.eventSequence ^= flip
+                fenceMessage.serialize(into: &reused)
+                consume(reused.count)
+            case .compactBuild: consume(Int(try CompactFixes(fixes: batch.fixes).count))
             }
         }
     }

@@ -70,23 +70,33 @@ extension CompactFixes {
                 message: "the fix carries unknown fields; send it as a row")
         }
         count = UInt32(fixes.count)
-        var values: [Int64] = []
-        values.reserveCapacity(fixes.count)
-        var presence: [UInt8] = []
+        let fixCount = fixes.count
+        // One buffer of values and one bitmap, reused for every column and written through pointers: appending to
+        // arrays checked their uniqueness on every value, and `for fix in fixes` copied every fix once per
+        // column (184 bytes, its unknown fields retained and released).
+        var values = [Int64](repeating: 0, count: fixCount)
+        var presence = [UInt8](repeating: 0, count: (fixCount + 7) / 8)
         for column in CompactFixes.columnFields {
-            values.removeAll(keepingCapacity: true)
-            presence = [UInt8](repeating: 0, count: (fixes.count + 7) / 8)
+            var valueCount = 0
             var anyNonZero = false
-            for (index, fix) in fixes.enumerated() {
-                if let value = fix.columnValue(column) {
-                    values.append(value)
-                    presence[index / 8] |= 1 << UInt8(index % 8)
-                    anyNonZero = anyNonZero || value != 0
+            let encoded: FixColumn? = fixes.withUnsafeBufferPointer { rows in
+                values.withUnsafeMutableBufferPointer { values in
+                    presence.withUnsafeMutableBufferPointer { presence in
+                        presence.update(repeating: 0)
+                        for index in 0..<fixCount {
+                            guard let value = rows[index].columnValue(column) else { continue }
+                            values[valueCount] = value
+                            valueCount += 1
+                            presence[index >> 3] |= 1 << UInt8(index & 7)
+                            anyNonZero = anyNonZero || value != 0
+                        }
+                    }
+                    if valueCount == 0 || (!column.hasPresence && !anyNonZero) { return nil }
+                    return FixColumn.canonical(values: UnsafeBufferPointer(rebasing: values[0..<valueCount]))
                 }
             }
-            if values.isEmpty || (!column.hasPresence && !anyNonZero) { continue }
-            var encoded = FixColumn.canonical(values: values)
-            if column.hasPresence, values.count < fixes.count { encoded.presence = presence }
+            guard var encoded else { continue }
+            if column.hasPresence, valueCount < fixCount { encoded.presence = presence }
             self[column: column.columnNumber] = encoded
         }
     }
@@ -98,6 +108,22 @@ extension CompactFixes {
     ) throws(CompactFixesError)
         -> [LocationFix]
     {
+        let fixCount = try checkedFixCount(limit: limit)
+        // The fast expansion gives up only on a value that does not fit its field; the reference then finds the
+        // first such value, in the order the spec names, and throws its error.
+        if let rows = expandedRows(fixCount: fixCount) { return rows }
+        return try referenceRows(fixCount: fixCount)
+    }
+
+    /// The first implementation of ``fixes(limit:)``, simple and column by column: it builds every row empty,
+    /// then stores each column's values into it with a range check per value. Kept as the reference the fast
+    /// expansion is tested against (`CompactExpansionTests`), and to name the first value out of range.
+    package func referenceFixes(limit: Int = CompactFixes.defaultFixLimit) throws(CompactFixesError) -> [LocationFix] {
+        try referenceRows(fixCount: try checkedFixCount(limit: limit))
+    }
+
+    /// `count`, once it is within `limit` and every column's shape fits it (run lengths, value count, presence).
+    private func checkedFixCount(limit: Int) throws(CompactFixesError) -> Int {
         let fixCount = Int(count)
         guard fixCount <= limit else {
             throw CompactFixesError(
@@ -109,6 +135,10 @@ extension CompactFixes {
                 try encoded.checkShape(fixCount: fixCount, column: column)
             }
         }
+        return fixCount
+    }
+
+    private func referenceRows(fixCount: Int) throws(CompactFixesError) -> [LocationFix] {
         // Rows start empty and are initialized in place (Array(repeating:) would copy a template row through
         // the generic value witness, which costs more than the columns' own work).
         var failure: CompactFixesError?
@@ -130,44 +160,134 @@ extension CompactFixes {
         if let failure { throw failure }
         return fixes
     }
+
+    /// The rows, column by column like the reference but without its per-value work: a column's values are
+    /// range-checked with no branch per value (one test per column) and stored by a loop specialized for the
+    /// field (``LocationFix/storeColumn(_:of:count:_:)``). A column without a presence bitmap (plain or run-length
+    /// coded: nearly every column of a trace) is summed, checked and stored in that one loop; a column with one
+    /// is first expanded into a scratch buffer of running sums, then moved to the fixes the bitmap marks. Nil when a value does not fit its field (the caller then lets
+    /// ``referenceRows(fixCount:)`` name it; the rows built so far are dropped). Every column's shape has been
+    /// checked against `fixCount` (``FixColumn/checkShape(fixCount:column:)``): that keeps the scratch writes
+    /// and the row stores in bounds.
+    private func expandedRows(fixCount: Int) -> [LocationFix]? {
+        guard fixCount > 0 else { return [] }
+        var scratch: UnsafeMutablePointer<Int64>?
+        defer { scratch?.deallocate() }
+        var fits = true
+        let rows = [LocationFix](unsafeUninitializedCapacity: fixCount) { buffer, initialized in
+            let rows = buffer.baseAddress!
+            for index in 0..<fixCount { (rows + index).initialize(to: LocationFix()) }
+            initialized = fixCount
+            for field in Self.columnFields where fits {
+                guard let column = self[column: field.columnNumber], !column.deltas.isEmpty else { continue }
+                if column.presence.isEmpty, column.runLengths.isEmpty {
+                    // checkShape: a plain column without presence has exactly one delta per fix.
+                    column.deltas.withUnsafeBufferPointer { deltas in
+                        var current: Int64 = 0
+                        fits = LocationFix.storeColumn(field, of: rows, count: fixCount) { index in
+                            current = current &+ deltas[index]
+                            return current
+                        }
+                    }
+                    continue
+                }
+                if column.presence.isEmpty {
+                    // Run-length coded without presence (constant steps: sequence, clocks, battery): the runs
+                    // cover every fix, and checkShape has checked that no run is empty and that they add up to
+                    // fixCount, so `run` stays within the deltas.
+                    column.deltas.withUnsafeBufferPointer { deltas in
+                        column.runLengths.withUnsafeBufferPointer { lengths in
+                            var current: Int64 = 0
+                            var run = 0
+                            var left = lengths[0]
+                            fits = LocationFix.storeColumn(field, of: rows, count: fixCount) { _ in
+                                // Wrapping arithmetic: the shape check above rules out the overflows.
+                                if left == 0 {
+                                    run &+= 1
+                                    left = lengths[run]
+                                }
+                                left &-= 1
+                                current = current &+ deltas[run]
+                                return current
+                            }
+                        }
+                    }
+                    continue
+                }
+                if scratch == nil { scratch = .allocate(capacity: fixCount) }
+                let values = scratch!
+                let valueCount = column.writeRunningSums(to: values)
+                // Values to the fixes the bitmap marks, then each run of marked fixes stores its own.
+                column.scatter(values, valueCount: valueCount)
+                column.forEachMarkedRun(fixCount: fixCount) { start, length in
+                    let runFits = LocationFix.storeColumn(field, of: rows + start, count: length) {
+                        values[start + $0]
+                    }
+                    fits = fits && runFits
+                }
+            }
+        }
+        return fits ? rows : nil
+    }
 }
 
 extension FixColumn {
     /// The canonical column for `values` (all present): plain deltas, or run-length coded deltas when that is
     /// strictly shorter on the wire.
-    static func canonical(values: [Int64]) -> FixColumn {
-        var deltas: [Int64] = []
-        deltas.reserveCapacity(values.count)
-        var previous: Int64 = 0
-        for value in values {
-            deltas.append(value &- previous)
-            previous = value
+    static func canonical(values: UnsafeBufferPointer<Int64>) -> FixColumn {
+        let count = values.count
+        let deltas = [Int64](unsafeUninitializedCapacity: count) { deltas, initialized in
+            var previous: Int64 = 0
+            for index in 0..<count {
+                deltas[index] = values[index] &- previous
+                previous = values[index]
+            }
+            initialized = count
         }
-        var runDeltas: [Int64] = []
-        var runLengths: [UInt32] = []
-        for delta in deltas {
-            if runDeltas.last == delta, runLengths[runLengths.count - 1] < UInt32.max {
-                runLengths[runLengths.count - 1] += 1
-            } else {
-                runDeltas.append(delta)
-                runLengths.append(1)
+        // The sizes of both forms, without building the run form: maximal runs of equal deltas, each at most
+        // UInt32.max long.
+        var plainPayload = 0
+        var runDeltaPayload = 0
+        var runLengthPayload = 0
+        deltas.withUnsafeBufferPointer { deltas in
+            for delta in deltas { plainPayload += Varint.encodedSize(of: ZigZag.encode(delta)) }
+            var start = 0
+            while start < count {
+                let end = runEnd(deltas, from: start)
+                runDeltaPayload += Varint.encodedSize(of: ZigZag.encode(deltas[start]))
+                runLengthPayload += Varint.encodedSize(of: UInt64(end - start))
+                start = end
             }
         }
-        let plainSize = packedSize(deltas.lazy.map { ZigZag.encode($0) })
-        let runSize =
-            packedSize(runDeltas.lazy.map { ZigZag.encode($0) })
-            + packedSize(runLengths.lazy.map { UInt64($0) })
-        if runSize < plainSize {
-            return FixColumn(deltas: runDeltas, runLengths: runLengths)
+        guard
+            packedSize(payload: runDeltaPayload) + packedSize(payload: runLengthPayload)
+                < packedSize(payload: plainPayload)
+        else { return FixColumn(deltas: deltas) }
+        var runDeltas: [Int64] = []
+        var runLengths: [UInt32] = []
+        deltas.withUnsafeBufferPointer { deltas in
+            var start = 0
+            while start < count {
+                let end = runEnd(deltas, from: start)
+                runDeltas.append(deltas[start])
+                runLengths.append(UInt32(end - start))
+                start = end
+            }
         }
-        return FixColumn(deltas: deltas)
+        return FixColumn(deltas: runDeltas, runLengths: runLengths)
     }
 
-    /// Bytes a packed field of these varints takes: key, length, payload; 0 when empty.
-    private static func packedSize(_ values: some Sequence<UInt64>) -> Int {
-        var payload = 0
-        for value in values { payload += Varint.encodedSize(of: value) }
-        return payload == 0 ? 0 : 1 + Varint.encodedSize(of: UInt64(payload)) + payload
+    /// The end of the run of deltas equal to `deltas[start]`, at most UInt32.max long.
+    @inline(__always)
+    private static func runEnd(_ deltas: UnsafeBufferPointer<Int64>, from start: Int) -> Int {
+        var end = start + 1
+        while end < deltas.count, deltas[end] == deltas[start], end - start < Int(UInt32.max) { end += 1 }
+        return end
+    }
+
+    /// Bytes a packed field with a payload of `payload` bytes takes: key, length, payload; 0 when empty.
+    private static func packedSize(payload: Int) -> Int {
+        payload == 0 ? 0 : 1 + Varint.encodedSize(of: UInt64(payload)) + payload
     }
 
     /// The number of steps (values) the column expands to, or an error when its shape is invalid.
@@ -276,6 +396,76 @@ extension FixColumn {
                     current = current &+ delta
                     try emit(current)
                 }
+            }
+        }
+    }
+}
+
+extension FixColumn {
+    /// Writes the column's values (the running sums of its deltas, runs expanded) to `values` and returns how
+    /// many: `checkShape` has bounded that by the fix count, the space `values` has.
+    func writeRunningSums(to values: UnsafeMutablePointer<Int64>) -> Int {
+        var current: Int64 = 0
+        var written = 0
+        deltas.withUnsafeBufferPointer { deltas in
+            if runLengths.isEmpty {
+                for delta in deltas {
+                    current = current &+ delta
+                    values[written] = current
+                    written += 1
+                }
+                return
+            }
+            runLengths.withUnsafeBufferPointer { lengths in
+                for run in 0..<deltas.count {
+                    let delta = deltas[run]
+                    for _ in 0..<lengths[run] {
+                        current = current &+ delta
+                        values[written] = current
+                        written += 1
+                    }
+                }
+            }
+        }
+        return written
+    }
+
+    /// Moves the `valueCount` values at the start of `values` to the indices of the fixes the presence bitmap
+    /// marks. The k-th marked fix is at or after index k, so moving from the last value down never overwrites a
+    /// value not yet moved. `checkShape` has checked that the bitmap marks exactly `valueCount` fixes, all
+    /// within the fix count.
+    func scatter(_ values: UnsafeMutablePointer<Int64>, valueCount: Int) {
+        var next = valueCount
+        presence.withUnsafeBufferPointer { presence in
+            var byteIndex = presence.count
+            while byteIndex > 0 {
+                byteIndex -= 1
+                var bits = presence[byteIndex]
+                while bits != 0 {
+                    let bit = 7 - bits.leadingZeroBitCount
+                    bits &= ~(1 << UInt8(bit))
+                    let fix = byteIndex * 8 + bit
+                    next -= 1
+                    values[fix] = values[next]
+                }
+            }
+        }
+    }
+}
+
+extension FixColumn {
+    /// Calls `body` with each maximal run of consecutive fixes the presence bitmap marks: (first fix, length).
+    func forEachMarkedRun(fixCount: Int, _ body: (Int, Int) -> Void) {
+        presence.withUnsafeBufferPointer { presence in
+            var fix = 0
+            while fix < fixCount {
+                guard presence[fix >> 3] & (1 << UInt8(fix & 7)) != 0 else {
+                    fix += 1
+                    continue
+                }
+                let start = fix
+                while fix < fixCount, presence[fix >> 3] & (1 << UInt8(fix & 7)) != 0 { fix += 1 }
+                body(start, fix - start)
             }
         }
     }

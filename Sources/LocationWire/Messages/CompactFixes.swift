@@ -46,6 +46,20 @@ public struct CompactFixes: LocationWireMessage {
         }
     }
 
+    /// About the size of the encoding, for reserving space once instead of growing the writer several times: a
+    /// few bytes per delta (most deltas of a trace take one to three), one per run length and the bitmaps. Not
+    /// a bound.
+    var encodedSizeEstimate: Int {
+        var estimate = 16 + unknownFields.bytes.count
+        columns.withUnsafeBufferPointer { columns in
+            for index in columns.indices {
+                guard let column = columns[index] else { continue }
+                estimate += 8 + 3 * column.deltas.count + column.runLengths.count + column.presence.count
+            }
+        }
+        return estimate
+    }
+
     public func encodeFields(to writer: inout WireWriter) {
         for fieldNumber in 1...Self.columnCount {
             if let column = columns[fieldNumber] {

@@ -89,6 +89,8 @@ public struct LocationBatch: LocationWireMessage {
     public func encodeFields(to writer: inout WireWriter) {
         if fixes.count > 4 {
             writer.reserveCapacity(forAdditional: 128 + fixes.count * Self.typicalEncodedFixSize)
+        } else if let compactFixes {
+            writer.reserveCapacity(forAdditional: 128 + compactFixes.encodedSizeEstimate)
         }
         if !deviceId.isEmpty { writer.writeStringField(Field.deviceId.key, deviceId) }
         if batchId != 0 { writer.writeFixed64Field(Field.batchId.key, batchId) }

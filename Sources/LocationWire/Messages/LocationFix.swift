@@ -352,6 +352,59 @@ extension LocationFix {
         }
     }
 
+    /// Stores `count` column values of `field`, `value(0)` to `value(count - 1)`, into the rows at `rows`, one a
+    /// row, and returns whether every value fits the field's type. The check has no branch per value (misfits
+    /// are or-ed together and tested once), so a value that does not fit is stored truncated: a caller that gets
+    /// false must drop the rows. One loop per field, chosen once per column.
+    @inline(__always)
+    static func storeColumn(
+        _ field: Field, of rows: UnsafeMutablePointer<LocationFix>, count: Int, _ value: (Int) -> Int64
+    ) -> Bool {
+        var misfit: UInt64 = 0
+        @inline(__always) func each(_ store: (UnsafeMutablePointer<LocationFix>, Int64) -> Void) {
+            for index in 0..<count { store(rows + index, value(index)) }
+        }
+        @inline(__always) func int32(_ value: Int64) -> Int32 {
+            misfit |= UInt64(bitPattern: value &- Int64(Int32(truncatingIfNeeded: value)))
+            return Int32(truncatingIfNeeded: value)
+        }
+        @inline(__always) func uint32(_ value: Int64) -> UInt32 {
+            misfit |= UInt64(bitPattern: value) >> 32
+            return UInt32(truncatingIfNeeded: value)
+        }
+        @inline(__always) func bool(_ value: Int64) -> Bool {
+            misfit |= UInt64(bitPattern: value) >> 1
+            return value != 0
+        }
+        switch field {
+        case .sequence: each { $0.pointee.sequence = UInt64(bitPattern: $1) }
+        case .timeMs: each { $0.pointee.timeMs = $1 }
+        case .latitudeE7: each { $0.pointee.latitudeE7 = int32($1) }
+        case .longitudeE7: each { $0.pointee.longitudeE7 = int32($1) }
+        case .horizontalAccuracyCm: each { $0.pointee.horizontalAccuracyCm = uint32($1) }
+        case .altitudeCm: each { $0.pointee.altitudeCm = int32($1) }
+        case .verticalAccuracyCm: each { $0.pointee.verticalAccuracyCm = uint32($1) }
+        case .speedCmS: each { $0.pointee.speedCmS = uint32($1) }
+        case .speedAccuracyCmS: each { $0.pointee.speedAccuracyCmS = uint32($1) }
+        case .courseCdeg: each { $0.pointee.courseCdeg = uint32($1) }
+        case .courseAccuracyCdeg: each { $0.pointee.courseAccuracyCdeg = uint32($1) }
+        case .elapsedRealtimeMs: each { $0.pointee.elapsedRealtimeMs = UInt64(bitPattern: $1) }
+        case .reason: each { $0.pointee.reason = FixReason(rawValue: int32($1)) }
+        case .source: each { $0.pointee.source = FixSource(rawValue: int32($1)) }
+        case .batteryPercent: each { $0.pointee.batteryPercent = uint32($1) }
+        case .batteryState: each { $0.pointee.batteryState = BatteryState(rawValue: int32($1)) }
+        case .motionActivity: each { $0.pointee.motionActivity = MotionActivity(rawValue: int32($1)) }
+        case .motionConfidencePct: each { $0.pointee.motionConfidencePct = uint32($1) }
+        case .floor: each { $0.pointee.floor = int32($1) }
+        case .ageMs: each { $0.pointee.ageMs = uint32($1) }
+        case .isMock: each { $0.pointee.isMock = bool($1) }
+        case .ellipsoidalHeightCm: each { $0.pointee.ellipsoidalHeightCm = int32($1) }
+        case .pressureHpa: each { $0.pointee.pressureHpaBits = uint32($1) }
+        case .bootId: each { $0.pointee.bootId = UInt64(bitPattern: $1) }
+        }
+        return misfit == 0
+    }
+
     /// Stores the values of column `field` into `rows`, each checked to fit the field's type. One loop per field,
     /// so the field is chosen once per column, not once per value.
     static func fillColumn(

@@ -35,8 +35,8 @@ public struct Polygon: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        writer.writePackedFixed32(Field.latitudesE7.key, latitudesE7) { UInt32(bitPattern: $0) }
-        writer.writePackedFixed32(Field.longitudesE7.key, longitudesE7) { UInt32(bitPattern: $0) }
+        writer.writePackedFixed32(Field.latitudesE7.key, latitudesE7)
+        writer.writePackedFixed32(Field.longitudesE7.key, longitudesE7)
         writer.writeUnknownFields(unknownFields)
     }
 

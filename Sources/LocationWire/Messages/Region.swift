@@ -62,6 +62,14 @@ public struct Region: LocationWireMessage {
         }
     }
 
+    /// About the size of this region's encoding, for reserving space: its strings, its vertices and a
+    /// generous allowance for the scalar fields and keys. Not a bound.
+    var encodedSizeEstimate: Int {
+        let vertices = (polygon?.latitudesE7.count ?? 0) + (polygon?.longitudesE7.count ?? 0)
+        return 64 + id.utf8.count + parentId.utf8.count + name.utf8.count + 4 * vertices
+            + unknownFields.bytes.count
+    }
+
     public func encodeFields(to writer: inout WireWriter) {
         if !id.isEmpty { writer.writeStringField(Field.id.key, id) }
         if version != 0 { writer.writeVarintField(Field.version.key, version) }

@@ -57,6 +57,16 @@ public struct RegionAssignment: LocationWireMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
+        // A 20-region assignment outgrows the writer's first buffer several times; reserving about its size once
+        // replaces those doublings and copies (an estimate: the writer still grows if it is short).
+        if regions.count > 4 {
+            var estimate = 64
+            // Through the buffer: a `for` loop over the array would copy each region, retains included.
+            regions.withUnsafeBufferPointer { regions in
+                for index in regions.indices { estimate += regions[index].encodedSizeEstimate }
+            }
+            writer.reserveCapacity(forAdditional: estimate)
+        }
         if assignmentVersion != 0 {
             writer.writeVarintField(Field.assignmentVersion.key, assignmentVersion)
         }

@@ -78,17 +78,34 @@ extension LocationWireMessage {
     }
 
     /// The canonical protobuf binary encoding.
+    ///
+    /// One allocation, the returned array, for a message of up to 1 KiB: the writer starts in a stack buffer and
+    /// the bytes are copied out at their exact size. A larger message also allocates the writer's buffer.
     public func serializedBytes() -> [UInt8] {
-        var writer = WireWriter()
-        encodeFields(to: &writer)
-        return writer.finish()
+        WireWriter.withScratchWriter { (writer: consuming WireWriter) in
+            encodeFields(to: &writer)
+            return writer.finish()
+        }
+    }
+
+    /// Replaces the contents of `bytes` with the canonical protobuf binary encoding, keeping its capacity: once
+    /// `bytes` has grown to the size of the messages encoded into it, a message of up to 1 KiB is encoded with no
+    /// allocation (as C++'s `SerializeToString` into a reused string). `bytes` must not be shared with another
+    /// array variable, or the first encoding copies it.
+    public func serialize(into bytes: inout [UInt8]) {
+        WireWriter.withScratchWriter { (writer: consuming WireWriter) in
+            encodeFields(to: &writer)
+            bytes.removeAll(keepingCapacity: true)
+            writer.withWrittenBytes { bytes.append(contentsOf: $0) }
+        }
     }
 
     /// The length of ``serializedBytes()``.
     public var serializedSize: Int {
-        var writer = WireWriter()
-        encodeFields(to: &writer)
-        return writer.count
+        WireWriter.withScratchWriter { (writer: consuming WireWriter) in
+            encodeFields(to: &writer)
+            return writer.count
+        }
     }
 }
 

@@ -10,6 +10,8 @@ public struct WireWriter: ~Copyable, FieldWriter {
     private var capacity: Int
     /// Bytes written so far.
     package private(set) var count: Int
+    /// False while the writer writes into memory its caller lent it (``init(startingIn:)``): it must not free it.
+    private var ownsStorage: Bool
 
     /// A writer with room for `initialCapacity` bytes before it must grow.
     package init(initialCapacity: Int = 256) {
@@ -17,15 +19,41 @@ public struct WireWriter: ~Copyable, FieldWriter {
         self.storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         self.capacity = capacity
         self.count = 0
+        self.ownsStorage = true
+    }
+
+    /// A writer that starts in `scratch`, memory the caller owns and keeps alive while the writer lives (stack
+    /// memory from `withUnsafeTemporaryAllocation`): a message that fits is written with no allocation, and one
+    /// that does not moves to memory of its own the first time it grows, as any writer would.
+    package init(startingIn scratch: UnsafeMutableRawBufferPointer) {
+        precondition(scratch.count >= 16, "a scratch buffer needs room for a few fields")
+        self.storage = scratch.baseAddress!
+        self.capacity = scratch.count
+        self.count = 0
+        self.ownsStorage = false
     }
 
     deinit {
-        storage.deallocate()
+        if ownsStorage { storage.deallocate() }
     }
 
-    /// The bytes written, as an array.
+    /// The bytes written, as an array of exactly their size (one allocation, one copy).
     package consuming func finish() -> [UInt8] {
         [UInt8](UnsafeRawBufferPointer(start: storage, count: count))
+    }
+
+    /// How large the stack scratch buffer of ``withScratchWriter(_:)`` is: `withUnsafeTemporaryAllocation`
+    /// allocates on the stack up to 1024 bytes without asking the runtime how much stack is left.
+    static let scratchByteCount = 1024
+
+    /// Calls `body` with a writer that starts in a stack buffer of ``scratchByteCount`` bytes: encoding a message
+    /// that fits allocates nothing until the caller copies the bytes out. (A closure is fine here: it captures
+    /// a reference to the message, it does not copy it.)
+    @inline(__always)
+    package static func withScratchWriter<Result>(_ body: (consuming WireWriter) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(byteCount: scratchByteCount, alignment: 8) { scratch in
+            body(WireWriter(startingIn: scratch))
+        }
     }
 
     /// Calls `body` with the bytes written so far, without copying them.
@@ -64,9 +92,10 @@ public struct WireWriter: ~Copyable, FieldWriter {
     private mutating func resize(to newCapacity: Int) {
         let newStorage = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
         newStorage.copyMemory(from: storage, byteCount: count)
-        storage.deallocate()
+        if ownsStorage { storage.deallocate() }
         storage = newStorage
         capacity = newCapacity
+        ownsStorage = true
     }
 
     // MARK: - Primitives (the field writers are in ``FieldWriter``)
@@ -162,31 +191,43 @@ public struct WireWriter: ~Copyable, FieldWriter {
         }
     }
 
-    /// Writes a packed repeated field of varints; nothing when `values` is empty.
+    /// Writes a packed repeated field of varints; nothing when `values` is empty. The payload's size is summed
+    /// first (branch-free sizes), so its length is written in its final form and the payload is written after
+    /// one capacity check, with no check per value and no move of the payload when it reaches 128 bytes.
     @inline(__always)
     package mutating func writePackedVarints<Element>(
         _ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt64
     ) {
         guard !values.isEmpty else { return }
-        let lengthOffset = beginLengthDelimitedField(key)
-        for value in values {
-            writeVarint(convert(value))
+        values.withUnsafeBufferPointer { values in
+            var payloadSize = 0
+            for value in values { payloadSize &+= Varint.encodedSize(of: convert(value)) }
+            writeKey(key)
+            writeVarint(UInt64(payloadSize))
+            reserve(payloadSize)
+            // In bounds: each value takes exactly the bytes its size counted, and the sizes were reserved.
+            var position = storage + count
+            for value in values { Varint.store(convert(value), advancing: &position) }
+            precondition(position == storage + count + payloadSize, "packed varint sizes disagree")
+            count += payloadSize
         }
-        finishLengthDelimitedField(at: lengthOffset)
     }
 
-    /// Writes a packed repeated field of 4-byte values; nothing when `values` is empty.
-    package mutating func writePackedFixed32<Element>(
-        _ key: FieldKey, _ values: [Element], _ convert: (Element) -> UInt32
-    ) {
+    /// Writes a packed repeated sfixed32 field; nothing when `values` is empty. On a little-endian host the
+    /// array's memory already is the wire form, so it is copied whole instead of value by value.
+    package mutating func writePackedFixed32(_ key: FieldKey, _ values: [Int32]) {
         guard !values.isEmpty else { return }
         writeKey(key)
-        writeVarint(UInt64(values.count * 4))
-        reserve(values.count * 4)
-        for value in values {
-            storage.storeBytes(of: convert(value).littleEndian, toByteOffset: count, as: UInt32.self)
-            count += 4
-        }
+        writeVarint(UInt64(values.count &* 4))
+        #if _endian(little)
+            values.withUnsafeBytes { writeRaw($0) }
+        #else
+            reserve(values.count &* 4)
+            for value in values {
+                storage.storeBytes(of: value.littleEndian, toByteOffset: count, as: Int32.self)
+                count += 4
+            }
+        #endif
     }
 
     /// Reserves `maxByteCount` bytes and returns a ``BoundedWireWriter`` that writes into them without checking

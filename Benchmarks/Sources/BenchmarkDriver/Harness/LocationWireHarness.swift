@@ -9,7 +9,7 @@ struct LocationWireHarness: SwiftHarness {
     let implementation = Self.name
     let version: String
     let operations = [
-        "decode", "decode-read-all", "decode-expand", "encode", "json-print", "json-parse", "validate",
+        "decode", "decode-read-all", "decode-expand", "encode", "encode-reuse", "json-print", "json-parse", "validate",
     ]
 
     func prepare(_ operation: String, on workload: WorkloadFiles) throws -> PreparedOperation? {
@@ -56,6 +56,17 @@ struct LocationWireHarness: SwiftHarness {
             return PreparedOperation(
                 loop: { iterations, cursor in
                     timedLoop(iterations, &cursor, count) { index in consume(messages[index].serializedBytes().count) }
+                }, checks: ["encoded_bytes": encodedBytes])
+        case "encode-reuse":
+            // Into one array kept across operations (`serialize(into:)`), as C++'s encode-reuse keeps its buffer.
+            let encodedBytes = messages.reduce(0) { $0 + $1.serializedBytes().count }
+            var buffer: [UInt8] = []
+            return PreparedOperation(
+                loop: { iterations, cursor in
+                    timedLoop(iterations, &cursor, count) { index in
+                        messages[index].serialize(into: &buffer)
+                        consume(buffer.count)
+                    }
                 }, checks: ["encoded_bytes": encodedBytes])
         case "json-print":
             guard !workload.json.isEmpty else { return nil }
