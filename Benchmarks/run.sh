@@ -3,7 +3,7 @@
 # driver (release), then `locwire-bench run` drives LocationWire, swift-protobuf, C++ protobuf, native upb,
 # protobuf-go, protobuf-java, protobuf-c and Python protobuf through one protocol (Benchmarks/peers/PROTOCOL.md) on
 # the same inputs, interleaved sample by sample, and writes Benchmarks/RESULTS.md and Benchmarks/results.json.
-# About 20 minutes with the defaults (10 rounds, the instruction counts); a quiet machine gives steadier figures.
+# About 12 minutes with the defaults (10 rounds, the instruction counts); a quiet machine gives steadier figures.
 # Arguments go to `locwire-bench run` (see --help): --quick for a rough run in a few minutes, --rounds N,
 # --only IMPLEMENTATION, --workload NAME, --output FILE.
 # The region planner's and the engines' benchmarks run alone: `.build/release/locwire-bench planner|engines`.
