@@ -29,44 +29,26 @@ static const ProtobufCMessageDescriptor *find_descriptor(const char *full_name) 
 /* The inputs unpacked once per workload, shared by the encodes (so that their states do not hold a copy each) and
  * freed when the last of them is released. */
 typedef struct {
-  const bench_workload *workload;
   ProtobufCMessage **decoded; /* one per input */
-  int users;
+  size_t count;
 } shared_inputs;
 
-static shared_inputs **shared_list;
-static size_t shared_count;
-
-/* Unpacks every input of w (prepare_state has checked that each does). */
-static shared_inputs *acquire_inputs(const bench_workload *w, const ProtobufCMessageDescriptor *descriptor) {
-  for (size_t i = 0; i < shared_count; i++) {
-    if (shared_list[i]->workload == w && shared_list[i]->users > 0) {
-      shared_list[i]->users++;
-      return shared_list[i];
-    }
-  }
+/* Unpacks every input of w (prepare_state has checked that each does); for bench_shared_acquire. */
+static void *unpack_inputs(const bench_workload *w, const void *descriptor) {
   shared_inputs *inputs = calloc(1, sizeof *inputs);
-  inputs->workload = w;
-  inputs->users = 1;
+  inputs->count = w->count;
   inputs->decoded = calloc(w->count, sizeof *inputs->decoded);
+  if (inputs->decoded == NULL) bench_fail("out of memory");
   for (size_t i = 0; i < w->count; i++) {
     inputs->decoded[i] = protobuf_c_message_unpack(descriptor, NULL, w->sizes[i], w->inputs[i]);
   }
-  shared_list = realloc(shared_list, (shared_count + 1) * sizeof *shared_list);
-  shared_list[shared_count++] = inputs;
   return inputs;
 }
 
-static void release_inputs(shared_inputs *inputs) {
-  if (inputs == NULL || --inputs->users > 0) return;
-  for (size_t i = 0; i < inputs->workload->count; i++) protobuf_c_message_free_unpacked(inputs->decoded[i], NULL);
+static void free_inputs(void *data) {
+  shared_inputs *inputs = data;
+  for (size_t i = 0; i < inputs->count; i++) protobuf_c_message_free_unpacked(inputs->decoded[i], NULL);
   free(inputs->decoded);
-  for (size_t i = 0; i < shared_count; i++) {
-    if (shared_list[i] == inputs) {
-      shared_list[i] = shared_list[--shared_count];
-      break;
-    }
-  }
   free(inputs);
 }
 
@@ -79,7 +61,7 @@ typedef struct {
 static void release(void *opaque) {
   state *s = opaque;
   if (s == NULL) return;
-  release_inputs(s->inputs);
+  bench_shared_release(s->inputs);
   free(s->buffer);
   free(s);
 }
@@ -115,7 +97,7 @@ static int prepare_state(const bench_workload *w, int keep, state **out, unsigne
     *encoded += packed;
     if (packed > *largest) *largest = packed;
   }
-  if (keep) s->inputs = acquire_inputs(w, descriptor);
+  if (keep) s->inputs = bench_shared_acquire(w, unpack_inputs, descriptor, free_inputs);
   return 0;
 }
 

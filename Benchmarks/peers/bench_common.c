@@ -492,6 +492,46 @@ fail:
 }
 
 /* ---------------------------------------------------------------------------------------------------------------
+ * Per-workload state shared between operations (bench_shared_acquire). */
+
+typedef struct {
+  const bench_workload *workload;
+  void *data;
+  void (*destroy)(void *data);
+  int users;
+} shared_entry;
+
+static shared_entry *shared;
+static size_t shared_count;
+
+void *bench_shared_acquire(const bench_workload *w, void *(*make)(const bench_workload *w, const void *context),
+                           const void *context, void (*destroy)(void *data)) {
+  for (size_t i = 0; i < shared_count; i++) {
+    if (shared[i].workload == w) {
+      shared[i].users++;
+      return shared[i].data;
+    }
+  }
+  shared = realloc(shared, (shared_count + 1) * sizeof *shared);
+  if (shared == NULL) bench_fail("out of memory");
+  shared[shared_count] = (shared_entry){w, make(w, context), destroy, 1};
+  return shared[shared_count++].data;
+}
+
+void bench_shared_release(void *data) {
+  if (data == NULL) return;
+  for (size_t i = 0; i < shared_count; i++) {
+    if (shared[i].data == data) {
+      if (--shared[i].users == 0) {
+        shared[i].destroy(data);
+        shared[i] = shared[--shared_count];
+      }
+      return;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
  * Prepared operations. */
 
 typedef struct {

@@ -69,6 +69,14 @@ typedef struct {
  * (0, or 2 for a bad command line). */
 int bench_main(int argc, char **argv, const bench_harness *harness);
 
+/* Something built once per workload and shared by the operations that need it (the encodes' decoded inputs), so
+ * their states do not hold a copy each: the first acquire makes it with make(w, context), later ones on the same
+ * workload return it, and the release that drops its last user frees it with destroy. */
+void *bench_shared_acquire(const bench_workload *w, void *(*make)(const bench_workload *w, const void *context),
+                           const void *context, void (*destroy)(void *data));
+/* Drops one user of what bench_shared_acquire returned; NULL is ignored. */
+void bench_shared_release(void *data);
+
 /* Sets out->error to the message and returns -1, for `return bench_prepare_error(out, ...)` in prepare. */
 int bench_prepare_error(bench_prepared *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Sets out->ok = 0 and out->reason, returns 0: the operation does not apply to this workload. */

@@ -39,25 +39,14 @@ static upb_DefPool *pool;
 /* The inputs decoded once per workload into one arena, shared by the encodes (so that their states do not hold a
  * copy each) and freed when the last of them is released. */
 typedef struct {
-  const bench_workload *workload;
   upb_Arena *arena;
   upb_Message **decoded; /* one per input */
-  int users;
 } shared_inputs;
 
-static shared_inputs **shared_list;
-static size_t shared_count;
-
-static void release_inputs(shared_inputs *inputs) {
-  if (inputs == NULL || --inputs->users > 0) return;
+static void free_inputs(void *data) {
+  shared_inputs *inputs = data;
   upb_Arena_Free(inputs->arena);
   free(inputs->decoded);
-  for (size_t i = 0; i < shared_count; i++) {
-    if (shared_list[i] == inputs) {
-      shared_list[i] = shared_list[--shared_count];
-      break;
-    }
-  }
   free(inputs);
 }
 
@@ -71,7 +60,7 @@ typedef struct {
 static void release(void *opaque) {
   state *s = opaque;
   if (s == NULL) return;
-  release_inputs(s->inputs);
+  bench_shared_release(s->inputs);
   free(s->block);
   free(s);
 }
@@ -148,23 +137,14 @@ static upb_Arena *operation_arena(const state *s) {
   return arena;
 }
 
-/* Decodes every input of w into a shared arena (prepare_state has checked that each decodes). */
-static shared_inputs *acquire_inputs(const state *s, const bench_workload *w) {
-  for (size_t i = 0; i < shared_count; i++) {
-    if (shared_list[i]->workload == w && shared_list[i]->users > 0) {
-      shared_list[i]->users++;
-      return shared_list[i];
-    }
-  }
+/* Decodes every input of w into a shared arena (prepare_state has checked that each decodes); for
+ * bench_shared_acquire, with the operation's state as context. */
+static void *decode_inputs(const bench_workload *w, const void *context) {
   shared_inputs *inputs = calloc(1, sizeof *inputs);
-  inputs->workload = w;
-  inputs->users = 1;
   inputs->arena = upb_Arena_New();
   inputs->decoded = calloc(w->count, sizeof *inputs->decoded);
   if (inputs->arena == NULL || inputs->decoded == NULL) bench_fail("out of memory");
-  for (size_t i = 0; i < w->count; i++) inputs->decoded[i] = decode_into(s, w, i, inputs->arena);
-  shared_list = realloc(shared_list, (shared_count + 1) * sizeof *shared_list);
-  shared_list[shared_count++] = inputs;
+  for (size_t i = 0; i < w->count; i++) inputs->decoded[i] = decode_into(context, w, i, inputs->arena);
   return inputs;
 }
 
@@ -205,7 +185,7 @@ static int prepare_state(const bench_workload *w, int flags, void **out, bench_p
     if (space > largest) largest = space;
     upb_Arena_Free(arena);
   }
-  if (flags & KEEP) s->inputs = acquire_inputs(s, w);
+  if (flags & KEEP) s->inputs = bench_shared_acquire(w, decode_inputs, s, free_inputs);
   if (flags & (BLOCK_FOR_DECODE | BLOCK_FOR_ENCODE)) {
     s->block_size = largest + (64u << 10);
     s->block = malloc(s->block_size);
