@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HTML outputs in a real browser (issue 13): renders the real track (../shared/data/korita-zbevnica.gpx, with
+# The HTML outputs in a real browser (issue 13): renders the real track (conformance/data/korita-zbevnica.gpx, with
 # the example regions and the events `simulate fences` finds on it) and the conformance report to HTML, then
 # opens each in headless Chromium (scripts/browser-check.py, over the DevTools protocol) and checks that the
 # screenshot is not blank, that the track's colour is at the pixels where `render --debug-projection` says the
@@ -9,10 +9,9 @@
 #
 #   scripts/browser-check.sh [--no-build] [--keep DIR]
 #
-# Needs chromium (apt-get install -y chromium), and python3 with Pillow and websocket-client (pip). The track is
-# read from ../shared/data next to the repository, or from $LOCWIRE_SHARED_DATA; where neither has it, the same
-# track is drawn from the committed vector fences.real.korita-default. $LOCWIRE names a locwire
-# binary (default: the debug build, built unless --no-build). Exit status 0 when every page passes, 1 otherwise.
+# Needs chromium (apt-get install -y chromium), and python3 with Pillow and websocket-client (pip). $LOCWIRE names a
+# locwire binary (default: the debug build, built unless --no-build). Exit status 0 when every page passes, 1
+# otherwise.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -27,8 +26,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-data=${LOCWIRE_SHARED_DATA:-$root/../shared/data}
-track="$data/korita-zbevnica.gpx"
+track=conformance/data/korita-zbevnica.gpx
 if [ -z "${LOCWIRE:-}" ]; then
     [ "$build" = 1 ] && swift build --product locwire >/dev/null
     LOCWIRE="$(swift build --show-bin-path)/locwire"
@@ -38,20 +36,12 @@ work=${keep:-$(mktemp -d)}
 mkdir -p "$work"
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 
-if [ -f "$track" ]; then
-    echo "rendering the real track $track and the conformance report into $work"
-    "$LOCWIRE" simulate fences --trace "$track" --regions examples/korita-regions.geojson \
-        --policy examples/walker-policy.json --output "$work/events.json" 2>/dev/null
-    "$LOCWIRE" render "$track" --regions examples/korita-regions.geojson --events "$work/events.json" --html \
-        --width 1000 --height 700 --title "korita-zbevnica.gpx" --output "$work/track.html" \
-        --debug-projection "$work/track-projection.json" 2>/dev/null
-else
-    # The committed fence vectors carry the same real track (513 timed points), so the check still runs on it.
-    echo "no $track on this machine (set LOCWIRE_SHARED_DATA); drawing the same track from the vector" \
-        "fences.real.korita-default instead"
-    "$LOCWIRE" render --vector conformance/vectors/fences.json --case fences.real.korita-default --html \
-        --width 1000 --height 700 --output "$work/track.html" --debug-projection "$work/track-projection.json"
-fi
+echo "rendering the real track $track and the conformance report into $work"
+"$LOCWIRE" simulate fences --trace "$track" --regions examples/korita-regions.geojson \
+    --policy examples/walker-policy.json --output "$work/events.json" 2>/dev/null
+"$LOCWIRE" render "$track" --regions examples/korita-regions.geojson --events "$work/events.json" --html \
+    --width 1000 --height 700 --title "korita-zbevnica.gpx" --output "$work/track.html" \
+    --debug-projection "$work/track-projection.json" 2>/dev/null
 "$LOCWIRE" conformance run --format html --output "$work/report.html" --quiet
 
 python3 scripts/browser-check.py self-check "$work/track.html" "$work/track-projection.json"

@@ -134,9 +134,11 @@ fi
 
 step 5 "conformance vectors ($locwire conformance generate)"
 if ((check)); then
-  # The generator reads conformance/regressions beside the folder it writes: give it the committed ones.
+  # The generator reads conformance/regressions and conformance/data beside the folder it writes: give it the
+  # committed ones.
   mkdir -p "$out/conformance"
   cp -R conformance/regressions "$out/conformance/regressions"
+  cp -R conformance/data "$out/conformance/data"
   (cd "$out" && "$locwire" conformance generate --output conformance/vectors >/dev/null 2>"$tmp/vectors.log") ||
     { cat "$tmp/vectors.log" >&2; fail "locwire conformance generate failed"; }
   compare conformance/vectors

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates docs/images/korita.png, the README's picture of a real track: ../shared/data/korita-zbevnica.gpx
-# (or $LOCWIRE_SHARED_DATA/korita-zbevnica.gpx) with the example regions and the fence events `simulate fences`
+# Regenerates docs/images/korita.png, the README's picture of a real track: conformance/data/korita-zbevnica.gpx
+# with the example regions and the fence events `simulate fences`
 # finds on it, rendered by `locwire render --html` and photographed by headless Chromium, then reduced to a
 # 256-colour PNG with Pillow so it stays small (under 300 KB).
 #
@@ -13,9 +13,7 @@ cd "$root"
 build=1
 [ "${1:-}" = "--no-build" ] && build=0
 
-data=${LOCWIRE_SHARED_DATA:-$root/../shared/data}
-track="$data/korita-zbevnica.gpx"
-[ -f "$track" ] || { echo "no $track (set LOCWIRE_SHARED_DATA)" >&2; exit 2; }
+track=conformance/data/korita-zbevnica.gpx
 if [ -z "${LOCWIRE:-}" ]; then
     [ "$build" = 1 ] && swift build --product locwire >/dev/null
     LOCWIRE="$(swift build --show-bin-path)/locwire"

@@ -122,23 +122,15 @@ struct TraceWriter {
     }
 }
 
-/// Real traces from ../shared/data, read at generation time (the data is not copied into the project; the vectors
-/// carry the fixes derived from it, with the source named in their comments).
+/// The real traces the behaviour vectors replay, from `conformance/data/` (its README gives each file's origin and
+/// licence). The vectors carry the fixes derived from them, with the source named in their comments.
 enum RealTraces {
-    static let sharedData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data")
-
     /// korita-zbevnica.gpx (tkrajina/gpxpy test files, Apache-2.0): a GPS logger's hike near Rijeka, Croatia,
-    /// its 514 timed points about 11 s apart. Nil when the file is absent.
-    static let korita: [LocationFix]? = {
-        guard let data = try? Data(contentsOf: sharedData.appendingPathComponent("korita-zbevnica.gpx")) else {
-            return nil
-        }
-        return try? GPXTrace(data: data).fixes
-    }()
+    /// its 513 timed points about 11 s apart.
+    static let koritaFile = "korita-zbevnica.gpx"
 
     static let koritaSource =
-        "../shared/data/korita-zbevnica.gpx (a real hike recorded by a GPS logger; tkrajina/gpxpy test files, "
+        "conformance/data/korita-zbevnica.gpx (a real hike recorded by a GPS logger; tkrajina/gpxpy test files, "
         + "Apache-2.0)"
 }
 

@@ -7,6 +7,7 @@ import LocationWireTools
 /// (proto/BEHAVIOR.md "Fences", with the geometry of "Geometry").
 enum FenceFamily: VectorFamily {
     static let name = "fences"
+    static let readsInputFiles = true
     static let description = """
         A device's fence engine (FEATURE_FENCES, proto/BEHAVIOR.md "Fences"): regions armed, a trace of fixes and \
         arming changes, and every event reported, field for field: state reports after arming, enter and exit \
@@ -541,7 +542,7 @@ enum FenceFamily: VectorFamily {
     // MARK: - Real traces
 
     static func realTraces(_ builder: inout VectorBuilder) {
-        guard let korita = RealTraces.korita else { return }
+        let korita = builder.inputs.korita
         var trace = TraceWriter()
         trace.fixes = korita
         func around(_ index: Int) -> (Double, Double) {

@@ -7,6 +7,7 @@ import LocationWireTools
 /// batches go out (proto/BEHAVIOR.md "Recording" and "Upload scheduling").
 enum RecordingFamily: VectorFamily {
     static let name = "recording"
+    static let readsInputFiles = true
     static let description = """
         A device's recording engine and upload timer (FEATURE_RECORDING, proto/BEHAVIOR.md "Recording" and \
         "Upload scheduling"): fixes as the OS delivers them, under one policy, and the whole outcome: the fixes \
@@ -655,7 +656,7 @@ enum RecordingFamily: VectorFamily {
     // MARK: - Real traces
 
     static func realTraces(_ builder: inout VectorBuilder) {
-        guard let korita = RealTraces.korita else { return }
+        let korita = builder.inputs.korita
         var trace = TraceWriter()
         trace.fixes = korita
         let policies: [(String, String, TrackingPolicy)] = [

@@ -15,11 +15,14 @@ struct VectorBuilder {
     }
 
     let family: String
+    /// The files the vectors are built from (the real traces).
+    let inputs: VectorInputs
     private(set) var vectors: [Vector] = []
     private var ids: Set<String> = []
 
-    init(family: String) {
+    init(family: String, inputs: VectorInputs) {
         self.family = family
+        self.inputs = inputs
     }
 
     mutating func add(_ vector: Vector) {
@@ -176,12 +179,17 @@ protocol VectorFamily {
     static var description: String { get }
     /// The family's parts, in the order their vectors appear in the file.
     static var sections: [VectorFamilySection] { get }
+    /// True for a family whose vectors read ``VectorInputs`` (a real trace): it is built only from inputs read
+    /// from conformance/.
+    static var readsInputFiles: Bool { get }
 }
 
 extension VectorFamily {
+    static var readsInputFiles: Bool { false }
+
     /// Every vector of the family.
-    static func build() -> VectorBuilder {
-        var builder = VectorBuilder(family: name)
+    static func build(_ inputs: VectorInputs) -> VectorBuilder {
+        var builder = VectorBuilder(family: name, inputs: inputs)
         for section in sections { section(&builder) }
         return builder
     }

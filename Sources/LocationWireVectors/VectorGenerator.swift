@@ -8,18 +8,18 @@ import LocationWireTools
 public enum VectorGenerator {
     public static let generatorName = "locwire conformance generate 1.0.0"
 
-    /// Every family's file, in a fixed order. Vectors in `regressions` (one JSON vector per file, as
+    /// Every family's file, in a fixed order. The regression vectors of `inputs` (one JSON vector per file, as
     /// `locwire fuzz` writes them) join the wire family, their expectations rechecked like any other vector's.
-    public static func generate(regressions: URL? = nil) throws -> [VectorFile] {
-        let regressionVectors = try loadRegressions(regressions)
-        return families.map { family in file(of: family, regressions: regressionVectors) }
+    public static func generate(_ inputs: VectorInputs) -> [VectorFile] {
+        families.map { family in file(of: family, inputs: inputs) }
     }
 
     /// One family's file, built in-process (`ledger`, `session`, ...), without regression vectors; nil for a name
-    /// no family has. For tools that replay a family elsewhere, as `locwire-server probe` replays the ledger
-    /// vectors over HTTP, so that they need no checkout of conformance/vectors/.
+    /// no family has, or for a family built from files (``VectorFamily/readsInputFiles``). For tools that replay a
+    /// family elsewhere, as `locwire-server probe` replays the ledger vectors over HTTP, so that they need no
+    /// checkout of conformance/.
     public static func generate(family name: String) -> VectorFile? {
-        families.first { $0.name == name }.map { file(of: $0, regressions: []) }
+        families.first { $0.name == name && !$0.readsInputFiles }.map { file(of: $0, inputs: .none) }
     }
 
     /// Every family, in the order of the files.
@@ -31,10 +31,10 @@ public enum VectorGenerator {
         ]
     }
 
-    static func file(of family: any VectorFamily.Type, regressions: [Vector]) -> VectorFile {
-        var builder = family.build()
+    static func file(of family: any VectorFamily.Type, inputs: VectorInputs) -> VectorFile {
+        var builder = family.build(inputs)
         if family.name == WireFamily.name {
-            for vector in regressions { builder.regression(vector) }
+            for vector in inputs.regressions { builder.regression(vector) }
         }
         let used = Set(builder.vectors.flatMap(\.flags))
         let flags = VectorFlags.all.filter { used.contains($0.key) }
@@ -48,30 +48,9 @@ public enum VectorGenerator {
         public let reason: String
     }
 
-    /// The regression vectors of a folder, in file name order; none when it does not exist.
-    static func loadRegressions(_ directory: URL?) throws -> [Vector] {
-        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
-            return []
-        }
-        return try names.filter { $0.hasSuffix(".json") }.sorted().map { name in
-            do {
-                return try JSONDecoder().decode(
-                    Vector.self, from: Data(contentsOf: directory.appendingPathComponent(name)))
-            } catch {
-                throw VectorFileError(message: "regression vector \(name): \(error)")
-            }
-        }
-    }
-
-    /// The regression folder that belongs to a vector directory: `conformance/regressions` beside `conformance/vectors`.
-    public static func regressionsDirectory(besides vectors: URL) -> URL {
-        vectors.deletingLastPathComponent().appendingPathComponent("regressions")
-    }
-
-    /// Writes the files into `directory`, or with `check`, compares them with what is there and returns the
+    /// Writes `files` into `directory`, or with `check`, compares them with what is there and returns the
     /// differences instead of writing.
-    public static func write(to directory: URL, check: Bool) throws -> [Difference] {
-        let files = try generate(regressions: regressionsDirectory(besides: directory))
+    public static func write(_ files: [VectorFile], to directory: URL, check: Bool) throws -> [Difference] {
         var differences: [Difference] = []
         if !check {
             try FileAccess.createDirectory(directory.path)

@@ -210,16 +210,22 @@ struct ConformanceGenerateCommand: ParsableCommand {
     var check = false
 
     func run() throws {
+        let directory = URL(fileURLWithPath: output)
+        let files: [VectorFile]
+        do {
+            files = VectorGenerator.generate(try VectorInputs.load(besides: directory))
+        } catch {
+            // A missing or unreadable input (VectorInputError, a regression vector) is a setup problem: exit 2.
+            throw UsageFailure(message: "cannot generate the vectors: \(error)")
+        }
         let differences: [VectorGenerator.Difference]
         do {
-            differences = try VectorGenerator.write(to: URL(fileURLWithPath: output), check: check)
+            differences = try VectorGenerator.write(files, to: directory, check: check)
         } catch let error as FileAccessError {
             throw UsageFailure(message: error.description)
         } catch {
             throw UsageFailure(message: "cannot write vectors to \(output): \(error)")
         }
-        let files = try VectorGenerator.generate(
-            regressions: VectorGenerator.regressionsDirectory(besides: URL(fileURLWithPath: output)))
         let count = files.reduce(0) { $0 + $1.vectors.count }
         if check {
             guard differences.isEmpty else {

@@ -17,10 +17,24 @@ import Testing
     }
 
     @Test func committedVectorsAreCurrent() throws {
-        let differences = try VectorGenerator.write(to: Self.vectorDirectory, check: true)
+        let files = VectorGenerator.generate(try VectorInputs.load(besides: Self.vectorDirectory))
+        let differences = try VectorGenerator.write(files, to: Self.vectorDirectory, check: true)
         #expect(
             differences.isEmpty,
             "run `swift run locwire conformance generate`: \(differences.map { "\($0.file): \($0.reason)" })")
+    }
+
+    /// Generation stops at a missing input, naming it, instead of writing fewer vectors.
+    @Test func generationWithoutItsDataStopsAndNamesTheFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "no-data-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("conformance/vectors"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let error = #expect(throws: VectorInputError.self) {
+            try VectorInputs.load(besides: folder.appendingPathComponent("conformance/vectors"))
+        }
+        #expect(error?.path.hasSuffix("conformance/data/korita-zbevnica.gpx") == true)
     }
 
     @Test func thereAreAtLeast400VectorsWithUniqueIds() throws {

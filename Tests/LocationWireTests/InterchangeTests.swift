@@ -5,30 +5,19 @@ import LocationWireTools
 import LocationWireValidation
 import Testing
 
-/// Files outside the repository: `<repo>/../shared/data`, else the folder in LOCWIRE_SHARED_DATA. A worktree has
-/// no `../shared`, so the variable names the folder there.
-enum SharedData {
+/// Input files in the repository: `conformance/data/` (its README gives each file's origin and licence).
+enum RepositoryData {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func url(_ name: String) -> URL? {
-        var folders = [repository.deletingLastPathComponent().appendingPathComponent("shared/data")]
-        if let folder = ProcessInfo.processInfo.environment["LOCWIRE_SHARED_DATA"] {
-            folders.append(URL(fileURLWithPath: folder))
-        }
-        return folders.map { $0.appendingPathComponent(name) }.first {
-            FileManager.default.fileExists(atPath: $0.path)
-        }
-    }
-
     /// The real GPX track: 871 points, 513 of them timed.
-    static let track = url("korita-zbevnica.gpx")
+    static let koritaTrack = repository.appendingPathComponent("conformance/data/korita-zbevnica.gpx")
 }
 
 /// `locwire import` and `export`: the unit conversions, what is skipped and counted, the batch built, errors that
 /// name their line, hostile input, and round trips between every pair of formats.
 @Suite struct InterchangeTests {
-    static let examples = SharedData.repository.appendingPathComponent("examples/interchange")
+    static let examples = RepositoryData.repository.appendingPathComponent("examples/interchange")
 
     func example(_ name: String) throws -> Data {
         try Data(contentsOf: Self.examples.appendingPathComponent(name))
@@ -466,9 +455,8 @@ enum SharedData {
         }
     }
 
-    @Test(.enabled(if: SharedData.track != nil, "the shared GPX track is not here (set LOCWIRE_SHARED_DATA)"))
-    func realGPXTrackRoundTripsThroughEveryFormat() throws {
-        let data = try Data(contentsOf: try #require(SharedData.track))
+    @Test func realGPXTrackRoundTripsThroughEveryFormat() throws {
+        let data = try Data(contentsOf: RepositoryData.koritaTrack)
         let (batch, summary) = try ImportFormat.gpx.importBatch(data, deviceId: "korita")
         #expect(summary.pointsRead == 871)
         #expect(summary.imported == 513)

@@ -252,25 +252,9 @@ import Testing
         #expect(fixes[1].x - fixes[0].x < 800)
     }
 
-    static var koritaTrack: String? {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let candidates: [String?] = [
-            repository.deletingLastPathComponent().appendingPathComponent("shared/data").path,
-            ProcessInfo.processInfo.environment["LOCWIRE_SHARED_DATA"],
-        ]
-        return candidates.compactMap { $0.map { $0 + "/korita-zbevnica.gpx" } }.first {
-            FileManager.default.fileExists(atPath: $0)
-        }
-    }
-
-    // The real track lives outside the repository (../shared/data, or LOCWIRE_SHARED_DATA); without it this test
-    // cannot run, and says so by being disabled.
-    @Test(
-        "The real track: every timed fix drawn inside the plot, coloured by its speed band",
-        .enabled(if: koritaTrack != nil, "needs ../shared/data/korita-zbevnica.gpx or LOCWIRE_SHARED_DATA"))
+    @Test("The real track: every timed fix drawn inside the plot, coloured by its speed band")
     func realTrack() throws {
-        let trace = try GPXTrace(data: Data(contentsOf: URL(fileURLWithPath: Self.koritaTrack!)))
+        let trace = try GPXTrace(data: Data(contentsOf: RepositoryData.koritaTrack))
         var picture = TrackPicture(title: "korita")
         picture.setTrack(trace.fixes)
         let map = SVGMap(width: 960, height: 640)

@@ -36,14 +36,12 @@ struct RepositoryOptions: ParsableArguments {
         return current.deletingLastPathComponent()
     }
 
-    @Option(
-        help: "The GPX track for the size comparison (default: ../shared/data/korita-zbevnica.gpx beside the checkout)."
-    )
+    @Option(help: "The GPX track for the size comparison (default: conformance/data/korita-zbevnica.gpx).")
     var gpx: String?
 
     var gpxURL: URL {
         gpx.map { URL(fileURLWithPath: $0) }
-            ?? rootURL.deletingLastPathComponent().appendingPathComponent("shared/data/korita-zbevnica.gpx")
+            ?? rootURL.appendingPathComponent("conformance/data/korita-zbevnica.gpx")
     }
 }
 
