@@ -2,22 +2,31 @@
 import PackageDescription
 
 // Dependencies point one way: each module depends only on modules listed above it.
-//   LocationWire             wire primitives, messages, schema; standard library only
-//   LocationWireValidation   spec rules; standard library only                              (on LocationWire)
-//   LocationWireJSON         proto3 JSON mapping; standard library only                     (on LocationWire)
-//   LocationWireBehavior     recording, upload timer, fences, planner, arming (proto/BEHAVIOR.md); standard
-//                            library and libm only                                          (on LocationWire)
-//   LocationWireTools        dump, type registry, trace simulator, fixtures, seeded random, raw wire bytes, sample
-//                            messages: shared by the CLI, the modules below and the tests  (on the four above)
-//   LocationWireInterchange  import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks (Formats/),
-//                            track statistics (Statistics/); Foundation, FoundationXML, SwiftCSV, zlib (on Tools)
-//   LocationWireFuzzOracle   fuzz oracle and wire-aware mutator: all the libFuzzer targets link (on Tools)
-//   LocationWireConformance  testee protocol, built-in testee, vector file format, runner, matrix (on Tools)
-//   LocationWireVectors      the conformance vector generator                               (on Conformance)
-//   LocationWireFuzzing      differential fuzzer                                (on FuzzOracle, Conformance)
-//   LocationWireRender       SVG and HTML pictures of traces, regions and events, the HTML conformance report;
-//                            Foundation, no network                                         (on Conformance)
-//   locwire                  command line, swift-argument-parser           (on Vectors, Fuzzing, Interchange, Render)
+//   LocationWire                 wire primitives, messages, schema; standard library only
+//   LocationWireValidation       spec rules; standard library only                           (on LocationWire)
+//   LocationWireJSON             proto3 JSON mapping; standard library only                  (on LocationWire)
+//   LocationWireBehavior         recording, upload timer, fences, planner, arming (proto/BEHAVIOR.md); standard
+//                                library and libm only                                       (on LocationWire)
+//   LocationWireSession          upload queue, ingest ledger, held assignment; standard library only
+//                                                                                            (on LocationWire)
+//   LocationWireTools            type lookup, wire bytes, the annotated dump, sample messages, seeded random;
+//                                standard library and libm only                   (on Validation, JSON)
+//   LocationWireFuzzing          fuzz oracle and wire-aware mutator: what the libFuzzer targets link, and the
+//                                differential fuzzer's inputs; standard library only              (on Tools)
+//   LocationWireFiles            the files tools and tests read and write: whole-file access with errors in
+//                                words, GPX traces, region catalogues, the trace simulator and fixture
+//                                generator; Foundation                                  (on Tools, Behavior)
+//   LocationWireSimulation       the session fault simulator over simulated traces           (on Session, Files)
+//   LocationWireInterchange      import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks
+//                                (Formats/), track statistics (Statistics/); Foundation, FoundationXML,
+//                                SwiftCSV, zlib                                                    (on Files)
+//   LocationWireConformance      testee protocol, built-in testee, vector file format, runner, matrix, the
+//                                differential fuzzer (Runner/)            (on Files, Session, Fuzzing)
+//   LocationWireVectorGenerator  the conformance vector generator                         (on Conformance)
+//   LocationWireRender           SVG and HTML pictures of traces, regions and events, the HTML conformance
+//                                report; Foundation, no network                           (on Conformance)
+//   locwire                      command line, swift-argument-parser
+//                                                  (on VectorGenerator, Simulation, Interchange, Render)
 // "on X" names the highest modules depended upon; each also uses what X uses.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -31,12 +40,13 @@ let package = Package(
         .executable(name: "locwire", targets: ["locwire"]),
         // For the packages that live apart: FuzzTesting/ (built with sanitizers), Benchmarks/ and Server/ (the HTTP
         // binding's server, probe and mock server, which alone build Hummingbird, GRDB and postgres-nio).
-        .library(name: "LocationWireFuzzOracle", targets: ["LocationWireFuzzOracle"]),
+        .library(name: "LocationWireFuzzing", targets: ["LocationWireFuzzing"]),
         .library(name: "LocationWireTools", targets: ["LocationWireTools"]),
+        .library(name: "LocationWireFiles", targets: ["LocationWireFiles"]),
         .library(name: "LocationWireBehavior", targets: ["LocationWireBehavior"]),
         .library(name: "LocationWireConformance", targets: ["LocationWireConformance"]),
         .library(name: "LocationWireSession", targets: ["LocationWireSession"]),
-        .library(name: "LocationWireVectors", targets: ["LocationWireVectors"]),
+        .library(name: "LocationWireVectorGenerator", targets: ["LocationWireVectorGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -48,9 +58,28 @@ let package = Package(
         .target(name: "LocationWire", swiftSettings: strictSettings),
         .target(name: "LocationWireValidation", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(name: "LocationWireJSON", dependencies: ["LocationWire"], swiftSettings: strictSettings),
+        .target(name: "LocationWireBehavior", dependencies: ["LocationWire"], swiftSettings: strictSettings),
+        .target(name: "LocationWireSession", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(
             name: "LocationWireTools",
-            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireBehavior"],
+            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocationWireFuzzing",
+            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocationWireFiles",
+            dependencies: ["LocationWire", "LocationWireJSON", "LocationWireBehavior", "LocationWireTools"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocationWireSimulation",
+            dependencies: [
+                "LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireFiles", "LocationWireBehavior",
+            ],
             swiftSettings: strictSettings
         ),
         // The system's zlib, for the gzipped sizes `locwire stats` reports.
@@ -59,47 +88,30 @@ let package = Package(
             name: "LocationWireInterchange",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireBehavior",
-                "LocationWireTools", "CZlib", .product(name: "SwiftCSV", package: "SwiftCSV"),
+                "LocationWireTools", "LocationWireFiles", "CZlib", .product(name: "SwiftCSV", package: "SwiftCSV"),
             ],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "LocationWireFuzzOracle",
-            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
-            swiftSettings: strictSettings
-        ),
-        .target(name: "LocationWireSession", dependencies: ["LocationWire"], swiftSettings: strictSettings),
-        .target(name: "LocationWireBehavior", dependencies: ["LocationWire"], swiftSettings: strictSettings),
-        .target(
-            name: "LocationWireSimulation",
-            dependencies: ["LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireBehavior"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireConformance",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
-                "LocationWireSession", "LocationWireBehavior",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
+                "LocationWireSession", "LocationWireBehavior", "LocationWireFuzzing",
             ],
             swiftSettings: strictSettings
         ),
         .target(
-            name: "LocationWireVectors",
+            name: "LocationWireVectorGenerator",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
                 "LocationWireConformance", "LocationWireSession", "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
         ),
         .target(
-            name: "LocationWireFuzzing",
-            dependencies: ["LocationWire", "LocationWireTools", "LocationWireFuzzOracle", "LocationWireConformance"],
-            swiftSettings: strictSettings
-        ),
-        .target(
             name: "LocationWireRender",
             dependencies: [
-                "LocationWire", "LocationWireJSON", "LocationWireTools", "LocationWireConformance",
+                "LocationWire", "LocationWireJSON", "LocationWireTools", "LocationWireFiles", "LocationWireConformance",
                 "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
@@ -107,8 +119,8 @@ let package = Package(
         .executableTarget(
             name: "locwire",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
-                "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing", "LocationWireSession",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
+                "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireFuzzing", "LocationWireSession",
                 "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange", "LocationWireRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -117,8 +129,8 @@ let package = Package(
         .testTarget(
             name: "LocationWireTests",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools",
-                "LocationWireFuzzOracle", "LocationWireConformance", "LocationWireVectors", "LocationWireFuzzing",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
+                "LocationWireFuzzing", "LocationWireConformance", "LocationWireVectorGenerator",
                 "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange",
                 "LocationWireRender",
             ],

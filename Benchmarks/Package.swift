@@ -21,6 +21,7 @@ let package = Package(
                 "CMallocCounter",
                 .product(name: "LocationWire", package: "LocationWire"),
                 .product(name: "LocationWireTools", package: "LocationWire"),
+                .product(name: "LocationWireFiles", package: "LocationWire"),
                 .product(name: "LocationWireConformance", package: "LocationWire"),
                 .product(name: "LocationWireBehavior", package: "LocationWire"),
                 .product(name: "LocationWireSwiftProtobuf", package: "SwiftProtobufTestee"),

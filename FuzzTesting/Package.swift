@@ -7,7 +7,7 @@ import PackageDescription
 //
 // One executable target per FuzzOracle.Target; each main.swift holds only the `LLVMFuzzerTestOneInput` entry
 // point, which runs `FuzzOracle.check` and traps on a violation. See README.md and fuzz.sh. The targets link only
-// the main package's lean LocationWireFuzzOracle module (and the codec below it): neither the conformance testee
+// the main package's lean LocationWireFuzzing module (and the codec below it): neither the conformance testee
 // and runner nor the vector generator is compiled with sanitizers.
 let fuzzTargets = [
     "FuzzLocationBatch",
@@ -30,7 +30,7 @@ let package = Package(
     targets: fuzzTargets.map { name in
         .executableTarget(
             name: name,
-            dependencies: [.product(name: "LocationWireFuzzOracle", package: "LocationWire")]
+            dependencies: [.product(name: "LocationWireFuzzing", package: "LocationWire")]
         )
     },
     swiftLanguageModes: [.v6]

@@ -15,7 +15,7 @@
 //                           reading, an in-memory ledger, seeded faults, a journal and the loss report
 //                                                                          (on HTTP, Server, Session)
 //   LocationWireHTTPClient  devices over HTTP (async-http-client): the probe, the mock server's client report,
-//                           the load and crash runs                                  (on HTTP, Vectors, Session)
+//                           the load and crash runs                                  (on HTTP, VectorGenerator, Session)
 //   locwire-server          the command line, swift-argument-parser                      (on Server, HTTPClient)
 import PackageDescription
 
@@ -85,7 +85,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireTools"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
         .target(
@@ -101,8 +101,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
                 + root(
-                    "LocationWire", "LocationWireSession", "LocationWireConformance", "LocationWireVectors",
-                    "LocationWireTools"),
+                    "LocationWire", "LocationWireSession", "LocationWireConformance", "LocationWireVectorGenerator",
+                    "LocationWireTools", "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -114,7 +114,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
+            ]
+                + root(
+                    "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools",
+                    "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -131,7 +134,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
+            ]
+                + root(
+                    "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools",
+                    "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
     ],

@@ -1,5 +1,6 @@
 import LocationWire
 import LocationWireBehavior
+import LocationWireFiles
 import LocationWireSession
 import LocationWireTools
 

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// SplitMix64: small, fast, and the same on every platform, so fixtures are reproducible from their seed.
 public struct SeededRandom: RandomNumberGenerator, Sendable {

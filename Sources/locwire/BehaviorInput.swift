@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWire
+import LocationWireFiles
 import LocationWireInterchange
 import LocationWireJSON
 import LocationWireTools

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import LocationWireConformance
+import LocationWireFiles
 import LocationWireRender
 import LocationWireTools
-import LocationWireVectors
+import LocationWireVectorGenerator
 
 struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

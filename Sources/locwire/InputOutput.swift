@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireFiles
 import LocationWireJSON
 import LocationWireTools
 

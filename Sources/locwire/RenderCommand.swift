@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireFiles
 import LocationWireInterchange
 import LocationWireJSON
 import LocationWireRender

@@ -2,7 +2,7 @@ import Foundation
 import LocationWire
 import LocationWireConformance
 import LocationWireJSON
-import LocationWireVectors
+import LocationWireVectorGenerator
 import Testing
 
 /// The `locwire` command line contract: formats, type names, and exit status 0 (success), 1 (input rejected),

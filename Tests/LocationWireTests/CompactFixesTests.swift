@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireFiles
 import LocationWireTools
 import Testing
 

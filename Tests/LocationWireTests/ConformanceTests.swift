@@ -1,7 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
-import LocationWireVectors
+import LocationWireVectorGenerator
 import Testing
 
 /// The conformance suite itself: the committed vectors, the built-in testee, the runner's handling of failure

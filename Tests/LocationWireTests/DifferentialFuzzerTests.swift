@@ -1,7 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
-import LocationWireFuzzOracle
+import LocationWireFuzzing
 import LocationWireFuzzing
 import LocationWireTools
 import Testing

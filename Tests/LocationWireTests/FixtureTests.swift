@@ -1,9 +1,10 @@
 import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
+import LocationWireFiles
 import LocationWireTools
 import LocationWireValidation
-import LocationWireVectors
+import LocationWireVectorGenerator
 import Testing
 
 /// The fixture generator: deterministic, valid, and faithful to the TrackingPolicy reporting rules.

@@ -1,5 +1,5 @@
 import Foundation
-import LocationWireFuzzOracle
+import LocationWireFuzzing
 import Testing
 
 /// Replays the fuzzing regression corpus (FuzzTesting/Regressions/<Target>/*) through the same checks the libFuzzer

@@ -3,6 +3,7 @@ import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
 @testable import LocationWireRender
+import LocationWireFiles
 import LocationWireTools
 import Testing
 

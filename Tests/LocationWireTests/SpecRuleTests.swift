@@ -1,7 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireValidation
-import LocationWireVectors
+import LocationWireVectorGenerator
 import Testing
 
 /// The normative statements of proto/README.md that the validator checks, each on both sides of its boundary.

@@ -1,7 +1,7 @@
 import LocationWire
 import LocationWireTools
 import LocationWireValidation
-import LocationWireVectors
+import LocationWireVectorGenerator
 import Testing
 
 /// The rules that look regions up by id (`duplicate-region-id`, the parent's level, `region-removed-and-upserted`)

@@ -1,7 +1,7 @@
 import LocationWire
 import LocationWireConformance
 import LocationWireValidation
-import LocationWireVectors
+import LocationWireVectorGenerator
 import Testing
 
 extension ViolationCase: CustomTestStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireFiles
 import LocationWireJSON
 import LocationWireTools
 

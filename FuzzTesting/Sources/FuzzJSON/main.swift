@@ -1,4 +1,4 @@
-import LocationWireFuzzOracle
+import LocationWireFuzzing
 
 // The first byte picks one of the message types (MessageRegistry.allTypes[byte % allTypes.count]); parses the
 // rest as that type's proto3 JSON, then checks FuzzOracle's properties (round trip, fixed point, JSON);

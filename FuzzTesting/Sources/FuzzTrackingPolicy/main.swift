@@ -1,4 +1,4 @@
-import LocationWireFuzzOracle
+import LocationWireFuzzing
 
 // Decodes a TrackingPolicy, then checks FuzzOracle's properties (round trip, fixed point, JSON);
 // a violation traps, so that libFuzzer keeps the input.

@@ -1,4 +1,4 @@
-import LocationWireFuzzOracle
+import LocationWireFuzzing
 
 // The first byte picks one of the message types (MessageRegistry.allTypes[byte % allTypes.count]); decodes the
 // rest as protobuf binary of that type and validates it, then checks FuzzOracle's properties (round trip, fixed point, JSON);

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireFiles
 import LocationWireTools
 
 /// One line of the mock server's journal (`--journal FILE`, JSON lines): a request to `POST /v1/batches` as it

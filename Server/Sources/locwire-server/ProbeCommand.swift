@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocationWireFiles
 import LocationWireHTTPClient
 import LocationWireTools
 

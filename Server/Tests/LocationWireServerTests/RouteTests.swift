@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import LocationWire
 import LocationWireBehavior
+import LocationWireFiles
 import LocationWireHTTP
 import LocationWireHTTPClient
 import LocationWireJSON

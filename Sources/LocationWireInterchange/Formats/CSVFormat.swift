@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireFiles
 import LocationWireTools
 import SwiftCSV
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireFiles
 import LocationWireTools
 
 /// GeoJSON (RFC 7946): a FeatureCollection (or a single Feature) of

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireFiles
 import LocationWireTools
 
 /// Overland's upload (https://github.com/aaronpk/Overland-iOS): `{"locations": [Feature, ...]}`, each a GeoJSON

@@ -1,5 +1,6 @@
 import LocationWire
 import LocationWireConformance
+import LocationWireFiles
 import LocationWireTools
 
 /// Family (e): the compact, columnar form of fixes. Rows to the canonical columns (LocationBatch input, the

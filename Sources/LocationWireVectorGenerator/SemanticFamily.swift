@@ -1,5 +1,6 @@
 import LocationWire
 import LocationWireConformance
+import LocationWireFiles
 import LocationWireTools
 import LocationWireValidation
 

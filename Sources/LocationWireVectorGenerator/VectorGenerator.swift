@@ -1,5 +1,6 @@
 import Foundation
 import LocationWireConformance
+import LocationWireFiles
 import LocationWireTools
 
 /// `locwire conformance generate`: builds every vector family from its generator and writes (or checks) the

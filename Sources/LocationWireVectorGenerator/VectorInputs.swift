@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireFiles
 import LocationWireTools
 
 /// What the generator reads besides its own code: the real traces in `conformance/data/` and the regression

@@ -1,7 +1,8 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
-import LocationWireFuzzOracle
+import LocationWireFiles
+import LocationWireFuzzing
 import LocationWireTools
 
 /// Differential fuzzing of any implementation that speaks the testee protocol, against a reference (LocationWire's

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireTools
 
 /// Synthetic region catalogues for the planner's tests and benchmark, reproducible from a seed.
 public enum RegionCatalogues {
