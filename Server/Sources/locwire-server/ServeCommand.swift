@@ -24,7 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
             writer at a time. PostgreSQL (--postgres URL) to run several server processes behind a load balancer \
             on one shared database: each batch locks its installation's row, so batches of one installation \
             arriving at two processes at once are serialised and every fix is stored once. The schema is created \
-            on first start. scripts/start-postgres.sh starts a throwaway PostgreSQL on loopback and prints its URL.
+            on first start. Server/scripts/start-postgres.sh starts a throwaway PostgreSQL on loopback and prints \
+            its URL.
             """
     )
 
