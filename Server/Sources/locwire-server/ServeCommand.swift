@@ -150,7 +150,8 @@ struct ServeCommand: AsyncParsableCommand {
     ///
     /// - Parameter storageDescription: where the state is, printed; a PostgreSQL URL without its password.
     func serve(
-        storage: some ServerStorage, configuration: ServerConfiguration, storageDescription: String
+        storage: some ServerStorage & BearerTokenAuthenticator, configuration: ServerConfiguration,
+        storageDescription: String
     )
         async throws
     {
@@ -167,7 +168,8 @@ struct ServeCommand: AsyncParsableCommand {
         let security = try transportSecurity()
         let scheme = if case .tls = security { "https" } else { "http" }
         let app = try makeServerApplication(
-            storage: storage, configuration: configuration, host: host, port: port, security: security
+            storage: storage, authenticator: storage, configuration: configuration, host: host, port: port,
+            security: security
         ) { port in
             // The one place that prints: a person starting the server needs these lines to use it.
             print("locwire-server listening on \(scheme)://\(host):\(port)")

@@ -3,8 +3,9 @@ import LocationWire
 @testable import LocationWireServer
 import Testing
 
-/// What the shared storage checks read besides ``ServerStorage``: both backends' inspection methods.
-protocol InspectableStorage: ServerStorage {
+/// What the shared storage checks read besides ``ServerStorage``: both backends' token lookup and inspection
+/// methods.
+protocol InspectableStorage: ServerStorage, BearerTokenAuthenticator {
     func storedFixCount(deviceId: String, installId: UInt64) async throws -> Int
     func storedEventCounts(deviceId: String, installId: UInt64) async throws -> StoredEventCounts
     func storedDeviceStatus(deviceId: String, installId: UInt64) async throws -> StoredDeviceStatus?
