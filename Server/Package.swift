@@ -9,10 +9,13 @@
 // Dependencies point one way: each module depends only on modules listed above it.
 //   LocationWireHTTP        the binding's shared facts: paths, media types, the error body, body coding and gzip
 //                                                                        (on LocationWire, CompressNIO, HTTPTypes)
-//   LocationWireServer      the reference server: Hummingbird routes over a storage protocol with two backends,
-//                           SQLite through GRDB and PostgreSQL through postgres-nio    (on HTTP, Session, Behavior)
-//   LocationWireMockServer  the fault-injecting mock server for client teams: the reference server's request
-//                           reading, an in-memory ledger, seeded faults, a journal and the loss report
+//   LocationWireServer      the reference server: one list of Hummingbird routes behind a bearer-token
+//                           middleware, over a storage protocol with two backends, SQLite through GRDB and
+//                           PostgreSQL through postgres-nio, which also answer the middleware's authenticator
+//                           protocol                                              (on HTTP, Session, Behavior)
+//   LocationWireMockServer  the fault-injecting mock server for client teams: the reference server's route
+//                           list, authentication middleware and request reading, with tokens of its own, an
+//                           in-memory ledger, seeded faults, a journal and the loss report
 //                                                                          (on HTTP, Server, Session)
 //   LocationWireHTTPClient  devices over HTTP (async-http-client): the probe, the mock server's client report,
 //                           the load and crash runs                                  (on HTTP, VectorGenerator, Session)

@@ -13,11 +13,12 @@ import NIOCore
 #endif
 
 /// The request context of the mock server: Hummingbird's basic one plus the connection, which the faults that
-/// answer nothing close or reset.
-public struct MockRequestContext: RequestContext {
+/// answer nothing close or reset, and the authenticated device.
+public struct MockRequestContext: AuthenticatedRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The request's connection (the socket channel).
     public let channel: any Channel
+    public var authenticatedDevice: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -25,21 +26,38 @@ public struct MockRequestContext: RequestContext {
     }
 }
 
-/// Builds the mock server: `POST /v1/batches` read by the reference server's `RequestReader` (authentication,
-/// media type, gzip, size, decoding, with the same refusals), then faults from `store`.
+/// The mock server's bearer tokens: the ones on its command line, or any token at all (a mock tests uploads,
+/// not provisioning). A mock token belongs to no device in particular, and the mock server does not compare a
+/// batch's `device_id` with it: every token is ``anyDevice``'s.
+public struct MockTokens: BearerTokenAuthenticator {
+    /// The device every token taken belongs to.
+    public static let anyDevice = "*"
+    /// The tokens taken; nil takes any.
+    let accepted: Set<String>?
+
+    /// - Parameter accepted: the tokens taken; nil (the default) takes any token.
+    public init(accepting accepted: Set<String>? = nil) {
+        self.accepted = accepted
+    }
+
+    public func deviceId(forToken token: String) -> String? {
+        guard let accepted else { return Self.anyDevice }
+        return accepted.contains(token) ? Self.anyDevice : nil
+    }
+}
+
+/// Builds the mock server: `POST /v1/batches` behind the reference server's authentication (with `tokens`) and
+/// read by its `RequestReader` (media type, gzip, size, decoding), with the same refusals, then faults from
+/// `store`.
 ///
 /// `onRunning` is called with the bound port once the server listens.
 public func makeMockServerApplication(
-    store: MockStore, configuration: ServerConfiguration, host: String = "127.0.0.1", port: Int = 8081,
-    logger: Logger = Logger(label: "locwire-mock-server"),
+    store: MockStore, tokens: MockTokens = MockTokens(), configuration: ServerConfiguration, host: String = "127.0.0.1",
+    port: Int = 8081, logger: Logger = Logger(label: "locwire-mock-server"),
     onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let router = Router(context: MockRequestContext.self)
-    router.add(middleware: ErrorBodyMiddleware())
-    MockBatchRoutes(reader: RequestReader(storage: store, configuration: configuration), store: store)
-        .register(on: router)
-    return Application(
-        router: router,
+    Application(
+        router: makeMockServerRouter(store: store, tokens: tokens, configuration: configuration),
         configuration: ApplicationConfiguration(
             address: .hostname(host, port: port), serverName: "locwire-server-mock"),
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
@@ -47,8 +65,52 @@ public func makeMockServerApplication(
     )
 }
 
-/// `POST /v1/batches` with faults. Requests that the reader refuses get the reference server's refusal, with no
-/// fault, and are journaled too.
+/// The mock server's router alone.
+func makeMockServerRouter(
+    store: MockStore, tokens: MockTokens, configuration: ServerConfiguration
+) -> Router<MockRequestContext> {
+    let router = Router(context: MockRequestContext.self)
+    router.add(middleware: ErrorBodyMiddleware())
+    makeMockServerRoutes(store: store, configuration: configuration)
+        .register(
+            on: router, authenticator: tokens, configuration: configuration,
+            outside: [RefusalJournalMiddleware(store: store)])
+    return router
+}
+
+/// The mock server's endpoints: the one list its router and its 405s are built from.
+func makeMockServerRoutes(store: MockStore, configuration: ServerConfiguration) -> RouteList<MockRequestContext> {
+    let batches = MockBatchRoutes(reader: RequestReader(configuration: configuration), store: store)
+    return RouteList([
+        .init(.post, Binding.batchesPath) { request, context, _ in
+            try await batches.postBatch(request, context: context)
+        }
+    ])
+}
+
+/// Journals every refusal of the checks before the ledger (authentication, media type, size, decoding, ...):
+/// such a request gets the reference server's refusal, with no fault, and is journaled as one.
+///
+/// Whatever reached the ledger is journaled by ``MockStore/receive(_:encodedSize:)`` instead, so the routes
+/// return its refusals as responses rather than throw them through here.
+struct RefusalJournalMiddleware<Context: RequestContext>: RouterMiddleware {
+    let store: MockStore
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    )
+        async throws -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let refusal as Refusal {
+            await store.recordRefusal(refusal)
+            throw refusal
+        }
+    }
+}
+
+/// `POST /v1/batches` with faults.
 struct MockBatchRoutes: Sendable {
     let reader: RequestReader
     let store: MockStore
@@ -57,28 +119,16 @@ struct MockBatchRoutes: Sendable {
     /// the server before the close (a close drops writes still queued in the channel).
     static let cutShortLinger: Duration = .milliseconds(50)
 
-    func register(on router: Router<MockRequestContext>) {
-        router.post(.init(Binding.batchesPath)) { request, context in try await postBatch(request, context: context) }
-    }
-
     func postBatch(_ request: Request, context: MockRequestContext) async throws -> Response {
-        let batch: LocationBatch
-        let format: BodyFormat
-        let encodedSize: Int
-        do {
-            _ = try await reader.authenticate(request)
-            (batch, format, encodedSize) = try await reader.readMessage(LocationBatch.self, from: request)
-        } catch {
-            await store.recordRefusal(error)
-            throw error
-        }
+        let (batch, format, encodedSize) = try await reader.readMessage(LocationBatch.self, from: request)
         let answerFormat = RequestReader.responseFormat(request.headers[.accept], request: format)
         switch await store.receive(batch, encodedSize: encodedSize) {
         case .answer(let ack, let delayMs):
             if delayMs > 0 { try await Task.sleep(for: .milliseconds(delayMs)) }
             return .message(ack, format: answerFormat)
         case .refuse(let refusal):
-            throw refusal
+            // Returned, not thrown: the store journaled it already, and RefusalJournalMiddleware would again.
+            return try refusal.response(from: request, context: context)
         case .close(let reset):
             await Self.close(context.channel, reset: reset)
             // Hummingbird answers a thrown error with a 500, which the closed channel can no longer carry.

@@ -22,12 +22,9 @@ public enum MockAction: Sendable {
 ///
 /// Deciding the fault, committing, writing the journal line and choosing the answer happen in one actor call,
 /// so the journal's order is the order of the commits, and a seed gives the same faults for the same order of
-/// requests. It is a ``ServerStorage`` only so that the reference server's `RequestReader` can authenticate and
-/// read requests for it; the read-back and regions are not served.
-public actor MockStore: ServerStorage {
+/// requests.
+public actor MockStore {
     public let spec: FaultSpec
-    /// Bearer tokens taken; nil takes any token (a mock tests uploads, not provisioning).
-    let tokens: Set<String>?
     let policy: IngestLedger.Policy
     let nowMs: @Sendable () -> Int64
     let journal: JournalWriter?
@@ -44,14 +41,12 @@ public actor MockStore: ServerStorage {
     public private(set) var storedFixCount = 0
 
     public init(
-        spec: FaultSpec, seed: UInt64, journal: JournalWriter?, tokens: Set<String>? = nil,
-        policy: IngestLedger.Policy = IngestLedger.Policy(),
+        spec: FaultSpec, seed: UInt64, journal: JournalWriter?, policy: IngestLedger.Policy = IngestLedger.Policy(),
         nowMs: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
     ) {
         self.spec = spec
         self.generator = SeededGenerator(seed: seed)
         self.journal = journal
-        self.tokens = tokens
         self.policy = policy
         self.nowMs = nowMs
     }
@@ -230,44 +225,6 @@ public actor MockStore: ServerStorage {
         if let live = batch.liveFix, live.sequence > highest || live.sequence == 0 { part.liveFix = nil }
         return part
     }
-
-    // MARK: ServerStorage, for RequestReader
-
-    public func deviceId(forToken token: String) async throws -> String? {
-        guard let tokens else { return "*" }
-        return tokens.contains(token) ? "*" : nil
-    }
-
-    public func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
-        throw MockStoreError.notServed
-    }
-
-    public func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
-        throw MockStoreError.notServed
-    }
-
-    public func ingest(
-        _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
-    ) async throws -> BatchAck {
-        throw MockStoreError.notServed
-    }
-
-    public func fixes(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix] {
-        throw MockStoreError.notServed
-    }
-
-    public func lastAssignment(deviceId: String) async throws -> RegionAssignment? {
-        throw MockStoreError.notServed
-    }
-
-    public func saveAssignment(_ assignment: RegionAssignment, deviceId: String, nowMs: Int64) async throws {
-        throw MockStoreError.notServed
-    }
-}
-
-/// The parts of ``ServerStorage`` the mock server does not serve; it calls ``MockStore/receive(_:encodedSize:)``.
-enum MockStoreError: Error {
-    case notServed
 }
 
 /// One batch through a ledger that holds only its installation's record, as the reference server's backends do:

@@ -5,23 +5,25 @@ import NIOCore
 import LocationWireHTTP
 import Logging
 
-/// Builds the reference server: the binding's routes on a Hummingbird router, bound to `host:port`.
+/// Builds the reference server: the binding's routes on a Hummingbird router, bound to `host:port`, with
+/// `authenticator` (the storage itself, in `serve`) checking the bearer tokens.
 ///
 /// `onRunning` is called with the bound port once the server listens (the port asked for, or the one the system
 /// chose for port 0), so the command line prints a URL that works.
 ///
 /// - Throws: when `security` does not allow `host` (`§http-tls`), or its certificate or key cannot be read.
 public func makeServerApplication(
-    storage: any ServerStorage, configuration: ServerConfiguration, host: String = "127.0.0.1", port: Int = 8080,
-    security: TransportSecurity = .plain, idleTimeout: Duration = .seconds(60),
-    logger: Logger = Logger(label: "locwire-server"), onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    storage: any ServerStorage, authenticator: any BearerTokenAuthenticator, configuration: ServerConfiguration,
+    host: String = "127.0.0.1", port: Int = 8080, security: TransportSecurity = .plain,
+    idleTimeout: Duration = .seconds(60), logger: Logger = Logger(label: "locwire-server"),
+    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     if let refusal = security.refusal(host: host) { throw TransportSecurityError(message: refusal) }
     // The idle time-out closes a connection on which nothing arrives at all; RequestReader's body time-out
     // catches the client that trickles.
     let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: TimeAmount(idleTimeout)))
     return Application(
-        router: makeServerRouter(storage: storage, configuration: configuration),
+        router: makeServerRouter(storage: storage, authenticator: authenticator, configuration: configuration),
         server: try security.tlsConfiguration().map { try .tls(http1, tlsConfiguration: $0) } ?? http1,
         configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "locwire-server"),
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
@@ -31,36 +33,42 @@ public func makeServerApplication(
 
 /// The router alone, for tests that drive it without a socket.
 public func makeServerRouter(
-    storage: any ServerStorage, configuration: ServerConfiguration
+    storage: any ServerStorage, authenticator: any BearerTokenAuthenticator, configuration: ServerConfiguration
 )
-    -> Router<BasicRequestContext>
+    -> Router<ServerRequestContext>
 {
-    let router = Router()
+    let router = Router(context: ServerRequestContext.self)
     router.add(middleware: ErrorBodyMiddleware())
     if let limit = configuration.maxInFlight {
         router.add(middleware: InFlightLimitMiddleware(limit: max(limit, 1)))
     }
-    let reader = RequestReader(storage: storage, configuration: configuration)
-    BatchRoutes(reader: reader).register(on: router)
-    RegionRoutes(reader: reader).register(on: router)
-    PolicyRoutes(reader: reader).register(on: router)
-    ReadBackRoutes(reader: reader).register(on: router)
-    // The binding's 405: its paths with the other methods (Hummingbird alone answers 404 for those).
-    for (path, allowed) in [
-        (Binding.batchesPath, HTTPRequest.Method.post), (Binding.regionsPath, .post), (Binding.policyPath, .get),
-        ("/v1/devices/:device/fixes", .get),
-    ] {
-        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] where method != allowed {
-            router.on(RouterPath(path), method: method) { _, _ -> Response in
-                throw Refusal(
-                    status: .methodNotAllowed,
-                    body: ErrorBody(
-                        code: ErrorBody.Code.methodNotAllowed, message: "\(path) takes \(allowed.rawValue) only"),
-                    headers: [.allow: allowed.rawValue])
-            }
-        }
-    }
+    makeServerRoutes(storage: storage, configuration: configuration)
+        .register(on: router, authenticator: authenticator, configuration: configuration)
     return router
+}
+
+/// The reference server's endpoints (`§http-endpoints`): the one list its router and its 405s are built from.
+func makeServerRoutes(
+    storage: any ServerStorage, configuration: ServerConfiguration
+) -> RouteList<ServerRequestContext> {
+    let reader = RequestReader(configuration: configuration)
+    let batches = BatchRoutes(reader: reader, storage: storage)
+    let regions = RegionRoutes(reader: reader, storage: storage)
+    let policy = PolicyRoutes(reader: reader)
+    let readBack = ReadBackRoutes(reader: reader, storage: storage)
+    return RouteList([
+        .init(.post, Binding.batchesPath) { request, _, device in
+            try await batches.postBatch(request, device: device)
+        },
+        .init(.post, Binding.regionsPath) { request, _, device in
+            try await regions.postRegionRequest(request, device: device)
+        },
+        .init(.get, Binding.policyPath) { request, _, _ in try policy.getPolicy(request) },
+        .init(.get, ReadBackRoutes.path) { request, context, device in
+            try await readBack.getFixes(
+                request, device: device, pathDevice: context.parameters.get(ReadBackRoutes.pathParameter))
+        },
+    ])
 }
 
 /// The listener `makeServerApplication` was asked for breaks `§http-tls`.

@@ -76,12 +76,13 @@ struct MockServerRunCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--journal: \(error)")
         }
-        let store = MockStore(spec: spec, seed: seed, journal: writer, tokens: token.isEmpty ? nil : Set(token))
+        let store = MockStore(spec: spec, seed: seed, journal: writer)
         let host = self.host
         let seed = self.seed
         let journalPath = URL(fileURLWithPath: journal).standardizedFileURL.path
         let app = makeMockServerApplication(
-            store: store, configuration: ServerConfiguration(maxBodyBytes: maxBodyBytes), host: host, port: port
+            store: store, tokens: MockTokens(accepting: token.isEmpty ? nil : Set(token)),
+            configuration: ServerConfiguration(maxBodyBytes: maxBodyBytes), host: host, port: port
         ) { port in
             print("locwire-server mock-server listening on http://\(host):\(port)")
             print("faults: \(spec) (seed \(seed))")

@@ -25,7 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
             writer at a time. PostgreSQL (--postgres URL) to run several server processes behind a load balancer \
             on one shared database: each batch locks its installation's row, so batches of one installation \
             arriving at two processes at once are serialised and every fix is stored once. The schema is created \
-            on first start. scripts/start-postgres.sh starts a throwaway PostgreSQL on loopback and prints its URL.
+            on first start. Server/scripts/start-postgres.sh starts a throwaway PostgreSQL on loopback and prints \
+            its URL.
             """
     )
 
@@ -150,7 +151,8 @@ struct ServeCommand: AsyncParsableCommand {
     ///
     /// - Parameter storageDescription: where the state is, printed; a PostgreSQL URL without its password.
     func serve(
-        storage: some ServerStorage, configuration: ServerConfiguration, storageDescription: String
+        storage: some ServerStorage & BearerTokenAuthenticator, configuration: ServerConfiguration,
+        storageDescription: String
     )
         async throws
     {
@@ -167,7 +169,8 @@ struct ServeCommand: AsyncParsableCommand {
         let security = try transportSecurity()
         let scheme = if case .tls = security { "https" } else { "http" }
         let app = try makeServerApplication(
-            storage: storage, configuration: configuration, host: host, port: port, security: security
+            storage: storage, authenticator: storage, configuration: configuration, host: host, port: port,
+            security: security
         ) { port in
             // The one place that prints: a person starting the server needs these lines to use it.
             print("locwire-server listening on \(scheme)://\(host):\(port)")

@@ -16,7 +16,8 @@ import Testing
     static func makeServer() async throws -> (store: SQLiteStorage, token: String, app: some ApplicationProtocol) {
         let store = try SQLiteStorage()
         let token = try await store.ensureToken(forDevice: deviceId, nowMs: nowMs)
-        let router = makeServerRouter(storage: store, configuration: ServerConfiguration(nowMs: { nowMs }))
+        let router = makeServerRouter(
+            storage: store, authenticator: store, configuration: ServerConfiguration(nowMs: { nowMs }))
         return (store, token, Application(router: router))
     }
 
@@ -183,7 +184,8 @@ import Testing
         let store = try SQLiteStorage()
         let token = try await store.ensureToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
         let router = makeServerRouter(
-            storage: store, configuration: ServerConfiguration(maxBodyBytes: 64, nowMs: { Self.nowMs }))
+            storage: store, authenticator: store,
+            configuration: ServerConfiguration(maxBodyBytes: 64, nowMs: { Self.nowMs }))
         try await Application(router: router).test(.router) { client in
             let body = ByteBuffer(bytes: Self.batch(1...10).serializedBytes())
             try await client.execute(

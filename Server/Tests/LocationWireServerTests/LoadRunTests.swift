@@ -37,7 +37,7 @@ import Testing
         let journal = FileManager.default.temporaryDirectory.appendingPathComponent("load-\(UUID()).csv").path
         defer { try? FileManager.default.removeItem(atPath: journal) }
         let app = Application(
-            router: makeServerRouter(storage: store, configuration: ServerConfiguration()),
+            router: makeServerRouter(storage: store, authenticator: store, configuration: ServerConfiguration()),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             var configuration = LoadConfiguration(

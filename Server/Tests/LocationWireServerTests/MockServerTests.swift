@@ -120,7 +120,7 @@ import Testing
 
     @Test(arguments: [(503, "unavailable"), (429, "rate-limited")])
     func statusFaultsStoreNothingAndSayWhenToComeBack(_ status: Int, code: String) async throws {
-        try await Self.withMockServer(faults: "status-\(status)=1:retry-after=7") { client, store, _ in
+        try await Self.withMockServer(faults: "status-\(status)=1:retry-after=7") { client, store, journal in
             var queue = Self.queue(fixes: 3)
             let batch = try Self.nextBatch(&queue, batchId: 77)
             let result = try await client.upload(batch, token: "any")
@@ -130,6 +130,10 @@ import Testing
             }
             #expect(answered == status && error?.code == code && retryAfter == "7")
             #expect(await store.storedFixCount == 0)
+            // One line for the request: the fault's, not a second one for the same refusal on its way out.
+            let entries = try JournalWriter.read(path: journal)
+            #expect(entries.count == 1)
+            #expect(entries.first?.fault == "status-\(status)" && entries.first?.status == status)
         }
     }
 

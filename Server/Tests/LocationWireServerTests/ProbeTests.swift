@@ -37,7 +37,9 @@ import Testing
         let store = try SQLiteStorage()
         let token = try await store.ensureToken(forDevice: deviceId, nowMs: 0)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = try makeServerApplication(storage: store, configuration: configuration, port: 0) { port in
+        let application = try makeServerApplication(
+            storage: store, authenticator: store, configuration: configuration, port: 0
+        ) { port in
             continuation.yield(port)
         }
         return try await withRunning(application, ports: ports) { url in try await body(url, token) }

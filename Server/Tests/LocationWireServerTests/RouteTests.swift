@@ -21,7 +21,7 @@ import Testing
     typealias Fixture = BatchEndpointTests
 
     static func app(
-        _ configuration: ServerConfiguration, storage: (any ServerStorage)? = nil
+        _ configuration: ServerConfiguration, storage: (any ServerStorage & BearerTokenAuthenticator)? = nil
     ) async throws -> (
         token: String, app: some ApplicationProtocol
     ) {
@@ -29,7 +29,12 @@ import Testing
         let token = try await store.ensureToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
         var configuration = configuration
         configuration.nowMs = { Fixture.nowMs }
-        return (token, Application(router: makeServerRouter(storage: storage ?? store, configuration: configuration)))
+        let storage = storage ?? store
+        return (
+            token,
+            Application(
+                router: makeServerRouter(storage: storage, authenticator: storage, configuration: configuration))
+        )
     }
 
     static func headers(_ token: String, _ pairs: [HTTPField.Name: String]) -> HTTPFields {
@@ -324,7 +329,7 @@ import Testing
 
 /// A store whose token lookup accepts any token for ``BatchEndpointTests/deviceId`` and whose every write fails,
 /// as a database that went away does.
-struct FailingIngestStorage: ServerStorage {
+struct FailingIngestStorage: ServerStorage, BearerTokenAuthenticator {
     struct Unavailable: Error {}
 
     func deviceId(forToken token: String) async throws -> String? { BatchEndpointTests.deviceId }
@@ -393,7 +398,8 @@ enum RegionCatalogueFixture {
         let gate = SlowIngestStorage()
         let token = try await gate.store.ensureToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
         let router = makeServerRouter(
-            storage: gate, configuration: ServerConfiguration(maxInFlight: 1, nowMs: { Fixture.nowMs }))
+            storage: gate, authenticator: gate,
+            configuration: ServerConfiguration(maxInFlight: 1, nowMs: { Fixture.nowMs }))
         try await Application(router: router).test(.live) { client in
             // Two connections, as two devices have: the test client's one connection would queue the second
             // request behind the first.
@@ -421,7 +427,7 @@ enum RegionCatalogueFixture {
 }
 
 /// A store whose ingest waits until released, to hold a request in flight.
-final class SlowIngestStorage: ServerStorage {
+final class SlowIngestStorage: ServerStorage, BearerTokenAuthenticator {
     let store: SQLiteStorage
     let ingesting = AsyncStream<Void>.makeStream()
     let released = AsyncStream<Void>.makeStream()

@@ -3,8 +3,9 @@ import LocationWire
 @testable import LocationWireServer
 import Testing
 
-/// What the shared storage checks read besides ``ServerStorage``: both backends' inspection methods.
-protocol InspectableStorage: ServerStorage {
+/// What the shared storage checks read besides ``ServerStorage``: both backends' token lookup and inspection
+/// methods.
+protocol InspectableStorage: ServerStorage, BearerTokenAuthenticator {
     func storedFixCount(deviceId: String, installId: UInt64) async throws -> Int
     func storedEventCounts(deviceId: String, installId: UInt64) async throws -> StoredEventCounts
     func storedDeviceStatus(deviceId: String, installId: UInt64) async throws -> StoredDeviceStatus?
@@ -16,7 +17,7 @@ extension PostgresStorage: InspectableStorage {}
 /// The storage backends the shared checks (``StorageTests``) run against, each from a fresh, empty database.
 ///
 /// PostgreSQL needs a server: its URL comes from `LOCWIRE_TEST_POSTGRES_URL` (CI sets it from
-/// `scripts/start-postgres.sh`). Unset, every PostgreSQL case fails with a message saying how to get one, unless
+/// `Server/scripts/start-postgres.sh`). Unset, every PostgreSQL case fails with a message saying how to get one, unless
 /// `LOCWIRE_SKIP_POSTGRES=1` leaves PostgreSQL out on purpose. The tests do not start a cluster themselves: that
 /// may need root and apt-get, and would leave a server running behind a test run; a failure that names the
 /// missing server is the honest answer to a missing server.
@@ -71,7 +72,7 @@ enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
         var description: String {
             """
             \(StorageBackend.urlVariable) is not set, so the PostgreSQL backend cannot be tested. From the \
-            repository root: `export \(StorageBackend.urlVariable)=$(scripts/start-postgres.sh)` starts a \
+            repository root: `export \(StorageBackend.urlVariable)=$(Server/scripts/start-postgres.sh)` starts a \
             throwaway cluster on 127.0.0.1:55432 and prints its URL; or set \(StorageBackend.skipVariable)=1 \
             to test SQLite alone.
             """

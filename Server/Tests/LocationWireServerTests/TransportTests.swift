@@ -28,8 +28,9 @@ import Testing
             #expect(TransportSecurity.tls(certificateChainPath: "c", privateKeyPath: "k").refusal(host: host) == nil)
         }
         #expect(throws: TransportSecurityError.self) {
+            let store = try SQLiteStorage()
             _ = try makeServerApplication(
-                storage: try SQLiteStorage(), configuration: ServerConfiguration(), host: "0.0.0.0", port: 0)
+                storage: store, authenticator: store, configuration: ServerConfiguration(), host: "0.0.0.0", port: 0)
         }
     }
 
@@ -72,7 +73,9 @@ import Testing
             "POST \(Binding.batchesPath) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
             + "Content-Type: \(Binding.protobufMediaType)\r\nContent-Length: \(body.count)\r\n\r\n"
         let half = Array(head.utf8) + body.prefix(body.count / 2)
-        try await Application(router: makeServerRouter(storage: store, configuration: configuration)).test(.live) {
+        try await Application(
+            router: makeServerRouter(storage: store, authenticator: store, configuration: configuration)
+        ).test(.live) {
             client in
             let port = try #require(client.port)
             // Stalled: half the body, then nothing. The answer is a 408 with the error body.

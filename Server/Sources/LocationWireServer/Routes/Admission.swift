@@ -47,6 +47,31 @@ final class RateLimiter: Sendable {
     }
 }
 
+/// Per-device rate limiting (`429`), behind ``AuthenticationMiddleware``: the device's bucket in `limiter` pays
+/// for the request, or the answer is 429 with `Retry-After` and code `rate-limited`, before the body is read.
+struct RateLimitMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware {
+    let limiter: RateLimiter
+    /// The clock the buckets refill by (``ServerConfiguration/monotonicNow``).
+    let now: @Sendable () -> ContinuousClock.Instant
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    )
+        async throws -> Response
+    {
+        let device = try context.requireAuthenticatedDevice()
+        if let retryAfter = limiter.admit(device, now: now()) {
+            throw Refusal(
+                status: .tooManyRequests,
+                body: ErrorBody(
+                    code: ErrorBody.Code.rateLimited,
+                    message: "over \(limiter.requestsPerSecond) requests per second; nothing was stored"),
+                headers: [.retryAfter: "\(retryAfter)"])
+        }
+        return try await next(request, context)
+    }
+}
+
 /// Load shedding (`503`): at most `limit` requests are handled at once; one more is answered at once with 503,
 /// `Retry-After: 1` and code `unavailable`, before its body is read, so an overloaded server stays responsive.
 struct InFlightLimitMiddleware<Context: RequestContext>: RouterMiddleware {

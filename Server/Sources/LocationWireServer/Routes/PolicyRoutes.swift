@@ -7,12 +7,7 @@ import LocationWireHTTP
 struct PolicyRoutes: Sendable {
     let reader: RequestReader
 
-    func register(on router: Router<some RequestContext>) {
-        router.get(.init(Binding.policyPath)) { request, _ in try await getPolicy(request) }
-    }
-
-    func getPolicy(_ request: Request) async throws(Refusal) -> Response {
-        _ = try await reader.authenticate(request)
+    func getPolicy(_ request: Request) throws(Refusal) -> Response {
         guard let policy = reader.configuration.trackingPolicy else {
             throw Refusal(
                 status: .notFound,

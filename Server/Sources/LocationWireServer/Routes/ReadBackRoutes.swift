@@ -14,17 +14,17 @@ import NIOCore
 /// FeatureCollection of Point features (RFC 7946: longitude first) whose properties carry the same three members.
 struct ReadBackRoutes: Sendable {
     let reader: RequestReader
+    let storage: any ServerStorage
     /// The most fixes one answer holds; `truncated` says when there were more.
     static let maxLimit = 10_000
+    /// The route's path pattern, `device` its parameter (``Binding/fixesPath(deviceId:)`` writes such a path).
+    static let path = "/v1/devices/:\(pathParameter)/fixes"
+    static let pathParameter = "device"
 
-    func register(on router: Router<some RequestContext>) {
-        router.get("/v1/devices/:device/fixes") { request, context in
-            try await getFixes(request, device: context.parameters.get("device"))
-        }
-    }
-
-    func getFixes(_ request: Request, device pathDevice: String?) async throws(Refusal) -> Response {
-        let device = try await reader.authenticate(request)
+    /// - Parameters:
+    ///   - device: the device the request's bearer token belongs to.
+    ///   - pathDevice: the path's `device_id`, percent-encoded as it came; nil when the route has none.
+    func getFixes(_ request: Request, device: String, pathDevice: String?) async throws(Refusal) -> Response {
         guard reader.configuration.offersReadBack else {
             throw Refusal(
                 status: .notFound,
@@ -52,7 +52,7 @@ struct ReadBackRoutes: Sendable {
         let stored: [StoredFix]
         do {
             // One more than asked, to tell whether the answer is cut.
-            stored = try await reader.storage.fixes(deviceId: device, fromMs: fromMs, toMs: toMs, limit: limit + 1)
+            stored = try await storage.fixes(deviceId: device, fromMs: fromMs, toMs: toMs, limit: limit + 1)
         } catch {
             throw .storageUnavailable(retryAfterSeconds: reader.configuration.storageRetryAfterSeconds, cause: error)
         }

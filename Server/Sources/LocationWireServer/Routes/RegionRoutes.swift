@@ -9,13 +9,10 @@ import LocationWireValidation
 /// (`§plan-delta`).
 struct RegionRoutes: Sendable {
     let reader: RequestReader
+    let storage: any ServerStorage
 
-    func register(on router: Router<some RequestContext>) {
-        router.post(.init(Binding.regionsPath)) { request, _ in try await postRegionRequest(request) }
-    }
-
-    func postRegionRequest(_ request: Request) async throws(Refusal) -> Response {
-        let device = try await reader.authenticate(request)
+    /// - Parameter device: the device the request's bearer token belongs to.
+    func postRegionRequest(_ request: Request, device: String) async throws(Refusal) -> Response {
         let (regionRequest, format, _) = try await reader.readMessage(RegionRequest.self, from: request)
         guard regionRequest.deviceId == device else { throw .deviceMismatch("this request's device_id") }
         if let violation = validate(regionRequest).first(where: { $0.severity == .error }) {
@@ -43,11 +40,11 @@ struct RegionRoutes: Sendable {
         let budget = Int(regionRequest.platformSlotLimit) - Int(regionRequest.reservedAppSlots)
         let assignment: RegionAssignment
         do {
-            let previous = try await reader.storage.lastAssignment(deviceId: device)
+            let previous = try await storage.lastAssignment(deviceId: device)
             assignment = planner.plan(
                 latitudeE7: latitudeE7, longitudeE7: longitudeE7, slotBudget: budget, nowMs: nowMs,
                 previous: previous)
-            try await reader.storage.saveAssignment(assignment, deviceId: device, nowMs: nowMs)
+            try await storage.saveAssignment(assignment, deviceId: device, nowMs: nowMs)
         } catch {
             throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds, cause: error)
         }

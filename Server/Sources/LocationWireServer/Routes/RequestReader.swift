@@ -3,43 +3,18 @@ import LocationWire
 import LocationWireHTTP
 import NIOCore
 
-/// The steps every endpoint takes before its own work, in the binding's order, so that an unauthenticated
-/// client learns nothing about how its body would be read: authentication (401, 503 when the token store
-/// fails), the device's rate (429), media type and `proto` parameter (415), content coding (415), size (413, before reading when
-/// `Content-Length` says so, else while reading), gzip (400, or 413 when it would decompress past the limit),
-/// then the message (400 with the codec's code, offset and path).
+/// How every endpoint reads its body, in the binding's order, once ``AuthenticationMiddleware`` (401, 503 when
+/// the token store fails) and ``RateLimitMiddleware`` (429) have let the request through: media type and `proto`
+/// parameter (415), content coding (415), size (413, before reading when `Content-Length` says so, else while
+/// reading), gzip (400, or 413 when it would decompress past the limit), then the message (400 with the codec's
+/// code, offset and path).
 ///
 /// Public so that the mock server (LocationWireMockServer) reads requests exactly as the reference server does.
 public struct RequestReader: Sendable {
-    public let storage: any ServerStorage
     public let configuration: ServerConfiguration
-    let rateLimiter: RateLimiter?
 
-    public init(storage: any ServerStorage, configuration: ServerConfiguration) {
-        self.storage = storage
+    public init(configuration: ServerConfiguration) {
         self.configuration = configuration
-        rateLimiter = configuration.rateLimitPerDevice.map { RateLimiter(requestsPerSecond: max($0, 1)) }
-    }
-
-    /// The device the request's bearer token belongs to.
-    public func authenticate(_ request: Request) async throws(Refusal) -> String {
-        guard let token = Self.bearerToken(request.headers[.authorization]) else { throw .unauthenticated() }
-        let device: String?
-        do {
-            device = try await storage.deviceId(forToken: token)
-        } catch {
-            throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds, cause: error)
-        }
-        guard let device else { throw .unauthenticated() }
-        if let retryAfter = rateLimiter?.admit(device, now: configuration.monotonicNow()) {
-            throw Refusal(
-                status: .tooManyRequests,
-                body: ErrorBody(
-                    code: ErrorBody.Code.rateLimited,
-                    message: "over \(configuration.rateLimitPerDevice ?? 0) requests per second; nothing was stored"),
-                headers: [.retryAfter: "\(retryAfter)"])
-        }
-        return device
     }
 
     /// The decoded body, its format, and its size in bytes as the message was encoded (after any content coding).
@@ -118,15 +93,6 @@ public struct RequestReader: Sendable {
         } catch {
             throw incomplete
         }
-    }
-
-    /// The token of an `Authorization: Bearer TOKEN` header (scheme case-insensitive, RFC 9110 §11.1), or nil.
-    static func bearerToken(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingWhitespace()
-        return token.isEmpty ? nil : token
     }
 
     /// The format a `Content-Type` names, when it is one of the binding's and its `proto` parameter, if any,

@@ -19,7 +19,7 @@ import PostgresNIO
 ///   by default: survives power loss); the ack is returned only after COMMIT.
 /// - `install_id` and sequence numbers are UInt64 on the wire and stored as the same 64 bits in BIGINT
 ///   (`Int64(bitPattern:)`), as in SQLite.
-public final class PostgresStorage: ServerStorage {
+public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
     /// Where the database is and how many connections one process may hold.
     public struct Options: Sendable {
         public var host: String
@@ -207,6 +207,8 @@ public final class PostgresStorage: ServerStorage {
 
     // MARK: Tokens
 
+    /// Looks the token up by its digest (``StoredRows/tokenDigest(_:)``), never in clear: how long the lookup
+    /// takes depends on the digest, not on how much of a real token a guess got right.
     public func deviceId(forToken token: String) async throws -> String? {
         try await firstRow(
             String.self, PostgresSchema.selectDeviceForToken, binds(StoredRows.tokenDigest(token)))

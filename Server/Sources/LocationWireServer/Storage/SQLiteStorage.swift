@@ -14,7 +14,7 @@ import LocationWireSession
 ///   ``commitWaitingBatches()``): one WAL sync for all the batches that arrived during the previous commit.
 /// - `install_id` and sequence numbers are UInt64 on the wire and stored as the same 64 bits in SQLite's Int64
 ///   (`Int64(bitPattern:)`): equality and keys stay exact; only SQL ordering above 2^63 differs.
-public final class SQLiteStorage: ServerStorage {
+public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
     /// What a commit promises.
     public enum Durability: String, Sendable, CaseIterable {
         /// Survives power loss: the WAL is synced at every commit.
@@ -80,6 +80,8 @@ public final class SQLiteStorage: ServerStorage {
 
     // MARK: Tokens
 
+    /// Looks the token up by its digest (``StoredRows/tokenDigest(_:)``), never in clear: how long the lookup
+    /// takes depends on the digest, not on how much of a real token a guess got right.
     public func deviceId(forToken token: String) async throws -> String? {
         try await database.read { db in
             try String.fetchOne(

@@ -7,11 +7,10 @@ import LocationWireSession
 /// Two backends implement it: ``SQLiteStorage`` (GRDB, one file, the default) and ``PostgresStorage``
 /// (postgres-nio, shared by several server processes). Both keep the invariant of `§server-durable`: what an
 /// ack reports stored is committed before ``ingest(_:encodedSize:nowMs:policy:)`` returns it, and an item row
-/// exists for a key exactly when the installation's persisted ledger record lists the key as stored.
+/// exists for a key exactly when the installation's persisted ledger record lists the key as stored. Both are
+/// also the server's ``BearerTokenAuthenticator``, from the digests of the tokens they issue here: checking a
+/// token is authentication's business, not this protocol's.
 public protocol ServerStorage: Sendable {
-    /// The device a bearer token belongs to, or nil for a token the server never issued.
-    func deviceId(forToken token: String) async throws -> String?
-
     /// A token for `deviceId`: the oldest one already issued, or a new one.
     func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String
 

@@ -2,7 +2,7 @@
 # The load runs of issue 12 against `locwire-server serve` on SQLite, and the physical limit they are measured
 # against: the same rows bulk-inserted through the sqlite3 CLI in one transaction, in the same run.
 #
-#   scripts/load-sqlite.sh [--short] [--no-build] [--keep]
+#   Server/scripts/load-sqlite.sh [--short] [--no-build] [--keep]
 #
 # Full form (about 4 minutes after the build), each run on a fresh database and a fresh `serve`:
 #   A  1,000 devices, 60 s, 50-fix batches, closed loop: fixes per second, batch latency
@@ -13,14 +13,14 @@
 #      with the same table through `sqlite3` in one transaction; also INSERT ... SELECT from the attached
 #      database (no SQL text to parse), the bare B-tree cost
 # and writes Server/RESULTS.md (its load-sqlite section). Every run also checks consistency: every
-# acknowledged fix is stored once with the bytes sent (scripts/check-ack-journal.py).
+# acknowledged fix is stored once with the bytes sent (Server/scripts/check-ack-journal.py).
 #
 # --short, the CI form (about 30 s): 50 devices for 10 s (50-fix batches) and 20 devices for 5 s (500-fix
 # batches); fails on any error or inconsistency, checks no target, writes no RESULTS.md.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=scripts/lib-server-runs.sh
-. "$root/scripts/lib-server-runs.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=Server/scripts/lib-server-runs.sh
+. "$root/Server/scripts/lib-server-runs.sh"
 
 short=0
 keep=0
@@ -64,7 +64,7 @@ run_load() {
         echo "run $name: the load run reported errors (exit $status)" >&2
         failures=$((failures + 1))
     fi
-    if ! python3 "$root/scripts/check-ack-journal.py" --database "$work/$name.sqlite" \
+    if ! python3 "$root/Server/scripts/check-ack-journal.py" --database "$work/$name.sqlite" \
         --journal "$work/$name.acks.csv" --json "$work/$name.check.json" >"$work/$name.check.txt"; then
         echo "run $name: inconsistent database:" >&2
         cat "$work/$name.check.txt" >&2
@@ -191,7 +191,7 @@ soon as it is answered, so the batches queue at the one SQLite writer and latenc
 
 Commands (from the repository root):
 ```
-scripts/load-sqlite.sh                 # everything above; builds release first (swift build -c release)
+Server/scripts/load-sqlite.sh          # everything above; builds release first (swift build -c release)
 # one run by hand:
 Server/.build/release/locwire-server serve --port 8080 --database /tmp/l.sqlite --extra-devices 999 --tokens-file /tmp/t.json &
 Server/.build/release/locwire-server load --server http://127.0.0.1:8080 --tokens-file /tmp/t.json --devices 1000 --seconds 60 --fixes-per-batch 50

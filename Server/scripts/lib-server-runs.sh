@@ -1,5 +1,5 @@
-# Shared by scripts/load-sqlite.sh and scripts/crash-soak.sh (sourced, not run): building locwire-server,
-# starting `serve` and waiting for its URL, and replacing one section of Server/RESULTS.md.
+# Shared by Server/scripts/load-sqlite.sh, load-postgres.sh and crash-soak.sh (sourced, not run): building
+# locwire-server, starting `serve` and waiting for its URL, and replacing one section of Server/RESULTS.md.
 
 # Builds the binary unless SKIP_BUILD=1; sets $bin. LOCWIRE_BUILD_CONFIGURATION=debug uses the debug build
 # (the one `swift test` made, so CI need not build twice); figures are only meaningful from release, the default.

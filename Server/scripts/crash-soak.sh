@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # The crash soak of issue 12: `locwire-server serve` (SQLite) is killed with SIGKILL at random moments and
 # restarted on the same database and port, while `locwire-server load` uploads with --ack-journal; then every
-# acknowledged fix must be in the database exactly once with the same bytes (scripts/check-ack-journal.py).
+# acknowledged fix must be in the database exactly once with the same bytes (Server/scripts/check-ack-journal.py).
 #
-#   scripts/crash-soak.sh [--seconds 120] [--devices 50] [--short] [--no-build] [--keep]
+#   Server/scripts/crash-soak.sh [--seconds 120] [--devices 50] [--short] [--no-build] [--keep]
 #
 # --short is the CI form (20 s, 20 devices, kills every 0.5-2 s); it prints and checks, and leaves
 # Server/RESULTS.md alone. The full form replaces the crash-soak section of Server/RESULTS.md.
 # Loopback only; everything it starts it stops. Exit status 1 on any lost or duplicated fix, or when nothing was
 # killed or acknowledged.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=scripts/lib-server-runs.sh
-. "$root/scripts/lib-server-runs.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=Server/scripts/lib-server-runs.sh
+. "$root/Server/scripts/lib-server-runs.sh"
 
 seconds=120
 devices=50
@@ -90,7 +90,7 @@ if [ ! -s "$work/load.json" ]; then
     exit 1
 fi
 check_status=0
-python3 "$root/scripts/check-ack-journal.py" --database "$work/soak.sqlite" --journal "$work/acks.csv" \
+python3 "$root/Server/scripts/check-ack-journal.py" --database "$work/soak.sqlite" --journal "$work/acks.csv" \
     --json "$work/check.json" >"$work/check.txt" || check_status=$?
 
 summary=$(python3 - "$work/load.json" "$work/check.json" "$kills" "$restart_ms_total" <<'PYTHON'
@@ -121,11 +121,11 @@ if [ "$short" = 0 ]; then
         echo
         echo "$(date -u +%Y-%m-%dT%H:%MZ), $(machine_line "$work"), $(cd "$root" && git rev-parse --short HEAD)."
         echo
-        echo "\`scripts/crash-soak.sh --seconds $seconds --devices $devices\`: $devices devices uploading" \
+        echo "\`Server/scripts/crash-soak.sh --seconds $seconds --devices $devices\`: $devices devices uploading" \
             "$fixes_per_batch-fix batches in a closed loop for $seconds s; \`serve\` (durability full) killed" \
             "with SIGKILL every $((min_gap_ms / 1000))-$((max_gap_ms / 1000)) s (uniformly random) and" \
             "restarted on the same database and port. Every acknowledged fix journalled by the load run" \
-            "(\`--ack-journal\`) is then looked up with Python's sqlite3 (scripts/check-ack-journal.py)."
+            "(\`--ack-journal\`) is then looked up with Python's sqlite3 (Server/scripts/check-ack-journal.py)."
         echo
         echo '```'
         echo "$summary"

@@ -11,7 +11,7 @@
 # LOCWIRE_SERVER names a built locwire-server binary (otherwise it is built from Server/).
 set -euo pipefail
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 faults="${FAULTS:-drop-after-commit=0.1,status-503=0.05:retry-after=1,status-429=0.05:retry-after=1,partial-ack=0.2,duplicate-response=0.1,truncate=0.05,slow=0.1:delay-ms=300,reset=0.05}"
 seed="${SEED:-7}"
 fixes="${FIXES:-200}"

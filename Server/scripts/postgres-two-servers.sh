@@ -4,14 +4,15 @@
 # Exits non-zero unless every fix is stored exactly once and the acks agree (each fix ACCEPTED once, DUPLICATE
 # in every other ack answering it), and unless both servers print the same token for the device.
 #
-#   scripts/postgres-two-servers.sh [--binary PATH] [--batches N] [--keep-postgres]
+#   Server/scripts/postgres-two-servers.sh [--binary PATH] [--batches N] [--keep-postgres]
 #
-# PostgreSQL comes from scripts/start-postgres.sh (its default directory and port; started when not running,
-# stopped afterwards only if this script started it, unless --keep-postgres). Each run uses a device id of its
-# own, so runs do not see each other's rows. Without --binary the server is built with `swift build` in Server/.
+# PostgreSQL comes from Server/scripts/start-postgres.sh (its default directory and port; started when not
+# running, stopped afterwards only if this script started it, unless --keep-postgres). Each run uses a device id
+# of its own, so runs do not see each other's rows. Without --binary the server is built with `swift build` in
+# Server/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$(pwd)
+script="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+cd "$(dirname "$script")/../.."
 
 binary=
 batches=40
@@ -21,7 +22,7 @@ while (($#)); do
   --binary) binary=$2; shift 2 ;;
   --batches) batches=$2; shift 2 ;;
   --keep-postgres) keep_postgres=true; shift ;;
-  -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,12p' "$script" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "postgres-two-servers.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -41,7 +42,7 @@ started_postgres=false
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  if $started_postgres && ! $keep_postgres; then scripts/start-postgres.sh stop >&2 || true; fi
+  if $started_postgres && ! $keep_postgres; then Server/scripts/start-postgres.sh stop >&2 || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -49,7 +50,7 @@ trap cleanup EXIT
 say "PostgreSQL"
 pgdir=${LOCWIRE_POSTGRES_DIR:-/tmp/locwire-postgres}
 if ! [[ -f $pgdir/data/postmaster.pid ]]; then started_postgres=true; fi
-url=$(scripts/start-postgres.sh)
+url=$(Server/scripts/start-postgres.sh)
 echo "$url" >&2
 
 device="two-servers-$(date +%s)-$$"
@@ -90,7 +91,7 @@ fi
 echo "both print the same token for $device" >&2
 
 say "$batches overlapping batches of one installation, sent at once, alternately to A and B"
-highest=$(python3 scripts/batch-client.py interleave "$url_a" "$url_b" --token "$token_a" --device "$device" \
+highest=$(python3 Server/scripts/batch-client.py interleave "$url_a" "$url_b" --token "$token_a" --device "$device" \
   --batches "$batches")
 
 say "What PostgreSQL holds"
@@ -103,7 +104,7 @@ if [[ $rows != "$highest" || $distinct != "$highest" || $lowest != 1 || $top != 
 fi
 # The ledger record must list exactly what the table holds (§server-durable): everything sent again, each batch
 # to the other server this time, must be answered DUPLICATE throughout and store nothing.
-python3 scripts/batch-client.py interleave "$url_b" "$url_a" --token "$token_a" --device "$device" \
+python3 Server/scripts/batch-client.py interleave "$url_b" "$url_a" --token "$token_a" --device "$device" \
   --batches "$batches" --expect duplicate >/dev/null
 again=$(psql "$url" -X -A -t -c "SELECT COUNT(*) FROM fix WHERE device_id = '$device'")
 if [[ $again != "$highest" ]]; then

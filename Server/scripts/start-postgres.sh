@@ -3,8 +3,9 @@
 # (`locwire-server serve --postgres URL`). Prints the cluster's URL on standard output, nothing else; progress goes
 # to standard error.
 #
-#   scripts/start-postgres.sh [--dir DIR] [--port PORT]   start (or find running) a cluster; print its URL
-#   scripts/start-postgres.sh stop [--dir DIR]            stop it (the data stay in DIR; rm -rf DIR to forget them)
+#   Server/scripts/start-postgres.sh [--dir DIR] [--port PORT]   start (or find running) a cluster; print its URL
+#   Server/scripts/start-postgres.sh stop [--dir DIR]            stop it (the data stay in DIR; rm -rf DIR to
+#                                                                forget them)
 #
 # DIR defaults to $LOCWIRE_POSTGRES_DIR or /tmp/locwire-postgres, PORT to 55432 (not 5432, so that a system
 # cluster is never touched). The database and its role are both `locwire`, password `locwire`: the cluster
@@ -31,7 +32,7 @@ while (($#)); do
   case $1 in
   --dir) dir=$2; shift 2 ;;
   --port) port=$2; shift 2 ;;
-  -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "start-postgres.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done

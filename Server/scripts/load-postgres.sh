@@ -3,17 +3,17 @@
 # database (the scale-out shape: stateless servers behind a load balancer), and `locwire-server load` spreading
 # its devices over both URLs round-robin, as a balancer would.
 #
-#   scripts/load-postgres.sh [--no-build] [--devices 1000] [--seconds 60] [--fixes 50]
-#   LOCWIRE_SERVER=/path/to/release/locwire-server scripts/load-postgres.sh
+#   Server/scripts/load-postgres.sh [--no-build] [--devices 1000] [--seconds 60] [--fixes 50]
+#   LOCWIRE_SERVER=/path/to/release/locwire-server Server/scripts/load-postgres.sh
 #
-# Starts PostgreSQL with scripts/start-postgres.sh (127.0.0.1:55432) and leaves it running as it found it; drops
-# the server's tables first, so each run starts empty. Checks consistency with psql: the rows stored are the
+# Starts PostgreSQL with Server/scripts/start-postgres.sh (127.0.0.1:55432) and leaves it running as it found it;
+# drops the server's tables first, so each run starts empty. Checks consistency with psql: the rows stored are the
 # fixes acknowledged (no resend happens without a failure), each key once. Writes the postgres-load section of
 # Server/RESULTS.md. Loopback only.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=scripts/lib-server-runs.sh
-. "$root/scripts/lib-server-runs.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=Server/scripts/lib-server-runs.sh
+. "$root/Server/scripts/lib-server-runs.sh"
 
 devices=1000
 seconds=60
@@ -31,7 +31,7 @@ command -v psql >/dev/null || { echo "psql is missing: apt-get install -y postgr
 
 # LOCWIRE_SERVER names a release binary built elsewhere (a second checkout), instead of building one here.
 if [ -n "${LOCWIRE_SERVER:-}" ]; then bin=$LOCWIRE_SERVER; else build_locwire_server "$root"; fi
-url=$("$root/scripts/start-postgres.sh")
+url=$("$root/Server/scripts/start-postgres.sh")
 work=$(mktemp -d "${TMPDIR:-/tmp}/load-postgres.XXXXXX")
 pids=()
 cleanup() {
@@ -82,7 +82,7 @@ now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
 print(f"""## Load against two `serve --postgres` processes on one PostgreSQL
 
 {now}, {machine}, commit {commit}. Load average before and after (1, 5, 15 min): {load_before} / {load_after}.
-PostgreSQL 15 from Debian's package (scripts/start-postgres.sh: fsync and synchronous_commit on), both servers
+PostgreSQL 15 from Debian's package (Server/scripts/start-postgres.sh: fsync and synchronous_commit on), both servers
 and the load generator on the same 2 cores.
 
 | run | fixes/s acked | batches/s | p50 ms | p90 ms | p99 ms | max ms | errors | stored / distinct / acked | server cores (each) | load cores |
@@ -91,7 +91,7 @@ and the load generator on the same 2 cores.
 
 Consistency: {"every acknowledged fix stored once" if ok else "FAILED: the stored rows do not match the acknowledged fixes"}.
 
-Command: `scripts/load-postgres.sh` (defaults: 1,000 devices, 60 s, 50-fix batches).""")
+Command: `Server/scripts/load-postgres.sh` (defaults: 1,000 devices, 60 s, 50-fix batches).""")
 sys.exit(0 if ok else 1)
 PYTHON
 cat "$work/section.md"
