@@ -126,16 +126,69 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(
-            name: "LocationWireTests",
-            dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
-                "LocationWireFuzzing", "LocationWireConformance", "LocationWireVectorGenerator",
-                "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange",
-                "LocationWireRender",
-            ],
+        // Tests: one target per module or group of modules, so that a change recompiles only the tests of what
+        // depends on it; the shared helpers are a target of their own. `swift test` runs these.
+        .target(
+            name: "LocationWireTestSupport", dependencies: ["LocationWire"], path: "Tests/LocationWireTestSupport",
             swiftSettings: strictSettings
         ),
+        tests(
+            "LocationWireTests",
+            on: [
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
+                "LocationWireFuzzing",
+            ]),
+        tests(
+            "LocationWireValidationTests",
+            on: [
+                "LocationWire", "LocationWireValidation", "LocationWireTools", "LocationWireConformance",
+                "LocationWireVectorGenerator",
+            ]),
+        tests(
+            "LocationWireBehaviorTests",
+            on: [
+                "LocationWire", "LocationWireBehavior", "LocationWireTools", "LocationWireFiles",
+                "LocationWireConformance",
+            ]),
+        tests("LocationWireSessionTests", on: ["LocationWire", "LocationWireSession", "LocationWireSimulation"]),
+        tests(
+            "LocationWireConformanceTests",
+            on: [
+                "LocationWire", "LocationWireValidation", "LocationWireBehavior", "LocationWireTools",
+                "LocationWireFiles",
+                "LocationWireFuzzing", "LocationWireConformance", "LocationWireVectorGenerator",
+            ]),
+        tests(
+            "LocationWireInterchangeTests",
+            on: ["LocationWire", "LocationWireValidation", "LocationWireTools", "LocationWireInterchange"]),
+        tests(
+            "LocationWireRenderTests",
+            on: [
+                "LocationWire", "LocationWireBehavior", "LocationWireTools", "LocationWireFiles",
+                "LocationWireConformance",
+                "LocationWireRender",
+            ]),
+        tests(
+            "locwireTests",
+            on: [
+                "LocationWire", "LocationWireJSON", "LocationWireBehavior", "LocationWireTools", "LocationWireFiles",
+                "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireInterchange", "locwire",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// A test target in `Tests/<name>/`, on the shared helpers and `modules`.
+func tests(_ name: String, on modules: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: ["LocationWireTestSupport"] + modules, swiftSettings: strictSettings)
+}
+
+// The slow suites (the committed vectors' currency and coverage, the built-in implementation against all of
+// them) are a target that `swift test` leaves out, so that the tests run in about a minute; LOCWIRE_SLOW_TESTS=1
+// adds it (scripts/slow-tests.sh; CI's full tier runs it).
+if Context.environment["LOCWIRE_SLOW_TESTS"] == "1" {
+    package.targets.append(
+        tests(
+            "LocationWireSlowTests",
+            on: ["LocationWire", "LocationWireConformance", "LocationWireVectorGenerator", "locwire"]))
+}

@@ -5,7 +5,7 @@ import LocationWireFiles
 import LocationWireTools
 
 /// What the generator reads besides its own code: the real traces in `conformance/data/` and the regression
-/// vectors in `conformance/regressions/`, both found beside the vector folder (`conformance/vectors/`).
+/// vectors in `conformance/regressions/`.
 ///
 /// A missing trace stops the generation (``VectorInputError``): the vectors built from it would silently vanish
 /// otherwise, and a check against the committed files would then fail with nothing to say why.
@@ -15,9 +15,8 @@ public struct VectorInputs: Sendable {
     /// The regression vectors, in file name order; they join the wire family.
     let regressions: [Vector]
 
-    /// Reads the inputs that belong to the vector folder `vectors`: `../data` and `../regressions` beside it.
-    public static func load(besides vectors: URL) throws -> VectorInputs {
-        let conformance = vectors.deletingLastPathComponent()
+    /// Reads the inputs in `conformance` (the repository's `conformance/` folder): `data/` and `regressions/`.
+    public static func load(from conformance: URL) throws -> VectorInputs {
         let data = conformance.appendingPathComponent("data")
         return VectorInputs(
             korita: try trace(data.appendingPathComponent(RealTraces.koritaFile)),

@@ -207,6 +207,12 @@ struct ConformanceGenerateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The directory to write into.", valueName: "directory"))
     var output = "conformance/vectors"
 
+    @Option(
+        help: ArgumentHelp(
+            "The folder of the generator's inputs: data/ (real traces) and regressions/ (regression vectors).",
+            valueName: "directory"))
+    var inputs = "conformance"
+
     @Flag(help: "Compare with the files in the directory instead of writing; exit 1 if they differ.")
     var check = false
 
@@ -214,7 +220,7 @@ struct ConformanceGenerateCommand: ParsableCommand {
         let directory = URL(fileURLWithPath: output)
         let files: [VectorFile]
         do {
-            files = VectorGenerator.generate(try VectorInputs.load(besides: directory))
+            files = VectorGenerator.generate(try VectorInputs.load(from: URL(fileURLWithPath: inputs)))
         } catch {
             // A missing or unreadable input (VectorInputError, a regression vector) is a setup problem: exit 2.
             throw UsageFailure(message: "cannot generate the vectors: \(error)")

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireTestSupport
 import Testing
 
 /// The fast expansion of a compact batch to rows (`CompactFixes.fixes(limit:)`) must give exactly what the first,

@@ -1,4 +1,5 @@
 @testable import LocationWire
+import LocationWireTestSupport
 import Testing
 
 /// LocationFix decodes through a fast path that gives up at anything unusual and hands over to the careful

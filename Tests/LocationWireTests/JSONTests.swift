@@ -1,5 +1,6 @@
 import LocationWire
 import LocationWireJSON
+import LocationWireTestSupport
 import Testing
 
 /// The proto3 JSON mapping. Expected text is what protobuf 3.21.12's C++ MessageToJsonString printed for the same

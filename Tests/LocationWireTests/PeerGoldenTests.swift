@@ -1,5 +1,6 @@
 import LocationWire
 import LocationWireJSON
+import LocationWireTestSupport
 import LocationWireTools
 import Testing
 

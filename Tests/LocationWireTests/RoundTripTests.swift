@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireTestSupport
 import Testing
 
 /// Properties over random messages of every type, generated from the schema tables (not from the codec).

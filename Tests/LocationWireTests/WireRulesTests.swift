@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireTestSupport
 import Testing
 
 /// Protobuf binary rules. Where an expectation could be a matter of taste, the comment names what upb 7.36.2 and

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireTestSupport
 import Testing
 
 /// Merge semantics, unknown fields and canonical encoding.

@@ -2,18 +2,18 @@ import LocationWire
 import Testing
 
 /// Bytes from a hex string; spaces are ignored.
-func bytes(_ hex: String) -> [UInt8] {
+package func bytes(_ hex: String) -> [UInt8] {
     let digits = Array(hex.filter { !$0.isWhitespace })
     precondition(digits.count % 2 == 0, "odd number of hex digits")
     return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
 }
 
-func hex(_ bytes: [UInt8]) -> String {
+package func hex(_ bytes: [UInt8]) -> String {
     bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
 }
 
 /// The error decoding `input` as `Message` throws, or nil when it decodes.
-func decodingError<Message: LocationWireMessage>(
+package func decodingError<Message: LocationWireMessage>(
     _ type: Message.Type, _ input: [UInt8], limits: DecodingLimits = .default
 )
     -> DecodingError?
@@ -27,14 +27,14 @@ func decodingError<Message: LocationWireMessage>(
 }
 
 /// A small deterministic generator (SplitMix64), so random tests are reproducible from their seed.
-struct SeededGenerator: RandomNumberGenerator {
+package struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         self.state = seed
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -46,21 +46,21 @@ struct SeededGenerator: RandomNumberGenerator {
 /// A seed of its own for every name, the same on every run and machine: 64-bit FNV-1a over the UTF-8 bytes. Not
 /// `hashValue`, which Swift randomizes per process (a failure could not be replayed), and not the name's length,
 /// which gave Region and Circle the same random stream.
-func stableSeed(_ name: String) -> UInt64 {
+package func stableSeed(_ name: String) -> UInt64 {
     name.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
 }
 
 /// Random messages built from the schema tables alone, as canonical protobuf binary: fields in number order,
 /// repeated scalars packed, implicit-presence zeros left out. Decoding such bytes and re-encoding them must give
 /// the same bytes back, which checks every hand-written decoder and encoder against the schema.
-struct RandomCanonicalMessages {
-    var generator: SeededGenerator
+package struct RandomCanonicalMessages {
+    package var generator: SeededGenerator
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         generator = SeededGenerator(seed: seed)
     }
 
-    mutating func message(_ schema: MessageSchema, depth: Int = 0) -> [UInt8] {
+    package mutating func message(_ schema: MessageSchema, depth: Int = 0) -> [UInt8] {
         var output: [UInt8] = []
         for field in schema.fields where Bool.random(using: &generator) {
             switch field.label {
@@ -152,7 +152,7 @@ struct RandomCanonicalMessages {
     }
 }
 
-func appendVarint(_ value: UInt64, to output: inout [UInt8]) {
+package func appendVarint(_ value: UInt64, to output: inout [UInt8]) {
     var value = value
     while value >= 0x80 {
         output.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -162,7 +162,7 @@ func appendVarint(_ value: UInt64, to output: inout [UInt8]) {
 }
 
 /// Decodes `bytes` as the type named by `schema` and re-encodes it.
-func roundTrip(_ schema: MessageSchema, _ bytes: [UInt8]) throws -> [UInt8] {
+package func roundTrip(_ schema: MessageSchema, _ bytes: [UInt8]) throws -> [UInt8] {
     let type = MessageRegistry.type(named: schema.fullName)!
     return try reencode(type, bytes)
 }

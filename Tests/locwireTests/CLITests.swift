@@ -2,6 +2,7 @@ import Foundation
 import LocationWire
 import LocationWireConformance
 import LocationWireJSON
+import LocationWireTestSupport
 import LocationWireVectorGenerator
 import Testing
 
@@ -16,9 +17,7 @@ import Testing
     }
 
     /// The locwire binary SwiftPM built next to the test bundle.
-    static var locwire: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("locwire")
-    }
+    static var locwire: URL { TestExecutables.locwire }
 
     /// The most one run may take; then the child is killed and the test fails instead of hanging.
     static let deadline: TimeInterval = 120

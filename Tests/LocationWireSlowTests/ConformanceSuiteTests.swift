@@ -1,44 +1,33 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireTestSupport
 import LocationWireVectorGenerator
 import Testing
 
-/// The conformance suite itself: the committed vectors, the built-in testee, the runner's handling of failure
-/// lists, crashes and timeouts.
-@Suite(.serialized) struct ConformanceTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let vectorDirectory = repository.appendingPathComponent("conformance/vectors")
+/// The committed conformance suite as a whole: the vector files are current (a fresh generation gives the same
+/// bytes), they cover what the spec asks, and the built-in implementation passes every one. Slow (16 MB of vectors
+/// to read, every family to generate, 1,800 vectors through a debug testee), so it is a target of its own:
+/// `scripts/slow-tests.sh` runs it, and CI's full tier.
+@Suite(.serialized) struct ConformanceSuiteTests {
+    static let vectorDirectory = RepositoryData.repository.appendingPathComponent("conformance/vectors")
 
-    static var locwire: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("locwire")
-            .path
-    }
+    /// The vector files, read once for every test here.
+    static let files = Result { try ConformanceRunner.loadVectors(from: vectorDirectory) }
+
+    static var locwire: String { TestExecutables.locwire.path }
 
     @Test func committedVectorsAreCurrent() throws {
-        let files = VectorGenerator.generate(try VectorInputs.load(besides: Self.vectorDirectory))
+        let files = VectorGenerator.generate(
+            try VectorInputs.load(from: RepositoryData.repository.appendingPathComponent("conformance")))
         let differences = try VectorGenerator.write(files, to: Self.vectorDirectory, check: true)
         #expect(
             differences.isEmpty,
             "run `swift run locwire conformance generate`: \(differences.map { "\($0.file): \($0.reason)" })")
     }
 
-    /// Generation stops at a missing input, naming it, instead of writing fewer vectors.
-    @Test func generationWithoutItsDataStopsAndNamesTheFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "no-data-\(UInt64.random(in: 0...UInt64.max))")
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("conformance/vectors"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let error = #expect(throws: VectorInputError.self) {
-            try VectorInputs.load(besides: folder.appendingPathComponent("conformance/vectors"))
-        }
-        #expect(error?.path.hasSuffix("conformance/data/korita-zbevnica.gpx") == true)
-    }
-
     @Test func thereAreAtLeast400VectorsWithUniqueIds() throws {
-        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let files = try Self.files.get()
         let ids = files.flatMap { $0.vectors.map(\.id) }
         #expect(ids.count >= 400)
         #expect(Set(ids).count == ids.count)
@@ -52,7 +41,7 @@ import Testing
     /// The issue that made behaviour normative asked for at least 300 scenarios across the four families, each
     /// naming the rules of proto/BEHAVIOR.md it checks.
     @Test func thereAreAtLeast300BehaviourScenarios() throws {
-        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let files = try Self.files.get()
         let behaviour = files.filter { ["recording", "fences", "planning", "arming"].contains($0.family) }
         #expect(behaviour.count == 4)
         let vectors = behaviour.flatMap(\.vectors)
@@ -67,11 +56,11 @@ import Testing
     /// Session and ledger vectors are at least 150, and each names the rules it checks by tags that
     /// proto/README.md defines; together they name every tag of its identity and acknowledgement sections.
     @Test func sessionAndLedgerVectorsNameSpecRules() throws {
-        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let files = try Self.files.get()
         let scripted = files.filter { ["session", "ledger"].contains($0.family) }.flatMap(\.vectors)
         #expect(scripted.count >= 150)
         let spec = try String(
-            contentsOf: Self.repository.appendingPathComponent("proto/README.md"), encoding: .utf8)
+            contentsOf: RepositoryData.repository.appendingPathComponent("proto/README.md"), encoding: .utf8)
         // `§item-boot` (an item's boot_id left out where it equals the batch's) is stated in LocationFix.boot_id's
         // comment, with no tag in proto/README.md yet; the engines and the vectors call it so.
         let untagged: Set<String> = ["§item-boot"]
@@ -100,7 +89,7 @@ import Testing
 
     /// Every field of every message appears, set, in the canonical output of at least one valid vector.
     @Test func everyFieldOfEveryMessageIsCovered() throws {
-        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let files = try Self.files.get()
         var covered: Set<String> = []
         for vector in files.flatMap(\.vectors) {
             guard let hex = vector.canonicalHex ?? vector.inputHex, let bytes = Hex.decode(hex),
@@ -141,10 +130,10 @@ import Testing
     /// The built-in implementation passes every vector but those where its reference engines disagree with the
     /// spec: its failure list may name only vectors flagged `reference-disagrees`, so it cannot hide a codec bug.
     @Test func theBuiltinImplementationPassesEveryVectorButListedEngineDisagreements() throws {
-        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let files = try Self.files.get()
         let testee = TesteeProcess(command: "'\(Self.locwire)' conformance testee")
         let list = try FailureList.load(
-            Self.repository.appendingPathComponent("conformance/failures/swift-locationwire.txt"))
+            RepositoryData.repository.appendingPathComponent("conformance/failures/swift-locationwire.txt"))
         let report = try ConformanceRunner().run(files, testee: testee, failureList: list)
         #expect(report.passed)
         let total = files.reduce(0) { $0 + $1.vectors.count }
@@ -159,7 +148,7 @@ import Testing
     }
 
     @Test func failureListEntriesGoStaleLoudly() throws {
-        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
+        let files = try Self.files.get()
         let list = try FailureList.parse(
             """
             # a comment
@@ -175,78 +164,5 @@ import Testing
             files, testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee"), failureList: list)
         #expect(full.staleEntries.count == 1)
         #expect(full.staleEntries.first?.contains("wire.NoSuchMessage.thing") == true)
-    }
-
-    @Test func failureListsNeedReasons() {
-        #expect(throws: FailureList.ParseError.self) { try FailureList.parse("wire.LocationFix.x\n", source: "t") }
-        #expect(throws: FailureList.ParseError.self) { try FailureList.parse("wire.LocationFix.x #\n", source: "t") }
-        #expect(throws: FailureList.ParseError.self) { try FailureList.parse("two words # reason\n", source: "t") }
-    }
-
-    @Test func aCrashCostsOneVectorAndTheTesteeRestarts() throws {
-        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
-        let crashing = "wire.LocationFix.overlong-tag.3-bytes"
-        let testee = TesteeProcess(command: "'\(Self.locwire)' conformance testee --crash-on \(crashing)")
-        let report = try ConformanceRunner(filters: ["wire.LocationFix.overlong-tag"]).run(
-            files, testee: testee, failureList: FailureList())
-        #expect(report.results.count == 4)
-        #expect(report.results.first { $0.id == crashing }?.status == .crash)
-        #expect(report.results.first { $0.id == crashing }?.detail?.contains("exit status 3") == true)
-        #expect(report.count(.pass) == 3)
-        #expect(report.testeeStarts == 2)
-        // A listed crash is an expected failure.
-        let listed = try FailureList.parse("\(crashing)  # crashes on purpose", source: "t")
-        let again = try ConformanceRunner(filters: ["wire.LocationFix.overlong-tag"]).run(
-            files, testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee --crash-on \(crashing)"),
-            failureList: listed)
-        #expect(again.passed)
-        #expect(again.count(.expectedFailure) == 1)
-    }
-
-    @Test func aHangIsATimeoutAndTheTesteeRestarts() throws {
-        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
-        let hanging = "wire.LocationFix.overlong-tag.2-bytes"
-        let testee = TesteeProcess(command: "'\(Self.locwire)' conformance testee --hang-on \(hanging)")
-        let report = try ConformanceRunner(timeoutMilliseconds: 500, filters: ["wire.LocationFix.overlong-tag"]).run(
-            files, testee: testee, failureList: FailureList())
-        #expect(report.results.first { $0.id == hanging }?.status == .timeout)
-        #expect(report.count(.pass) == 3)
-        #expect(report.testeeStarts == 2)
-    }
-
-    @Test func aTesteeThatDoesNotSpeakTheProtocolIsRefused() {
-        #expect(throws: TesteeProcess.StartFailure.self) {
-            try TesteeProcess(command: "true").start(timeoutMilliseconds: 2000)
-        }
-        #expect(throws: TesteeProcess.StartFailure.self) {
-            try TesteeProcess(command: "cat /dev/zero").start(timeoutMilliseconds: 2000)
-        }
-    }
-
-    @Test func outdatedTesteesFailLoudly() {
-        var request = VectorRequest(
-            vectorId: "x", messageType: "LocationFix", input: .binary([]), checks: [TesteeCheck(rawValue: 99)])
-        #expect(BuiltinTestee().run(request).result == .runtimeError("unknown check 99; update the testee"))
-        request.checks = []
-        request.unknownFields = UnknownFields(rawBytes: [0xF8, 0x06, 0x01])
-        if case .runtimeError = BuiltinTestee().run(request).result {
-        } else {
-            Issue.record("unknown request fields must be a runtime error")
-        }
-    }
-
-    @Test func reportsRenderInEveryFormat() throws {
-        let files = try ConformanceRunner.loadVectors(from: Self.vectorDirectory)
-        let report = try ConformanceRunner(filters: ["compact.error"]).run(
-            files, testee: TesteeProcess(command: "'\(Self.locwire)' conformance testee"), failureList: FailureList())
-        let text = try ReportFormat.text.render(report)
-        #expect(text.contains("CONFORMANCE PASSED"))
-        let json = try ReportFormat.json.render(report)
-        let decoded = try JSONDecoder().decode(RunReport.self, from: Data(json.utf8))
-        #expect(decoded.results.count == report.results.count)
-        let junit = try ReportFormat.junit.render(report)
-        #expect(junit.contains("<testsuite name=\"swift-locationwire.compact\""))
-        let matrix = ResultsMatrix(reports: [report, report]).markdown()
-        #expect(matrix.contains("| swift-locationwire | 1.0.0 |"))
     }
 }

@@ -1,5 +1,6 @@
 import LocationWire
 import LocationWireConformance
+import LocationWireTestSupport
 import LocationWireValidation
 import LocationWireVectorGenerator
 import Testing

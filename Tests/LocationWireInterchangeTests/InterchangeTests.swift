@@ -1,18 +1,10 @@
 import Foundation
 import LocationWire
 import LocationWireInterchange
+import LocationWireTestSupport
 import LocationWireTools
 import LocationWireValidation
 import Testing
-
-/// Input files in the repository: `conformance/data/` (its README gives each file's origin and licence).
-enum RepositoryData {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    /// The real GPX track: 871 points, 513 of them timed.
-    static let koritaTrack = repository.appendingPathComponent("conformance/data/korita-zbevnica.gpx")
-}
 
 /// `locwire import` and `export`: the unit conversions, what is skipped and counted, the batch built, errors that
 /// name their line, hostile input, and round trips between every pair of formats.
@@ -573,65 +565,5 @@ enum RepositoryData {
                 try format.write(batch)
             }
         }
-    }
-}
-
-/// `locwire import` and `export` as a user runs them: exit status 0, 1 for a bad file (naming the line), 2 for a
-/// file that cannot be read.
-@Suite struct InterchangeCommandTests {
-    let cli = CLITests()
-    let examples = InterchangeTests.examples.path
-
-    @Test func importThenExportOnTheCommandLine() throws {
-        let imported = try cli.run([
-            "import", "--from", "overland", "\(examples)/overland.json", "--device-id", "marko",
-        ])
-        #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stderr.contains("read 6 points, imported 6"))
-        #expect(imported.stderr.contains("course_cdeg: out of range"))
-        let batch = try LocationBatch(serializedBytes: imported.stdout)
-        #expect(batch.fixes.count == 6 && batch.validationReport().isValid)
-        let exported = try cli.run(["export", "--to", "owntracks"], input: imported.stdout)
-        #expect(exported.status == 0, "\(exported.stderr)")
-        #expect(exported.text.hasPrefix("[\n{\"_type\":\"location\""))
-        let json = try cli.run(
-            ["import", "--from", "owntracks", "--device-id", "m", "--to", "json"], input: exported.stdout)
-        #expect(json.status == 0 && json.text.contains("\"deviceId\": \"m\""))
-    }
-
-    @Test func summaryJSONIsWritten() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("interchange-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let summary = folder.appendingPathComponent("summary.json").path
-        let output = folder.appendingPathComponent("batch.binpb").path
-        let run = try cli.run([
-            "import", "--from", "owntracks", "\(examples)/owntracks.json", "--device-id", "m", "--summary-json",
-            summary,
-            "--output", output,
-        ])
-        #expect(run.status == 0, "\(run.stderr)")
-        let object =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as? [String: Any]
-        #expect(object?["imported"] as? Int == 7)
-        #expect((object?["skipped"] as? [String: Int])?["no time"] == 1)
-        #expect(FileManager.default.fileExists(atPath: output))
-    }
-
-    @Test func badFilesExitOneAndUnreadableFilesTwo() throws {
-        let bad = try cli.run(
-            ["import", "--from", "owntracks", "--device-id", "m"],
-            input: Array("{\"_type\":\"location\"}\n{oops\n".utf8))
-        #expect(bad.status == 1)
-        #expect(bad.stderr.contains("line 2"))
-        let folder = try cli.run(["import", "--from", "gpx", examples, "--device-id", "m"])
-        #expect(folder.status == 2)
-        #expect(folder.stderr.contains("is a directory, not a file"))
-        let missing = try cli.run(["export", "--to", "gpx", "\(examples)/no-such-file.binpb"])
-        #expect(missing.status == 2 && missing.stderr.contains("no such file"))
-        let longId = try cli.run(["import", "--from", "csv", "--device-id", String(repeating: "x", count: 129)])
-        #expect(longId.status == 2 && longId.stderr.contains("--device-id"))
-        let notABatch = try cli.run(["export", "--to", "gpx", "--from", "binpb"], input: [0xFF, 0xFF, 0xFF])
-        #expect(notABatch.status == 1)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireTestSupport
 import Testing
 
 /// Every normative statement of proto/README.md carries a rule tag, each tag is defined once, and a test (or a

@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireTestSupport
 import Testing
 
 /// Proves that every field of `proto/` reaches a decode case, an encode line and a schema-table entry, judged by

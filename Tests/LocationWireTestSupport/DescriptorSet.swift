@@ -1,62 +1,62 @@
 /// The schema as `protoc` compiles it, read from a serialized `FileDescriptorSet` by a protobuf reader written
 /// here. The tests that judge the codec against `proto/` must not rely on the codec's own reader or schema
 /// tables, which are what they judge.
-struct DescriptorSet {
-    struct Field {
-        var name = ""
-        var number: UInt32 = 0
+package struct DescriptorSet {
+    package struct Field {
+        package var name = ""
+        package var number: UInt32 = 0
         /// FieldDescriptorProto.Label: 1 optional, 2 required, 3 repeated.
-        var label = 0
+        package var label = 0
         /// FieldDescriptorProto.Type: 1 double ... 18 sint64.
-        var type = 0
+        package var type = 0
         /// For messages and enums, the full name with a leading dot.
-        var typeName = ""
-        var oneofIndex: Int?
-        var jsonName = ""
+        package var typeName = ""
+        package var oneofIndex: Int?
+        package var jsonName = ""
 
-        var isRepeated: Bool { label == 3 }
-        var isMessage: Bool { type == 11 }
+        package var isRepeated: Bool { label == 3 }
+        package var isMessage: Bool { type == 11 }
         /// protoc's spelling of the type: a scalar's keyword, or an enum's or message's full name.
-        var protoTypeName: String {
+        package var protoTypeName: String {
             type == 11 || type == 14 ? String(typeName.drop { $0 == "." }) : Self.scalarNames[type, default: "?"]
         }
         /// The wire type of one element as protobuf writes it (repeated numeric scalars packed, as proto3 does).
-        var wireType: UInt8 {
+        package var wireType: UInt8 {
             let unpacked = Self.wireTypes[type, default: 2]
             return isRepeated && unpacked != 2 ? 2 : unpacked
         }
 
-        static let scalarNames = [
+        package static let scalarNames = [
             1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64", 7: "fixed32", 8: "bool",
             9: "string", 12: "bytes", 13: "uint32", 15: "sfixed32", 16: "sfixed64", 17: "sint32", 18: "sint64",
         ]
-        static let wireTypes: [Int: UInt8] = [
+        package static let wireTypes: [Int: UInt8] = [
             1: 1, 2: 5, 3: 0, 4: 0, 5: 0, 6: 1, 7: 5, 8: 0, 9: 2, 10: 3, 11: 2, 12: 2, 13: 0, 14: 0, 15: 5, 16: 1,
             17: 0, 18: 0,
         ]
     }
 
-    struct Message {
-        var fullName = ""
-        var fields: [Field] = []
-        var oneofNames: [String] = []
+    package struct Message {
+        package var fullName = ""
+        package var fields: [Field] = []
+        package var oneofNames: [String] = []
 
-        func field(number: UInt32) -> Field? { fields.first { $0.number == number } }
+        package func field(number: UInt32) -> Field? { fields.first { $0.number == number } }
     }
 
-    struct Enum {
-        var fullName = ""
-        var values: [(name: String, number: Int32)] = []
+    package struct Enum {
+        package var fullName = ""
+        package var values: [(name: String, number: Int32)] = []
     }
 
     /// Every message type, nested ones included, in the order of the descriptor set.
-    private(set) var messages: [Message] = []
-    private(set) var enums: [Enum] = []
+    package private(set) var messages: [Message] = []
+    package private(set) var enums: [Enum] = []
 
-    func message(named fullName: String) -> Message? { messages.first { $0.fullName == fullName } }
+    package func message(named fullName: String) -> Message? { messages.first { $0.fullName == fullName } }
 
     /// Reads FileDescriptorSet.file (1) -> FileDescriptorProto: package (2), message_type (4), enum_type (5).
-    init(serialized: [UInt8]) throws {
+    package init(serialized: [UInt8]) throws {
         for file in try WireFields.parse(serialized[...]) where file.number == 1 {
             let fields = try WireFields.parse(file.bytes())
             let package = WireFields.string(2, in: fields)
@@ -128,31 +128,31 @@ struct DescriptorSet {
 
 /// The top-level fields of protobuf binary, as the wire has them; enough for descriptors and the goldens (no
 /// groups: neither uses them).
-enum WireFields {
-    struct Field {
-        let number: UInt32
-        let wireType: UInt8
+package enum WireFields {
+    package struct Field {
+        package let number: UInt32
+        package let wireType: UInt8
         /// The value of a varint field, or the bits of a fixed-width one.
-        let varint: UInt64
+        package let varint: UInt64
         /// The whole field as encoded (tag included), for comparisons.
-        let encoded: ArraySlice<UInt8>
+        package let encoded: ArraySlice<UInt8>
         /// The payload of a length-delimited field.
-        let payload: ArraySlice<UInt8>
+        package let payload: ArraySlice<UInt8>
 
-        func bytes() -> ArraySlice<UInt8> { payload }
-        func string() -> String { String(decoding: payload, as: UTF8.self) }
+        package func bytes() -> ArraySlice<UInt8> { payload }
+        package func string() -> String { String(decoding: payload, as: UTF8.self) }
     }
 
-    struct Malformed: Error, CustomStringConvertible {
-        let description: String
+    package struct Malformed: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The last occurrence of a string field (protobuf's rule for a repeated singular field), "" when absent.
-    static func string(_ number: UInt32, in fields: [Field]) -> String {
+    package static func string(_ number: UInt32, in fields: [Field]) -> String {
         fields.last(where: { $0.number == number })?.string() ?? ""
     }
 
-    static func parse(_ bytes: ArraySlice<UInt8>) throws -> [Field] {
+    package static func parse(_ bytes: ArraySlice<UInt8>) throws -> [Field] {
         var fields: [Field] = []
         var position = bytes.startIndex
         func varint() throws -> UInt64 {

@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireFiles
+import LocationWireTestSupport
 import LocationWireTools
 import LocationWireVectorGenerator
 import Testing
@@ -100,7 +101,7 @@ import Testing
             "{folder}": folder.path, "{file}": file.path, "{missing}": base.appendingPathComponent("missing.bin").path,
             "{nodir}": base.appendingPathComponent("no-such-folder").path, "{batch}": batch.path,
             "{catalogue}": catalogue.path, "{testee}": "\(locwire) conformance testee",
-            "{vectors}": ConformanceTests.repository.appendingPathComponent("conformance/vectors").path,
+            "{vectors}": RepositoryData.repository.appendingPathComponent("conformance/vectors").path,
         ]
     }()
 

@@ -2,16 +2,13 @@ import Foundation
 import LocationWire
 import LocationWireConformance
 import LocationWireFuzzing
-import LocationWireFuzzing
+import LocationWireTestSupport
 import LocationWireTools
 import Testing
 
 /// The differential fuzzer: reproducible, quiet when two implementations agree, loud (and minimizing) when not.
 @Suite(.serialized) struct DifferentialFuzzerTests {
-    static var locwire: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("locwire")
-            .path
-    }
+    static var locwire: String { TestExecutables.locwire.path }
 
     @Test func mutationsAreReproducibleFromTheSeed() {
         let seed = LocationBatch.schema

@@ -2,39 +2,40 @@ import Foundation
 
 /// The spec, proto/README.md, proto/BEHAVIOR.md and proto/HTTP.md, read as the tests need it: blocks (paragraphs, list items, table rows), the rule
 /// tags (a section sign and a kebab-case id) they carry, the RFC 2119 key words they use, and the validation rules table.
-struct SpecText {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+package struct SpecText {
+    package static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent()
     /// The spec's pages, relative to the repository.
-    static let pages = ["proto/README.md", "proto/BEHAVIOR.md", "proto/HTTP.md"]
+    package static let pages = ["proto/README.md", "proto/BEHAVIOR.md", "proto/HTTP.md"]
 
     /// One unit of text that a tag covers: a paragraph, one item of a bulleted or numbered list, or one table row.
-    struct Block: CustomStringConvertible {
-        enum Kind: String { case paragraph, listItem = "list item", tableRow = "table row" }
-        let kind: Kind
+    package struct Block: CustomStringConvertible {
+        package enum Kind: String { case paragraph, listItem = "list item", tableRow = "table row" }
+        package let kind: Kind
         /// The page, relative to the repository.
-        let page: String
+        package let page: String
         /// The 1-based line the block starts on.
-        let line: Int
-        let text: String
+        package let line: Int
+        package let text: String
         /// The section heading the block stands under.
-        let section: String
+        package let section: String
 
-        var description: String {
+        package var description: String {
             let start = text.prefix(70).replacingOccurrences(of: "\n", with: " ")
             return "\(page):\(line) (\(kind.rawValue) in \"\(section)\"): \(start)..."
         }
 
         /// The rule tags of the block, in order.
-        var tags: [String] { SpecText.tags(in: text) }
+        package var tags: [String] { SpecText.tags(in: text) }
 
         /// The uppercase RFC 2119 key words of the block (`MUST NOT` counts as MUST, and so on).
-        var keywords: Set<String> { SpecText.keywords(in: text) }
+        package var keywords: Set<String> { SpecText.keywords(in: text) }
     }
 
-    let blocks: [Block]
+    package let blocks: [Block]
 
-    init() throws {
+    package init() throws {
         blocks = try Self.pages.flatMap { page in
             try SpecText(
                 text: String(contentsOf: Self.repository.appendingPathComponent(page), encoding: .utf8), page: page
@@ -44,7 +45,7 @@ struct SpecText {
 
     /// Splits markdown into blocks: a blank line, a heading, a list marker or a table row starts a new one;
     /// other lines continue the block before them.
-    init(text: String, page: String = "proto/README.md") {
+    package init(text: String, page: String = "proto/README.md") {
         var blocks: [Block] = []
         var current: (kind: Block.Kind, line: Int, lines: [String])?
         var section = ""
@@ -90,7 +91,7 @@ struct SpecText {
 
     /// The ids of the rule tags in `text`, in order: a section sign followed by lowercase letters, digits and inner
     /// hyphens.
-    static func tags(in text: String) -> [String] {
+    package static func tags(in text: String) -> [String] {
         var tags: [String] = []
         var rest = Substring(text)
         while let sign = rest.firstIndex(of: "§") {
@@ -103,33 +104,33 @@ struct SpecText {
     }
 
     /// The words RFC 2119 defines, in the uppercase that makes them normative.
-    static let rfc2119Words: Set<String> = [
+    package static let rfc2119Words: Set<String> = [
         "MUST", "REQUIRED", "SHALL", "SHOULD", "RECOMMENDED", "MAY", "OPTIONAL", "NOT",
     ]
     /// The key words whose blocks need a tag: requirements and recommendations (MAY and OPTIONAL grant
     /// freedom and need none).
-    static let normativeWords: Set<String> = ["MUST", "REQUIRED", "SHALL", "SHOULD", "RECOMMENDED"]
+    package static let normativeWords: Set<String> = ["MUST", "REQUIRED", "SHALL", "SHOULD", "RECOMMENDED"]
 
-    static func keywords(in text: String) -> Set<String> {
+    package static func keywords(in text: String) -> Set<String> {
         let words = text.split { !($0.isASCII && $0.isLetter) }.map(String.init)
         return Set(words.filter { normativeWords.contains($0) })
     }
 
     /// The blocks of the section named `heading`.
-    func section(_ heading: String) -> [Block] {
+    package func section(_ heading: String) -> [Block] {
         blocks.filter { $0.section == heading }
     }
 
     /// One row of the "Validation rules" table: its codes (one or two, split at `/`), severity and rule text.
-    struct RuleRow {
-        let codes: [String]
-        let severity: String
-        let rule: String
-        let line: Int
+    package struct RuleRow {
+        package let codes: [String]
+        package let severity: String
+        package let rule: String
+        package let line: Int
     }
 
     /// The rows of the table in "Validation rules", without its header and separator rows.
-    func validationRules() -> [RuleRow] {
+    package func validationRules() -> [RuleRow] {
         section("Validation rules").filter { $0.kind == .tableRow }.compactMap { row in
             let cells = row.text.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
                 .map { $0.trimmingCharacters(in: .whitespaces) }

@@ -2,6 +2,7 @@ import Foundation
 import LocationWire
 import LocationWireInterchange
 import LocationWireJSON
+import LocationWireTestSupport
 import Testing
 
 /// `locwire compact`, `expand` and `stats`, run as a user runs them. The compact and expand expectations are the

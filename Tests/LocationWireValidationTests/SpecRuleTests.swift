@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireTestSupport
 import LocationWireValidation
 import LocationWireVectorGenerator
 import Testing
