@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the every-field goldens: for every message type of a FileDescriptorSet, samples in which every field is
-set, serialized by Python's official protobuf on upb. Tests/LocationWireTests/EveryFieldTests.swift decodes them
+set, serialized by Python's official protobuf on upb. Tests/LocationWireConformanceTests/EveryFieldTests.swift decodes them
 with the hand-written codec (unknown fields rejected) and requires upb's bytes back, so a field that a decode or
 encode switch forgets fails `swift test`, at any nesting depth.
 
