@@ -9,18 +9,35 @@
 # runtime, whose testee conformance/testees/go builds offline from Debian's sources), and Python's official
 # protobuf (upb) with jsonschema. Native upb needs nothing more: conformance/testees/upb/build.sh downloads the protobuf 7.36.2 source
 # distribution with pip (checked against its SHA-256) and compiles upb's C sources with gcc.
-# Used by .ci/run; run it yourself before Benchmarks/run.sh or the peer checks of Tests/peers/.
+# Run it yourself before Benchmarks/run.sh or the peer checks of Tests/peers/.
+#
+#   scripts/install-peers.sh [--ci]
+#
+# --ci also installs what the rest of CI uses (.ci/run's install step): sqlite3 (the load run's CLI limit), Chromium
+# with Pillow and websocket-client (the browser check), groff and man (the man page check). One apt-get update and
+# one apt-get install in all, skipped when everything is there. (PostgreSQL: Server/scripts/start-postgres.sh
+# install, which keeps Debian from starting a cluster of its own.)
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev pkg-config g++ gcc gzip zlib1g-dev valgrind binutils unzip spin
   default-jdk-headless libprotobuf-java libgoogle-gson-java libguava-java
   golang-go golang-google-protobuf-dev)  # Go: conformance/testees/go
+pip_packages=("protobuf==7.36.2" "jsonschema==4.26.0")
+case "${1:-}" in
+  --ci)
+    apt_packages+=(sqlite3 chromium groff-base man-db)
+    pip_packages+=("pillow==13.0.0" "websocket-client==1.9.2")
+    ;;
+  "") ;;
+  -h|--help) sed -n '2,/^set -euo pipefail/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "install-peers.sh: unknown argument $1 (--ci or nothing)" >&2; exit 2 ;;
+esac
 if ! dpkg -s "${apt_packages[@]}" >/dev/null 2>&1; then
   apt-get update -qq
   apt-get install -y -qq "${apt_packages[@]}" >/dev/null
 fi
-python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "protobuf==7.36.2" jsonschema
+python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "${pip_packages[@]}"
 
 protoc --version
 protoc-c --version | sed -n 1p

@@ -6,6 +6,8 @@
 #   Server/scripts/start-postgres.sh [--dir DIR] [--port PORT]   start (or find running) a cluster; print its URL
 #   Server/scripts/start-postgres.sh stop [--dir DIR]            stop it (the data stay in DIR; rm -rf DIR to
 #                                                                forget them)
+#   Server/scripts/start-postgres.sh install                     only install PostgreSQL when missing (CI's
+#                                                                install step)
 #
 # DIR defaults to $LOCWIRE_POSTGRES_DIR or /tmp/locwire-postgres, PORT to 55432 (not 5432, so that a system
 # cluster is never touched). The database and its role are both `locwire`, password `locwire`: the cluster
@@ -22,7 +24,7 @@
 set -euo pipefail
 
 action=start
-if [[ ${1:-} == start || ${1:-} == stop ]]; then
+if [[ ${1:-} == start || ${1:-} == stop || ${1:-} == install ]]; then
   action=$1
   shift
 fi
@@ -32,7 +34,7 @@ while (($#)); do
   case $1 in
   --dir) dir=$2; shift 2 ;;
   --port) port=$2; shift 2 ;;
-  -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "start-postgres.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -76,6 +78,10 @@ install_postgres() {
 }
 
 bin=$(find_bin) || { install_postgres; bin=$(find_bin) || { say "postgresql installed but no initdb found"; exit 1; }; }
+if [[ $action == install ]]; then
+  say "PostgreSQL's server binaries are in $bin"
+  exit 0
+fi
 
 # Runs a command as the cluster's owner: `postgres` under root (initdb and postgres refuse root), else oneself.
 # runuser (util-linux) lives in /usr/sbin, which a minimal PATH may lack.

@@ -1,0 +1,4 @@
+# tier: full
+# what: Release build of locwire, for the peer checks, fuzzing and simulations
+source .ci/lib.sh
+locwire_release >/dev/null

@@ -1,0 +1,13 @@
+# tier: full
+# what: proto/ compiles with protoc (C++, Python) and protoc-c, and the C compiles with -Wall -Werror
+source .ci/lib.sh
+gen=$(mktemp -d)
+trap 'rm -rf "$gen"' EXIT
+protos=(proto/locationwire/v1/*.proto proto/locationwire/conformance/v1/*.proto)
+mkdir -p "$gen/cpp" "$gen/python" "$gen/c"
+protoc -Iproto --cpp_out="$gen/cpp" --python_out="$gen/python" "${protos[@]}"
+protoc-c -Iproto --c_out="$gen/c" "${protos[@]}"
+for source in "$gen"/c/locationwire/*/*.c; do
+  gcc -c -Wall -Werror -I"$gen/c" $(pkg-config --cflags libprotobuf-c) "$source" -o "$gen/$(basename "$source").o"
+done
+echo "ok: ${#protos[@]} files"

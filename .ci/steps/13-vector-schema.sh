@@ -1,0 +1,4 @@
+# tier: full
+# what: Conformance vectors match their JSON Schema (conformance/vectors.schema.json)
+source .ci/lib.sh
+python3 .ci/checks/vector_schema.py
