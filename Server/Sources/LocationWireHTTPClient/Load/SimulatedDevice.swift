@@ -44,14 +44,16 @@ struct SimulatedDevice {
     /// Fixes recorded and not yet acknowledged.
     var pendingFixes: Int { queue.fixes.count }
 
-    /// Runs until `deadline`, a batch at a time; the batch in flight at the deadline is finished.
+    /// Runs until `deadline`, a batch at a time; the batch in flight at the deadline is finished, and a device
+    /// whose task starts only after the deadline (a busy machine, a short run) still sends its first batch, so that
+    /// every run measures something.
     mutating func run(
         until deadline: ContinuousClock.Instant, interval: Duration?, fixesPerBatch: Int, timeout: Duration,
         statistics: LoadStatistics, journal: AckJournal?
     ) async throws {
         let clock = ContinuousClock()
         var nextStart = clock.now
-        while clock.now < deadline {
+        repeat {
             if let interval {
                 // A fixed schedule: a slow answer does not push later batches back.
                 if nextStart > clock.now { try await Task.sleep(until: nextStart, clock: clock) }
@@ -98,7 +100,7 @@ struct SimulatedDevice {
                 let wait = min(retryAfter, deadline - clock.now)
                 if wait > .zero { try await Task.sleep(for: wait) }
             }
-        }
+        } while clock.now < deadline
     }
 
     /// Applies an upload's answer to the queue and the counts; returns the server's `Retry-After`, if any.
