@@ -13,8 +13,9 @@
 # What it covers, in order:
 #   1. Tests/Goldens/locationwire.descriptors.binpb   protoc --include_imports, every file of proto/
 #   2. scripts/codegen/generate.py (from proto/locationwire/v1 with its comments; its docstring lists the files):
-#      Sources/LocationWire/Generated/*.swift         every message's struct and Field list, every enum, LocationFix's
-#                                                     compact columns
+#      Sources/LocationWire/Generated/*.swift         every message's struct and Field list, every enum
+#      Sources/LocationWire/Messages/LocationFix+Columns.swift
+#                                                     LocationFix's compact column mapping
 #      Sources/LocationWireValidation/Generated/ViolationCodes.swift
 #                                                     Violation.Code from proto/README.md's table of validation rules
 #      Tests/LocationWireTests/Generated/HandWrittenLines.swift
