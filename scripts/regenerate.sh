@@ -7,7 +7,7 @@
 #   (default)        rewrite the files in place
 #   --check          regenerate into a temporary folder and compare; list every stale file with a short diff
 #   --locwire PATH   the locwire CLI to generate the vectors and fixtures with (default: the one
-#                    swift build -c release --product locwire builds)
+#                    swift build --product locwire builds, the debug one)
 #   -h, --help       this text
 #
 # What it covers, in order:
@@ -18,7 +18,7 @@
 #                                                     LocationFix's compact column mapping
 #      Sources/LocationWireValidation/Generated/ViolationCodes.swift
 #                                                     Violation.Code from proto/README.md's table of validation rules
-#      Tests/LocationWireTests/Generated/HandWrittenLines.swift
+#      Tests/LocationWireConformanceTests/Generated/HandWrittenLines.swift
 #                                                     the codec lines each field needs (the forgotten-field test)
 #      Benchmarks/peers/generated/*.inc               the C++ harness's per-field code
 #      proto/README.md                                its generated spans (fields without presence, future columns)
@@ -149,9 +149,11 @@ else
 fi
 
 if [[ -z "$locwire" ]]; then
-  progress "building locwire (swift build -c release --product locwire)"
-  swift build -c release --product locwire >&2 || fail "swift build -c release --product locwire failed"
-  locwire="$(swift build -c release --show-bin-path)/locwire"
+  # The debug build: `swift test` has usually built it already, and the generator writes the same bytes in any
+  # configuration (a release build would cost minutes for seconds saved).
+  progress "building locwire (swift build --product locwire)"
+  swift build --product locwire >&2 || fail "swift build --product locwire failed"
+  locwire="$(swift build --show-bin-path)/locwire"
 fi
 
 # A field of proto/ without its decode case (rows keep it as an unknown field, which cannot be compacted) stops the

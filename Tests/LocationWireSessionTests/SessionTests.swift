@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireTestSupport
 import Testing
 
 @testable import LocationWireSession

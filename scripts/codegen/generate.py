@@ -8,7 +8,7 @@
   Sources/LocationWireValidation/Generated/ViolationCodes.swift
                                                        Violation.Code constants and `all`, from proto/README.md's
                                                        table of validation rules
-  Tests/LocationWireTests/Generated/HandWrittenLines.swift
+  Tests/LocationWireConformanceTests/Generated/HandWrittenLines.swift
                                                        the codec lines each field needs, for the forgotten-field test
   Benchmarks/peers/generated/bench_cpp_headers.inc     the C++ harness's read-all checksum and compact expansion
   Benchmarks/peers/generated/bench_cpp_fields.inc
@@ -66,7 +66,7 @@ def outputs(schema, root):
         # before Messages/, expansion took 11% more instructions (scripts/instruction-counts.sh, expand).
         COLUMNS_FILE: swift_gen.columns_file(schema),
         "Sources/LocationWireValidation/Generated/ViolationCodes.swift": spec_gen.codes_file(spec),
-        "Tests/LocationWireTests/Generated/HandWrittenLines.swift": swift_gen.hand_written_lines_file(schema),
+        "Tests/LocationWireConformanceTests/Generated/HandWrittenLines.swift": swift_gen.hand_written_lines_file(schema),
     }
     files = {path: swift_format(text, root, path) for path, text in swift.items()}
     files["Benchmarks/peers/generated/bench_cpp_headers.inc"] = cpp_gen.headers_file(schema)
