@@ -7,8 +7,8 @@
 #
 # Each count is (instructions of 4 operations - instructions of 2 operations) / 2, so start-up cancels out,
 # measured on a copy of locwire-bench without debug information (valgrind 3.19 cannot read Swift 6.3's).
-# Operations: decode and encode of the 1000-fix walking batch, decode of a one-fix batch, decode of the
-# compact walking batch.
+# Operations: decode and encode of the 1000-fix walking batch and of a one-fix batch, decode of the compact
+# walking batch and its expansion to rows (where the generated column code runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 format=table
@@ -38,12 +38,15 @@ per_operation() {
   echo $(((four - two) / 2))
 }
 
-names=("decode walk-1000" "encode walk-1000" "decode one-fix" "decode compact walk-1000")
+names=("decode walk-1000" "encode walk-1000" "decode one-fix" "encode one-fix" "decode compact walk-1000"
+  "expand compact walk-1000")
 values=(
   "$(per_operation decode)"
   "$(per_operation encode)"
   "$(per_operation decode --fixes 1)"
+  "$(per_operation encode --fixes 1)"
   "$(per_operation decode-compact)"
+  "$(per_operation expand)"
 )
 if [[ $format == json ]]; then
   printf '{'

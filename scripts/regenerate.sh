@@ -7,24 +7,35 @@
 #   (default)        rewrite the files in place
 #   --check          regenerate into a temporary folder and compare; list every stale file with a short diff
 #   --locwire PATH   the locwire CLI to generate the vectors and fixtures with (default: the one
-#                    swift build -c release --product locwire builds)
+#                    swift build --product locwire builds, the debug one)
 #   -h, --help       this text
 #
 # What it covers, in order:
 #   1. Tests/Goldens/locationwire.descriptors.binpb   protoc --include_imports, every file of proto/
-#   2. Tests/Goldens/every-field.json                 Tests/peers/every_field_goldens.py (upb)
-#   3. Tests/LocationWireTests/PeerGoldens.swift      Tests/peers/peer_goldens.py (upb bytes, C++ JSON)
-#   4. conformance/testees/swift-protobuf/SwiftProtobufTestee/Sources/LocationWireSwiftProtobuf/
+#   2. scripts/codegen/generate.py (from proto/locationwire/v1 with its comments; its docstring lists the files):
+#      Sources/LocationWire/Generated/*.swift         every message's struct and Field list, every enum
+#      Sources/LocationWire/Messages/LocationFix+Columns.swift
+#                                                     LocationFix's compact column mapping
+#      Sources/LocationWireValidation/Generated/ViolationCodes.swift
+#                                                     Violation.Code from proto/README.md's table of validation rules
+#      Tests/LocationWireConformanceTests/Generated/HandWrittenLines.swift
+#                                                     the codec lines each field needs (the forgotten-field test)
+#      Benchmarks/peers/generated/*.inc               the C++ harness's per-field code
+#      proto/README.md                                its generated spans (fields without presence, future columns)
+#   3. Tests/Goldens/every-field.json                 Tests/peers/every_field_goldens.py (upb)
+#   4. Tests/LocationWireTests/PeerGoldens.swift      Tests/peers/peer_goldens.py (upb bytes, C++ JSON)
+#   5. conformance/testees/swift-protobuf/SwiftProtobufTestee/Sources/LocationWireSwiftProtobuf/
 #                                                     conformance/testees/swift-protobuf/generate.sh
-#   5. conformance/vectors/*.json                     locwire conformance generate
-#   6. libFuzzer dictionaries and seed corpora        FuzzTesting/tools/make_dictionaries.py, make_corpus.py
+#   6. conformance/vectors/*.json                     locwire conformance generate
+#   7. libFuzzer dictionaries and seed corpora        FuzzTesting/tools/make_dictionaries.py, make_corpus.py
 #      These are not committed (fuzz.sh prepare makes them into $FUZZ_WORK, default FuzzTesting/work/): written
 #      there by default; with --check generated into the temporary folder, to prove they still build from proto/.
 #
 # Exit status: 0 everything current (or rewritten), 1 stale files (--check), 2 usage error, missing tool or a
 # generator that failed. Progress goes to standard error; with --check the stale files are listed on stdout.
 # Needs the peers (scripts/install-peers.sh): protoc, Python protobuf on upb, g++, pkg-config, libprotobuf-dev;
-# and the Swift toolchain. The swift-protobuf step builds protoc-gen-swift (about 90 s the first time).
+# and the Swift toolchain (swift format formats the generated Swift). The swift-protobuf step builds
+# protoc-gen-swift (about 90 s the first time).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -67,7 +78,7 @@ if ((check)); then out="$tmp/fresh"; else out="$root"; fi
 mkdir -p "$out/Tests/Goldens" "$out/Tests/LocationWireTests"
 
 started=$SECONDS
-step() { progress "[$1/6] $2 ($((SECONDS - started)) s)"; }
+step() { progress "[$1/7] $2 ($((SECONDS - started)) s)"; }
 stale=()    # committed paths (files or folders) that differ from a fresh generation
 reports=()  # a short diff for each
 
@@ -93,22 +104,33 @@ protos=(proto/locationwire/v1/*.proto proto/locationwire/conformance/v1/*.proto)
 descriptors="$out/Tests/Goldens/locationwire.descriptors.binpb"
 protoc -Iproto --include_imports --descriptor_set_out="$descriptors" "${protos[@]}" || fail "protoc failed on proto/"
 
-step 2 "every-field goldens (upb)"
+step 2 "Swift, C++ and spec text per field (scripts/codegen/generate.py)"
+# The codec's declarations take their doc comments from the .proto comments: a descriptor set with source info, of
+# the wire protocol only (the conformance protocol is not generated).
+annotated="$tmp/locationwire-v1.descriptors.binpb"
+protoc -Iproto --include_imports --include_source_info --descriptor_set_out="$annotated" proto/locationwire/v1/*.proto ||
+  fail "protoc failed on proto/locationwire/v1"
+# It prints the paths it wrote, relative to $out.
+python3 scripts/codegen/generate.py --descriptors "$annotated" --out "$out" >"$tmp/codegen.list" ||
+  fail "scripts/codegen/generate.py failed"
+
+step 3 "every-field goldens (upb)"
 python3 Tests/peers/every_field_goldens.py --descriptors "$descriptors" --out "$out/Tests/Goldens/every-field.json" ||
   fail "Tests/peers/every_field_goldens.py failed"
 
-step 3 "PeerGoldens.swift (upb bytes, C++ JSON)"
+step 4 "PeerGoldens.swift (upb bytes, C++ JSON)"
 python3 Tests/peers/peer_goldens.py --descriptors "$descriptors" \
   --out "$out/Tests/LocationWireTests/PeerGoldens.swift" ||
   fail "Tests/peers/peer_goldens.py failed"
 
 if ((check)); then
   compare Tests/Goldens/locationwire.descriptors.binpb
+  while read -r generated_path; do compare "$generated_path"; done <"$tmp/codegen.list"
   compare Tests/Goldens/every-field.json
   compare Tests/LocationWireTests/PeerGoldens.swift
 fi
 
-step 4 "swift-protobuf generated code (conformance/testees/swift-protobuf/generate.sh)"
+step 5 "swift-protobuf generated code (conformance/testees/swift-protobuf/generate.sh)"
 generated=conformance/testees/swift-protobuf/SwiftProtobufTestee/Sources/LocationWireSwiftProtobuf
 if ((check)); then
   # generate.sh --check prints its diff on stdout and exits 1 when stale; any other failure is a tool problem.
@@ -127,12 +149,18 @@ else
 fi
 
 if [[ -z "$locwire" ]]; then
-  progress "building locwire (swift build -c release --product locwire)"
-  swift build -c release --product locwire >&2 || fail "swift build -c release --product locwire failed"
-  locwire="$(swift build -c release --show-bin-path)/locwire"
+  # The debug build: `swift test` has usually built it already, and the generator writes the same bytes in any
+  # configuration (a release build would cost minutes for seconds saved).
+  progress "building locwire (swift build --product locwire)"
+  swift build --product locwire >&2 || fail "swift build --product locwire failed"
+  locwire="$(swift build --show-bin-path)/locwire"
 fi
 
-step 5 "conformance vectors ($locwire conformance generate)"
+# A field of proto/ without its decode case (rows keep it as an unknown field, which cannot be compacted) stops the
+# vector generator: say where to look.
+vectors_hint="locwire conformance generate failed (a new field without its hand-written decode or encode lines?"
+vectors_hint+=" swift test --filter EveryFieldTests names them)"
+step 6 "conformance vectors ($locwire conformance generate)"
 if ((check)); then
   # The generator reads conformance/regressions and conformance/data beside the folder it writes: give it the
   # committed ones.
@@ -140,13 +168,13 @@ if ((check)); then
   cp -R conformance/regressions "$out/conformance/regressions"
   cp -R conformance/data "$out/conformance/data"
   (cd "$out" && "$locwire" conformance generate --output conformance/vectors >/dev/null 2>"$tmp/vectors.log") ||
-    { cat "$tmp/vectors.log" >&2; fail "locwire conformance generate failed"; }
+    { cat "$tmp/vectors.log" >&2; fail "$vectors_hint"; }
   compare conformance/vectors
 else
-  "$locwire" conformance generate || fail "locwire conformance generate failed"
+  "$locwire" conformance generate || fail "$vectors_hint"
 fi
 
-step 6 "libFuzzer dictionaries and seed corpora (FuzzTesting/tools)"
+step 7 "libFuzzer dictionaries and seed corpora (FuzzTesting/tools)"
 if ((check)); then work="$tmp/fuzz-work"; else work="${FUZZ_WORK:-$root/FuzzTesting/work}"; fi
 python3 FuzzTesting/tools/make_dictionaries.py --out "$work/dicts" --descriptor-set "$descriptors" >"$tmp/dicts.log" ||
   { cat "$tmp/dicts.log" >&2; fail "FuzzTesting/tools/make_dictionaries.py failed"; }

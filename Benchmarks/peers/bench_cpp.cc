@@ -18,13 +18,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "locationwire/v1/compact_fixes.pb.h"
-#include "locationwire/v1/device_state.pb.h"
-#include "locationwire/v1/fence_event.pb.h"
-#include "locationwire/v1/location_batch.pb.h"
-#include "locationwire/v1/location_fix.pb.h"
-#include "locationwire/v1/region.pb.h"
-#include "locationwire/v1/region_assignment.pb.h"
+#include "generated/bench_cpp_headers.inc"  // every generated header of proto/locationwire/v1
 
 namespace pb = google::protobuf;
 namespace v1 = locationwire::v1;
@@ -32,199 +26,12 @@ namespace v1 = locationwire::v1;
 namespace {
 
 // ---------------------------------------------------------------------------------------------------------------
-// The read-all checksum of PROTOCOL.md, one function per message type reachable from the workload types
-// (LocationBatch, FenceEvent, RegionAssignment), each reading every field of its .proto through the generated
-// accessors. Absent fields read as 0 and add nothing; unknown fields are not read.
+// The read-all checksum of PROTOCOL.md: `Sum`, one function per message type, each reading every field of its
+// .proto through the generated accessors, is generated from proto/ (generated/bench_cpp_fields.inc, included below
+// with the compact expansion). Absent fields read as 0 and add nothing; unknown fields are not read.
 
 uint64_t Str(const std::string &s) { return s.size(); }
 uint64_t I64(int64_t v) { return static_cast<uint64_t>(v); }
-
-uint64_t Sum(const v1::LocationFix &m) {
-  uint64_t s = m.sequence();
-  s += I64(m.time_ms());
-  s += bench_i32(m.latitude_e7());
-  s += bench_i32(m.longitude_e7());
-  s += bench_u32(m.horizontal_accuracy_cm());
-  s += bench_i32(m.altitude_cm());
-  s += bench_u32(m.vertical_accuracy_cm());
-  s += bench_u32(m.speed_cm_s());
-  s += bench_u32(m.speed_accuracy_cm_s());
-  s += bench_u32(m.course_cdeg());
-  s += bench_u32(m.course_accuracy_cdeg());
-  s += m.elapsed_realtime_ms();
-  s += bench_i32(m.reason());
-  s += bench_i32(m.source());
-  s += bench_u32(m.battery_percent());
-  s += bench_i32(m.battery_state());
-  s += bench_i32(m.motion_activity());
-  s += bench_u32(m.motion_confidence_pct());
-  s += bench_i32(m.floor());
-  s += bench_u32(m.age_ms());
-  s += m.is_mock();
-  s += bench_i32(m.ellipsoidal_height_cm());
-  s += bench_float_bits(m.pressure_hpa());
-  s += m.boot_id();
-  return s;
-}
-
-uint64_t Sum(const v1::FixColumn &m) {
-  uint64_t s = 0;
-  for (int64_t d : m.deltas()) s += I64(d);
-  for (uint32_t r : m.run_lengths()) s += bench_u32(r);
-  s += Str(m.presence());
-  return s;
-}
-
-uint64_t Sum(const v1::CompactFixes &m) {
-  uint64_t s = 0;
-  // Columns 1 to 24 in field order; an absent column adds nothing.
-  if (m.has_sequence()) s += Sum(m.sequence());
-  if (m.has_time_ms()) s += Sum(m.time_ms());
-  if (m.has_latitude_e7()) s += Sum(m.latitude_e7());
-  if (m.has_longitude_e7()) s += Sum(m.longitude_e7());
-  if (m.has_horizontal_accuracy_cm()) s += Sum(m.horizontal_accuracy_cm());
-  if (m.has_altitude_cm()) s += Sum(m.altitude_cm());
-  if (m.has_vertical_accuracy_cm()) s += Sum(m.vertical_accuracy_cm());
-  if (m.has_speed_cm_s()) s += Sum(m.speed_cm_s());
-  if (m.has_speed_accuracy_cm_s()) s += Sum(m.speed_accuracy_cm_s());
-  if (m.has_course_cdeg()) s += Sum(m.course_cdeg());
-  if (m.has_course_accuracy_cdeg()) s += Sum(m.course_accuracy_cdeg());
-  if (m.has_elapsed_realtime_ms()) s += Sum(m.elapsed_realtime_ms());
-  if (m.has_reason()) s += Sum(m.reason());
-  if (m.has_source()) s += Sum(m.source());
-  if (m.has_battery_percent()) s += Sum(m.battery_percent());
-  if (m.has_battery_state()) s += Sum(m.battery_state());
-  if (m.has_motion_activity()) s += Sum(m.motion_activity());
-  if (m.has_motion_confidence_pct()) s += Sum(m.motion_confidence_pct());
-  if (m.has_floor()) s += Sum(m.floor());
-  if (m.has_age_ms()) s += Sum(m.age_ms());
-  if (m.has_is_mock()) s += Sum(m.is_mock());
-  if (m.has_ellipsoidal_height_cm()) s += Sum(m.ellipsoidal_height_cm());
-  if (m.has_pressure_hpa()) s += Sum(m.pressure_hpa());
-  if (m.has_boot_id()) s += Sum(m.boot_id());
-  s += bench_u32(m.count());
-  return s;
-}
-
-uint64_t Sum(const v1::DeviceStatus &m) {
-  uint64_t s = I64(m.observed_at_ms());
-  s += bench_i32(m.authorization());
-  s += bench_i32(m.accuracy());
-  s += m.location_services_enabled();
-  s += m.background_refresh_enabled();
-  s += m.low_power_mode();
-  s += bench_i32(m.platform());
-  s += Str(m.os_version());
-  s += Str(m.app_version());
-  return s;
-}
-
-uint64_t Sum(const v1::LifecycleEvent &m) {
-  uint64_t s = bench_i32(m.kind());
-  s += I64(m.time_ms());
-  s += m.elapsed_realtime_ms();
-  s += bench_i32(m.relaunch_reason());
-  s += m.boot_id();
-  return s;
-}
-
-uint64_t Sum(const v1::ArmedRegions &m) {
-  uint64_t s = m.assignment_version();
-  for (const std::string &id : m.region_ids()) s += Str(id);
-  for (const std::string &id : m.failed_region_ids()) s += Str(id);
-  for (int reason : m.failure_reasons()) s += bench_i32(reason);
-  return s;
-}
-
-uint64_t Sum(const v1::FenceEvent &m) {
-  uint64_t s = m.event_sequence();
-  s += Str(m.region_id());
-  s += m.region_version();
-  s += m.assignment_version();
-  s += bench_i32(m.kind());
-  s += I64(m.os_event_time_ms());
-  s += I64(m.detected_at_ms());
-  if (m.has_trigger_fix()) s += Sum(m.trigger_fix());
-  s += bench_i32(m.source());
-  s += m.detected_elapsed_realtime_ms();
-  s += bench_u32(m.dwell_ms());
-  s += m.boot_id();
-  return s;
-}
-
-uint64_t Sum(const v1::LocationBatch &m) {
-  uint64_t s = Str(m.device_id());
-  s += m.batch_id();
-  s += m.boot_id();
-  s += I64(m.sent_at_ms());
-  s += m.sent_elapsed_realtime_ms();
-  s += bench_i32(m.datum());
-  for (const v1::LocationFix &fix : m.fixes()) s += Sum(fix);
-  if (m.has_live_fix()) s += Sum(m.live_fix());
-  if (m.has_compact_fixes()) s += Sum(m.compact_fixes());
-  for (const v1::FenceEvent &event : m.fence_events()) s += Sum(event);
-  if (m.has_device_status()) s += Sum(m.device_status());
-  for (const v1::LifecycleEvent &event : m.lifecycle_events()) s += Sum(event);
-  if (m.has_armed_regions()) s += Sum(m.armed_regions());
-  s += m.install_id();
-  s += m.fix_sequence_floor();
-  s += m.event_sequence_floor();
-  s += bench_u32(m.protocol_revision());
-  return s;
-}
-
-uint64_t Sum(const v1::Circle &m) {
-  return bench_i32(m.center_latitude_e7()) + bench_i32(m.center_longitude_e7()) + bench_u32(m.radius_m());
-}
-
-uint64_t Sum(const v1::Polygon &m) {
-  uint64_t s = 0;
-  for (int32_t v : m.latitudes_e7()) s += bench_i32(v);
-  for (int32_t v : m.longitudes_e7()) s += bench_i32(v);
-  return s;
-}
-
-uint64_t Sum(const v1::Region &m) {
-  uint64_t s = Str(m.id());
-  s += m.version();
-  if (m.has_circle()) s += Sum(m.circle());
-  if (m.has_polygon()) s += Sum(m.polygon());
-  s += bench_i32(m.level());
-  s += Str(m.parent_id());
-  s += m.notify_on_entry();
-  s += m.notify_on_exit();
-  s += m.notify_on_dwell();
-  s += bench_u32(m.loitering_delay_ms());
-  s += bench_u32(m.priority());
-  s += I64(m.expires_at_ms());
-  s += m.refine_on_entry();
-  s += Str(m.name());
-  return s;
-}
-
-uint64_t Sum(const v1::RefreshPolicy &m) {
-  uint64_t s = bench_u32(m.refresh_distance_m());
-  s += bench_i32(m.anchor_latitude_e7());
-  s += bench_i32(m.anchor_longitude_e7());
-  s += m.on_refine_entry();
-  s += bench_u32(m.min_interval_ms());
-  return s;
-}
-
-uint64_t Sum(const v1::RegionAssignment &m) {
-  uint64_t s = m.assignment_version();
-  s += I64(m.issued_at_ms());
-  s += I64(m.expires_at_ms());
-  s += bench_i32(m.mode());
-  s += m.base_version();
-  for (const v1::Region &region : m.regions()) s += Sum(region);
-  for (const std::string &id : m.removed_region_ids()) s += Str(id);
-  s += m.monitoring_enabled();
-  s += bench_u32(m.slot_budget());
-  if (m.has_refresh()) s += Sum(m.refresh());
-  s += bench_i32(m.datum());
-  return s;
-}
 
 // The checksum of a message of one of the three workload types (the caller has checked which).
 enum class WorkloadType { kLocationBatch, kFenceEvent, kRegionAssignment, kOther };
@@ -313,103 +120,34 @@ bool Column(bool has, const v1::FixColumn &c, bool explicit_presence, uint32_t n
   return FillColumn(c, sparse, rows, set);
 }
 
+float FloatFromBits(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// The per-field code, generated from proto/: `Sum` for every message, ExpandColumns (one Column call per
+// LocationFix field, with its setter) and the future column range.
+#include "generated/bench_cpp_fields.inc"
+
 // Rebuilds the fixes of `compact` as `rows` (new LocationFix messages on rows' arena); false when the columns do
 // not rebuild (the rows are then incomplete).
 bool Expand(const v1::CompactFixes &compact, pb::RepeatedPtrField<v1::LocationFix> *rows) {
   const uint32_t n = compact.count();
   if (n > kMaxCompactCount) return false;
-  // A column numbered 25 to 99 is a LocationFix field this schema does not know: the rows cannot be rebuilt
-  // without loss (compact_fixes.proto).
+  // A column numbered in the reserved range is a LocationFix field this schema does not know: the rows cannot be
+  // rebuilt without loss (compact_fixes.proto).
   const pb::UnknownFieldSet &unknown = compact.GetReflection()->GetUnknownFields(compact);
   for (int i = 0; i < unknown.field_count(); i++) {
-    if (unknown.field(i).number() >= 25 && unknown.field(i).number() <= 99) return false;
+    const int number = unknown.field(i).number();
+    if (number >= static_cast<int>(kFirstFutureColumn) && number <= static_cast<int>(kLastFutureColumn)) return false;
   }
   const int before = rows->size();
   rows->Reserve(before + static_cast<int>(n));
   for (uint32_t i = 0; i < n; i++) rows->Add();
   // With n = 0 every column must be empty (CheckColumn), so r is never read.
   v1::LocationFix *const *r = n != 0 ? &*(rows->pointer_begin() + before) : nullptr;
-  using F = v1::LocationFix;
-  // Fields without explicit presence (no bitmap allowed), then the others, each with its type's check.
-  return Column(compact.has_sequence(), compact.sequence(), false, n, r,
-                [](F *f, uint64_t v) { return f->set_sequence(v), true; }) &&
-         Column(compact.has_time_ms(), compact.time_ms(), false, n, r,
-                [](F *f, uint64_t v) { return f->set_time_ms(static_cast<int64_t>(v)), true; }) &&
-         Column(compact.has_latitude_e7(), compact.latitude_e7(), true, n, r,
-                [](F *f, uint64_t v) { return FitsI32(v) && (f->set_latitude_e7(static_cast<int32_t>(v)), true); }) &&
-         Column(compact.has_longitude_e7(), compact.longitude_e7(), true, n, r,
-                [](F *f, uint64_t v) { return FitsI32(v) && (f->set_longitude_e7(static_cast<int32_t>(v)), true); }) &&
-         Column(compact.has_horizontal_accuracy_cm(), compact.horizontal_accuracy_cm(), true, n, r,
-                [](F *f, uint64_t v) {
-                  return FitsU32(v) && (f->set_horizontal_accuracy_cm(static_cast<uint32_t>(v)), true);
-                }) &&
-         Column(compact.has_altitude_cm(), compact.altitude_cm(), true, n, r,
-                [](F *f, uint64_t v) { return FitsI32(v) && (f->set_altitude_cm(static_cast<int32_t>(v)), true); }) &&
-         Column(compact.has_vertical_accuracy_cm(), compact.vertical_accuracy_cm(), true, n, r,
-                [](F *f, uint64_t v) {
-                  return FitsU32(v) && (f->set_vertical_accuracy_cm(static_cast<uint32_t>(v)), true);
-                }) &&
-         Column(compact.has_speed_cm_s(), compact.speed_cm_s(), true, n, r,
-                [](F *f, uint64_t v) { return FitsU32(v) && (f->set_speed_cm_s(static_cast<uint32_t>(v)), true); }) &&
-         Column(compact.has_speed_accuracy_cm_s(), compact.speed_accuracy_cm_s(), true, n, r,
-                [](F *f, uint64_t v) {
-                  return FitsU32(v) && (f->set_speed_accuracy_cm_s(static_cast<uint32_t>(v)), true);
-                }) &&
-         Column(compact.has_course_cdeg(), compact.course_cdeg(), true, n, r,
-                [](F *f, uint64_t v) { return FitsU32(v) && (f->set_course_cdeg(static_cast<uint32_t>(v)), true); }) &&
-         Column(compact.has_course_accuracy_cdeg(), compact.course_accuracy_cdeg(), true, n, r,
-                [](F *f, uint64_t v) {
-                  return FitsU32(v) && (f->set_course_accuracy_cdeg(static_cast<uint32_t>(v)), true);
-                }) &&
-         Column(compact.has_elapsed_realtime_ms(), compact.elapsed_realtime_ms(), true, n, r,
-                [](F *f, uint64_t v) { return f->set_elapsed_realtime_ms(v), true; }) &&
-         Column(compact.has_reason(), compact.reason(), false, n, r,
-                [](F *f, uint64_t v) {
-                  return FitsI32(v) && (f->set_reason(static_cast<v1::FixReason>(static_cast<int32_t>(v))), true);
-                }) &&
-         Column(compact.has_source(), compact.source(), false, n, r,
-                [](F *f, uint64_t v) {
-                  return FitsI32(v) && (f->set_source(static_cast<v1::FixSource>(static_cast<int32_t>(v))), true);
-                }) &&
-         Column(compact.has_battery_percent(), compact.battery_percent(), true, n, r,
-                [](F *f, uint64_t v) {
-                  return FitsU32(v) && (f->set_battery_percent(static_cast<uint32_t>(v)), true);
-                }) &&
-         Column(compact.has_battery_state(), compact.battery_state(), false, n, r,
-                [](F *f, uint64_t v) {
-                  return FitsI32(v) &&
-                         (f->set_battery_state(static_cast<v1::BatteryState>(static_cast<int32_t>(v))), true);
-                }) &&
-         Column(compact.has_motion_activity(), compact.motion_activity(), false, n, r,
-                [](F *f, uint64_t v) {
-                  return FitsI32(v) &&
-                         (f->set_motion_activity(static_cast<v1::MotionActivity>(static_cast<int32_t>(v))), true);
-                }) &&
-         Column(compact.has_motion_confidence_pct(), compact.motion_confidence_pct(), true, n, r,
-                [](F *f, uint64_t v) {
-                  return FitsU32(v) && (f->set_motion_confidence_pct(static_cast<uint32_t>(v)), true);
-                }) &&
-         Column(compact.has_floor(), compact.floor(), true, n, r,
-                [](F *f, uint64_t v) { return FitsI32(v) && (f->set_floor(static_cast<int32_t>(v)), true); }) &&
-         Column(compact.has_age_ms(), compact.age_ms(), true, n, r,
-                [](F *f, uint64_t v) { return FitsU32(v) && (f->set_age_ms(static_cast<uint32_t>(v)), true); }) &&
-         Column(compact.has_is_mock(), compact.is_mock(), false, n, r,
-                [](F *f, uint64_t v) { return v <= 1 && (f->set_is_mock(v != 0), true); }) &&
-         Column(compact.has_ellipsoidal_height_cm(), compact.ellipsoidal_height_cm(), true, n, r,
-                [](F *f, uint64_t v) {
-                  return FitsI32(v) && (f->set_ellipsoidal_height_cm(static_cast<int32_t>(v)), true);
-                }) &&
-         Column(compact.has_pressure_hpa(), compact.pressure_hpa(), true, n, r,
-                [](F *f, uint64_t v) {
-                  if (!FitsU32(v)) return false;
-                  const uint32_t bits = static_cast<uint32_t>(v);
-                  float value;
-                  std::memcpy(&value, &bits, sizeof value);
-                  f->set_pressure_hpa(value);
-                  return true;
-                }) &&
-         Column(compact.has_boot_id(), compact.boot_id(), false, n, r,
-                [](F *f, uint64_t v) { return f->set_boot_id(v), true; });
+  return ExpandColumns(compact, n, r);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

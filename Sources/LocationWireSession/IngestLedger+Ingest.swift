@@ -19,8 +19,9 @@ public struct IngestResult: Hashable, Sendable {
 extension IngestLedger {
     /// The revision of the specification this engine follows.
     public static let protocolRevision = UploadQueue.protocolRevision
-    /// Compact column numbers no revision has assigned yet: meeting one means fixes cannot be rebuilt whole.
-    public static let futureCompactColumns: ClosedRange<UInt32> = 25...99
+    /// Compact column numbers no revision has assigned yet: meeting one means fixes cannot be rebuilt whole
+    /// (``CompactFixes/futureColumns``, from compact_fixes.proto).
+    public static let futureCompactColumns = CompactFixes.futureColumns
 
     /// Reads one batch: decides the batch outcome, then each item's result, records what it stored, and returns
     /// the ack with the items to store. `encodedSize` is the batch's size on the wire, bytes.

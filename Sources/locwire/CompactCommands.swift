@@ -39,9 +39,9 @@ struct ExpandCommand: ParsableCommand {
             written unchanged.
 
             Refused, with the reason and exit status 1: a compact column the schema does not know (field numbers \
-            25 to 99 of CompactFixes; a receiver answers HOLD with HOLD_REASON_UNKNOWN_COMPACT_COLUMN), a column \
-            that does not rebuild (the compact-* validation codes), more than --limit fixes, and a batch with both \
-            rows and compact fixes.
+            \(CompactFixes.futureColumns.lowerBound) to \(CompactFixes.futureColumns.upperBound) of CompactFixes; \
+            a receiver answers HOLD with HOLD_REASON_UNKNOWN_COMPACT_COLUMN), a column that does not rebuild (the \
+            compact-* validation codes), more than --limit fixes, and a batch with both rows and compact fixes.
             """
     )
 
@@ -79,9 +79,9 @@ enum BacklogForm {
                     + "never does; there is no one backlog to convert")
         }
         if let unknown = compact.unknownFields.fieldNumbers.first {
-            // Field numbers 25 to 99 are columns of a later schema (`compact_fixes.proto`); anything else unknown
-            // is no column at all. Rows can hold neither, so expanding would drop data.
-            if IngestLedger.futureCompactColumns.contains(unknown) {
+            // The numbers compact_fixes.proto reserves are columns of a later schema; anything else unknown is no
+            // column at all. Rows can hold neither, so expanding would drop data.
+            if CompactFixes.futureColumns.contains(unknown) {
                 throw InputRejected(
                     message: "\(name): compact_fixes has column \(unknown), which this schema does not know; its "
                         + "values cannot be put in rows without loss (a server answers HOLD with "

@@ -172,6 +172,126 @@ import Testing
         return "\(path): the same fields in another order: \(order)"
     }
 
+    // MARK: - One field at a time: the hand-written line that is missing
+
+    /// The message types of `locationwire.v1`, whose hand-written lines Generated/HandWrittenLines.swift lists.
+    static let v1TypeNames = MessageRegistry.allTypes.map { $0.fullMessageName }
+    static let fixFile = "Sources/LocationWire/Messages/LocationFix.swift"
+
+    /// Each field of upb's every-field samples, alone: the careful decoder knows it (no unknown field) and the
+    /// encoder writes it back byte for byte. A failure names the file and the line to add, written from the field's
+    /// declaration (scripts/codegen/codec_lines.py), so a forgotten decode case or encode line is named field by
+    /// field. LocationFix is decoded by its careful decoder directly: its fast path would hide a missing case for
+    /// the fields it reads itself.
+    @Test(arguments: v1TypeNames)
+    func everyFieldHasItsDecodeCaseAndEncodeLine(typeName: String) throws {
+        let type = try #require(Self.implementation(typeName))
+        let message = try #require(try Self.descriptors().message(named: typeName))
+        let samples = try Self.samples().filter { $0.typeName == typeName }
+        let file = HandWrittenLines.files[typeName] ?? "the message's file in Sources/LocationWire/Messages/"
+        let decoder = typeName == LocationFix.fullMessageName ? "decodeFieldsCarefully" : "decodeFields(from:)"
+        for field in message.fields {
+            // A field no sample sets is reported by goldensSetEveryField.
+            guard let single = try Self.occurrences(of: field.number, in: samples) else { continue }
+            let name = "\(typeName).\(field.name) (field \(field.number))"
+            // CompactFixes has no line per column: it loops over them.
+            let lines = HandWrittenLines.byField[typeName]?[field.number]
+            let add = { (line: String?) in
+                line.map { "add `\($0)`" } ?? "run scripts/regenerate.sh, then add its line"
+            }
+            let reencoded: [UInt8]
+            switch Self.reencodeCarefully(type, single) {
+            case .success(let bytes): reencoded = bytes
+            case .failure(let error):
+                let path = error.fieldPath.components.filter {
+                    if case .message = $0 { return false }
+                    return true
+                }
+                if error.code == .unknownField, path == [.field(field.name)] {
+                    let hint = "\(add(lines?.decode)) to \(decoder) in \(file)"
+                    Issue.record("\(name): the decoder has no case for it: \(hint)")
+                } else {
+                    Issue.record("\(name): alone, it does not decode: \(error)")
+                }
+                continue
+            }
+            guard reencoded != single else { continue }
+            if try WireFields.parse(reencoded[...]).contains(where: { $0.number == field.number }) {
+                Issue.record("\(name): re-encoded as \(hex(reencoded)), upb writes \(hex(single))")
+            } else {
+                let hint = "\(add(lines?.encode)) to encodeFields in \(file), in field-number order"
+                Issue.record("\(name): decoded but not encoded: \(hint)")
+            }
+        }
+    }
+
+    /// LocationFix's fast path decodes every field itself: a fix holding only that field, with a small value and
+    /// more input after it (as inside a batch), goes through `decodeFieldsFast` without handing over to the careful
+    /// decoder, and decodes as the careful decoder does. A field missing there costs only speed, so nothing else
+    /// would notice.
+    @Test func theFastPathDecodesEveryLocationFixField() throws {
+        for field in LocationFix.Field.allCases {
+            let declaration = field.declaration
+            let name = "LocationFix.\(declaration.name) (field \(declaration.number))"
+            var single: [UInt8] = []
+            appendVarint(UInt64(field.key), to: &single)
+            switch declaration.type.wireType {
+            case .varint: single += [1]
+            case .fixed32: single += [1, 0, 0, 0]
+            case .fixed64: single += [1, 0, 0, 0, 0, 0, 0, 0]
+            default:
+                Issue.record("\(name): a LocationFix field must be a number, bool or enum (it has a compact column)")
+                continue
+            }
+            let input = single + [UInt8](repeating: 0, count: 16)
+            let (decodedFast, fast) = input.withUnsafeBytes { buffer in
+                var reader = WireReader(buffer, limits: .default)
+                _ = reader.pushLimit(single.count)
+                var fix = LocationFix()
+                return (fix.decodeFieldsFastOnly(from: &reader), fix)
+            }
+            guard decodedFast else {
+                let line = HandWrittenLines.byField[LocationFix.fullMessageName]?[declaration.number]?.fastDecode
+                let add = line.map { "add `\($0)`" } ?? "run scripts/regenerate.sh, then add its case"
+                let hint = "\(add) to decodeFieldsFast in \(Self.fixFile)"
+                Issue.record("\(name): the fast path hands it over to the careful decoder: \(hint)")
+                continue
+            }
+            let careful = try Self.reencodeCarefully(LocationFix.self, single).get()
+            #expect(fast != LocationFix(), "\(name): the fast path read it but stored nothing")
+            #expect(fast.serializedBytes() == careful, "\(name): the fast path and the careful decoder differ")
+        }
+    }
+
+    /// The occurrences of field `number` in the first sample that has it, as the encoding of a message holding
+    /// that field alone; nil when no sample has it.
+    static func occurrences(of number: UInt32, in samples: [Sample]) throws -> [UInt8]? {
+        for sample in samples {
+            let fields = try WireFields.parse(sample.bytes[...]).filter { $0.number == number }
+            if !fields.isEmpty { return fields.flatMap(\.encoded) }
+        }
+        return nil
+    }
+
+    /// Decodes `bytes` with unknown fields rejected, by the careful decoder (LocationFix's, not its fast path), and
+    /// encodes the result.
+    static func reencodeCarefully<Message: LocationWireMessage>(
+        _ type: Message.Type, _ bytes: [UInt8]
+    ) -> Result<[UInt8], DecodingError> {
+        var limits = DecodingLimits()
+        limits.rejectsUnknownFields = true
+        guard Message.self == LocationFix.self else {
+            return Result { () throws(DecodingError) in try Message(serializedBytes: bytes, limits: limits) }
+                .map { $0.serializedBytes() }
+        }
+        return bytes.withUnsafeBytes { buffer in
+            var reader = WireReader(buffer, limits: limits)
+            var fix = LocationFix()
+            return Result { () throws(DecodingError) in try fix.decodeFieldsCarefully(from: &reader) }
+                .map { fix.serializedBytes() }
+        }
+    }
+
     /// The hand-written schema tables (JSON names, the dump, error paths, the vector generator use them) match
     /// protoc's descriptors field by field: what Tests/peers/schema_check.py checks with `locwire types --schema`,
     /// here without peers and for the conformance protocol too.

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireTestSupport
 import Testing
 
 @testable import LocationWireSession
@@ -389,8 +390,10 @@ struct SessionTests {
         var ledger = IngestLedger()
         var batch = Self.batch([])
         var compact = try CompactFixes(fixes: Self.batch([1, 2, 3]).fixes)
-        // Column 25: a LocationFix field this revision does not have (field 25, length-delimited, empty).
-        compact.unknownFields = UnknownFields(rawBytes: [0xCA, 0x01, 0x00])
+        // The first future column: a LocationFix field this revision does not have (length-delimited, empty).
+        var column: [UInt8] = []
+        appendVarint(UInt64(FieldKey.make(CompactFixes.futureColumns.lowerBound, .lengthDelimited)), to: &column)
+        compact.unknownFields = UnknownFields(rawBytes: column + [0x00])
         batch.compactFixes = compact
         let result = Self.ingest(&ledger, batch)
         #expect(result.ack.outcome == .hold)

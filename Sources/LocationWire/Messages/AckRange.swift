@@ -1,20 +1,7 @@
-/// The server's result for a range of sequence numbers (`locationwire.v1.AckRange`,
-/// `proto/locationwire/v1/batch_ack.proto`).
-public struct AckRange: LocationWireMessage {
-    /// First sequence number covered, inclusive, at least 1.
-    public var firstSequence: UInt64 = 0
-    /// Last sequence number covered, inclusive, not less than `firstSequence`.
-    public var lastSequence: UInt64 = 0
-    /// What the server did with the items.
-    public var result: AckResult = .unspecified
-    /// Why, for rejected items.
-    public var rejectReason: RejectReason = .unspecified
-    /// Human-readable detail for logs, at most 256 bytes.
-    public var detail: String = ""
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.AckRange`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/batch_ack.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+extension AckRange {
     public init(
         first: UInt64, last: UInt64, result: AckResult, rejectReason: RejectReason = .unspecified
     ) {
@@ -54,22 +41,4 @@ public struct AckRange: LocationWireMessage {
         if !detail.isEmpty { writer.writeStringField(Field.detail.key, detail) }
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.AckRange`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case firstSequence, lastSequence, result, rejectReason, detail
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .firstSequence: FieldDeclaration(1, "first_sequence", .uint64)
-            case .lastSequence: FieldDeclaration(2, "last_sequence", .uint64)
-            case .result: FieldDeclaration(3, "result", .enumeration(AckResult.self))
-            case .rejectReason: FieldDeclaration(4, "reject_reason", .enumeration(RejectReason.self))
-            case .detail: FieldDeclaration(5, "detail", .string)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.AckRange", fields: Field.self)
 }

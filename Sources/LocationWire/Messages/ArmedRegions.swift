@@ -1,18 +1,7 @@
-/// The regions the device armed with the OS, and the assignment they came from (`locationwire.v1.ArmedRegions`,
-/// `proto/locationwire/v1/device_state.proto`).
-public struct ArmedRegions: LocationWireMessage {
-    /// The assignment version the device applied last; 0 before any.
-    public var assignmentVersion: UInt64 = 0
-    /// Ids armed with the OS right now, each once.
-    public var regionIds: [String] = []
-    /// Assigned ids the OS refused to arm, each once, never also in `regionIds`.
-    public var failedRegionIds: [String] = []
-    /// Why the OS refused each region: entry `i` is the reason for `failedRegionIds[i]`; empty or as many entries.
-    public var failureReasons: [ArmFailureReason] = []
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.ArmedRegions`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/device_state.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+extension ArmedRegions {
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         var key: FieldKey = 0
         do {
@@ -49,22 +38,4 @@ public struct ArmedRegions: LocationWireMessage {
         }
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.ArmedRegions`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case assignmentVersion, regionIds, failedRegionIds, failureReasons
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .assignmentVersion: FieldDeclaration(1, "assignment_version", .uint64)
-            case .regionIds: FieldDeclaration(2, "region_ids", .string, .repeated)
-            case .failedRegionIds: FieldDeclaration(3, "failed_region_ids", .string, .repeated)
-            case .failureReasons:
-                FieldDeclaration(4, "failure_reasons", .enumeration(ArmFailureReason.self), .repeated)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.ArmedRegions", fields: Field.self)
 }

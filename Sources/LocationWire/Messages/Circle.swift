@@ -1,16 +1,7 @@
-/// A circle on the earth's surface, the shape the OS monitors (`locationwire.v1.Circle`,
-/// `proto/locationwire/v1/region.proto`).
-public struct Circle: LocationWireMessage {
-    /// Centre latitude, 1e-7 degree, -900000000 ... 900000000.
-    public var centerLatitudeE7: Int32?
-    /// Centre longitude, 1e-7 degree, -1800000000 ... 1800000000.
-    public var centerLongitudeE7: Int32?
-    /// Radius, m, 1 ... 1000000.
-    public var radiusM: UInt32 = 0
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.Circle`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/region.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+extension Circle {
     public init(latitudeE7: Int32, longitudeE7: Int32, radiusM: UInt32) {
         self.centerLatitudeE7 = latitudeE7
         self.centerLongitudeE7 = longitudeE7
@@ -47,20 +38,4 @@ public struct Circle: LocationWireMessage {
         if radiusM != 0 { writer.writeVarintField(Field.radiusM.key, UInt64(radiusM)) }
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.Circle`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case centerLatitudeE7, centerLongitudeE7, radiusM
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .centerLatitudeE7: FieldDeclaration(1, "center_latitude_e7", .sfixed32, .optional)
-            case .centerLongitudeE7: FieldDeclaration(2, "center_longitude_e7", .sfixed32, .optional)
-            case .radiusM: FieldDeclaration(3, "radius_m", .uint32)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.Circle", fields: Field.self)
 }

@@ -3,6 +3,10 @@
 ///
 /// Column `N` carries LocationFix field `N`. This type is the wire form only: ``CompactFixes/init(fixes:)`` builds
 /// the canonical compact form from rows and ``CompactFixes/fixes(limit:)`` reconstructs the rows.
+///
+/// Unlike the other messages, this struct is declared by hand (scripts/codegen/overrides.py): its columns are one
+/// array rather than a property each. The generator checks that column `N` of compact_fixes.proto is LocationFix
+/// field `N`, so the schema below, built from `LocationFix.Field`, is the .proto's.
 public struct CompactFixes: LocationWireMessage {
     /// The columns, indexed by LocationFix field number (index 0 is unused, so `columns[3]` is latitude_e7).
     /// A nil column is absent on the wire.

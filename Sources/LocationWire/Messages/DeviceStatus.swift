@@ -1,28 +1,7 @@
-/// The settings that decide whether background tracking can work (`locationwire.v1.DeviceStatus`,
-/// `proto/locationwire/v1/device_state.proto`).
-public struct DeviceStatus: LocationWireMessage {
-    /// When the snapshot was taken, UTC ms.
-    public var observedAtMs: Int64 = 0
-    /// The location permission the app holds.
-    public var authorization: LocationAuthorization = .unspecified
-    /// Precise or approximate positions.
-    public var accuracy: LocationAccuracy = .unspecified
-    /// Location services on for the device; nil = unknown.
-    public var locationServicesEnabled: Bool?
-    /// Background execution allowed; nil = unknown.
-    public var backgroundRefreshEnabled: Bool?
-    /// OS power saver on; nil = unknown.
-    public var lowPowerMode: Bool?
-    /// The operating system family.
-    public var platform: Platform = .unspecified
-    /// OS version as the OS prints it, at most 64 bytes.
-    public var osVersion: String = ""
-    /// App version as the store lists it, at most 64 bytes.
-    public var appVersion: String = ""
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.DeviceStatus`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/device_state.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+extension DeviceStatus {
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         var key: FieldKey = 0
         do {
@@ -68,30 +47,4 @@ public struct DeviceStatus: LocationWireMessage {
         if !appVersion.isEmpty { writer.writeStringField(Field.appVersion.key, appVersion) }
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.DeviceStatus`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case observedAtMs, authorization, accuracy, locationServicesEnabled, backgroundRefreshEnabled,
-            lowPowerMode, platform, osVersion, appVersion
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .observedAtMs: FieldDeclaration(1, "observed_at_ms", .int64)
-            case .authorization:
-                FieldDeclaration(2, "authorization", .enumeration(LocationAuthorization.self))
-            case .accuracy: FieldDeclaration(3, "accuracy", .enumeration(LocationAccuracy.self))
-            case .locationServicesEnabled:
-                FieldDeclaration(4, "location_services_enabled", .bool, .optional)
-            case .backgroundRefreshEnabled:
-                FieldDeclaration(5, "background_refresh_enabled", .bool, .optional)
-            case .lowPowerMode: FieldDeclaration(6, "low_power_mode", .bool, .optional)
-            case .platform: FieldDeclaration(7, "platform", .enumeration(Platform.self))
-            case .osVersion: FieldDeclaration(8, "os_version", .string)
-            case .appVersion: FieldDeclaration(9, "app_version", .string)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.DeviceStatus", fields: Field.self)
 }

@@ -1,19 +1,7 @@
-/// One column of ``CompactFixes``: the values of one LocationFix field across the fixes that have it
-/// (`locationwire.v1.FixColumn`, `proto/locationwire/v1/compact_fixes.proto`).
-///
-/// The values are delta coded (the first delta is the first value), optionally run-length coded, and the
-/// presence bitmap says which fixes have the field. ``CompactFixes`` documents the exact reconstruction rule.
-public struct FixColumn: LocationWireMessage {
-    /// Zigzag-coded differences between consecutive values; the first is the first value.
-    public var deltas: [Int64] = []
-    /// When not empty, `deltas[j]` stands for `runLengths[j]` consecutive steps; as many entries as `deltas`.
-    public var runLengths: [UInt32] = []
-    /// Bitmap of the fixes that have the field, least significant bit first; empty when none or all have it.
-    public var presence: [UInt8] = []
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.FixColumn`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/compact_fixes.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+extension FixColumn {
     public init(deltas: [Int64], runLengths: [UInt32] = [], presence: [UInt8] = []) {
         self.deltas = deltas
         self.runLengths = runLengths
@@ -52,20 +40,4 @@ public struct FixColumn: LocationWireMessage {
         if !presence.isEmpty { writer.writeBytesField(Field.presence.key, presence) }
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.FixColumn`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case deltas, runLengths, presence
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .deltas: FieldDeclaration(1, "deltas", .sint64, .repeated)
-            case .runLengths: FieldDeclaration(2, "run_lengths", .uint32, .repeated)
-            case .presence: FieldDeclaration(3, "presence", .bytes)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.FixColumn", fields: Field.self)
 }

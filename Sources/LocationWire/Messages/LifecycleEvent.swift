@@ -1,20 +1,7 @@
-/// A change in the app's process lifecycle (`locationwire.v1.LifecycleEvent`,
-/// `proto/locationwire/v1/device_state.proto`).
-public struct LifecycleEvent: LocationWireMessage {
-    /// What happened.
-    public var kind: LifecycleEventKind = .unspecified
-    /// When it happened, UTC ms.
-    public var timeMs: Int64 = 0
-    /// Monotonic clock when it happened, ms since boot.
-    public var elapsedRealtimeMs: UInt64?
-    /// For system relaunches: why the OS relaunched the app.
-    public var relaunchReason: RelaunchReason = .unspecified
-    /// The boot `elapsedRealtimeMs` was read in; 0 = the enclosing batch's `bootId`.
-    public var bootId: UInt64 = 0
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.LifecycleEvent`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/device_state.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+extension LifecycleEvent {
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         var key: FieldKey = 0
         do {
@@ -48,23 +35,4 @@ public struct LifecycleEvent: LocationWireMessage {
         if bootId != 0 { writer.writeFixed64Field(Field.bootId.key, bootId) }
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.LifecycleEvent`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case kind, timeMs, elapsedRealtimeMs, relaunchReason, bootId
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .kind: FieldDeclaration(1, "kind", .enumeration(LifecycleEventKind.self))
-            case .timeMs: FieldDeclaration(2, "time_ms", .int64)
-            case .elapsedRealtimeMs: FieldDeclaration(3, "elapsed_realtime_ms", .uint64, .optional)
-            case .relaunchReason:
-                FieldDeclaration(4, "relaunch_reason", .enumeration(RelaunchReason.self))
-            case .bootId: FieldDeclaration(5, "boot_id", .fixed64)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.LifecycleEvent", fields: Field.self)
 }

@@ -1,14 +1,7 @@
-/// A simple polygon, implicitly closed, for precise hit tests (`locationwire.v1.Polygon`,
-/// `proto/locationwire/v1/region.proto`).
-public struct Polygon: LocationWireMessage {
-    /// Vertex latitudes, 1e-7 degree.
-    public var latitudesE7: [Int32] = []
-    /// Vertex longitudes, 1e-7 degree, as many as `latitudesE7`.
-    public var longitudesE7: [Int32] = []
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.Polygon`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/region.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+extension Polygon {
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         var key: FieldKey = 0
         do {
@@ -39,19 +32,4 @@ public struct Polygon: LocationWireMessage {
         writer.writePackedFixed32(Field.longitudesE7.key, longitudesE7)
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.Polygon`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case latitudesE7, longitudesE7
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .latitudesE7: FieldDeclaration(1, "latitudes_e7", .sfixed32, .repeated)
-            case .longitudesE7: FieldDeclaration(2, "longitudes_e7", .sfixed32, .repeated)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.Polygon", fields: Field.self)
 }

@@ -1,20 +1,7 @@
-/// When a device asks for a new region assignment (`locationwire.v1.RefreshPolicy`,
-/// `proto/locationwire/v1/region_assignment.proto`).
-public struct RefreshPolicy: LocationWireMessage {
-    /// Ask again beyond this distance from the anchor, m, 1 ... 10000000; nil = never for distance.
-    public var refreshDistanceM: UInt32?
-    /// Anchor latitude, 1e-7 degree.
-    public var anchorLatitudeE7: Int32?
-    /// Anchor longitude, 1e-7 degree.
-    public var anchorLongitudeE7: Int32?
-    /// Ask again on entering a refine-on-entry region.
-    public var onRefineEntry: Bool = false
-    /// Ask no more often than this, ms; 0 = no limit.
-    public var minIntervalMs: UInt32 = 0
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.RefreshPolicy`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/region_assignment.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+extension RefreshPolicy {
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         var key: FieldKey = 0
         do {
@@ -53,22 +40,4 @@ public struct RefreshPolicy: LocationWireMessage {
         }
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.RefreshPolicy`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case refreshDistanceM, anchorLatitudeE7, anchorLongitudeE7, onRefineEntry, minIntervalMs
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .refreshDistanceM: FieldDeclaration(1, "refresh_distance_m", .uint32, .optional)
-            case .anchorLatitudeE7: FieldDeclaration(2, "anchor_latitude_e7", .sfixed32, .optional)
-            case .anchorLongitudeE7: FieldDeclaration(3, "anchor_longitude_e7", .sfixed32, .optional)
-            case .onRefineEntry: FieldDeclaration(4, "on_refine_entry", .bool)
-            case .minIntervalMs: FieldDeclaration(5, "min_interval_ms", .uint32)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.RefreshPolicy", fields: Field.self)
 }

@@ -1,34 +1,7 @@
-/// One geofence as the server defines it (`locationwire.v1.Region`, `proto/locationwire/v1/region.proto`).
-public struct Region: LocationWireMessage {
-    /// Stable namespaced id, `<namespace>:<local id>`, at most 128 bytes.
-    public var id: String = ""
-    /// Definition version, at least 1, increasing on every change.
-    public var version: UInt64 = 0
-    /// The circle the OS monitors.
-    public var circle: Circle?
-    /// The precise outline; every vertex inside `circle`.
-    public var polygon: Polygon?
-    /// Level in the hierarchy.
-    public var level: RegionLevel = .unspecified
-    /// Id of the enclosing region one level up; empty at the top.
-    public var parentId: String = ""
-    public var notifyOnEntry: Bool = false
-    public var notifyOnExit: Bool = false
-    public var notifyOnDwell: Bool = false
-    /// Time inside before a dwell event, ms; 1000 ... 86400000 when `notifyOnDwell`, else 0.
-    public var loiteringDelayMs: UInt32 = 0
-    /// Higher is armed first when slots are short.
-    public var priority: UInt32 = 0
-    /// When the region stops being valid, UTC ms; 0 = no expiry of its own.
-    public var expiresAtMs: Int64 = 0
-    /// Entering asks the server for a finer assignment.
-    public var refineOnEntry: Bool = false
-    /// Display name for logs, at most 128 bytes.
-    public var name: String = ""
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.Region`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/region.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+extension Region {
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         var key: FieldKey = 0
         do {
@@ -91,32 +64,4 @@ public struct Region: LocationWireMessage {
         if !name.isEmpty { writer.writeStringField(Field.name.key, name) }
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.Region`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case id, version, circle, polygon, level, parentId, notifyOnEntry, notifyOnExit, notifyOnDwell,
-            loiteringDelayMs, priority, expiresAtMs, refineOnEntry, name
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .id: FieldDeclaration(1, "id", .string)
-            case .version: FieldDeclaration(2, "version", .uint64)
-            case .circle: FieldDeclaration(3, "circle", .message(Circle.self))
-            case .polygon: FieldDeclaration(4, "polygon", .message(Polygon.self))
-            case .level: FieldDeclaration(5, "level", .enumeration(RegionLevel.self))
-            case .parentId: FieldDeclaration(6, "parent_id", .string)
-            case .notifyOnEntry: FieldDeclaration(7, "notify_on_entry", .bool)
-            case .notifyOnExit: FieldDeclaration(8, "notify_on_exit", .bool)
-            case .notifyOnDwell: FieldDeclaration(9, "notify_on_dwell", .bool)
-            case .loiteringDelayMs: FieldDeclaration(10, "loitering_delay_ms", .uint32)
-            case .priority: FieldDeclaration(11, "priority", .uint32)
-            case .expiresAtMs: FieldDeclaration(12, "expires_at_ms", .int64)
-            case .refineOnEntry: FieldDeclaration(13, "refine_on_entry", .bool)
-            case .name: FieldDeclaration(14, "name", .string)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.Region", fields: Field.self)
 }

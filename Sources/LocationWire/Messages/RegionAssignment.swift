@@ -1,32 +1,7 @@
-/// The regions a server hands a device to monitor (`locationwire.v1.RegionAssignment`,
-/// `proto/locationwire/v1/region_assignment.proto`).
-public struct RegionAssignment: LocationWireMessage {
-    /// Strictly increasing per device, at least 1.
-    public var assignmentVersion: UInt64 = 0
-    /// When the server built it, UTC ms.
-    public var issuedAtMs: Int64 = 0
-    /// When every region of it expires, UTC ms; 0 = no expiry.
-    public var expiresAtMs: Int64 = 0
-    /// Full set or change.
-    public var mode: AssignmentMode = .unspecified
-    /// For deltas: the version the delta applies to.
-    public var baseVersion: UInt64 = 0
-    /// Full set, or the regions a delta inserts or replaces; unique ids.
-    public var regions: [Region] = []
-    /// Deltas only: ids to disarm.
-    public var removedRegionIds: [String] = []
-    /// Global monitoring switch; nil = on (full) or unchanged (delta).
-    public var monitoringEnabled: Bool?
-    /// OS slots the assignment was planned for, at least 1.
-    public var slotBudget: UInt32 = 0
-    /// When to ask again.
-    public var refresh: RefreshPolicy?
-    /// The datum of every coordinate in `regions`.
-    public var datum: CoordinateDatum = .unspecified
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.RegionAssignment`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/region_assignment.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+extension RegionAssignment {
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         var key: FieldKey = 0
         do {
@@ -88,29 +63,4 @@ public struct RegionAssignment: LocationWireMessage {
         if datum.rawValue != 0 { writer.writeInt32Field(Field.datum.key, datum.rawValue) }
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.RegionAssignment`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case assignmentVersion, issuedAtMs, expiresAtMs, mode, baseVersion, regions, removedRegionIds,
-            monitoringEnabled, slotBudget, refresh, datum
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .assignmentVersion: FieldDeclaration(1, "assignment_version", .uint64)
-            case .issuedAtMs: FieldDeclaration(2, "issued_at_ms", .int64)
-            case .expiresAtMs: FieldDeclaration(3, "expires_at_ms", .int64)
-            case .mode: FieldDeclaration(4, "mode", .enumeration(AssignmentMode.self))
-            case .baseVersion: FieldDeclaration(5, "base_version", .uint64)
-            case .regions: FieldDeclaration(6, "regions", .message(Region.self), .repeated)
-            case .removedRegionIds: FieldDeclaration(7, "removed_region_ids", .string, .repeated)
-            case .monitoringEnabled: FieldDeclaration(8, "monitoring_enabled", .bool, .optional)
-            case .slotBudget: FieldDeclaration(9, "slot_budget", .uint32)
-            case .refresh: FieldDeclaration(10, "refresh", .message(RefreshPolicy.self))
-            case .datum: FieldDeclaration(11, "datum", .enumeration(CoordinateDatum.self))
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.RegionAssignment", fields: Field.self)
 }

@@ -1,30 +1,7 @@
-/// A device asking for a region assignment (`locationwire.v1.RegionRequest`,
-/// `proto/locationwire/v1/region_request.proto`).
-public struct RegionRequest: LocationWireMessage {
-    /// As LocationBatch.deviceId.
-    public var deviceId: String = ""
-    /// Why the device asks.
-    public var reason: RegionRequestReason = .unspecified
-    /// The current position.
-    public var currentFix: LocationFix?
-    /// Regions the OS lets the app monitor at once: 20 on iOS, 100 on Android.
-    public var platformSlotLimit: UInt32 = 0
-    /// Slots the app keeps for its own fences; less than `platformSlotLimit`.
-    public var reservedAppSlots: UInt32 = 0
-    /// What the device holds now.
-    public var armed: ArmedRegions?
-    /// For refine-on-entry requests: the region entered.
-    public var refineRegionId: String = ""
-    /// The datum of `currentFix`.
-    public var datum: CoordinateDatum = .unspecified
-    /// Device wall clock at send, UTC ms.
-    public var sentAtMs: Int64 = 0
-    /// The operating system family.
-    public var platform: Platform = .unspecified
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.RegionRequest`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/region_request.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+extension RegionRequest {
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         var key: FieldKey = 0
         do {
@@ -71,28 +48,4 @@ public struct RegionRequest: LocationWireMessage {
         if platform.rawValue != 0 { writer.writeInt32Field(Field.platform.key, platform.rawValue) }
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.RegionRequest`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case deviceId, reason, currentFix, platformSlotLimit, reservedAppSlots, armed, refineRegionId,
-            datum, sentAtMs, platform
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .deviceId: FieldDeclaration(1, "device_id", .string)
-            case .reason: FieldDeclaration(2, "reason", .enumeration(RegionRequestReason.self))
-            case .currentFix: FieldDeclaration(3, "current_fix", .message(LocationFix.self))
-            case .platformSlotLimit: FieldDeclaration(4, "platform_slot_limit", .uint32)
-            case .reservedAppSlots: FieldDeclaration(5, "reserved_app_slots", .uint32)
-            case .armed: FieldDeclaration(6, "armed", .message(ArmedRegions.self))
-            case .refineRegionId: FieldDeclaration(7, "refine_region_id", .string)
-            case .datum: FieldDeclaration(8, "datum", .enumeration(CoordinateDatum.self))
-            case .sentAtMs: FieldDeclaration(9, "sent_at_ms", .int64)
-            case .platform: FieldDeclaration(10, "platform", .enumeration(Platform.self))
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.RegionRequest", fields: Field.self)
 }

@@ -1,53 +1,9 @@
-/// The reporting rules a server sets for its devices (`locationwire.v1.TrackingPolicy`,
-/// `proto/locationwire/v1/tracking_policy.proto`). An absent field means its default; the `effective...`
-/// properties apply the defaults.
-public struct TrackingPolicy: LocationWireMessage {
-    /// Increases whenever the server changes the policy.
-    public var policyVersion: UInt64 = 0
-    /// Above this speed the device records by time, cm/s. Default 300.
-    public var speedThresholdCmS: UInt32?
-    /// Time between recorded fixes when fast, ms. Default 10000.
-    public var timeIntervalMs: UInt32?
-    /// Distance between recorded fixes when slow, m. Default 50.
-    public var distanceIntervalM: UInt32?
-    /// Fixes with at least this horizontal accuracy are dropped, cm. Default 200000.
-    public var maxHorizontalAccuracyCm: UInt32?
-    /// Upload interval, ms. Default 60000.
-    public var uploadIntervalMs: UInt32?
-    /// Most fixes per batch. Default 500.
-    public var maxBatchSize: UInt32?
-    /// Upload at the latest when the oldest unsent fix is this old, ms. Default 3600000.
-    public var maxBatchAgeMs: UInt32?
-    /// Stationary radius, m. Default 25.
-    public var stationaryRadiusM: UInt32?
-    /// Time within the stationary radius before the device counts as stopped, ms. Default 300000.
-    public var stopTimeoutMs: UInt32?
-    /// Heartbeat interval while stationary, ms. nil or 0: none.
-    public var heartbeatIntervalMs: UInt32?
-    /// The server accepts compact fixes.
-    public var compactFixesAccepted: Bool = false
-    /// Tracking on or off; nil = on.
-    public var trackingEnabled: Bool?
-    /// The largest encoded LocationBatch the server takes, bytes, 16384 ... 67108864; nil = 1048576.
-    public var maxBatchBytes: UInt32?
-    /// Batches sent and not yet answered at once, 1 ... 16; nil = 1.
-    public var maxBatchesInFlight: UInt32?
-    /// One fix per window of this many ms, the most accurate (proto/BEHAVIOR.md `§rec-window`); nil or 0: none.
-    public var fixWindowMs: UInt32?
-    /// Duty cycle: receiver on this many ms (`§rec-duty`); off unless both on and off are above 0.
-    public var dutyCycleOnMs: UInt32?
-    /// Duty cycle: receiver off this many ms.
-    public var dutyCycleOffMs: UInt32?
-    /// A fence exit needs a fix this far past the boundary, m (`§fence-hysteresis`). Default 200.
-    public var fenceHysteresisM: UInt32?
-    /// A fence transition needs this long on the new side, ms (`§fence-confirm`). Default 20000.
-    public var fenceConfirmMs: UInt32?
-    /// Fixes this inaccurate or worse do not count for fences, cm (`§fence-gate`). Default 10000.
-    public var fenceMaxAccuracyCm: UInt32?
-    public var unknownFields = UnknownFields()
-
-    public init() {}
-
+// The hand-written codec of `locationwire.v1.TrackingPolicy`: decode, encode and Swift conveniences. The struct
+// itself, its fields and their documentation are generated from `proto/locationwire/v1/tracking_policy.proto`
+// (Sources/LocationWire/Generated/Messages.swift).
+//
+// An absent field means its default; the `effective...` properties apply the defaults.
+extension TrackingPolicy {
     /// The defaults `proto/locationwire/v1/tracking_policy.proto` states.
     public enum Defaults {
         public static let speedThresholdCmS: UInt32 = 300
@@ -157,43 +113,4 @@ public struct TrackingPolicy: LocationWireMessage {
         }
         writer.writeUnknownFields(unknownFields)
     }
-
-    /// The fields of `locationwire.v1.TrackingPolicy`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case policyVersion, speedThresholdCmS, timeIntervalMs, distanceIntervalM,
-            maxHorizontalAccuracyCm, uploadIntervalMs, maxBatchSize, maxBatchAgeMs, stationaryRadiusM,
-            stopTimeoutMs, heartbeatIntervalMs, compactFixesAccepted, trackingEnabled, maxBatchBytes,
-            maxBatchesInFlight, fixWindowMs, dutyCycleOnMs, dutyCycleOffMs, fenceHysteresisM, fenceConfirmMs,
-            fenceMaxAccuracyCm
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .policyVersion: FieldDeclaration(1, "policy_version", .uint64)
-            case .speedThresholdCmS: FieldDeclaration(2, "speed_threshold_cm_s", .uint32, .optional)
-            case .timeIntervalMs: FieldDeclaration(3, "time_interval_ms", .uint32, .optional)
-            case .distanceIntervalM: FieldDeclaration(4, "distance_interval_m", .uint32, .optional)
-            case .maxHorizontalAccuracyCm:
-                FieldDeclaration(5, "max_horizontal_accuracy_cm", .uint32, .optional)
-            case .uploadIntervalMs: FieldDeclaration(6, "upload_interval_ms", .uint32, .optional)
-            case .maxBatchSize: FieldDeclaration(7, "max_batch_size", .uint32, .optional)
-            case .maxBatchAgeMs: FieldDeclaration(8, "max_batch_age_ms", .uint32, .optional)
-            case .stationaryRadiusM: FieldDeclaration(9, "stationary_radius_m", .uint32, .optional)
-            case .stopTimeoutMs: FieldDeclaration(10, "stop_timeout_ms", .uint32, .optional)
-            case .heartbeatIntervalMs: FieldDeclaration(11, "heartbeat_interval_ms", .uint32, .optional)
-            case .compactFixesAccepted: FieldDeclaration(12, "compact_fixes_accepted", .bool)
-            case .trackingEnabled: FieldDeclaration(13, "tracking_enabled", .bool, .optional)
-            case .maxBatchBytes: FieldDeclaration(14, "max_batch_bytes", .uint32, .optional)
-            case .maxBatchesInFlight: FieldDeclaration(15, "max_batches_in_flight", .uint32, .optional)
-            case .fixWindowMs: FieldDeclaration(16, "fix_window_ms", .uint32, .optional)
-            case .dutyCycleOnMs: FieldDeclaration(17, "duty_cycle_on_ms", .uint32, .optional)
-            case .dutyCycleOffMs: FieldDeclaration(18, "duty_cycle_off_ms", .uint32, .optional)
-            case .fenceHysteresisM: FieldDeclaration(19, "fence_hysteresis_m", .uint32, .optional)
-            case .fenceConfirmMs: FieldDeclaration(20, "fence_confirm_ms", .uint32, .optional)
-            case .fenceMaxAccuracyCm: FieldDeclaration(21, "fence_max_accuracy_cm", .uint32, .optional)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.v1.TrackingPolicy", fields: Field.self)
 }

@@ -1,6 +1,5 @@
 import Foundation
 import LocationWire
-import LocationWireConformance
 import LocationWireFiles
 import LocationWireFuzzing
 import LocationWireTools

@@ -10,11 +10,16 @@ conformance/README.md; the reference (Swift) validator was not read. Where the t
 written, the choice was marked UNSPECIFIED; proto/README.md ("Paths and edge cases", under the rules table) now
 states each of those edges, and the comments marked `Edge:` follow that text.
 
-Only the standard library and the protobuf runtime are used; a message is only read, never changed.
+Only the standard library, the protobuf runtime and the modules it generates from proto/ (pb.py) are used; a message
+is only read, never changed.
 """
 import math
 import re
 import struct
+
+from google.protobuf.descriptor import FieldDescriptor
+
+import pb  # the generated *_pb2 modules (build.sh): the LocationFix fields are read from their descriptors
 
 ERROR = "error"
 WARNING = "warning"
@@ -34,7 +39,7 @@ MAX_COMPACT_FIXES = 1_000_000
 # §report-limit.
 MAX_VIOLATIONS = 1000
 
-# Enum values this revision knows (kept as plain numbers so the module needs no generated code).
+# Enum values this revision knows, as plain numbers (the rules name them as the spec text does).
 FENCE_EVENT_KIND_DWELL = 3
 LIFECYCLE_RELAUNCHED_BY_SYSTEM = 5
 MODE_FULL, MODE_DELTA = 1, 2
@@ -126,19 +131,22 @@ def opt(msg, name):
 # LocationFix. Fixes are validated as dicts (field name -> value, absent optional fields left out) so that rows
 # and fixes rebuilt from CompactFixes go through the same rules.
 
-# Edge: the fields without explicit presence (proto/README.md's "Compact fixes", Types, and compact_fixes.proto)
-# include boot_id, a plain fixed64 in location_fix.proto: a bitmap on it is compact-presence-mismatch.
+# The LocationFix fields, read from the descriptors of the generated module (that is, from location_fix.proto),
+# never copied: column N of CompactFixes is LocationFix field N, so a field added to the .proto is a column here
+# at once. The kind says how a compact column value is read (compact_fixes.proto, Reconstruction, 4. Field types).
+# Edge: the fields without explicit presence (not written `oneof optional_<name>`; proto/README.md's "Compact
+# fixes", Types) include boot_id, a plain fixed64: a bitmap on it is compact-presence-mismatch.
 # The canonical form (§compact-canonical) is not judged: no rule of the table names it.
-FIX_FIELDS = [  # (number, name, kind, has_presence); kind is how a compact column value is read
-    (1, "sequence", "u64", False), (2, "time_ms", "i64", False), (3, "latitude_e7", "i32", True),
-    (4, "longitude_e7", "i32", True), (5, "horizontal_accuracy_cm", "u32", True), (6, "altitude_cm", "i32", True),
-    (7, "vertical_accuracy_cm", "u32", True), (8, "speed_cm_s", "u32", True), (9, "speed_accuracy_cm_s", "u32", True),
-    (10, "course_cdeg", "u32", True), (11, "course_accuracy_cdeg", "u32", True),
-    (12, "elapsed_realtime_ms", "u64", True), (13, "reason", "enum", False), (14, "source", "enum", False),
-    (15, "battery_percent", "u32", True), (16, "battery_state", "enum", False), (17, "motion_activity", "enum", False),
-    (18, "motion_confidence_pct", "u32", True), (19, "floor", "i32", True), (20, "age_ms", "u32", True),
-    (21, "is_mock", "bool", False), (22, "ellipsoidal_height_cm", "i32", True), (23, "pressure_hpa", "f32", True),
-    (24, "boot_id", "u64", False),
+_FD = FieldDescriptor
+_COLUMN_KINDS = {
+    _FD.TYPE_UINT64: "u64", _FD.TYPE_FIXED64: "u64", _FD.TYPE_INT64: "i64", _FD.TYPE_SINT64: "i64",
+    _FD.TYPE_SFIXED64: "i64", _FD.TYPE_INT32: "i32", _FD.TYPE_SINT32: "i32", _FD.TYPE_SFIXED32: "i32",
+    _FD.TYPE_UINT32: "u32", _FD.TYPE_FIXED32: "u32", _FD.TYPE_ENUM: "enum", _FD.TYPE_BOOL: "bool",
+    _FD.TYPE_FLOAT: "f32",
+}
+FIX_FIELDS = [  # (number, name, kind, has_presence), in field-number order
+    (f.number, f.name, _COLUMN_KINDS[f.type], f.containing_oneof is not None)
+    for f in sorted(pb.fix.LocationFix.DESCRIPTOR.fields, key=lambda f: f.number)
 ]
 
 

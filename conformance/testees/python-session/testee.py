@@ -8,7 +8,8 @@ Every place where the spec text leaves a choice open is marked "UNSPECIFIED:" be
 """
 import copy, os, struct, sys
 
-from google.protobuf import __version__, message
+from google.protobuf import __version__, descriptor_pb2, message
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.unknown_fields import UnknownFieldSet
 
 GEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "build", "gen")
@@ -34,15 +35,38 @@ U64 = (1 << 64) - 1
 # Compact fixes (compact_fixes.proto): canonical encoding and reconstruction.
 # ---------------------------------------------------------------------------------------------------------------
 
+# Column N is LocationFix field N (compact_fixes.proto). The fields, their types and presence are read from the
+# descriptors of the generated modules (that is, from proto/), never copied, so a new field is a column here at once.
 FIX_FIELDS = {f.number: f for f in fixpb.LocationFix.DESCRIPTOR.fields}
-NO_PRESENCE = {1, 2, 13, 14, 16, 17, 21, 24}  # sequence, time_ms, reason, source, battery_state, motion, is_mock, boot_id
-U64_FIELDS = {1, 12, 24}  # uint64 / fixed64: v is the bit pattern
-S64_FIELDS = {2}
-S32_FIELDS = {3, 4, 6, 19, 22}
-U32_FIELDS = {5, 7, 8, 9, 10, 11, 15, 18, 20}
-ENUM_FIELDS = {13, 14, 16, 17}
-BOOL_FIELDS = {21}
-FLOAT_FIELDS = {23}
+COLUMNS = sorted(FIX_FIELDS)
+_FD = FieldDescriptor
+
+
+def _numbers(*types):
+    return {n for n, f in FIX_FIELDS.items() if f.type in types}
+
+
+# Explicit presence is `oneof optional_<name>`; the other fields take no bitmap.
+NO_PRESENCE = {n for n, f in FIX_FIELDS.items() if f.containing_oneof is None}
+U64_FIELDS = _numbers(_FD.TYPE_UINT64, _FD.TYPE_FIXED64)  # v is the bit pattern
+S64_FIELDS = _numbers(_FD.TYPE_INT64, _FD.TYPE_SINT64, _FD.TYPE_SFIXED64)
+S32_FIELDS = _numbers(_FD.TYPE_INT32, _FD.TYPE_SINT32, _FD.TYPE_SFIXED32)
+U32_FIELDS = _numbers(_FD.TYPE_UINT32, _FD.TYPE_FIXED32)
+ENUM_FIELDS = _numbers(_FD.TYPE_ENUM)
+BOOL_FIELDS = _numbers(_FD.TYPE_BOOL)
+FLOAT_FIELDS = _numbers(_FD.TYPE_FLOAT)
+
+
+def _future_columns():
+    """The CompactFixes numbers reserved right after the last column, for the columns of later fields: a batch
+    with one cannot be rebuilt without loss (§no-silent-drop)."""
+    compact = descriptor_pb2.DescriptorProto()
+    cpb.CompactFixes.DESCRIPTOR.CopyToProto(compact)
+    reserved = next(r for r in compact.reserved_range if r.start == COLUMNS[-1] + 1)
+    return range(reserved.start, reserved.end)
+
+
+FUTURE_COLUMNS = _future_columns()
 
 
 def wrap64(v):
@@ -99,7 +123,7 @@ def has_unknown_fields(msg):
 
 def rows_to_compact(fixes):
     out = cpb.CompactFixes(count=len(fixes))
-    for num in range(1, 25):
+    for num in COLUMNS:
         name = FIX_FIELDS[num].name
         if num in NO_PRESENCE:
             values = [_value(f, num) for f in fixes]
@@ -124,7 +148,7 @@ def compact_to_rows(cf, limit=1000000):
     if n > limit:
         raise Malformed("compact-too-many-fixes")
     fixes = [fixpb.LocationFix() for _ in range(n)]
-    for num in range(1, 25):
+    for num in COLUMNS:
         name = FIX_FIELDS[num].name
         if not cf.HasField(name):
             continue
@@ -580,7 +604,7 @@ class Ledger:
             return hold(ackpb.HOLD_REASON_UNKNOWN_DATUM)
         fixes = list(batch.fixes)
         if batch.HasField("compact_fixes"):
-            if any(25 <= n <= 99 for n in unknown_numbers(batch.compact_fixes)):
+            if any(n in FUTURE_COLUMNS for n in unknown_numbers(batch.compact_fixes)):
                 return hold(ackpb.HOLD_REASON_UNKNOWN_COMPACT_COLUMN)
             if fixes:
                 return hold(ackpb.HOLD_REASON_BATCH_MALFORMED)  # rows-and-compact

@@ -36,8 +36,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 /// CompactFixes and back to an equal LocationFix, with presence kept. A fix that carries unknown fields cannot
 /// be converted; send it in the row form.
 ///
-/// Field number N (1 to 24) is the column of LocationFix field N; numbers 25 to 99 are kept for the columns of
-/// LocationFix fields yet to come.
+/// Column N is LocationFix field N: the FixColumn numbered N below holds LocationFix field N, and the numbers
+/// reserved right after the last column are kept for the columns of LocationFix fields yet to come.
 ///
 /// Reconstruction (proto/README.md, "Compact fixes", gives the same rule with examples). For a column C and the
 /// fix count N:
@@ -50,9 +50,9 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 ///      C.presence must be exactly ceil(N / 8) bytes, bit (i mod 8) of byte (i div 8) is 1 when fix i has the
 ///      field (bit 0 is the least significant), the bits past N must be 0, and the number of 1 bits must be M.
 ///      The k-th fix that has the field gets v[k].
-///   4. Field types. For a field without explicit presence (sequence, time_ms, reason, source, battery_state,
-///      motion_activity, is_mock, boot_id) the presence bitmap must be empty, and M = 0 means every fix has the
-///      default value 0. A 64-bit unsigned field takes v as its bit pattern; a 32-bit integer or enum field
+///   4. Field types. For a field without explicit presence (one that location_fix.proto does not write as
+///      `oneof optional_<name>`) the presence bitmap must be empty, and M = 0 means every fix has the default
+///      value 0. A 64-bit unsigned field takes v as its bit pattern; a 32-bit integer or enum field
 ///      requires v to fit its type (-2^31 .. 2^31-1 signed, 0 .. 2^32-1 unsigned); a bool requires 0 or 1;
 ///      pressure_hpa requires 0 .. 2^32-1 and takes v as the IEEE 754 binary32 bit pattern. Any other value is an
 ///      error.
