@@ -1,6 +1,9 @@
 # tier: full
-# what: OSS-Fuzz build.sh with the engines' environment: the binaries it leaves in $OUT run
+# what: libFuzzer: OSS-Fuzz's build.sh with the engines' environment (one sanitized build), its binaries run their seeds and dictionaries, replay the regression corpus, then fuzz every target for 60 s, two at a time (any finding fails)
 source .ci/lib.sh
+# One sanitized build serves both checks: the binaries OSS-Fuzz would ship are the ones fuzzed here (fuzz.sh takes
+# them from FUZZ_BIN instead of building its own).
+export LOCWIRE="$(locwire_release)"
 oss=$(mktemp -d)
 trap 'rm -rf "$oss"' EXIT
 mkdir -p "$oss/src/locationwire" "$oss/out" "$oss/work"
@@ -15,3 +18,6 @@ for target in $(FuzzTesting/fuzz.sh targets); do
     { tail -20 "$oss/$target.log"; exit 1; }
   echo "ok: \$OUT/$target ran 2000 inputs from its seed corpus and dictionary"
 done
+export FUZZ_BIN="$oss/out" SKIP_BUILD=1 FUZZ_WORK="$oss/fuzz-work"
+FuzzTesting/fuzz.sh replay FuzzTesting/Regressions
+FuzzTesting/fuzz.sh smoke -j 2
