@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireSession
 import Testing
 
 /// Proves that every field of `proto/` reaches a decode case, an encode line and a schema-table entry, judged by
@@ -16,7 +17,8 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Goldens")
 
     /// Every message type written in Swift: locationwire.v1 from the registry, plus the conformance protocol
-    /// (locationwire.conformance.v1), which has no registry of its own.
+    /// (locationwire.conformance.v1) and the session engines' persisted states (locationwire.session.v1), which
+    /// have no registry of their own.
     static let implementations: [any LocationWireMessage.Type] =
         MessageRegistry.allTypes + [
             TesteeRequest.self, TesteeResponse.self, HelloRequest.self, HelloResponse.self, VectorRequest.self,
@@ -26,6 +28,7 @@ import Testing
             RecordingRequest.self, UploadAttemptResult.self, RecordingResponse.self, RecordedFix.self,
             DroppedFix.self, UploadAttempt.self, FenceRequest.self, FenceStep.self, FenceArming.self,
             FenceResponse.self, PlanningRequest.self, PlanningResponse.self, ArmingRequest.self, ArmingResponse.self,
+            UploadQueue.self, BatchRecord.self, IngestLedger.self, InstallationRecord.self,
         ]
     static let typeNames = implementations.map { $0.fullMessageName }
 

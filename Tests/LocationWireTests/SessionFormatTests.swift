@@ -121,7 +121,7 @@ import Testing
         queue.serverRevision = 1
         queue.hintedAssignmentVersion = 8
         queue.highestExecutedCommandId = 21
-        // A private field (50001, varint 1) of a newer engine: kept and written back last.
+        // Field 49233 (varint 1), as a newer engine might write it: kept and written back last.
         queue.unknownFields = UnknownFields(rawBytes: [0x88, 0x85, 0x18, 0x01])
         return queue
     }
@@ -171,6 +171,7 @@ import Testing
     }
 
     static func check<Message: LocationWireMessage>(_ state: Message, _ sample: Sample) throws {
+        #expect(Message.fullMessageName == sample.typeName, "\(sample.name): the sample is of another type")
         let decoded = try Message(serializedBytes: sample.bytes)
         #expect(decoded == state, "\(sample.name): the stored bytes decode to another state")
         #expect(hex(decoded.serializedBytes()) == hex(sample.bytes), "\(sample.name): re-encoding changes the bytes")

@@ -13,19 +13,19 @@ public struct FieldKind<Value: Sendable>: Sendable {
     /// The type as `.proto` declares it, for the schema.
     public let type: DeclaredFieldType
     /// The value of an absent field: zero, empty, or the empty message (which a message that is new merges into).
-    let zero: Value
+    package let zero: Value
     /// True for the value that implicit presence leaves out; nil for messages, which are written whenever they
     /// are present.
-    let isZero: (@Sendable (Value) -> Bool)?
+    package let isZero: (@Sendable (Value) -> Bool)?
     /// Reads one occurrence into `value`: replaces a scalar, merges into a message.
-    let read: @Sendable (_ value: inout Value, _ reader: inout WireReader) throws(DecodingError) -> Void
+    package let read: @Sendable (_ value: inout Value, _ reader: inout WireReader) throws(DecodingError) -> Void
     /// Writes one occurrence under `key`.
-    let write: @Sendable (_ value: Value, _ key: FieldKey, _ writer: inout WireWriter) -> Void
+    package let write: @Sendable (_ value: Value, _ key: FieldKey, _ writer: inout WireWriter) -> Void
     /// Reads the occurrence whose tag, `key`, was just read and appends its elements: a packed run or one element.
-    let readElements:
+    package let readElements:
         @Sendable (_ values: inout [Value], _ key: FieldKey, _ reader: inout WireReader) throws(DecodingError) -> Void
     /// Writes all elements under `key` (the packed key for a numeric type): nothing when there are none.
-    let writeElements: @Sendable (_ values: [Value], _ key: FieldKey, _ writer: inout WireWriter) -> Void
+    package let writeElements: @Sendable (_ values: [Value], _ key: FieldKey, _ writer: inout WireWriter) -> Void
 }
 
 // MARK: - The four wire forms
