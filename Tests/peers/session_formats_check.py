@@ -18,9 +18,11 @@ import json
 import os
 import sys
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory, unknown_fields
+from google.protobuf import message_factory, unknown_fields
 from google.protobuf.descriptor import FieldDescriptor as FD
 from google.protobuf.internal import api_implementation
+
+from every_field_goldens import load_pool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDENS = os.path.join(ROOT, "Tests", "Goldens")
@@ -46,9 +48,7 @@ def main():
     args = parser.parse_args()
     if api_implementation.Type() != "upb":
         sys.exit(f"session_formats_check.py: Python protobuf runs on {api_implementation.Type()}, not upb")
-    pool = descriptor_pool.DescriptorPool()
-    for file in descriptor_pb2.FileDescriptorSet.FromString(open(args.descriptors, "rb").read()).file:
-        pool.Add(file)
+    _, pool = load_pool(args.descriptors)
     samples = json.load(open(args.samples, encoding="utf-8"))["samples"]
     failures = 0
     for sample in samples:

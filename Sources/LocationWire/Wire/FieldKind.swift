@@ -5,10 +5,10 @@
 /// compile: `.fixed64` needs a `UInt64`, `.sfixed32` an `Int32`, `.enumeration` a ``LocationWireEnum``,
 /// `.message` a ``LocationWireMessage``.
 ///
-/// Everything follows from the type's wire form, written once per form below: a value's zero (for implicit
-/// presence) is the value whose encoding is all zero bits, so `-0.0` is not zero, as in C++ and upb; repeated
-/// numeric types are written packed and read in either form; repeated strings, bytes and messages name the
-/// element's index in errors.
+/// How values travel is written three times below, once for numbers (in any of their three wire forms), once for
+/// strings and bytes, once for messages: a number's zero (for implicit presence) is the value whose encoding is all
+/// zero bits, so `-0.0` is not zero, as in C++ and upb; repeated numbers are written packed and read in either
+/// form; repeated strings, bytes and messages name the element's index in errors.
 public struct FieldKind<Value: Sendable>: Sendable {
     /// The type as `.proto` declares it, for the schema.
     public let type: DeclaredFieldType
@@ -28,72 +28,80 @@ public struct FieldKind<Value: Sendable>: Sendable {
     package let writeElements: @Sendable (_ values: [Value], _ key: FieldKey, _ writer: inout WireWriter) -> Void
 }
 
-// MARK: - The four wire forms
+// MARK: - The wire forms
+
+/// How the numbers of one wire form travel: as varints, or as four or eight little-endian bytes. A numeric
+/// ``FieldKind`` converts its values to and from these bits.
+struct NumericWireForm<Bits: FixedWidthInteger & Sendable>: Sendable {
+    /// `.varint`, `.fixed32` or `.fixed64`.
+    let wireType: WireType
+    /// Reads one number.
+    let read: @Sendable (inout WireReader) throws(DecodingError) -> Bits
+    /// Writes one number, without a key.
+    let write: @Sendable (Bits, inout WireWriter) -> Void
+    /// The bytes every number takes in a fixed-width form (a packed run is a multiple of it); nil for varints.
+    let fixedSize: Int?
+
+    /// The bytes `bits` take.
+    func size(of bits: Bits) -> Int { fixedSize ?? Varint.encodedSize(of: UInt64(bits)) }
+}
+
+extension NumericWireForm where Bits == UInt64 {
+    static var varint: Self {
+        Self(
+            wireType: .varint, read: { reader throws(DecodingError) in try reader.readVarint() },
+            write: { bits, writer in writer.writeVarint(bits) }, fixedSize: nil)
+    }
+    static var eightBytes: Self {
+        Self(
+            wireType: .fixed64, read: { reader throws(DecodingError) in try reader.readFixed64() },
+            write: { bits, writer in writer.writeLittleEndian(bits) }, fixedSize: 8)
+    }
+}
+
+extension NumericWireForm where Bits == UInt32 {
+    static var fourBytes: Self {
+        Self(
+            wireType: .fixed32, read: { reader throws(DecodingError) in try reader.readFixed32() },
+            write: { bits, writer in writer.writeLittleEndian(bits) }, fixedSize: 4)
+    }
+}
 
 extension FieldKind {
-    /// A type whose values travel as varints; `decode` and `encode` convert between the value and the 64-bit
-    /// varint (sign-extended for int32 and enums, zigzag for sint32 and sint64).
-    static func varintType(
-        _ type: DeclaredFieldType, decode: @escaping @Sendable (UInt64) -> Value,
-        encode: @escaping @Sendable (Value) -> UInt64
+    /// A numeric type (integers, bool, enums, floats): `decode` and `encode` convert between a value and the bits
+    /// of its wire form (sign-extended for int32 and enums, zigzag for sint32 and sint64, the bit pattern for
+    /// floats). Repeated values are written packed, and read packed or one by one.
+    static func numeric<Bits>(
+        _ type: DeclaredFieldType, _ form: NumericWireForm<Bits>, decode: @escaping @Sendable (Bits) -> Value,
+        encode: @escaping @Sendable (Value) -> Bits
     ) -> FieldKind {
-        FieldKind(
+        precondition(type.wireType == form.wireType, "\(type) does not travel as \(form.wireType.name)")
+        return FieldKind(
             type: type, zero: decode(0), isZero: { encode($0) == 0 },
-            read: { value, reader throws(DecodingError) in value = decode(try reader.readVarint()) },
-            write: { value, key, writer in writer.writeVarintField(key, encode(value)) },
+            read: { value, reader throws(DecodingError) in value = decode(try form.read(&reader)) },
+            write: { value, key, writer in
+                writer.writeKey(key)
+                form.write(encode(value), &writer)
+            },
             readElements: { values, key, reader throws(DecodingError) in
                 if key.wireTypeBits == WireType.lengthDelimited.rawValue {
-                    try reader.readPackedVarints(appendingTo: &values, decode)
+                    try reader.readPacked(appendingTo: &values, form, decode)
                 } else {
                     try reader.checkCanAppend(to: values)
-                    values.append(decode(try reader.readVarint()))
+                    values.append(decode(try form.read(&reader)))
                 }
             },
-            writeElements: { values, key, writer in writer.writePackedVarints(key, values, encode) })
-    }
-
-    /// A type whose values travel as four little-endian bytes (fixed32, sfixed32, float by its bit pattern).
-    static func fourByteType(
-        _ type: DeclaredFieldType, decode: @escaping @Sendable (UInt32) -> Value,
-        encode: @escaping @Sendable (Value) -> UInt32
-    ) -> FieldKind {
-        FieldKind(
-            type: type, zero: decode(0), isZero: { encode($0) == 0 },
-            read: { value, reader throws(DecodingError) in value = decode(try reader.readFixed32()) },
-            write: { value, key, writer in writer.writeFixed32Field(key, encode(value)) },
-            readElements: { values, key, reader throws(DecodingError) in
-                if key.wireTypeBits == WireType.lengthDelimited.rawValue {
-                    try reader.readPackedFixed32(appendingTo: &values, decode)
-                } else {
-                    try reader.checkCanAppend(to: values)
-                    values.append(decode(try reader.readFixed32()))
-                }
-            },
-            writeElements: { values, key, writer in writer.writePackedFixedWidth(key, values, encode) })
-    }
-
-    /// A type whose values travel as eight little-endian bytes (fixed64, sfixed64, double by its bit pattern).
-    static func eightByteType(
-        _ type: DeclaredFieldType, decode: @escaping @Sendable (UInt64) -> Value,
-        encode: @escaping @Sendable (Value) -> UInt64
-    ) -> FieldKind {
-        FieldKind(
-            type: type, zero: decode(0), isZero: { encode($0) == 0 },
-            read: { value, reader throws(DecodingError) in value = decode(try reader.readFixed64()) },
-            write: { value, key, writer in writer.writeFixed64Field(key, encode(value)) },
-            readElements: { values, key, reader throws(DecodingError) in
-                if key.wireTypeBits == WireType.lengthDelimited.rawValue {
-                    try reader.readPackedFixed64(appendingTo: &values, decode)
-                } else {
-                    try reader.checkCanAppend(to: values)
-                    values.append(decode(try reader.readFixed64()))
-                }
-            },
-            writeElements: { values, key, writer in writer.writePackedFixedWidth(key, values, encode) })
+            writeElements: { values, key, writer in
+                guard !values.isEmpty else { return }
+                let bits = values.map(encode)
+                writer.writeKey(key)
+                writer.writeVarint(UInt64(bits.reduce(0) { $0 + form.size(of: $1) }))
+                for number in bits { form.write(number, &writer) }
+            })
     }
 
     /// A length-delimited scalar (string, bytes): `read` reads one value, `write` writes one field. Zero is empty.
-    static func lengthDelimitedType(
+    static func lengthDelimited(
         _ type: DeclaredFieldType, zero: Value, isEmpty: @escaping @Sendable (Value) -> Bool,
         read: @escaping @Sendable (inout WireReader) throws(DecodingError) -> Value,
         write: @escaping @Sendable (Value, FieldKey, inout WireWriter) -> Void
@@ -125,62 +133,63 @@ extension FieldKind {
 extension FieldKind where Value == Int32 {
     /// `int32`: negative values are sign-extended to ten bytes, as protobuf requires.
     public static var int32: FieldKind {
-        .varintType(.int32, decode: { Int32(truncatingIfNeeded: $0) }, encode: { UInt64(bitPattern: Int64($0)) })
+        .numeric(.int32, .varint, decode: { Int32(truncatingIfNeeded: $0) }, encode: { UInt64(bitPattern: Int64($0)) })
     }
     public static var sint32: FieldKind {
-        .varintType(
-            .sint32, decode: { ZigZag.decode(UInt32(truncatingIfNeeded: $0)) }, encode: { UInt64(ZigZag.encode($0)) })
+        .numeric(
+            .sint32, .varint, decode: { ZigZag.decode(UInt32(truncatingIfNeeded: $0)) },
+            encode: { UInt64(ZigZag.encode($0)) })
     }
     public static var sfixed32: FieldKind {
-        .fourByteType(.sfixed32, decode: { Int32(bitPattern: $0) }, encode: { UInt32(bitPattern: $0) })
+        .numeric(.sfixed32, .fourBytes, decode: { Int32(bitPattern: $0) }, encode: { UInt32(bitPattern: $0) })
     }
 }
 
 extension FieldKind where Value == Int64 {
     public static var int64: FieldKind {
-        .varintType(.int64, decode: { Int64(bitPattern: $0) }, encode: { UInt64(bitPattern: $0) })
+        .numeric(.int64, .varint, decode: { Int64(bitPattern: $0) }, encode: { UInt64(bitPattern: $0) })
     }
     public static var sint64: FieldKind {
-        .varintType(.sint64, decode: { ZigZag.decode($0) }, encode: { ZigZag.encode($0) })
+        .numeric(.sint64, .varint, decode: { ZigZag.decode($0) }, encode: { ZigZag.encode($0) })
     }
     public static var sfixed64: FieldKind {
-        .eightByteType(.sfixed64, decode: { Int64(bitPattern: $0) }, encode: { UInt64(bitPattern: $0) })
+        .numeric(.sfixed64, .eightBytes, decode: { Int64(bitPattern: $0) }, encode: { UInt64(bitPattern: $0) })
     }
 }
 
 extension FieldKind where Value == UInt32 {
     public static var uint32: FieldKind {
-        .varintType(.uint32, decode: { UInt32(truncatingIfNeeded: $0) }, encode: { UInt64($0) })
+        .numeric(.uint32, .varint, decode: { UInt32(truncatingIfNeeded: $0) }, encode: { UInt64($0) })
     }
-    public static var fixed32: FieldKind { .fourByteType(.fixed32, decode: { $0 }, encode: { $0 }) }
+    public static var fixed32: FieldKind { .numeric(.fixed32, .fourBytes, decode: { $0 }, encode: { $0 }) }
 }
 
 extension FieldKind where Value == UInt64 {
-    public static var uint64: FieldKind { .varintType(.uint64, decode: { $0 }, encode: { $0 }) }
-    public static var fixed64: FieldKind { .eightByteType(.fixed64, decode: { $0 }, encode: { $0 }) }
+    public static var uint64: FieldKind { .numeric(.uint64, .varint, decode: { $0 }, encode: { $0 }) }
+    public static var fixed64: FieldKind { .numeric(.fixed64, .eightBytes, decode: { $0 }, encode: { $0 }) }
 }
 
 extension FieldKind where Value == Bool {
     /// `bool`: any non-zero varint reads as true.
-    public static var bool: FieldKind { .varintType(.bool, decode: { $0 != 0 }, encode: { $0 ? 1 : 0 }) }
+    public static var bool: FieldKind { .numeric(.bool, .varint, decode: { $0 != 0 }, encode: { $0 ? 1 : 0 }) }
 }
 
 extension FieldKind where Value == Float {
     public static var float: FieldKind {
-        .fourByteType(.float, decode: { Float(bitPattern: $0) }, encode: \.bitPattern)
+        .numeric(.float, .fourBytes, decode: { Float(bitPattern: $0) }, encode: \.bitPattern)
     }
 }
 
 extension FieldKind where Value == Double {
     public static var double: FieldKind {
-        .eightByteType(.double, decode: { Double(bitPattern: $0) }, encode: \.bitPattern)
+        .numeric(.double, .eightBytes, decode: { Double(bitPattern: $0) }, encode: \.bitPattern)
     }
 }
 
 extension FieldKind where Value == String {
     /// `string`: invalid UTF-8 is rejected, as proto3 requires.
     public static var string: FieldKind {
-        .lengthDelimitedType(
+        .lengthDelimited(
             .string, zero: "", isEmpty: \.isEmpty, read: { reader throws(DecodingError) in try reader.readString() },
             write: { value, key, writer in writer.writeStringField(key, value) })
     }
@@ -188,7 +197,7 @@ extension FieldKind where Value == String {
 
 extension FieldKind where Value == [UInt8] {
     public static var bytes: FieldKind {
-        .lengthDelimitedType(
+        .lengthDelimited(
             .bytes, zero: [], isEmpty: \.isEmpty, read: { reader throws(DecodingError) in try reader.readBytes() },
             write: { value, key, writer in writer.writeBytesField(key, value) })
     }
@@ -197,8 +206,8 @@ extension FieldKind where Value == [UInt8] {
 extension FieldKind where Value: LocationWireEnum {
     /// An enum: open, so a number the schema does not name is kept; sign-extended like `int32`.
     public static var enumeration: FieldKind {
-        .varintType(
-            .enumeration(Value.self), decode: { Value(rawValue: Int32(truncatingIfNeeded: $0)) },
+        .numeric(
+            .enumeration(Value.self), .varint, decode: { Value(rawValue: Int32(truncatingIfNeeded: $0)) },
             encode: { UInt64(bitPattern: Int64($0.rawValue)) })
     }
 }
@@ -215,36 +224,26 @@ extension FieldKind where Value: LocationWireMessage {
     }
 }
 
-// MARK: - Packed fixed-width runs
+// MARK: - Packed runs
 
 extension WireReader {
-    /// Reads a packed run of 8-byte values, as ``readPackedFixed32(appendingTo:_:)`` does 4-byte ones.
-    mutating func readPackedFixed64<Element>(
-        appendingTo array: inout [Element], _ convert: (UInt64) -> Element
+    /// Reads a packed run of numbers of one wire form and appends each, converted by `convert`: one way for every
+    /// form (the hand-written decoders have faster ones for the forms they use).
+    mutating func readPacked<Bits, Element>(
+        appendingTo array: inout [Element], _ form: NumericWireForm<Bits>, _ convert: (Bits) -> Element
     ) throws(DecodingError) {
         let lengthStart = cursor
         let length = try readLength()
-        guard length % 8 == 0 else {
+        if let size = form.fixedSize, length % size != 0 {
             throw error(
-                .invalidPackedLength, at: lengthStart, "packed 8-byte values take \(length) bytes, not a multiple of 8")
+                .invalidPackedLength, at: lengthStart,
+                "packed \(size)-byte values take \(length) bytes, not a multiple of \(size)")
         }
-        try checkElementCount(array.count + length / 8, at: fieldStart)
-        array.reserveCapacity(array.count + length / 8)
-        for _ in 0..<length / 8 {
-            array.append(convert(try readFixed64()))
+        let outerEnd = pushLimit(length)
+        while !isAtEnd {
+            try checkCanAppend(to: array)
+            array.append(convert(try form.read(&self)))
         }
-    }
-}
-
-extension WireWriter {
-    /// Writes a packed run of fixed-width values (4 or 8 bytes each, by `convert`'s result); nothing when `values`
-    /// is empty.
-    mutating func writePackedFixedWidth<Element, Bits: FixedWidthInteger>(
-        _ key: FieldKey, _ values: [Element], _ convert: (Element) -> Bits
-    ) {
-        guard !values.isEmpty else { return }
-        writeKey(key)
-        writeVarint(UInt64(values.count * MemoryLayout<Bits>.size))
-        for value in values { writeLittleEndian(convert(value)) }
+        popLimit(outerEnd)
     }
 }

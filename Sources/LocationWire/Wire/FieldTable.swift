@@ -126,38 +126,7 @@ public final class FieldTable<Message: LocationWireMessage>: Sendable {
             _ number: UInt32, _ name: StaticString, _ kind: FieldKind<Value>,
             _ property: FieldProperty<Message, Value>
         ) -> Field {
-            let declaration = FieldDeclaration(number, name, kind.type, .singular)
-            let key = declaration.key
-            return Field(
-                declaration, keys: [key],
-                decode: { message, _, reader throws(DecodingError) in
-                    try kind.read(&message[keyPath: property], &reader)
-                },
-                encode: { message, writer in
-                    let value = message[keyPath: property]
-                    if let isZero = kind.isZero, isZero(value) { return }
-                    kind.write(value, key, &writer)
-                })
-        }
-
-        /// Explicit presence, held as an optional: a scalar written `oneof optional_<name> { ... }` in `.proto`,
-        /// or a message that may be absent. Written when not nil, even when zero.
-        public static func optional<Value>(
-            _ number: UInt32, _ name: StaticString, _ kind: FieldKind<Value>,
-            _ property: FieldProperty<Message, Value?>
-        ) -> Field {
-            let declaration = FieldDeclaration(number, name, kind.type, explicitPresenceLabel(kind))
-            let key = declaration.key
-            return Field(
-                declaration, keys: [key],
-                decode: { message, _, reader throws(DecodingError) in
-                    var value = message[keyPath: property] ?? kind.zero
-                    try kind.read(&value, &reader)
-                    message[keyPath: property] = value
-                },
-                encode: { message, writer in
-                    if let value = message[keyPath: property] { kind.write(value, key, &writer) }
-                })
+            nonOptional(FieldDeclaration(number, name, kind.type, .singular), kind, property, writesZero: false)
         }
 
         /// Explicit presence (`oneof optional_<name> { ... }` in `.proto`) held in a property that is never
@@ -167,13 +136,17 @@ public final class FieldTable<Message: LocationWireMessage>: Sendable {
             _ property: FieldProperty<Message, Value>
         ) -> Field {
             let declaration = FieldDeclaration(number, name, kind.type, explicitPresenceLabel(kind))
-            let key = declaration.key
-            return Field(
-                declaration, keys: [key],
-                decode: { message, _, reader throws(DecodingError) in
-                    try kind.read(&message[keyPath: property], &reader)
-                },
-                encode: { message, writer in kind.write(message[keyPath: property], key, &writer) })
+            return nonOptional(declaration, kind, property, writesZero: true)
+        }
+
+        /// Explicit presence, held as an optional: a scalar written `oneof optional_<name> { ... }` in `.proto`,
+        /// or a message that may be absent. Written when not nil, even when zero. (As in `.proto`, this is a oneof
+        /// of one member, whose value is its own case.)
+        public static func optional<Value>(
+            _ number: UInt32, _ name: StaticString, _ kind: FieldKind<Value>,
+            _ property: FieldProperty<Message, Value?>
+        ) -> Field {
+            oneofMember(number, name, kind, in: property, { $0 }, { $0 })
         }
 
         /// A repeated field: numeric elements are written packed and read packed or one by one.
@@ -215,6 +188,25 @@ public final class FieldTable<Message: LocationWireMessage>: Sendable {
                 },
                 encode: { message, writer in
                     if let value = message[keyPath: choice].flatMap(extract) { kind.write(value, key, &writer) }
+                })
+        }
+
+        /// A field held in a non-optional property: read into it, and written unless it is zero and
+        /// `writesZero` is false (messages have no zero: they are always written).
+        private static func nonOptional<Value>(
+            _ declaration: FieldDeclaration, _ kind: FieldKind<Value>, _ property: FieldProperty<Message, Value>,
+            writesZero: Bool
+        ) -> Field {
+            let key = declaration.key
+            return Field(
+                declaration, keys: [key],
+                decode: { message, _, reader throws(DecodingError) in
+                    try kind.read(&message[keyPath: property], &reader)
+                },
+                encode: { message, writer in
+                    let value = message[keyPath: property]
+                    if !writesZero, let isZero = kind.isZero, isZero(value) { return }
+                    kind.write(value, key, &writer)
                 })
         }
 
