@@ -100,7 +100,7 @@ shorten() {
 }
 
 step 1 "descriptor set of proto/ (protoc $(protoc --version | cut -d' ' -f2))"
-protos=(proto/locationwire/v1/*.proto proto/locationwire/conformance/v1/*.proto)
+protos=(proto/locationwire/v1/*.proto proto/locationwire/conformance/v1/*.proto proto/locationwire/session/v1/*.proto)
 descriptors="$out/Tests/Goldens/locationwire.descriptors.binpb"
 protoc -Iproto --include_imports --descriptor_set_out="$descriptors" "${protos[@]}" || fail "protoc failed on proto/"
 

@@ -7,6 +7,10 @@ package enum RepositoryData {
     package static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    /// What the peers made for the tests (`Tests/Goldens/`: protoc's descriptor set, upb's every-field samples, the
+    /// stored session bytes), never LocationWire's codec.
+    package static let goldens = repository.appendingPathComponent("Tests/Goldens")
+
     /// The real GPX track: 871 points, 513 of them timed.
     package static let koritaTrack = repository.appendingPathComponent("conformance/data/korita-zbevnica.gpx")
 }

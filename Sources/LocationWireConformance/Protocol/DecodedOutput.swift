@@ -12,45 +12,14 @@ public struct DecodedOutput: ProtocolMessage {
 
     public init() {}
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.binaryOutput.key: binaryOutput = try reader.readBytes()
-        case Field.jsonOutput.key: jsonOutput = try reader.readString()
-        case Field.violations.key: try reader.readMessage(appendingTo: &violations)
-        case Field.rowsOutput.key: rowsOutput = try reader.readBytes()
-        case Field.compactOutput.key: compactOutput = try reader.readBytes()
-        case Field.compactError.key: compactError = try reader.readString()
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        if !binaryOutput.isEmpty { writer.writeBytesField(Field.binaryOutput.key, binaryOutput) }
-        if !jsonOutput.isEmpty { writer.writeStringField(Field.jsonOutput.key, jsonOutput) }
-        for violation in violations { writer.writeMessageField(Field.violations.key, violation) }
-        if !rowsOutput.isEmpty { writer.writeBytesField(Field.rowsOutput.key, rowsOutput) }
-        if !compactOutput.isEmpty { writer.writeBytesField(Field.compactOutput.key, compactOutput) }
-        if !compactError.isEmpty { writer.writeStringField(Field.compactError.key, compactError) }
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.Decoded`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case binaryOutput, jsonOutput, violations, rowsOutput, compactOutput, compactError
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .binaryOutput: FieldDeclaration(1, "binary_output", .bytes)
-            case .jsonOutput: FieldDeclaration(2, "json_output", .string)
-            case .violations: FieldDeclaration(3, "violations", .message(ReportedViolation.self), .repeated)
-            case .rowsOutput: FieldDeclaration(4, "rows_output", .bytes)
-            case .compactOutput: FieldDeclaration(5, "compact_output", .bytes)
-            case .compactError: FieldDeclaration(6, "compact_error", .string)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.Decoded", fields: Field.self)
+    public static let fieldTable = FieldTable<DecodedOutput>(
+        "locationwire.conformance.v1.Decoded",
+        [
+            .singular(1, "binary_output", .bytes, \.binaryOutput),
+            .singular(2, "json_output", .string, \.jsonOutput),
+            .repeated(3, "violations", .message, \.violations),
+            .singular(4, "rows_output", .bytes, \.rowsOutput),
+            .singular(5, "compact_output", .bytes, \.compactOutput),
+            .singular(6, "compact_error", .string, \.compactError),
+        ])
 }

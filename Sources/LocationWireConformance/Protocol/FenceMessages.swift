@@ -21,50 +21,19 @@ public struct FenceRequest: BehaviorRequest {
     public var envelopeKind: TesteeRequest.Kind { .fences(self) }
     public static func response(in kind: TesteeResponse.Kind) -> FenceResponse? { kind.fences }
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.vectorId.key: vectorId = try reader.readString()
-        case Field.policy.key: policy = try reader.readMessage(merging: policy)
-        case Field.regions.key: try reader.readMessage(appendingTo: &regions)
-        case Field.steps.key: try reader.readMessage(appendingTo: &steps)
-        case Field.firstEventSequence.key: firstEventSequence = try reader.readVarint()
-        case Field.assignmentVersion.key: assignmentVersion = try reader.readVarint()
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        if !vectorId.isEmpty { writer.writeStringField(Field.vectorId.key, vectorId) }
-        if let policy { writer.writeMessageField(Field.policy.key, policy) }
-        writer.writeRepeatedMessageField(Field.regions.key, regions)
-        writer.writeRepeatedMessageField(Field.steps.key, steps)
-        if firstEventSequence != 0 { writer.writeVarintField(Field.firstEventSequence.key, firstEventSequence) }
-        if assignmentVersion != 0 { writer.writeVarintField(Field.assignmentVersion.key, assignmentVersion) }
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.FenceRequest`, as `proto/` declares them.
-    public enum Field: MessageFields {
-        case vectorId, policy, regions, steps, firstEventSequence, assignmentVersion
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .vectorId: FieldDeclaration(1, "vector_id", .string)
-            case .policy: FieldDeclaration(2, "policy", .message(TrackingPolicy.self))
-            case .regions: FieldDeclaration(3, "regions", .message(Region.self), .repeated)
-            case .steps: FieldDeclaration(4, "steps", .message(FenceStep.self), .repeated)
-            case .firstEventSequence: FieldDeclaration(5, "first_event_sequence", .uint64)
-            case .assignmentVersion: FieldDeclaration(6, "assignment_version", .uint64)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.FenceRequest", fields: Field.self)
+    public static let fieldTable = FieldTable<FenceRequest>(
+        "locationwire.conformance.v1.FenceRequest",
+        [
+            .singular(1, "vector_id", .string, \.vectorId),
+            .optional(2, "policy", .message, \.policy),
+            .repeated(3, "regions", .message, \.regions),
+            .repeated(4, "steps", .message, \.steps),
+            .singular(5, "first_event_sequence", .uint64, \.firstEventSequence),
+            .singular(6, "assignment_version", .uint64, \.assignmentVersion),
+        ])
 }
 
-/// `locationwire.conformance.v1.FenceStep`: a fix delivered, or regions armed and disarmed (a oneof).
+/// `locationwire.conformance.v1.FenceStep`: a fix delivered, or regions armed and disarmed (the oneof `step`).
 public struct FenceStep: ProtocolMessage {
     public enum Action: Hashable, Sendable {
         case fix(LocationFix)
@@ -83,38 +52,12 @@ public struct FenceStep: ProtocolMessage {
         self.action = action
     }
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.fix.key: action = .fix(try reader.readMessage(merging: action?.fix))
-        case Field.arm.key: action = .arm(try reader.readMessage(merging: action?.arm))
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        switch action {
-        case .fix(let fix): writer.writeMessageField(Field.fix.key, fix)
-        case .arm(let arm): writer.writeMessageField(Field.arm.key, arm)
-        case nil: break
-        }
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.FenceStep`, as `proto/` declares them.
-    public enum Field: MessageFields {
-        case fix, arm
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .fix: FieldDeclaration(1, "fix", .message(LocationFix.self))
-            case .arm: FieldDeclaration(2, "arm", .message(FenceArming.self))
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.FenceStep", fields: Field.self)
+    public static let fieldTable = FieldTable<FenceStep>(
+        "locationwire.conformance.v1.FenceStep",
+        [
+            .oneofMember(1, "fix", .message, in: \.action, Action.fix, \.fix),
+            .oneofMember(2, "arm", .message, in: \.action, Action.arm, \.arm),
+        ])
 }
 
 /// `locationwire.conformance.v1.FenceArming`: regions to arm (or replace, by id) and ids to disarm.
@@ -125,35 +68,12 @@ public struct FenceArming: ProtocolMessage {
 
     public init() {}
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.regions.key: try reader.readMessage(appendingTo: &regions)
-        case Field.disarmRegionIds.key: try reader.readString(appendingTo: &disarmRegionIds)
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        writer.writeRepeatedMessageField(Field.regions.key, regions)
-        for id in disarmRegionIds { writer.writeStringField(Field.disarmRegionIds.key, id) }
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.FenceArming`, as `proto/` declares them.
-    public enum Field: MessageFields {
-        case regions, disarmRegionIds
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .regions: FieldDeclaration(1, "regions", .message(Region.self), .repeated)
-            case .disarmRegionIds: FieldDeclaration(2, "disarm_region_ids", .string, .repeated)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.FenceArming", fields: Field.self)
+    public static let fieldTable = FieldTable<FenceArming>(
+        "locationwire.conformance.v1.FenceArming",
+        [
+            .repeated(1, "regions", .message, \.regions),
+            .repeated(2, "disarm_region_ids", .string, \.disarmRegionIds),
+        ])
 }
 
 /// `locationwire.conformance.v1.FenceResponse`: every event reported, in order.
@@ -165,38 +85,10 @@ public struct FenceResponse: BehaviorResponse {
 
     public init() {}
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.vectorId.key: vectorId = try reader.readString()
-        case Field.events.key: try reader.readMessage(appendingTo: &events)
-        case Field.skipped.key, Field.runtimeError.key:
-            failure = try TesteeFailure.read(skipped: key == Field.skipped.key, from: &reader)
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        if !vectorId.isEmpty { writer.writeStringField(Field.vectorId.key, vectorId) }
-        writer.writeRepeatedMessageField(Field.events.key, events)
-        failure?.write(to: &writer, skipped: Field.skipped.key, runtimeError: Field.runtimeError.key)
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.FenceResponse`, as `proto/` declares them.
-    public enum Field: MessageFields {
-        case vectorId, events, skipped, runtimeError
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .vectorId: FieldDeclaration(1, "vector_id", .string)
-            case .events: FieldDeclaration(2, "events", .message(FenceEvent.self), .repeated)
-            case .skipped: FieldDeclaration(3, "skipped", .string, .optional)
-            case .runtimeError: FieldDeclaration(4, "runtime_error", .string, .optional)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.FenceResponse", fields: Field.self)
+    public static let fieldTable = FieldTable<FenceResponse>(
+        "locationwire.conformance.v1.FenceResponse",
+        [
+            .singular(1, "vector_id", .string, \.vectorId),
+            .repeated(2, "events", .message, \.events),
+        ] + TesteeFailure.oneofMembers(skipped: 3, runtimeError: 4, in: \.failure))
 }

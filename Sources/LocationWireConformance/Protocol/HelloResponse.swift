@@ -10,39 +10,12 @@ public struct HelloResponse: ProtocolMessage {
 
     public init() {}
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.protocolVersion.key: protocolVersion = try reader.readUInt32()
-        case Field.implementation.key: implementation = try reader.readString()
-        case Field.version.key: version = try reader.readString()
-        case Field.features.key, Field.features.unpackedKey: try reader.readEnums(key, appendingTo: &features)
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        if protocolVersion != 0 { writer.writeVarintField(Field.protocolVersion.key, UInt64(protocolVersion)) }
-        if !implementation.isEmpty { writer.writeStringField(Field.implementation.key, implementation) }
-        if !version.isEmpty { writer.writeStringField(Field.version.key, version) }
-        writer.writePackedEnums(Field.features.key, features)
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.HelloResponse`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case protocolVersion, implementation, version, features
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .protocolVersion: FieldDeclaration(1, "protocol_version", .uint32)
-            case .implementation: FieldDeclaration(2, "implementation", .string)
-            case .version: FieldDeclaration(3, "version", .string)
-            case .features: FieldDeclaration(4, "features", .enumeration(TesteeFeature.self), .repeated)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.HelloResponse", fields: Field.self)
+    public static let fieldTable = FieldTable<HelloResponse>(
+        "locationwire.conformance.v1.HelloResponse",
+        [
+            .singular(1, "protocol_version", .uint32, \.protocolVersion),
+            .singular(2, "implementation", .string, \.implementation),
+            .singular(3, "version", .string, \.version),
+            .repeated(4, "features", .enumeration, \.features),
+        ])
 }

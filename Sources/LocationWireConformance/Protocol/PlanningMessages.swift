@@ -20,50 +20,17 @@ public struct PlanningRequest: BehaviorRequest {
     public var envelopeKind: TesteeRequest.Kind { .planning(self) }
     public static func response(in kind: TesteeResponse.Kind) -> PlanningResponse? { kind.planning }
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.vectorId.key: vectorId = try reader.readString()
-        case Field.catalogue.key: try reader.readMessage(appendingTo: &catalogue)
-        case Field.latitudeE7.key: latitudeE7 = Int32(bitPattern: try reader.readFixed32())
-        case Field.longitudeE7.key: longitudeE7 = Int32(bitPattern: try reader.readFixed32())
-        case Field.slotBudget.key: slotBudget = try reader.readUInt32()
-        case Field.nowMs.key: nowMs = Int64(bitPattern: try reader.readVarint())
-        case Field.previous.key: previous = try reader.readMessage(merging: previous)
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        if !vectorId.isEmpty { writer.writeStringField(Field.vectorId.key, vectorId) }
-        writer.writeRepeatedMessageField(Field.catalogue.key, catalogue)
-        if latitudeE7 != 0 { writer.writeFixed32Field(Field.latitudeE7.key, UInt32(bitPattern: latitudeE7)) }
-        if longitudeE7 != 0 { writer.writeFixed32Field(Field.longitudeE7.key, UInt32(bitPattern: longitudeE7)) }
-        if slotBudget != 0 { writer.writeVarintField(Field.slotBudget.key, UInt64(slotBudget)) }
-        if nowMs != 0 { writer.writeVarintField(Field.nowMs.key, UInt64(bitPattern: nowMs)) }
-        if let previous { writer.writeMessageField(Field.previous.key, previous) }
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.PlanningRequest`, as `proto/` declares them.
-    public enum Field: MessageFields {
-        case vectorId, catalogue, latitudeE7, longitudeE7, slotBudget, nowMs, previous
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .vectorId: FieldDeclaration(1, "vector_id", .string)
-            case .catalogue: FieldDeclaration(2, "catalogue", .message(Region.self), .repeated)
-            case .latitudeE7: FieldDeclaration(3, "latitude_e7", .sfixed32)
-            case .longitudeE7: FieldDeclaration(4, "longitude_e7", .sfixed32)
-            case .slotBudget: FieldDeclaration(5, "slot_budget", .uint32)
-            case .nowMs: FieldDeclaration(6, "now_ms", .int64)
-            case .previous: FieldDeclaration(7, "previous", .message(RegionAssignment.self))
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.PlanningRequest", fields: Field.self)
+    public static let fieldTable = FieldTable<PlanningRequest>(
+        "locationwire.conformance.v1.PlanningRequest",
+        [
+            .singular(1, "vector_id", .string, \.vectorId),
+            .repeated(2, "catalogue", .message, \.catalogue),
+            .singular(3, "latitude_e7", .sfixed32, \.latitudeE7),
+            .singular(4, "longitude_e7", .sfixed32, \.longitudeE7),
+            .singular(5, "slot_budget", .uint32, \.slotBudget),
+            .singular(6, "now_ms", .int64, \.nowMs),
+            .optional(7, "previous", .message, \.previous),
+        ])
 }
 
 /// `locationwire.conformance.v1.PlanningResponse`: the assignment planned.
@@ -75,40 +42,12 @@ public struct PlanningResponse: BehaviorResponse {
 
     public init() {}
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.vectorId.key: vectorId = try reader.readString()
-        case Field.assignment.key: assignment = try reader.readMessage(merging: assignment)
-        case Field.skipped.key, Field.runtimeError.key:
-            failure = try TesteeFailure.read(skipped: key == Field.skipped.key, from: &reader)
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        if !vectorId.isEmpty { writer.writeStringField(Field.vectorId.key, vectorId) }
-        if let assignment { writer.writeMessageField(Field.assignment.key, assignment) }
-        failure?.write(to: &writer, skipped: Field.skipped.key, runtimeError: Field.runtimeError.key)
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.PlanningResponse`, as `proto/` declares them.
-    public enum Field: MessageFields {
-        case vectorId, assignment, skipped, runtimeError
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .vectorId: FieldDeclaration(1, "vector_id", .string)
-            case .assignment: FieldDeclaration(2, "assignment", .message(RegionAssignment.self))
-            case .skipped: FieldDeclaration(3, "skipped", .string, .optional)
-            case .runtimeError: FieldDeclaration(4, "runtime_error", .string, .optional)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.PlanningResponse", fields: Field.self)
+    public static let fieldTable = FieldTable<PlanningResponse>(
+        "locationwire.conformance.v1.PlanningResponse",
+        [
+            .singular(1, "vector_id", .string, \.vectorId),
+            .optional(2, "assignment", .message, \.assignment),
+        ] + TesteeFailure.oneofMembers(skipped: 3, runtimeError: 4, in: \.failure))
 }
 
 /// `locationwire.conformance.v1.ArmingRequest`: the set a device holds, its slots, position and clock through the
@@ -129,44 +68,15 @@ public struct ArmingRequest: BehaviorRequest {
     public var envelopeKind: TesteeRequest.Kind { .arming(self) }
     public static func response(in kind: TesteeResponse.Kind) -> ArmingResponse? { kind.arming }
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.vectorId.key: vectorId = try reader.readString()
-        case Field.assignment.key: assignment = try reader.readMessage(merging: assignment)
-        case Field.slots.key: slots = try reader.readUInt32()
-        case Field.position.key: position = try reader.readMessage(merging: position)
-        case Field.nowMs.key: nowMs = Int64(bitPattern: try reader.readVarint())
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        if !vectorId.isEmpty { writer.writeStringField(Field.vectorId.key, vectorId) }
-        if let assignment { writer.writeMessageField(Field.assignment.key, assignment) }
-        if slots != 0 { writer.writeVarintField(Field.slots.key, UInt64(slots)) }
-        if let position { writer.writeMessageField(Field.position.key, position) }
-        if nowMs != 0 { writer.writeVarintField(Field.nowMs.key, UInt64(bitPattern: nowMs)) }
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.ArmingRequest`, as `proto/` declares them.
-    public enum Field: MessageFields {
-        case vectorId, assignment, slots, position, nowMs
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .vectorId: FieldDeclaration(1, "vector_id", .string)
-            case .assignment: FieldDeclaration(2, "assignment", .message(RegionAssignment.self))
-            case .slots: FieldDeclaration(3, "slots", .uint32)
-            case .position: FieldDeclaration(4, "position", .message(LocationFix.self))
-            case .nowMs: FieldDeclaration(5, "now_ms", .int64)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.ArmingRequest", fields: Field.self)
+    public static let fieldTable = FieldTable<ArmingRequest>(
+        "locationwire.conformance.v1.ArmingRequest",
+        [
+            .singular(1, "vector_id", .string, \.vectorId),
+            .optional(2, "assignment", .message, \.assignment),
+            .singular(3, "slots", .uint32, \.slots),
+            .optional(4, "position", .message, \.position),
+            .singular(5, "now_ms", .int64, \.nowMs),
+        ])
 }
 
 /// `locationwire.conformance.v1.ArmingResponse`: what the device arms and what fails.
@@ -178,38 +88,10 @@ public struct ArmingResponse: BehaviorResponse {
 
     public init() {}
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.vectorId.key: vectorId = try reader.readString()
-        case Field.armed.key: armed = try reader.readMessage(merging: armed)
-        case Field.skipped.key, Field.runtimeError.key:
-            failure = try TesteeFailure.read(skipped: key == Field.skipped.key, from: &reader)
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        if !vectorId.isEmpty { writer.writeStringField(Field.vectorId.key, vectorId) }
-        if let armed { writer.writeMessageField(Field.armed.key, armed) }
-        failure?.write(to: &writer, skipped: Field.skipped.key, runtimeError: Field.runtimeError.key)
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.ArmingResponse`, as `proto/` declares them.
-    public enum Field: MessageFields {
-        case vectorId, armed, skipped, runtimeError
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .vectorId: FieldDeclaration(1, "vector_id", .string)
-            case .armed: FieldDeclaration(2, "armed", .message(ArmedRegions.self))
-            case .skipped: FieldDeclaration(3, "skipped", .string, .optional)
-            case .runtimeError: FieldDeclaration(4, "runtime_error", .string, .optional)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.ArmingResponse", fields: Field.self)
+    public static let fieldTable = FieldTable<ArmingResponse>(
+        "locationwire.conformance.v1.ArmingResponse",
+        [
+            .singular(1, "vector_id", .string, \.vectorId),
+            .optional(2, "armed", .message, \.armed),
+        ] + TesteeFailure.oneofMembers(skipped: 3, runtimeError: 4, in: \.failure))
 }

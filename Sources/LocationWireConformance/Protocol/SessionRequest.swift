@@ -13,49 +13,20 @@ public struct SessionRequest: ProtocolMessage {
 
     public init() {}
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.vectorId.key: vectorId = try reader.readString()
-        case Field.deviceId.key: deviceId = try reader.readString()
-        case Field.installId.key: installId = try reader.readFixed64()
-        case Field.policy.key: policy = try reader.readMessage(merging: policy)
-        case Field.steps.key: try reader.readMessage(appendingTo: &steps)
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        if !vectorId.isEmpty { writer.writeStringField(Field.vectorId.key, vectorId) }
-        if !deviceId.isEmpty { writer.writeStringField(Field.deviceId.key, deviceId) }
-        if installId != 0 { writer.writeFixed64Field(Field.installId.key, installId) }
-        if let policy { writer.writeMessageField(Field.policy.key, policy) }
-        writer.writeRepeatedMessageField(Field.steps.key, steps)
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.SessionRequest`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case vectorId, deviceId, installId, policy, steps
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .vectorId: FieldDeclaration(1, "vector_id", .string)
-            case .deviceId: FieldDeclaration(2, "device_id", .string)
-            case .installId: FieldDeclaration(3, "install_id", .fixed64)
-            case .policy: FieldDeclaration(4, "policy", .message(TrackingPolicy.self))
-            case .steps: FieldDeclaration(5, "steps", .message(SessionStep.self), .repeated)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.SessionRequest", fields: Field.self)
+    public static let fieldTable = FieldTable<SessionRequest>(
+        "locationwire.conformance.v1.SessionRequest",
+        [
+            .singular(1, "vector_id", .string, \.vectorId),
+            .singular(2, "device_id", .string, \.deviceId),
+            .singular(3, "install_id", .fixed64, \.installId),
+            .optional(4, "policy", .message, \.policy),
+            .repeated(5, "steps", .message, \.steps),
+        ])
 }
 
 /// `locationwire.conformance.v1.SessionStep`: one thing that happens to the device.
 public struct SessionStep: ProtocolMessage {
-    /// What happens (a oneof on the wire).
+    /// What happens (the oneof `action`).
     public enum Action: Hashable, Sendable {
         case recordFix(LocationFix)
         case recordFenceEvent(FenceEvent)
@@ -75,7 +46,11 @@ public struct SessionStep: ProtocolMessage {
         }
         var deviceStatus: DeviceStatus? { if case .updateDeviceStatus(let status) = self { status } else { nil } }
         var armedRegions: ArmedRegions? { if case .updateArmedRegions(let armed) = self { armed } else { nil } }
+        var discardCount: UInt32? { if case .discardOldestFixes(let count) = self { count } else { nil } }
+        var sendBatchId: UInt64? { if case .send(let batchId) = self { batchId } else { nil } }
         var ack: BatchAck? { if case .ack(let ack) = self { ack } else { nil } }
+        var giveUpBatchId: UInt64? { if case .giveUp(let batchId) = self { batchId } else { nil } }
+        var ackBytes: [UInt8]? { if case .ackBytes(let bytes) = self { bytes } else { nil } }
     }
 
     public var action: Action?
@@ -93,71 +68,23 @@ public struct SessionStep: ProtocolMessage {
         self.bootId = bootId
     }
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.recordFix.key: action = .recordFix(try reader.readMessage(merging: action?.fix))
-        case Field.recordFenceEvent.key: action = .recordFenceEvent(try reader.readMessage(merging: action?.fenceEvent))
-        case Field.recordLifecycleEvent.key:
-            action = .recordLifecycleEvent(try reader.readMessage(merging: action?.lifecycleEvent))
-        case Field.updateDeviceStatus.key:
-            action = .updateDeviceStatus(try reader.readMessage(merging: action?.deviceStatus))
-        case Field.updateArmedRegions.key:
-            action = .updateArmedRegions(try reader.readMessage(merging: action?.armedRegions))
-        case Field.discardOldestFixes.key: action = .discardOldestFixes(try reader.readUInt32())
-        case Field.sendBatchId.key: action = .send(batchId: try reader.readFixed64())
-        case Field.ack.key: action = .ack(try reader.readMessage(merging: action?.ack))
-        case Field.giveUpBatchId.key: action = .giveUp(batchId: try reader.readFixed64())
-        case Field.ackBytes.key: action = .ackBytes(try reader.readBytes())
-        case Field.nowMs.key: nowMs = Int64(bitPattern: try reader.readVarint())
-        case Field.bootId.key: bootId = try reader.readFixed64()
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        switch action {
-        case .recordFix(let fix): writer.writeMessageField(Field.recordFix.key, fix)
-        case .recordFenceEvent(let event): writer.writeMessageField(Field.recordFenceEvent.key, event)
-        case .recordLifecycleEvent(let event): writer.writeMessageField(Field.recordLifecycleEvent.key, event)
-        case .updateDeviceStatus(let status): writer.writeMessageField(Field.updateDeviceStatus.key, status)
-        case .updateArmedRegions(let armed): writer.writeMessageField(Field.updateArmedRegions.key, armed)
-        case .discardOldestFixes(let count): writer.writeVarintField(Field.discardOldestFixes.key, UInt64(count))
-        case .send(let batchId): writer.writeFixed64Field(Field.sendBatchId.key, batchId)
-        case .ack(let ack): writer.writeMessageField(Field.ack.key, ack)
-        case .giveUp(let batchId): writer.writeFixed64Field(Field.giveUpBatchId.key, batchId)
-        case .ackBytes, nil: break  // field 12, after now_ms and boot_id
-        }
-        if nowMs != 0 { writer.writeVarintField(Field.nowMs.key, UInt64(bitPattern: nowMs)) }
-        if bootId != 0 { writer.writeFixed64Field(Field.bootId.key, bootId) }
-        if case .ackBytes(let bytes) = action { writer.writeBytesField(Field.ackBytes.key, bytes) }
-        writer.writeUnknownFields(unknownFields)
-    }
-
-    /// The fields of `locationwire.conformance.v1.SessionStep`, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case recordFix, recordFenceEvent, recordLifecycleEvent, updateDeviceStatus, updateArmedRegions,
-            discardOldestFixes, sendBatchId, ack, giveUpBatchId, nowMs, bootId, ackBytes
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .recordFix: FieldDeclaration(1, "record_fix", .message(LocationFix.self))
-            case .recordFenceEvent: FieldDeclaration(2, "record_fence_event", .message(FenceEvent.self))
-            case .recordLifecycleEvent:
-                FieldDeclaration(3, "record_lifecycle_event", .message(LifecycleEvent.self))
-            case .updateDeviceStatus: FieldDeclaration(4, "update_device_status", .message(DeviceStatus.self))
-            case .updateArmedRegions: FieldDeclaration(5, "update_armed_regions", .message(ArmedRegions.self))
-            case .discardOldestFixes: FieldDeclaration(6, "discard_oldest_fixes", .uint32, .optional)
-            case .sendBatchId: FieldDeclaration(7, "send_batch_id", .fixed64, .optional)
-            case .ack: FieldDeclaration(8, "ack", .message(BatchAck.self))
-            case .giveUpBatchId: FieldDeclaration(9, "give_up_batch_id", .fixed64, .optional)
-            case .nowMs: FieldDeclaration(10, "now_ms", .int64)
-            case .bootId: FieldDeclaration(11, "boot_id", .fixed64)
-            case .ackBytes: FieldDeclaration(12, "ack_bytes", .bytes, .optional)
-            }
-        }
-    }
-
-    public static let schema = MessageSchema("locationwire.conformance.v1.SessionStep", fields: Field.self)
+    public static let fieldTable = FieldTable<SessionStep>(
+        "locationwire.conformance.v1.SessionStep",
+        [
+            .oneofMember(1, "record_fix", .message, in: \.action, Action.recordFix, \.fix),
+            .oneofMember(2, "record_fence_event", .message, in: \.action, Action.recordFenceEvent, \.fenceEvent),
+            .oneofMember(
+                3, "record_lifecycle_event", .message, in: \.action, Action.recordLifecycleEvent, \.lifecycleEvent),
+            .oneofMember(
+                4, "update_device_status", .message, in: \.action, Action.updateDeviceStatus, \.deviceStatus),
+            .oneofMember(
+                5, "update_armed_regions", .message, in: \.action, Action.updateArmedRegions, \.armedRegions),
+            .oneofMember(6, "discard_oldest_fixes", .uint32, in: \.action, Action.discardOldestFixes, \.discardCount),
+            .oneofMember(7, "send_batch_id", .fixed64, in: \.action, Action.send, \.sendBatchId),
+            .oneofMember(8, "ack", .message, in: \.action, Action.ack, \.ack),
+            .oneofMember(9, "give_up_batch_id", .fixed64, in: \.action, Action.giveUp, \.giveUpBatchId),
+            .singular(10, "now_ms", .int64, \.nowMs),
+            .singular(11, "boot_id", .fixed64, \.bootId),
+            .oneofMember(12, "ack_bytes", .bytes, in: \.action, Action.ackBytes, \.ackBytes),
+        ])
 }

@@ -16,8 +16,8 @@ public protocol TesteeSide: Sendable {
     associatedtype Fences: ProtocolMessage
     associatedtype Planning: ProtocolMessage
     associatedtype Arming: ProtocolMessage
-    /// The envelope's schema, named for the direction.
-    static var envelopeSchema: MessageSchema { get }
+    /// The envelope's field table, named for the direction.
+    static var envelopeTable: FieldTable<TesteeEnvelope<Self>> { get }
 }
 
 public enum RequestSide: TesteeSide {
@@ -29,7 +29,7 @@ public enum RequestSide: TesteeSide {
     public typealias Fences = FenceRequest
     public typealias Planning = PlanningRequest
     public typealias Arming = ArmingRequest
-    public static let envelopeSchema = TesteeRequest.envelopeSchema(named: "locationwire.conformance.v1.TesteeRequest")
+    public static let envelopeTable = TesteeRequest.makeFieldTable(named: "locationwire.conformance.v1.TesteeRequest")
 }
 
 public enum ResponseSide: TesteeSide {
@@ -41,13 +41,12 @@ public enum ResponseSide: TesteeSide {
     public typealias Fences = FenceResponse
     public typealias Planning = PlanningResponse
     public typealias Arming = ArmingResponse
-    public static let envelopeSchema = TesteeResponse.envelopeSchema(
+    public static let envelopeTable = TesteeResponse.makeFieldTable(
         named: "locationwire.conformance.v1.TesteeResponse")
 }
 
-/// The protocol's two envelopes, one message shape under two names: a oneof `kind` of `hello` (field 1),
-/// `vector` (2), `session` (3), `ledger` (4), `recording` (5), `fences` (6), `planning` (7) or `arming` (8),
-/// whose payloads are the request or the response messages.
+/// The protocol's two envelopes, one message shape under two names: the oneof `kind`, whose members are the
+/// request or the response messages of each kind.
 public struct TesteeEnvelope<Side: TesteeSide>: ProtocolMessage {
     public enum Kind: Hashable, Sendable {
         case hello(Side.Hello)
@@ -78,61 +77,24 @@ public struct TesteeEnvelope<Side: TesteeSide>: ProtocolMessage {
         self.kind = kind
     }
 
-    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
-        switch key {
-        case Field.hello.key: kind = .hello(try reader.readMessage(merging: kind?.hello))
-        case Field.vector.key: kind = .vector(try reader.readMessage(merging: kind?.vector))
-        case Field.session.key: kind = .session(try reader.readMessage(merging: kind?.session))
-        case Field.ledger.key: kind = .ledger(try reader.readMessage(merging: kind?.ledger))
-        case Field.recording.key: kind = .recording(try reader.readMessage(merging: kind?.recording))
-        case Field.fences.key: kind = .fences(try reader.readMessage(merging: kind?.fences))
-        case Field.planning.key: kind = .planning(try reader.readMessage(merging: kind?.planning))
-        case Field.arming.key: kind = .arming(try reader.readMessage(merging: kind?.arming))
-        default: return false
-        }
-        return true
-    }
-
-    public func encodeFields(to writer: inout WireWriter) {
-        switch kind {
-        case .hello(let hello): writer.writeMessageField(Field.hello.key, hello)
-        case .vector(let vector): writer.writeMessageField(Field.vector.key, vector)
-        case .session(let session): writer.writeMessageField(Field.session.key, session)
-        case .ledger(let ledger): writer.writeMessageField(Field.ledger.key, ledger)
-        case .recording(let value): writer.writeMessageField(Field.recording.key, value)
-        case .fences(let value): writer.writeMessageField(Field.fences.key, value)
-        case .planning(let value): writer.writeMessageField(Field.planning.key, value)
-        case .arming(let value): writer.writeMessageField(Field.arming.key, value)
-        case nil: break
-        }
-        writer.writeUnknownFields(unknownFields)
-    }
-
     /// `TesteeRequest`'s or `TesteeResponse`'s, by the side.
-    public static var schema: MessageSchema { Side.envelopeSchema }
+    public static var fieldTable: FieldTable<Self> { Side.envelopeTable }
 
-    /// The fields of both envelopes, as `proto/` declares them (see ``MessageFields``).
-    public enum Field: MessageFields {
-        case hello, vector, session, ledger, recording, fences, planning, arming
-
-        @inline(__always)
-        public var declaration: FieldDeclaration {
-            switch self {
-            case .hello: FieldDeclaration(1, "hello", .message(Side.Hello.self))
-            case .vector: FieldDeclaration(2, "vector", .message(Side.Vector.self))
-            case .session: FieldDeclaration(3, "session", .message(Side.Session.self))
-            case .ledger: FieldDeclaration(4, "ledger", .message(Side.Ledger.self))
-            case .recording: FieldDeclaration(5, "recording", .message(Side.Recording.self))
-            case .fences: FieldDeclaration(6, "fences", .message(Side.Fences.self))
-            case .planning: FieldDeclaration(7, "planning", .message(Side.Planning.self))
-            case .arming: FieldDeclaration(8, "arming", .message(Side.Arming.self))
-            }
-        }
-    }
-
-    /// The schema of the envelope named `fullName` that carries these payloads.
-    static func envelopeSchema(named fullName: String) -> MessageSchema {
-        MessageSchema(fullName, fields: Field.self)
+    /// The table of the envelope named `fullName` that carries these payloads (a generic type cannot keep it in a
+    /// `static let` of its own: each side does).
+    static func makeFieldTable(named fullName: String) -> FieldTable<Self> {
+        FieldTable(
+            fullName,
+            [
+                .oneofMember(1, "hello", .message, in: \.kind, Kind.hello, \.hello),
+                .oneofMember(2, "vector", .message, in: \.kind, Kind.vector, \.vector),
+                .oneofMember(3, "session", .message, in: \.kind, Kind.session, \.session),
+                .oneofMember(4, "ledger", .message, in: \.kind, Kind.ledger, \.ledger),
+                .oneofMember(5, "recording", .message, in: \.kind, Kind.recording, \.recording),
+                .oneofMember(6, "fences", .message, in: \.kind, Kind.fences, \.fences),
+                .oneofMember(7, "planning", .message, in: \.kind, Kind.planning, \.planning),
+                .oneofMember(8, "arming", .message, in: \.kind, Kind.arming, \.arming),
+            ])
     }
 }
 

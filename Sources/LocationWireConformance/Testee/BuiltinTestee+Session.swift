@@ -19,7 +19,8 @@ extension BuiltinTestee {
         var queue = UploadQueue(deviceId: request.deviceId, installId: request.installId)
         if let policy = request.policy {
             // The queue takes a policy only from a server; its persisted form is the way to start with one.
-            let field = WireBytes.lengthDelimited(UploadQueue.Field.policy.number, policy.serializedBytes())
+            let number = UploadQueue.schema.field(named: "policy")!.number
+            let field = WireBytes.lengthDelimited(number, policy.serializedBytes())
             do {
                 try queue.merge(serializedBytes: field)
             } catch {

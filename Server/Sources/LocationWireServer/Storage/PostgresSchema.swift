@@ -36,7 +36,7 @@ enum PostgresSchema {
                 "CREATE INDEX device_token_device ON device_token(device_id)",
                 "CREATE UNIQUE INDEX device_token_printable ON device_token(device_id) WHERE printable_token IS NOT NULL",
                 // One row per installation: the ledger's InstallationRecord, encoded as
-                // locationwire.session.InstallationRecord; NULL for the placeholder that only carries the lock.
+                // locationwire.session.v1.InstallationRecord; NULL for the placeholder that only carries the lock.
                 """
                 CREATE TABLE installation (
                     device_id TEXT NOT NULL,

@@ -12,7 +12,7 @@ enum SQLiteSchema {
         );
         CREATE INDEX device_token_device ON device_token(device_id);
         -- One row per installation: the ledger's InstallationRecord, encoded as
-        -- locationwire.session.InstallationRecord (the reference engine's own format).
+        -- locationwire.session.v1.InstallationRecord (the reference engine's own format).
         CREATE TABLE installation (
             device_id TEXT NOT NULL,
             install_id INTEGER NOT NULL,
