@@ -191,7 +191,7 @@ import Testing
         let message = try #require(try Self.descriptors().message(named: typeName))
         let samples = try Self.samples().filter { $0.typeName == typeName }
         let file = HandWrittenLines.files[typeName] ?? "the message's file in Sources/LocationWire/Messages/"
-        let decoder = typeName == LocationFix.fullMessageName ? "decodeFieldsCarefully" : "decodeFields(from:)"
+        let decoder = "decodeField(_:from:)"
         for field in message.fields {
             // A field no sample sets is reported by goldensSetEveryField.
             guard let single = try Self.occurrences(of: field.number, in: samples) else { continue }

@@ -15,6 +15,13 @@ FIELDS = {
     },
 }
 
+# Messages with a decoding loop of their own (a faster path first) in their hand-written file: the others get
+# `decodeFields(from:)` generated, the shared loop around their hand-written `decodeField(_:from:)`.
+OWN_DECODE_LOOP = {
+    # The fast path (FastFieldScanner) decodes a whole fix without the careful decoder's checks per field.
+    "locationwire.v1.LocationFix",
+}
+
 # Messages whose struct is declared by hand in Sources/LocationWire/Messages/ rather than generated.
 HAND_WRITTEN_STRUCTS = {
     # Its 24 FixColumn fields are one array indexed by LocationFix field number (`columns`, whose setter is private

@@ -7,7 +7,7 @@
 ///
 /// `locationwire.v1.AckRange` (proto/locationwire/v1/batch_ack.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/AckRange.swift.
-public struct AckRange: LocationWireMessage {
+public struct AckRange: HandCodedMessage {
     /// First sequence number covered, inclusive. Required: at least 1.
     public var firstSequence: UInt64 = 0
     /// Last sequence number covered, inclusive; not less than first_sequence.
@@ -22,6 +22,11 @@ public struct AckRange: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.AckRange`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -48,7 +53,7 @@ public struct AckRange: LocationWireMessage {
 ///
 /// `locationwire.v1.ArmedRegions` (proto/locationwire/v1/device_state.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/ArmedRegions.swift.
-public struct ArmedRegions: LocationWireMessage {
+public struct ArmedRegions: HandCodedMessage {
     /// RegionAssignment.assignment_version the device applied last; 0 before it applied any.
     public var assignmentVersion: UInt64 = 0
     /// Ids of the regions armed with the OS right now, each at most once.
@@ -62,6 +67,11 @@ public struct ArmedRegions: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.ArmedRegions`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -90,7 +100,7 @@ public struct ArmedRegions: LocationWireMessage {
 ///
 /// `locationwire.v1.BatchAck` (proto/locationwire/v1/batch_ack.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/BatchAck.swift.
-public struct BatchAck: LocationWireMessage {
+public struct BatchAck: HandCodedMessage {
     /// LocationBatch.batch_id of the batch answered. Required.
     public var batchId: UInt64 = 0
     /// Results for fixes (backlog, compact or live) by LocationFix.sequence. Ranges never overlap and are sorted by
@@ -124,6 +134,11 @@ public struct BatchAck: LocationWireMessage {
 
     public init() {}
 
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
+
     /// The fields of `locationwire.v1.BatchAck`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
         case batchId, fixResults, fenceEventResults, retryAfterMs, serverTimeMs, latestAssignmentVersion,
@@ -155,7 +170,7 @@ public struct BatchAck: LocationWireMessage {
 ///
 /// `locationwire.v1.Circle` (proto/locationwire/v1/region.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/Circle.swift.
-public struct Circle: LocationWireMessage {
+public struct Circle: HandCodedMessage {
     /// Latitude of the centre, 1e-7 degree. Range -900000000 to 900000000. Required.
     public var centerLatitudeE7: Int32?
     /// Longitude of the centre, 1e-7 degree. Range -1800000000 to 1800000000. Required.
@@ -166,6 +181,11 @@ public struct Circle: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.Circle`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -190,7 +210,7 @@ public struct Circle: LocationWireMessage {
 ///
 /// `locationwire.v1.DeviceCommand` (proto/locationwire/v1/batch_ack.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/DeviceCommand.swift.
-public struct DeviceCommand: LocationWireMessage {
+public struct DeviceCommand: HandCodedMessage {
     /// Chosen by the server, above every command id it gave this device before. Required: at least 1.
     public var commandId: UInt64 = 0
     /// What to do. Required: UNSPECIFIED is invalid.
@@ -200,6 +220,11 @@ public struct DeviceCommand: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.DeviceCommand`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -223,7 +248,7 @@ public struct DeviceCommand: LocationWireMessage {
 ///
 /// `locationwire.v1.DeviceStatus` (proto/locationwire/v1/device_state.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/DeviceStatus.swift.
-public struct DeviceStatus: LocationWireMessage {
+public struct DeviceStatus: HandCodedMessage {
     /// When the snapshot was taken, UTC ms. Required.
     public var observedAtMs: Int64 = 0
     /// The location permission the app holds.
@@ -247,6 +272,11 @@ public struct DeviceStatus: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.DeviceStatus`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -280,7 +310,7 @@ public struct DeviceStatus: LocationWireMessage {
 ///
 /// `locationwire.v1.FenceEvent` (proto/locationwire/v1/fence_event.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/FenceEvent.swift.
-public struct FenceEvent: LocationWireMessage {
+public struct FenceEvent: HandCodedMessage {
     /// The device's sequence number for fence events: a counter of its own, separate from LocationFix.sequence,
     /// starting at 1 and strictly increasing, kept across restarts. (LocationBatch.device_id, LocationBatch.install_id,
     /// event_sequence) is the idempotency key. Required: 0 is invalid.
@@ -314,6 +344,11 @@ public struct FenceEvent: LocationWireMessage {
 
     public init() {}
 
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
+
     /// The fields of `locationwire.v1.FenceEvent`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
         case eventSequence, regionId, regionVersion, assignmentVersion, kind, osEventTimeMs, detectedAtMs, triggerFix,
@@ -345,7 +380,7 @@ public struct FenceEvent: LocationWireMessage {
 ///
 /// `locationwire.v1.FixColumn` (proto/locationwire/v1/compact_fixes.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/FixColumn.swift.
-public struct FixColumn: LocationWireMessage {
+public struct FixColumn: HandCodedMessage {
     /// Zigzag-coded differences: the first is the first value itself (its difference from 0), each later one the
     /// difference from the previous value. Packed.
     public var deltas: [Int64] = []
@@ -358,6 +393,11 @@ public struct FixColumn: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.FixColumn`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -381,7 +421,7 @@ public struct FixColumn: LocationWireMessage {
 ///
 /// `locationwire.v1.LifecycleEvent` (proto/locationwire/v1/device_state.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/LifecycleEvent.swift.
-public struct LifecycleEvent: LocationWireMessage {
+public struct LifecycleEvent: HandCodedMessage {
     /// What happened. Required: UNSPECIFIED is invalid.
     public var kind: LifecycleEventKind = .unspecified
     /// When it happened, UTC ms. Required.
@@ -395,6 +435,11 @@ public struct LifecycleEvent: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.LifecycleEvent`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -423,7 +468,7 @@ public struct LifecycleEvent: LocationWireMessage {
 ///
 /// `locationwire.v1.LocationBatch` (proto/locationwire/v1/location_batch.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/LocationBatch.swift.
-public struct LocationBatch: LocationWireMessage {
+public struct LocationBatch: HandCodedMessage {
     /// Identifies the device or the account's device slot: opaque, stable across app restarts and reboots, 1 to 128
     /// bytes of UTF-8. It MAY survive a reinstall (for example in the iOS Keychain). Required. Sequence numbers are
     /// scoped to (device_id, install_id).
@@ -480,6 +525,11 @@ public struct LocationBatch: LocationWireMessage {
 
     public init() {}
 
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
+
     /// The fields of `locationwire.v1.LocationBatch`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
         case deviceId, batchId, bootId, sentAtMs, sentElapsedRealtimeMs, datum, fixes, liveFix, compactFixes,
@@ -522,7 +572,7 @@ public struct LocationBatch: LocationWireMessage {
 ///
 /// `locationwire.v1.LocationFix` (proto/locationwire/v1/location_fix.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/LocationFix.swift.
-public struct LocationFix: LocationWireMessage {
+public struct LocationFix: HandCodedMessage {
     /// The device's sequence number for this fix: 1 for the first fix the app installation ever recorded, then exactly
     /// 1 more for each later fix (no gaps, so that a missing number is a lost fix), never reused, and kept across app
     /// restarts and reboots. It is the idempotency key: (LocationBatch.device_id, LocationBatch.install_id, sequence)
@@ -648,7 +698,7 @@ public struct LocationFix: LocationWireMessage {
 ///
 /// `locationwire.v1.Polygon` (proto/locationwire/v1/region.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/Polygon.swift.
-public struct Polygon: LocationWireMessage {
+public struct Polygon: HandCodedMessage {
     /// Vertex latitudes, 1e-7 degree, one per vertex. Packed.
     public var latitudesE7: [Int32] = []
     /// Vertex longitudes, 1e-7 degree, as many as latitudes_e7. Packed.
@@ -656,6 +706,11 @@ public struct Polygon: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.Polygon`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -678,7 +733,7 @@ public struct Polygon: LocationWireMessage {
 ///
 /// `locationwire.v1.RefreshPolicy` (proto/locationwire/v1/region_assignment.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/RefreshPolicy.swift.
-public struct RefreshPolicy: LocationWireMessage {
+public struct RefreshPolicy: HandCodedMessage {
     /// Ask again once the device is farther than this many metres from the anchor. Absent: never for distance. Range 1
     /// to 10000000.
     public var refreshDistanceM: UInt32?
@@ -693,6 +748,11 @@ public struct RefreshPolicy: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.RefreshPolicy`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -720,7 +780,7 @@ public struct RefreshPolicy: LocationWireMessage {
 ///
 /// `locationwire.v1.Region` (proto/locationwire/v1/region.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/Region.swift.
-public struct Region: LocationWireMessage {
+public struct Region: HandCodedMessage {
     /// Stable, namespaced id: "<namespace>:<local id>", e.g. "shop:1234" or "district:cn-110105". The namespace is 1 to
     /// 32 characters from [a-z0-9_.-]; the local id 1 to 95 characters from [A-Za-z0-9_.:/-]; at most 128 bytes in all.
     /// The id never changes when the region is edited (version does). Required.
@@ -759,6 +819,11 @@ public struct Region: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.Region`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -799,7 +864,7 @@ public struct Region: LocationWireMessage {
 ///
 /// `locationwire.v1.RegionAssignment` (proto/locationwire/v1/region_assignment.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/RegionAssignment.swift.
-public struct RegionAssignment: LocationWireMessage {
+public struct RegionAssignment: HandCodedMessage {
     /// Strictly increasing per device. Required: at least 1.
     public var assignmentVersion: UInt64 = 0
     /// When the server built the assignment, UTC ms. Required.
@@ -829,6 +894,11 @@ public struct RegionAssignment: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.RegionAssignment`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -861,7 +931,7 @@ public struct RegionAssignment: LocationWireMessage {
 ///
 /// `locationwire.v1.RegionRequest` (proto/locationwire/v1/region_request.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/RegionRequest.swift.
-public struct RegionRequest: LocationWireMessage {
+public struct RegionRequest: HandCodedMessage {
     /// As LocationBatch.device_id. Required.
     public var deviceId: String = ""
     /// Why the device asks. Required: UNSPECIFIED is invalid.
@@ -887,6 +957,11 @@ public struct RegionRequest: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.RegionRequest`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
@@ -929,7 +1004,7 @@ public struct RegionRequest: LocationWireMessage {
 ///
 /// `locationwire.v1.TrackingPolicy` (proto/locationwire/v1/tracking_policy.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/TrackingPolicy.swift.
-public struct TrackingPolicy: LocationWireMessage {
+public struct TrackingPolicy: HandCodedMessage {
     /// Increases whenever the server changes the policy. The device keeps the policy with the highest version.
     public var policyVersion: UInt64 = 0
     /// Speed above which the device records by time, in cm/s. Default 300 (3 m/s). Range 0 to 50000.
@@ -988,6 +1063,11 @@ public struct TrackingPolicy: LocationWireMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
+    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
 
     /// The fields of `locationwire.v1.TrackingPolicy`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {

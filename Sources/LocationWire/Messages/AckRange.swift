@@ -11,24 +11,17 @@ extension AckRange {
         self.rejectReason = rejectReason
     }
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.firstSequence.key: firstSequence = try reader.readVarint()
-                case Field.lastSequence.key: lastSequence = try reader.readVarint()
-                case Field.result.key: result = AckResult(rawValue: try reader.readInt32())
-                case Field.rejectReason.key: rejectReason = RejectReason(rawValue: try reader.readInt32())
-                case Field.detail.key: detail = try reader.readString()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.firstSequence.key: firstSequence = try reader.readVarint()
+        case Field.lastSequence.key: lastSequence = try reader.readVarint()
+        case Field.result.key: result = AckResult(rawValue: try reader.readInt32())
+        case Field.rejectReason.key: rejectReason = RejectReason(rawValue: try reader.readInt32())
+        case Field.detail.key: detail = try reader.readString()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

@@ -2,29 +2,22 @@
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/device_state.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
 extension ArmedRegions {
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.assignmentVersion.key: assignmentVersion = try reader.readVarint()
-                case Field.regionIds.key: try reader.readString(appendingTo: &regionIds)
-                case Field.failedRegionIds.key: try reader.readString(appendingTo: &failedRegionIds)
-                case Field.failureReasons.key:
-                    try reader.readPackedVarints(appendingTo: &failureReasons) {
-                        ArmFailureReason(rawValue: Int32(truncatingIfNeeded: $0))
-                    }
-                case Field.failureReasons.unpackedKey:
-                    try reader.checkCanAppend(to: failureReasons)
-                    failureReasons.append(ArmFailureReason(rawValue: try reader.readInt32()))
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.assignmentVersion.key: assignmentVersion = try reader.readVarint()
+        case Field.regionIds.key: try reader.readString(appendingTo: &regionIds)
+        case Field.failedRegionIds.key: try reader.readString(appendingTo: &failedRegionIds)
+        case Field.failureReasons.key:
+            try reader.readPackedVarints(appendingTo: &failureReasons) {
+                ArmFailureReason(rawValue: Int32(truncatingIfNeeded: $0))
             }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+        case Field.failureReasons.unpackedKey:
+            try reader.checkCanAppend(to: failureReasons)
+            failureReasons.append(ArmFailureReason(rawValue: try reader.readInt32()))
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

@@ -2,33 +2,26 @@
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/batch_ack.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
 extension BatchAck {
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.batchId.key: batchId = try reader.readFixed64()
-                case Field.fixResults.key: try reader.readMessage(appendingTo: &fixResults)
-                case Field.fenceEventResults.key: try reader.readMessage(appendingTo: &fenceEventResults)
-                case Field.retryAfterMs.key: retryAfterMs = try reader.readUInt32()
-                case Field.serverTimeMs.key: serverTimeMs = Int64(bitPattern: try reader.readVarint())
-                case Field.latestAssignmentVersion.key: latestAssignmentVersion = try reader.readVarint()
-                case Field.trackingPolicy.key:
-                    if trackingPolicy == nil { trackingPolicy = TrackingPolicy() }
-                    try reader.readMessage(into: &trackingPolicy!)
-                case Field.outcome.key: outcome = BatchOutcome(rawValue: try reader.readInt32())
-                case Field.holdReason.key: holdReason = HoldReason(rawValue: try reader.readInt32())
-                case Field.maxBatchBytes.key: maxBatchBytes = try reader.readUInt32()
-                case Field.protocolRevision.key: protocolRevision = try reader.readUInt32()
-                case Field.commands.key: try reader.readMessage(appendingTo: &commands)
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.batchId.key: batchId = try reader.readFixed64()
+        case Field.fixResults.key: try reader.readMessage(appendingTo: &fixResults)
+        case Field.fenceEventResults.key: try reader.readMessage(appendingTo: &fenceEventResults)
+        case Field.retryAfterMs.key: retryAfterMs = try reader.readUInt32()
+        case Field.serverTimeMs.key: serverTimeMs = Int64(bitPattern: try reader.readVarint())
+        case Field.latestAssignmentVersion.key: latestAssignmentVersion = try reader.readVarint()
+        case Field.trackingPolicy.key:
+            if trackingPolicy == nil { trackingPolicy = TrackingPolicy() }
+            try reader.readMessage(into: &trackingPolicy!)
+        case Field.outcome.key: outcome = BatchOutcome(rawValue: try reader.readInt32())
+        case Field.holdReason.key: holdReason = HoldReason(rawValue: try reader.readInt32())
+        case Field.maxBatchBytes.key: maxBatchBytes = try reader.readUInt32()
+        case Field.protocolRevision.key: protocolRevision = try reader.readUInt32()
+        case Field.commands.key: try reader.readMessage(appendingTo: &commands)
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

@@ -8,24 +8,17 @@ extension Circle {
         self.radiusM = radiusM
     }
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.centerLatitudeE7.key:
-                    centerLatitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case Field.centerLongitudeE7.key:
-                    centerLongitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case Field.radiusM.key: radiusM = try reader.readUInt32()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.centerLatitudeE7.key:
+            centerLatitudeE7 = Int32(bitPattern: try reader.readFixed32())
+        case Field.centerLongitudeE7.key:
+            centerLongitudeE7 = Int32(bitPattern: try reader.readFixed32())
+        case Field.radiusM.key: radiusM = try reader.readUInt32()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

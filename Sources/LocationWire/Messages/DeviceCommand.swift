@@ -8,22 +8,15 @@ extension DeviceCommand {
         self.expiresAtMs = expiresAtMs
     }
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.commandId.key: commandId = try reader.readVarint()
-                case Field.kind.key: kind = DeviceCommandKind(rawValue: try reader.readInt32())
-                case Field.expiresAtMs.key: expiresAtMs = Int64(bitPattern: try reader.readVarint())
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.commandId.key: commandId = try reader.readVarint()
+        case Field.kind.key: kind = DeviceCommandKind(rawValue: try reader.readInt32())
+        case Field.expiresAtMs.key: expiresAtMs = Int64(bitPattern: try reader.readVarint())
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

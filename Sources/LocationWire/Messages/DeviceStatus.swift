@@ -2,29 +2,22 @@
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/device_state.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
 extension DeviceStatus {
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.observedAtMs.key: observedAtMs = Int64(bitPattern: try reader.readVarint())
-                case Field.authorization.key:
-                    authorization = LocationAuthorization(rawValue: try reader.readInt32())
-                case Field.accuracy.key: accuracy = LocationAccuracy(rawValue: try reader.readInt32())
-                case Field.locationServicesEnabled.key: locationServicesEnabled = try reader.readBool()
-                case Field.backgroundRefreshEnabled.key: backgroundRefreshEnabled = try reader.readBool()
-                case Field.lowPowerMode.key: lowPowerMode = try reader.readBool()
-                case Field.platform.key: platform = Platform(rawValue: try reader.readInt32())
-                case Field.osVersion.key: osVersion = try reader.readString()
-                case Field.appVersion.key: appVersion = try reader.readString()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.observedAtMs.key: observedAtMs = Int64(bitPattern: try reader.readVarint())
+        case Field.authorization.key:
+            authorization = LocationAuthorization(rawValue: try reader.readInt32())
+        case Field.accuracy.key: accuracy = LocationAccuracy(rawValue: try reader.readInt32())
+        case Field.locationServicesEnabled.key: locationServicesEnabled = try reader.readBool()
+        case Field.backgroundRefreshEnabled.key: backgroundRefreshEnabled = try reader.readBool()
+        case Field.lowPowerMode.key: lowPowerMode = try reader.readBool()
+        case Field.platform.key: platform = Platform(rawValue: try reader.readInt32())
+        case Field.osVersion.key: osVersion = try reader.readString()
+        case Field.appVersion.key: appVersion = try reader.readString()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

@@ -2,34 +2,27 @@
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/fence_event.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
 extension FenceEvent {
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.eventSequence.key: eventSequence = try reader.readVarint()
-                case Field.regionId.key: regionId = try reader.readString()
-                case Field.regionVersion.key: regionVersion = try reader.readVarint()
-                case Field.assignmentVersion.key: assignmentVersion = try reader.readVarint()
-                case Field.kind.key: kind = FenceEventKind(rawValue: try reader.readInt32())
-                case Field.osEventTimeMs.key: osEventTimeMs = Int64(bitPattern: try reader.readVarint())
-                case Field.detectedAtMs.key: detectedAtMs = Int64(bitPattern: try reader.readVarint())
-                case Field.triggerFix.key:
-                    if triggerFix == nil { triggerFix = LocationFix() }
-                    try reader.readMessage(into: &triggerFix!)
-                case Field.source.key: source = FenceEventSource(rawValue: try reader.readInt32())
-                case Field.detectedElapsedRealtimeMs.key:
-                    detectedElapsedRealtimeMs = try reader.readVarint()
-                case Field.dwellMs.key: dwellMs = try reader.readUInt32()
-                case Field.bootId.key: bootId = try reader.readFixed64()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.eventSequence.key: eventSequence = try reader.readVarint()
+        case Field.regionId.key: regionId = try reader.readString()
+        case Field.regionVersion.key: regionVersion = try reader.readVarint()
+        case Field.assignmentVersion.key: assignmentVersion = try reader.readVarint()
+        case Field.kind.key: kind = FenceEventKind(rawValue: try reader.readInt32())
+        case Field.osEventTimeMs.key: osEventTimeMs = Int64(bitPattern: try reader.readVarint())
+        case Field.detectedAtMs.key: detectedAtMs = Int64(bitPattern: try reader.readVarint())
+        case Field.triggerFix.key:
+            if triggerFix == nil { triggerFix = LocationFix() }
+            try reader.readMessage(into: &triggerFix!)
+        case Field.source.key: source = FenceEventSource(rawValue: try reader.readInt32())
+        case Field.detectedElapsedRealtimeMs.key:
+            detectedElapsedRealtimeMs = try reader.readVarint()
+        case Field.dwellMs.key: dwellMs = try reader.readUInt32()
+        case Field.bootId.key: bootId = try reader.readFixed64()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

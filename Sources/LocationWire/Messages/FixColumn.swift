@@ -8,30 +8,23 @@ extension FixColumn {
         self.presence = presence
     }
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.deltas.key:
-                    try reader.readPackedVarints(appendingTo: &deltas) { ZigZag.decode($0) }
-                case Field.deltas.unpackedKey:
-                    try reader.checkCanAppend(to: deltas)
-                    deltas.append(try reader.readSInt64())
-                case Field.runLengths.key:
-                    try reader.readPackedVarints(appendingTo: &runLengths) { UInt32(truncatingIfNeeded: $0) }
-                case Field.runLengths.unpackedKey:
-                    try reader.checkCanAppend(to: runLengths)
-                    runLengths.append(try reader.readUInt32())
-                case Field.presence.key: presence = try reader.readBytes()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.deltas.key:
+            try reader.readPackedVarints(appendingTo: &deltas) { ZigZag.decode($0) }
+        case Field.deltas.unpackedKey:
+            try reader.checkCanAppend(to: deltas)
+            deltas.append(try reader.readSInt64())
+        case Field.runLengths.key:
+            try reader.readPackedVarints(appendingTo: &runLengths) { UInt32(truncatingIfNeeded: $0) }
+        case Field.runLengths.unpackedKey:
+            try reader.checkCanAppend(to: runLengths)
+            runLengths.append(try reader.readUInt32())
+        case Field.presence.key: presence = try reader.readBytes()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

@@ -2,25 +2,18 @@
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/device_state.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
 extension LifecycleEvent {
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.kind.key: kind = LifecycleEventKind(rawValue: try reader.readInt32())
-                case Field.timeMs.key: timeMs = Int64(bitPattern: try reader.readVarint())
-                case Field.elapsedRealtimeMs.key: elapsedRealtimeMs = try reader.readVarint()
-                case Field.relaunchReason.key:
-                    relaunchReason = RelaunchReason(rawValue: try reader.readInt32())
-                case Field.bootId.key: bootId = try reader.readFixed64()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.kind.key: kind = LifecycleEventKind(rawValue: try reader.readInt32())
+        case Field.timeMs.key: timeMs = Int64(bitPattern: try reader.readVarint())
+        case Field.elapsedRealtimeMs.key: elapsedRealtimeMs = try reader.readVarint()
+        case Field.relaunchReason.key:
+            relaunchReason = RelaunchReason(rawValue: try reader.readInt32())
+        case Field.bootId.key: bootId = try reader.readFixed64()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

@@ -2,46 +2,39 @@
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/location_batch.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
 extension LocationBatch {
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.deviceId.key: deviceId = try reader.readString()
-                case Field.batchId.key: batchId = try reader.readFixed64()
-                case Field.bootId.key: bootId = try reader.readFixed64()
-                case Field.sentAtMs.key: sentAtMs = Int64(bitPattern: try reader.readVarint())
-                case Field.sentElapsedRealtimeMs.key: sentElapsedRealtimeMs = try reader.readVarint()
-                case Field.datum.key: datum = CoordinateDatum(rawValue: try reader.readInt32())
-                case Field.fixes.key:
-                    try reader.readMessage(appendingTo: &fixes)
-                case Field.liveFix.key:
-                    if liveFix == nil { liveFix = LocationFix() }
-                    try reader.readMessage(into: &liveFix!)
-                case Field.compactFixes.key:
-                    if compactFixes == nil { compactFixes = CompactFixes() }
-                    try reader.readMessage(into: &compactFixes!)
-                case Field.fenceEvents.key:
-                    try reader.readMessage(appendingTo: &fenceEvents)
-                case Field.deviceStatus.key:
-                    if deviceStatus == nil { deviceStatus = DeviceStatus() }
-                    try reader.readMessage(into: &deviceStatus!)
-                case Field.lifecycleEvents.key: try reader.readMessage(appendingTo: &lifecycleEvents)
-                case Field.armedRegions.key:
-                    if armedRegions == nil { armedRegions = ArmedRegions() }
-                    try reader.readMessage(into: &armedRegions!)
-                case Field.installId.key: installId = try reader.readFixed64()
-                case Field.fixSequenceFloor.key: fixSequenceFloor = try reader.readVarint()
-                case Field.eventSequenceFloor.key: eventSequenceFloor = try reader.readVarint()
-                case Field.protocolRevision.key: protocolRevision = try reader.readUInt32()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.deviceId.key: deviceId = try reader.readString()
+        case Field.batchId.key: batchId = try reader.readFixed64()
+        case Field.bootId.key: bootId = try reader.readFixed64()
+        case Field.sentAtMs.key: sentAtMs = Int64(bitPattern: try reader.readVarint())
+        case Field.sentElapsedRealtimeMs.key: sentElapsedRealtimeMs = try reader.readVarint()
+        case Field.datum.key: datum = CoordinateDatum(rawValue: try reader.readInt32())
+        case Field.fixes.key:
+            try reader.readMessage(appendingTo: &fixes)
+        case Field.liveFix.key:
+            if liveFix == nil { liveFix = LocationFix() }
+            try reader.readMessage(into: &liveFix!)
+        case Field.compactFixes.key:
+            if compactFixes == nil { compactFixes = CompactFixes() }
+            try reader.readMessage(into: &compactFixes!)
+        case Field.fenceEvents.key:
+            try reader.readMessage(appendingTo: &fenceEvents)
+        case Field.deviceStatus.key:
+            if deviceStatus == nil { deviceStatus = DeviceStatus() }
+            try reader.readMessage(into: &deviceStatus!)
+        case Field.lifecycleEvents.key: try reader.readMessage(appendingTo: &lifecycleEvents)
+        case Field.armedRegions.key:
+            if armedRegions == nil { armedRegions = ArmedRegions() }
+            try reader.readMessage(into: &armedRegions!)
+        case Field.installId.key: installId = try reader.readFixed64()
+        case Field.fixSequenceFloor.key: fixSequenceFloor = try reader.readVarint()
+        case Field.eventSequenceFloor.key: eventSequenceFloor = try reader.readVarint()
+        case Field.protocolRevision.key: protocolRevision = try reader.readUInt32()
+        default: return false
         }
+        return true
     }
 
     /// What a fix takes on the wire, about: the fixture scenarios' fixes take 55 to 64 bytes with their key

@@ -25,43 +25,41 @@ extension LocationFix {
     /// The decoder that checks everything and explains what is wrong; ``decodeFields(from:)`` falls back to it
     /// (and tests compare the two).
     package mutating func decodeFieldsCarefully(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.sequence.key: sequence = try reader.readVarint()
-                case Field.timeMs.key: timeMs = Int64(bitPattern: try reader.readVarint())
-                case Field.latitudeE7.key: latitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case Field.longitudeE7.key: longitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case Field.horizontalAccuracyCm.key: horizontalAccuracyCm = try reader.readUInt32()
-                case Field.altitudeCm.key: altitudeCm = try reader.readSInt32()
-                case Field.verticalAccuracyCm.key: verticalAccuracyCm = try reader.readUInt32()
-                case Field.speedCmS.key: speedCmS = try reader.readUInt32()
-                case Field.speedAccuracyCmS.key: speedAccuracyCmS = try reader.readUInt32()
-                case Field.courseCdeg.key: courseCdeg = try reader.readUInt32()
-                case Field.courseAccuracyCdeg.key: courseAccuracyCdeg = try reader.readUInt32()
-                case Field.elapsedRealtimeMs.key: elapsedRealtimeMs = try reader.readVarint()
-                case Field.reason.key: reason = FixReason(rawValue: try reader.readInt32())
-                case Field.source.key: source = FixSource(rawValue: try reader.readInt32())
-                case Field.batteryPercent.key: batteryPercent = try reader.readUInt32()
-                case Field.batteryState.key: batteryState = BatteryState(rawValue: try reader.readInt32())
-                case Field.motionActivity.key:
-                    motionActivity = MotionActivity(rawValue: try reader.readInt32())
-                case Field.motionConfidencePct.key: motionConfidencePct = try reader.readUInt32()
-                case Field.floor.key: floor = try reader.readSInt32()
-                case Field.ageMs.key: ageMs = try reader.readUInt32()
-                case Field.isMock.key: isMock = try reader.readBool()
-                case Field.ellipsoidalHeightCm.key: ellipsoidalHeightCm = try reader.readSInt32()
-                case Field.pressureHpa.key: pressureHpaBits = try reader.readFixed32()
-                case Field.bootId.key: bootId = try reader.readFixed64()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+        try decodeFieldByField(from: &reader)
+    }
+
+    /// One field of the careful decoder (``decodeFieldsCarefully(from:)``).
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.sequence.key: sequence = try reader.readVarint()
+        case Field.timeMs.key: timeMs = Int64(bitPattern: try reader.readVarint())
+        case Field.latitudeE7.key: latitudeE7 = Int32(bitPattern: try reader.readFixed32())
+        case Field.longitudeE7.key: longitudeE7 = Int32(bitPattern: try reader.readFixed32())
+        case Field.horizontalAccuracyCm.key: horizontalAccuracyCm = try reader.readUInt32()
+        case Field.altitudeCm.key: altitudeCm = try reader.readSInt32()
+        case Field.verticalAccuracyCm.key: verticalAccuracyCm = try reader.readUInt32()
+        case Field.speedCmS.key: speedCmS = try reader.readUInt32()
+        case Field.speedAccuracyCmS.key: speedAccuracyCmS = try reader.readUInt32()
+        case Field.courseCdeg.key: courseCdeg = try reader.readUInt32()
+        case Field.courseAccuracyCdeg.key: courseAccuracyCdeg = try reader.readUInt32()
+        case Field.elapsedRealtimeMs.key: elapsedRealtimeMs = try reader.readVarint()
+        case Field.reason.key: reason = FixReason(rawValue: try reader.readInt32())
+        case Field.source.key: source = FixSource(rawValue: try reader.readInt32())
+        case Field.batteryPercent.key: batteryPercent = try reader.readUInt32()
+        case Field.batteryState.key: batteryState = BatteryState(rawValue: try reader.readInt32())
+        case Field.motionActivity.key:
+            motionActivity = MotionActivity(rawValue: try reader.readInt32())
+        case Field.motionConfidencePct.key: motionConfidencePct = try reader.readUInt32()
+        case Field.floor.key: floor = try reader.readSInt32()
+        case Field.ageMs.key: ageMs = try reader.readUInt32()
+        case Field.isMock.key: isMock = try reader.readBool()
+        case Field.ellipsoidalHeightCm.key: ellipsoidalHeightCm = try reader.readSInt32()
+        case Field.pressureHpa.key: pressureHpaBits = try reader.readFixed32()
+        case Field.bootId.key: bootId = try reader.readFixed64()
+        default: return false
         }
+        return true
     }
 
     /// The fast path of ``decodeFields(from:)`` (see ``FastFieldScanner``): true when it decoded the whole fix;

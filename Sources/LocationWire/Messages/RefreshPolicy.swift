@@ -2,26 +2,19 @@
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/region_assignment.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
 extension RefreshPolicy {
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.refreshDistanceM.key: refreshDistanceM = try reader.readUInt32()
-                case Field.anchorLatitudeE7.key:
-                    anchorLatitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case Field.anchorLongitudeE7.key:
-                    anchorLongitudeE7 = Int32(bitPattern: try reader.readFixed32())
-                case Field.onRefineEntry.key: onRefineEntry = try reader.readBool()
-                case Field.minIntervalMs.key: minIntervalMs = try reader.readUInt32()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.refreshDistanceM.key: refreshDistanceM = try reader.readUInt32()
+        case Field.anchorLatitudeE7.key:
+            anchorLatitudeE7 = Int32(bitPattern: try reader.readFixed32())
+        case Field.anchorLongitudeE7.key:
+            anchorLongitudeE7 = Int32(bitPattern: try reader.readFixed32())
+        case Field.onRefineEntry.key: onRefineEntry = try reader.readBool()
+        case Field.minIntervalMs.key: minIntervalMs = try reader.readUInt32()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

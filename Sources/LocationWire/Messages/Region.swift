@@ -2,37 +2,30 @@
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/region.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
 extension Region {
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.id.key: id = try reader.readString()
-                case Field.version.key: version = try reader.readVarint()
-                case Field.circle.key:
-                    if circle == nil { circle = Circle() }
-                    try reader.readMessage(into: &circle!)
-                case Field.polygon.key:
-                    if polygon == nil { polygon = Polygon() }
-                    try reader.readMessage(into: &polygon!)
-                case Field.level.key: level = RegionLevel(rawValue: try reader.readInt32())
-                case Field.parentId.key: parentId = try reader.readString()
-                case Field.notifyOnEntry.key: notifyOnEntry = try reader.readBool()
-                case Field.notifyOnExit.key: notifyOnExit = try reader.readBool()
-                case Field.notifyOnDwell.key: notifyOnDwell = try reader.readBool()
-                case Field.loiteringDelayMs.key: loiteringDelayMs = try reader.readUInt32()
-                case Field.priority.key: priority = try reader.readUInt32()
-                case Field.expiresAtMs.key: expiresAtMs = Int64(bitPattern: try reader.readVarint())
-                case Field.refineOnEntry.key: refineOnEntry = try reader.readBool()
-                case Field.name.key: name = try reader.readString()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.id.key: id = try reader.readString()
+        case Field.version.key: version = try reader.readVarint()
+        case Field.circle.key:
+            if circle == nil { circle = Circle() }
+            try reader.readMessage(into: &circle!)
+        case Field.polygon.key:
+            if polygon == nil { polygon = Polygon() }
+            try reader.readMessage(into: &polygon!)
+        case Field.level.key: level = RegionLevel(rawValue: try reader.readInt32())
+        case Field.parentId.key: parentId = try reader.readString()
+        case Field.notifyOnEntry.key: notifyOnEntry = try reader.readBool()
+        case Field.notifyOnExit.key: notifyOnExit = try reader.readBool()
+        case Field.notifyOnDwell.key: notifyOnDwell = try reader.readBool()
+        case Field.loiteringDelayMs.key: loiteringDelayMs = try reader.readUInt32()
+        case Field.priority.key: priority = try reader.readUInt32()
+        case Field.expiresAtMs.key: expiresAtMs = Int64(bitPattern: try reader.readVarint())
+        case Field.refineOnEntry.key: refineOnEntry = try reader.readBool()
+        case Field.name.key: name = try reader.readString()
+        default: return false
         }
+        return true
     }
 
     /// About the size of this region's encoding, for reserving space: its strings, its vertices and a

@@ -2,33 +2,26 @@
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/region_assignment.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
 extension RegionAssignment {
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.assignmentVersion.key: assignmentVersion = try reader.readVarint()
-                case Field.issuedAtMs.key: issuedAtMs = Int64(bitPattern: try reader.readVarint())
-                case Field.expiresAtMs.key: expiresAtMs = Int64(bitPattern: try reader.readVarint())
-                case Field.mode.key: mode = AssignmentMode(rawValue: try reader.readInt32())
-                case Field.baseVersion.key: baseVersion = try reader.readVarint()
-                case Field.regions.key:
-                    try reader.readMessage(appendingTo: &regions)
-                case Field.removedRegionIds.key: try reader.readString(appendingTo: &removedRegionIds)
-                case Field.monitoringEnabled.key: monitoringEnabled = try reader.readBool()
-                case Field.slotBudget.key: slotBudget = try reader.readUInt32()
-                case Field.refresh.key:
-                    if refresh == nil { refresh = RefreshPolicy() }
-                    try reader.readMessage(into: &refresh!)
-                case Field.datum.key: datum = CoordinateDatum(rawValue: try reader.readInt32())
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.assignmentVersion.key: assignmentVersion = try reader.readVarint()
+        case Field.issuedAtMs.key: issuedAtMs = Int64(bitPattern: try reader.readVarint())
+        case Field.expiresAtMs.key: expiresAtMs = Int64(bitPattern: try reader.readVarint())
+        case Field.mode.key: mode = AssignmentMode(rawValue: try reader.readInt32())
+        case Field.baseVersion.key: baseVersion = try reader.readVarint()
+        case Field.regions.key:
+            try reader.readMessage(appendingTo: &regions)
+        case Field.removedRegionIds.key: try reader.readString(appendingTo: &removedRegionIds)
+        case Field.monitoringEnabled.key: monitoringEnabled = try reader.readBool()
+        case Field.slotBudget.key: slotBudget = try reader.readUInt32()
+        case Field.refresh.key:
+            if refresh == nil { refresh = RefreshPolicy() }
+            try reader.readMessage(into: &refresh!)
+        case Field.datum.key: datum = CoordinateDatum(rawValue: try reader.readInt32())
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

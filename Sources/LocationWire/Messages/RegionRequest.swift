@@ -2,33 +2,26 @@
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/region_request.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
 extension RegionRequest {
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.deviceId.key: deviceId = try reader.readString()
-                case Field.reason.key: reason = RegionRequestReason(rawValue: try reader.readInt32())
-                case Field.currentFix.key:
-                    if currentFix == nil { currentFix = LocationFix() }
-                    try reader.readMessage(into: &currentFix!)
-                case Field.platformSlotLimit.key: platformSlotLimit = try reader.readUInt32()
-                case Field.reservedAppSlots.key: reservedAppSlots = try reader.readUInt32()
-                case Field.armed.key:
-                    if armed == nil { armed = ArmedRegions() }
-                    try reader.readMessage(into: &armed!)
-                case Field.refineRegionId.key: refineRegionId = try reader.readString()
-                case Field.datum.key: datum = CoordinateDatum(rawValue: try reader.readInt32())
-                case Field.sentAtMs.key: sentAtMs = Int64(bitPattern: try reader.readVarint())
-                case Field.platform.key: platform = Platform(rawValue: try reader.readInt32())
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.deviceId.key: deviceId = try reader.readString()
+        case Field.reason.key: reason = RegionRequestReason(rawValue: try reader.readInt32())
+        case Field.currentFix.key:
+            if currentFix == nil { currentFix = LocationFix() }
+            try reader.readMessage(into: &currentFix!)
+        case Field.platformSlotLimit.key: platformSlotLimit = try reader.readUInt32()
+        case Field.reservedAppSlots.key: reservedAppSlots = try reader.readUInt32()
+        case Field.armed.key:
+            if armed == nil { armed = ArmedRegions() }
+            try reader.readMessage(into: &armed!)
+        case Field.refineRegionId.key: refineRegionId = try reader.readString()
+        case Field.datum.key: datum = CoordinateDatum(rawValue: try reader.readInt32())
+        case Field.sentAtMs.key: sentAtMs = Int64(bitPattern: try reader.readVarint())
+        case Field.platform.key: platform = Platform(rawValue: try reader.readInt32())
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

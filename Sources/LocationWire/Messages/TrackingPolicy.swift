@@ -35,40 +35,33 @@ extension TrackingPolicy {
     public var effectiveFenceConfirmMs: UInt32 { fenceConfirmMs ?? Defaults.fenceConfirmMs }
     public var effectiveFenceMaxAccuracyCm: UInt32 { fenceMaxAccuracyCm ?? Defaults.fenceMaxAccuracyCm }
 
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        var key: FieldKey = 0
-        do {
-            while !reader.isAtEnd {
-                key = 0
-                key = try reader.readTag()
-                switch key {
-                case Field.policyVersion.key: policyVersion = try reader.readVarint()
-                case Field.speedThresholdCmS.key: speedThresholdCmS = try reader.readUInt32()
-                case Field.timeIntervalMs.key: timeIntervalMs = try reader.readUInt32()
-                case Field.distanceIntervalM.key: distanceIntervalM = try reader.readUInt32()
-                case Field.maxHorizontalAccuracyCm.key: maxHorizontalAccuracyCm = try reader.readUInt32()
-                case Field.uploadIntervalMs.key: uploadIntervalMs = try reader.readUInt32()
-                case Field.maxBatchSize.key: maxBatchSize = try reader.readUInt32()
-                case Field.maxBatchAgeMs.key: maxBatchAgeMs = try reader.readUInt32()
-                case Field.stationaryRadiusM.key: stationaryRadiusM = try reader.readUInt32()
-                case Field.stopTimeoutMs.key: stopTimeoutMs = try reader.readUInt32()
-                case Field.heartbeatIntervalMs.key: heartbeatIntervalMs = try reader.readUInt32()
-                case Field.compactFixesAccepted.key: compactFixesAccepted = try reader.readBool()
-                case Field.trackingEnabled.key: trackingEnabled = try reader.readBool()
-                case Field.maxBatchBytes.key: maxBatchBytes = try reader.readUInt32()
-                case Field.maxBatchesInFlight.key: maxBatchesInFlight = try reader.readUInt32()
-                case Field.fixWindowMs.key: fixWindowMs = try reader.readUInt32()
-                case Field.dutyCycleOnMs.key: dutyCycleOnMs = try reader.readUInt32()
-                case Field.dutyCycleOffMs.key: dutyCycleOffMs = try reader.readUInt32()
-                case Field.fenceHysteresisM.key: fenceHysteresisM = try reader.readUInt32()
-                case Field.fenceConfirmMs.key: fenceConfirmMs = try reader.readUInt32()
-                case Field.fenceMaxAccuracyCm.key: fenceMaxAccuracyCm = try reader.readUInt32()
-                default: try reader.readUnknownField(key, into: &unknownFields)
-                }
-            }
-        } catch {
-            throw error.inField(key, of: Self.schema)
+    @inline(__always)
+    public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
+        switch key {
+        case Field.policyVersion.key: policyVersion = try reader.readVarint()
+        case Field.speedThresholdCmS.key: speedThresholdCmS = try reader.readUInt32()
+        case Field.timeIntervalMs.key: timeIntervalMs = try reader.readUInt32()
+        case Field.distanceIntervalM.key: distanceIntervalM = try reader.readUInt32()
+        case Field.maxHorizontalAccuracyCm.key: maxHorizontalAccuracyCm = try reader.readUInt32()
+        case Field.uploadIntervalMs.key: uploadIntervalMs = try reader.readUInt32()
+        case Field.maxBatchSize.key: maxBatchSize = try reader.readUInt32()
+        case Field.maxBatchAgeMs.key: maxBatchAgeMs = try reader.readUInt32()
+        case Field.stationaryRadiusM.key: stationaryRadiusM = try reader.readUInt32()
+        case Field.stopTimeoutMs.key: stopTimeoutMs = try reader.readUInt32()
+        case Field.heartbeatIntervalMs.key: heartbeatIntervalMs = try reader.readUInt32()
+        case Field.compactFixesAccepted.key: compactFixesAccepted = try reader.readBool()
+        case Field.trackingEnabled.key: trackingEnabled = try reader.readBool()
+        case Field.maxBatchBytes.key: maxBatchBytes = try reader.readUInt32()
+        case Field.maxBatchesInFlight.key: maxBatchesInFlight = try reader.readUInt32()
+        case Field.fixWindowMs.key: fixWindowMs = try reader.readUInt32()
+        case Field.dutyCycleOnMs.key: dutyCycleOnMs = try reader.readUInt32()
+        case Field.dutyCycleOffMs.key: dutyCycleOffMs = try reader.readUInt32()
+        case Field.fenceHysteresisM.key: fenceHysteresisM = try reader.readUInt32()
+        case Field.fenceConfirmMs.key: fenceConfirmMs = try reader.readUInt32()
+        case Field.fenceMaxAccuracyCm.key: fenceMaxAccuracyCm = try reader.readUInt32()
+        default: return false
         }
+        return true
     }
 
     public func encodeFields(to writer: inout WireWriter) {

@@ -6,7 +6,7 @@
 /// LocationFix's fast-path case or an encode line is missing.
 enum HandWrittenLines {
     struct Lines {
-        /// The careful decoder's case (`decodeFieldsCarefully` for LocationFix, `decodeFields` otherwise).
+        /// The decoder's case, in `decodeField(_:from:)` (LocationFix: its careful decoder).
         let decode: String
         /// LocationFix's `decodeFieldsFast` case; nil for the other messages.
         let fastDecode: String?
