@@ -28,7 +28,7 @@ extension LocationFix {
         try decodeFieldByField(from: &reader)
     }
 
-    /// One field of the careful decoder (``decodeFieldsCarefully(from:)``).
+    /// One field of the careful decoder (`decodeFieldsCarefully(from:)`).
     @inline(__always)
     public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
         switch key {
