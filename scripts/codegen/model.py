@@ -49,7 +49,7 @@ def lower_camel(snake):
 
 
 def upper_camel(snake):
-    """`optional_result` -> `OptionalResult`: a Swift type name made from a .proto name."""
+    """`result` -> `Result`, `parse_error` -> `ParseError`: a Swift type name made from a .proto name."""
     return "".join(word[:1].upper() + word[1:] for word in snake.split("_"))
 
 

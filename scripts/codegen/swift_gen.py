@@ -1,6 +1,9 @@
 """The Swift the codec's hand-written code is held to: every message's struct declaration (stored properties with
 the .proto comments as doc comments, `Field` with its `declaration` rows, `schema`), every enum, LocationFix's
-compact column mapping and the column constants; and, for the tests, the hand-written lines each field needs."""
+compact column mapping and the column constants; and, for the tests, the hand-written lines each field needs.
+
+And the testee protocol whole (testee_file): its messages are not hand-coded, so each struct comes with its
+FieldTable, from which its decoder, encoder and schema derive."""
 import textwrap
 
 import codec_lines
@@ -172,7 +175,7 @@ def _table_message(message):
     for oneof in message.oneofs:
         if not oneof.hand_written:
             lines += _oneof_enum(oneof) + [""]
-    rows, shared = [], []
+    rows, shared = [], []  # shared: the rows hand-written oneof types make
     for field in message.fields:
         p = field.property_name
         head = f"{field.number}, {swift_string(field.name)}, {field.kind_name}"
@@ -191,9 +194,8 @@ def _table_message(message):
             rows.append(f".optional({head}, \\.{p}),")
         else:
             rows.append(f".singular({head}, \\.{p}),")
-    table = (["[", *rows, "]"] if rows else [])
-    if shared:
-        table = table[:-1] + [table[-1] + " + " + " + ".join(shared)] if table else [" + ".join(shared)]
+    # The rows, then the rows of each hand-written oneof's type: `[...] + TesteeFailure.oneofMembers(...)`.
+    table = ["[", *rows, "]" + "".join(f" + {call}" for call in shared)] if rows else [" + ".join(shared)]
     lines += [f"    /// The fields of `{message.full_name}`: one row each.",
               f"    public static let fieldTable = FieldTable<{name}>(",
               f"        {swift_string(message.full_name)},"]
