@@ -166,10 +166,12 @@ import Testing
             return
         }
         #expect(cut.fixResults.map { $0.firstSequence...$0.lastSequence } == [1...2])
-        // Column 25, a LocationFix field of a later revision: rows rebuilt without it would lose it.
+        // The first future column, a LocationFix field of a later revision (empty): rows rebuilt without it would
+        // lose it. Its key is a two-byte varint (columns 16 to 2047).
         var later = Self.batch(11...14, batchId: 78)
         var compact = try CompactFixes(fixes: later.fixes)
-        compact.unknownFields = UnknownFields(rawBytes: [0xCA, 0x01, 0x00])
+        let key = FieldKey.make(CompactFixes.futureColumns.lowerBound, .lengthDelimited)
+        compact.unknownFields = UnknownFields(rawBytes: [UInt8(key & 0x7F) | 0x80, UInt8(key >> 7), 0x00])
         later.compactFixes = compact
         later.fixes = []
         guard case .answer(let held, _) = await store.receive(later, encodedSize: 200) else {
