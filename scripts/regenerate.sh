@@ -12,8 +12,12 @@
 #
 # What it covers, in order:
 #   1. Tests/Goldens/locationwire.descriptors.binpb   protoc --include_imports, every file of proto/
-#   2. scripts/codegen/generate.py (from proto/locationwire/v1 with its comments; its docstring lists the files):
+#   2. scripts/codegen/generate.py (from proto/locationwire/v1 and proto/locationwire/conformance/v1 with their
+#      comments; its docstring lists the files):
 #      Sources/LocationWire/Generated/*.swift         every message's struct and Field list, every enum
+#      Sources/LocationWireConformance/Generated/TesteeProtocol.swift
+#                                                     the testee protocol: every message's struct and FieldTable,
+#                                                     every enum
 #      Sources/LocationWire/Messages/LocationFix+Columns.swift
 #                                                     LocationFix's compact column mapping
 #      Sources/LocationWireValidation/Generated/ViolationCodes.swift
@@ -105,11 +109,11 @@ descriptors="$out/Tests/Goldens/locationwire.descriptors.binpb"
 protoc -Iproto --include_imports --descriptor_set_out="$descriptors" "${protos[@]}" || fail "protoc failed on proto/"
 
 step 2 "Swift, C++ and spec text per field (scripts/codegen/generate.py)"
-# The codec's declarations take their doc comments from the .proto comments: a descriptor set with source info, of
-# the wire protocol only (the conformance protocol is not generated).
-annotated="$tmp/locationwire-v1.descriptors.binpb"
-protoc -Iproto --include_imports --include_source_info --descriptor_set_out="$annotated" proto/locationwire/v1/*.proto ||
-  fail "protoc failed on proto/locationwire/v1"
+# The declarations take their doc comments from the .proto comments: a descriptor set with source info, of the wire
+# protocol and the testee protocol (the session formats are not generated).
+annotated="$tmp/generated-packages.descriptors.binpb"
+protoc -Iproto --include_imports --include_source_info --descriptor_set_out="$annotated" proto/locationwire/v1/*.proto \
+  proto/locationwire/conformance/v1/*.proto || fail "protoc failed on proto/locationwire/v1 or conformance/v1"
 # It prints the paths it wrote, relative to $out.
 python3 scripts/codegen/generate.py --descriptors "$annotated" --out "$out" >"$tmp/codegen.list" ||
   fail "scripts/codegen/generate.py failed"

@@ -139,7 +139,7 @@ struct SessionScript {
 
     /// The device tries to send batch `batchId`; `batch` states what it must carry, nil that nothing goes out.
     mutating func send(_ batchId: UInt64, bootId: UInt64 = bootA, _ batch: ExpectedBatch?) {
-        add(.send(batchId: batchId), clocked: true, bootId: bootId)
+        add(.sendBatchId(batchId), clocked: true, bootId: bootId)
         expect {
             if let batch { $0.batch = batch } else { $0.nothingSent = true }
         }
@@ -156,7 +156,7 @@ struct SessionScript {
     }
 
     mutating func giveUp(_ batchId: UInt64) {
-        add(.giveUp(batchId: batchId), clocked: true)
+        add(.giveUpBatchId(batchId), clocked: true)
     }
 
     /// Expects the fixes (and events) the device holds after the last step.

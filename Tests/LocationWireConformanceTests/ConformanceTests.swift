@@ -79,7 +79,7 @@ import Testing
 
     @Test func outdatedTesteesFailLoudly() {
         var request = VectorRequest(
-            vectorId: "x", messageType: "LocationFix", input: .binary([]), checks: [TesteeCheck(rawValue: 99)])
+            vectorId: "x", messageType: "LocationFix", input: .binaryInput([]), checks: [TesteeCheck(rawValue: 99)])
         #expect(BuiltinTestee().run(request).result == .runtimeError("unknown check 99; update the testee"))
         request.checks = []
         request.unknownFields = UnknownFields(rawBytes: [0xF8, 0x06, 0x01])

@@ -16,18 +16,11 @@ import Testing
 @Suite struct EveryFieldTests {
     static let goldens = RepositoryData.goldens
 
-    /// Every message type written in Swift: locationwire.v1 from the registry, plus the conformance protocol
-    /// (locationwire.conformance.v1) and the session engines' persisted states (locationwire.session.v1), which
-    /// have no registry of their own.
+    /// Every message type written in Swift: locationwire.v1 from the registry, the conformance protocol
+    /// (locationwire.conformance.v1, generated with its list of types) and the session engines' persisted states
+    /// (locationwire.session.v1), which have no registry of their own.
     static let implementations: [any LocationWireMessage.Type] =
-        MessageRegistry.allTypes + [
-            TesteeRequest.self, TesteeResponse.self, HelloRequest.self, HelloResponse.self, VectorRequest.self,
-            VectorResponse.self, DecodedOutput.self, ParseErrorReport.self, ReportedViolation.self,
-            SessionRequest.self, SessionStep.self, SessionResponse.self, SessionStepResult.self, LedgerRequest.self,
-            LedgerBatch.self, LedgerResponse.self, InstallationState.self, SequenceRange.self,
-            RecordingRequest.self, UploadAttemptResult.self, RecordingResponse.self, RecordedFix.self,
-            DroppedFix.self, UploadAttempt.self, FenceRequest.self, FenceStep.self, FenceArming.self,
-            FenceResponse.self, PlanningRequest.self, PlanningResponse.self, ArmingRequest.self, ArmingResponse.self,
+        MessageRegistry.allTypes + TesteeProtocol.allTypes + [
             UploadQueue.self, BatchRecord.self, IngestLedger.self, InstallationRecord.self,
         ]
     static let typeNames = implementations.map { $0.fullMessageName }

@@ -96,11 +96,11 @@ import Testing
     @Test func theOneofMemberWrittenLastWins() throws {
         let input = try Self.decode(
             VectorRequest.self, W.lengthDelimited(3, [1]), W.lengthDelimited(4, Array("{}".utf8)))
-        #expect(input.input == .json("{}"))
+        #expect(input.input == .jsonInput("{}"))
 
         let step = try Self.decode(
             SessionStep.self, W.lengthDelimited(1, LocationFix().serializedBytes()), W.tag(7, 1) + W.fixed64(5))
-        #expect(step.action == .send(batchId: 5))
+        #expect(step.action == .sendBatchId(5))
 
         let failure = try Self.decode(
             SessionResponse.self, W.lengthDelimited(3, Array("no".utf8)), W.lengthDelimited(4, Array("bug".utf8)))

@@ -14,11 +14,18 @@
   Benchmarks/peers/generated/bench_cpp_fields.inc
   proto/README.md                                      its generated spans (<!-- codegen:NAME -->...<!-- /codegen -->)
 
-for package locationwire.v1 only. Swift-specific representation choices are in overrides.py. Run through
-scripts/regenerate.sh, which makes the descriptor set and, with --check, compares the output with what is committed.
+from package locationwire.v1, and from locationwire.conformance.v1 (the testee protocol):
+
+  Sources/LocationWireConformance/Generated/TesteeProtocol.swift
+                                                       every message's struct, its oneofs' enums and its FieldTable;
+                                                       every enum; the list of message types
+
+Swift-specific representation choices are in overrides.py. Run through scripts/regenerate.sh, which makes the
+descriptor set and, with --check, compares the output with what is committed.
 
   generate.py --descriptors SET [--root DIR] [--out DIR]
-      SET   a descriptor set of proto/locationwire/v1/*.proto from protoc --include_source_info --include_imports
+      SET   a descriptor set of proto/locationwire/v1/*.proto and proto/locationwire/conformance/v1/*.proto from
+            protoc --include_source_info --include_imports
       DIR   the repository (default: the one this script is in); --out writes the same paths under another folder
       Prints the paths written, relative to the output folder, one a line.
   generate.py --descriptors SET --verify-lines
@@ -42,6 +49,7 @@ import swift_gen  # noqa: E402
 COLUMNS_FILE = "Sources/LocationWire/Messages/LocationFix+Columns.swift"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SPEC = "proto/README.md"
+TESTEE_FILE = "Sources/LocationWireConformance/Generated/TesteeProtocol.swift"
 
 
 def swift_format(text, root, name):
@@ -56,9 +64,10 @@ def swift_format(text, root, name):
     return result.stdout
 
 
-def outputs(schema, root):
+def outputs(schema, testee, root):
     spec = open(os.path.join(root, SPEC), encoding="utf-8").read()
     swift = {
+        TESTEE_FILE: swift_gen.testee_file(testee),
         "Sources/LocationWire/Generated/Messages.swift": swift_gen.messages_file(schema),
         "Sources/LocationWire/Generated/Enums.swift": swift_gen.enums_file(schema),
         # Beside CompactFixes+Rows.swift rather than in Generated/: its expansion loops inline storeColumn, and the
@@ -116,7 +125,7 @@ def main():
         schema = model.load(args.descriptors)
         if args.verify_lines:
             return 0 if verify_lines(schema, args.root) else 1
-        files = outputs(schema, args.root)
+        files = outputs(schema, model.load(args.descriptors, model.TESTEE_PACKAGE), args.root)
     except (model.SchemaError, spec_gen.SpecError, RuntimeError, OSError) as error:
         print(f"generate.py: {error}", file=sys.stderr)
         return 2

@@ -1,5 +1,6 @@
-"""The schema of package locationwire.v1 as the generators need it, read from a descriptor set that protoc made
-with --include_source_info (for the comments, which are the specification) and --include_imports.
+"""The schema of one package of proto/ as the generators need it (locationwire.v1, the wire protocol, or
+locationwire.conformance.v1, the testee protocol), read from a descriptor set that protoc made with
+--include_source_info (for the comments, which are the specification) and --include_imports.
 
 Everything Swift-specific about a name or a type is decided here once, from the mechanical mapping and the one
 overrides table (overrides.py), so that every generator (messages, columns, hand-written line hints) agrees."""
@@ -11,6 +12,7 @@ from google.protobuf import descriptor_pb2
 import overrides
 
 PACKAGE = "locationwire.v1"
+TESTEE_PACKAGE = "locationwire.conformance.v1"
 FieldDescriptor = descriptor_pb2.FieldDescriptorProto
 
 # The .proto scalar types, by descriptor type number: (.proto name, also the FieldDeclaration case; Swift type).
@@ -46,6 +48,11 @@ def lower_camel(snake):
     return words[0] + "".join(word[:1].upper() + word[1:] for word in words[1:])
 
 
+def upper_camel(snake):
+    """`result` -> `Result`, `parse_error` -> `ParseError`: a Swift type name made from a .proto name."""
+    return "".join(word[:1].upper() + word[1:] for word in snake.split("_"))
+
+
 def upper_snake(camel):
     """`CoordinateDatum` -> `COORDINATE_DATUM`: the prefix every value of the enum carries."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", camel).upper()
@@ -77,6 +84,7 @@ class Enum:
     file: str  # proto/locationwire/v1/location_fix.proto
     doc: list
     values: list
+    swift_name: str = ""  # the name by default, another by override (Feature -> TesteeFeature)
 
 
 @dataclass
@@ -93,6 +101,7 @@ class Field:
     element_type: str  # the Swift type of one value: Int32, FixReason, Circle
     doc_note: list = dataclass_field(default_factory=list)  # what an override adds to the comment
     enum: Enum = None  # the enum type, for an enum field
+    oneof: "Oneof" = None  # the real oneof it is a member of (label "oneof")
 
     @property
     def full_name(self):
@@ -100,8 +109,14 @@ class Field:
 
     @property
     def type_name(self):
-        """The Swift name of an enum or message type (the last component of its full name)."""
+        """The name of an enum or message type (the last component of its full name): also its Swift and C++ name in
+        locationwire.v1 (`element_type` is the Swift name in any package)."""
         return self.proto_type.rsplit(".", 1)[-1]
+
+    @property
+    def kind_name(self):
+        """The FieldKind a FieldTable row names: `.uint32`, `.string`, `.enumeration`, `.message`."""
+        return {"enum": ".enumeration", "message": ".message"}.get(self.kind, "." + self.proto_type)
 
     @property
     def swift_type(self):
@@ -137,6 +152,35 @@ class Field:
 
 
 @dataclass
+class Oneof:
+    """A real oneof (not the `oneof optional_<name>` form of explicit presence): one optional property whose Swift
+    enum has a case per member."""
+    message: "Message"
+    name: str  # result
+    doc: list
+    members: list = dataclass_field(default_factory=list)  # its Fields, in number order
+    hand_written: dict = None  # its overrides.HAND_WRITTEN_ONEOFS entry: a Swift type declared by hand
+
+    @property
+    def full_name(self):
+        return f"{self.message.full_name}.{self.name}"
+
+    @property
+    def property_name(self):
+        return lower_camel(self.name)
+
+    @property
+    def swift_type(self):
+        """The enum's name: generated inside the message (`VectorResponse.Result`), or the hand-written type."""
+        return self.hand_written["swift_type"] if self.hand_written else upper_camel(self.name)
+
+    @property
+    def number(self):
+        """Where its property stands among the fields: at its first member."""
+        return self.members[0].number
+
+
+@dataclass
 class Message:
     name: str
     full_name: str
@@ -144,9 +188,23 @@ class Message:
     doc: list
     fields: list
     reserved_ranges: list  # (first, last), inclusive
+    swift_name: str = ""  # the name by default, another by override (ParseError -> ParseErrorReport)
+    oneofs: list = dataclass_field(default_factory=list)  # its real oneofs, by their first member's number
 
     def field(self, name):
         return next((f for f in self.fields if f.name == name), None)
+
+    @property
+    def properties(self):
+        """The stored properties in field-number order: a Field, or a Oneof (which stands for all its members) at
+        its first member."""
+        out = []
+        for field in self.fields:
+            if field.oneof is None:
+                out.append(field)
+            elif field is field.oneof.members[0]:
+                out.append(field.oneof)
+        return out
 
     @property
     def hand_written_struct(self):
@@ -155,85 +213,121 @@ class Message:
 
 @dataclass
 class Schema:
+    package: str
     messages: list
     enums: list
-    compact_columns: list  # the LocationFix fields, in column order: column N is LocationFix field N
-    future_columns: tuple  # (first, last): the CompactFixes numbers kept for columns of later fields
+    compact_columns: list  # locationwire.v1: the LocationFix fields, in column order (column N is field N)
+    future_columns: tuple  # locationwire.v1: (first, last), the CompactFixes numbers kept for later columns
 
     def message(self, full_name):
         return next(m for m in self.messages if m.full_name == full_name)
 
 
-def load(descriptor_set_path):
-    files = descriptor_pb2.FileDescriptorSet.FromString(open(descriptor_set_path, "rb").read())
-    files = sorted((f for f in files.file if f.package == PACKAGE), key=lambda f: f.name)
+def load(descriptor_set_path, package=PACKAGE):
+    """The schema of `package`. The set must hold the files it imports too: a field may name a type of another
+    package (the testee protocol's fields hold locationwire.v1 messages)."""
+    every_file = descriptor_pb2.FileDescriptorSet.FromString(open(descriptor_set_path, "rb").read()).file
+    files = sorted((f for f in every_file if f.package == package), key=lambda f: f.name)
     if not files:
-        raise SchemaError(f"the descriptor set has no file of package {PACKAGE}")
+        raise SchemaError(f"the descriptor set has no file of package {package}")
     if not any(f.source_code_info.location for f in files):
         raise SchemaError("the descriptor set has no comments: make it with protoc --include_source_info")
-    enums, messages, raw_fields = {}, [], []
+    # Every enum of the set, and the Swift name of every type, by full name: what a field of another package's
+    # type needs (an enum field's default is the enum's first value).
+    enums, swift_names = {}, {}
+    for file in every_file:
+        locations = {tuple(loc.path): loc for loc in file.source_code_info.location}
+        for index, enum in enumerate(file.enum_type):
+            enums[f"{file.package}.{enum.name}"] = _enum(file, index, enum, locations)
+        for descriptor in file.message_type:
+            full_name = f"{file.package}.{descriptor.name}"
+            swift_names[full_name] = overrides.SWIFT_NAMES.get(full_name, descriptor.name)
+    swift_names.update({name: enum.swift_name for name, enum in enums.items()})
+    messages, raw_fields = [], []
     for file in files:
         locations = {tuple(loc.path): loc for loc in file.source_code_info.location}
         path = "proto/" + file.name
-        for index, enum in enumerate(file.enum_type):
-            prefix = upper_snake(enum.name) + "_"
-            values = []
-            for value_index, value in enumerate(enum.value):
-                if not value.name.startswith(prefix):
-                    raise SchemaError(f"{enum.name}.{value.name} does not start with {prefix}")
-                values.append(EnumValue(value.name, value.number, lower_camel(value.name[len(prefix):]),
-                                        comment(locations.get((5, index, 2, value_index)))))
-            if not values or values[0].number != 0:
-                raise SchemaError(f"{enum.name}: the first value must be the 0 value, *_UNSPECIFIED")
-            full_name = f"{PACKAGE}.{enum.name}"
-            enums[full_name] = Enum(enum.name, full_name, path, comment(locations.get((5, index))), values)
         for index, descriptor in enumerate(file.message_type):
             if descriptor.nested_type or descriptor.enum_type:
                 raise SchemaError(f"{descriptor.name}: nested types are not supported")
-            message = Message(descriptor.name, f"{PACKAGE}.{descriptor.name}", path,
-                              comment(locations.get((4, index))), [],
-                              [(r.start, r.end - 1) for r in descriptor.reserved_range])
+            full_name = f"{package}.{descriptor.name}"
+            message = Message(descriptor.name, full_name, path, comment(locations.get((4, index))), [],
+                              [(r.start, r.end - 1) for r in descriptor.reserved_range], swift_names[full_name])
             messages.append(message)
+            oneofs = {}  # the real oneofs, by index in the descriptor
+            for oneof_index, oneof in enumerate(descriptor.oneof_decl):
+                members = [f.name for f in descriptor.field if f.HasField("oneof_index")
+                           and f.oneof_index == oneof_index]
+                if len(members) != 1 or oneof.name != "optional_" + members[0]:
+                    if package == PACKAGE:
+                        raise SchemaError(f"{descriptor.name}: oneof {oneof.name} is not the explicit-presence form "
+                                          f"optional_<name> (real oneofs are not supported in {PACKAGE}, whose "
+                                          "codec is hand-written)")
+                    oneofs[oneof_index] = Oneof(message, oneof.name, comment(locations.get((4, index, 8, oneof_index))))
+            message.oneofs = list(oneofs.values())
             for field_index, descriptor_field in enumerate(descriptor.field):
                 doc = comment(locations.get((4, index, 2, field_index)))
-                if not doc and descriptor_field.HasField("oneof_index"):
+                in_oneof = descriptor_field.HasField("oneof_index")
+                oneof = oneofs.get(descriptor_field.oneof_index) if in_oneof else None
+                if not doc and in_oneof and oneof is None:
                     # `oneof optional_<name> { ... }` carries the comment of its one field.
                     doc = comment(locations.get((4, index, 8, descriptor_field.oneof_index)))
-                raw_fields.append((message, descriptor, descriptor_field, doc))
+                raw_fields.append((message, descriptor_field, doc, oneof))
     messages.sort(key=lambda m: m.name)
-    for message, descriptor, raw, doc in raw_fields:
-        message.fields.append(_field(message, descriptor, raw, doc, enums))
+    for message, raw, doc, oneof in raw_fields:
+        field = _field(message, raw, doc, enums, swift_names, oneof)
+        message.fields.append(field)
+        if oneof:
+            oneof.members.append(field)
     for message in messages:
         message.fields.sort(key=lambda f: f.number)
-    _check_overrides(messages)
-    schema = Schema(messages, sorted(enums.values(), key=lambda e: e.name), *_compact_columns(messages))
-    return schema
+        for oneof in message.oneofs:
+            oneof.members.sort(key=lambda f: f.number)
+            oneof.hand_written = _hand_written_oneof(oneof)
+        message.oneofs.sort(key=lambda o: o.number)
+    _check_overrides(every_file, enums)
+    package_enums = sorted((e for e in enums.values() if e.full_name.rsplit(".", 1)[0] == package),
+                           key=lambda e: e.name)
+    columns = _compact_columns(messages) if package == PACKAGE else ([], None)
+    return Schema(package, messages, package_enums, *columns)
 
 
-def _field(message, descriptor, raw, doc, enums):
+def _enum(file, index, enum, locations):
+    prefix = upper_snake(enum.name) + "_"
+    full_name = f"{file.package}.{enum.name}"
+    values = []
+    for value_index, value in enumerate(enum.value):
+        if not value.name.startswith(prefix):
+            raise SchemaError(f"{enum.name}.{value.name} does not start with {prefix}")
+        swift_name = overrides.SWIFT_NAMES.get(f"{full_name}.{value.name}", lower_camel(value.name[len(prefix):]))
+        values.append(EnumValue(value.name, value.number, swift_name,
+                                comment(locations.get((5, index, 2, value_index)))))
+    if not values or values[0].number != 0:
+        raise SchemaError(f"{enum.name}: the first value must be the 0 value, *_UNSPECIFIED")
+    return Enum(enum.name, full_name, "proto/" + file.name, comment(locations.get((5, index))), values,
+                overrides.SWIFT_NAMES.get(full_name, enum.name))
+
+
+def _field(message, raw, doc, enums, swift_names, oneof):
     if raw.label == FieldDescriptor.LABEL_REPEATED:
         label = "repeated"
+    elif oneof is not None:
+        label = "oneof"
     elif raw.HasField("oneof_index"):
-        oneof = descriptor.oneof_decl[raw.oneof_index].name
-        if oneof != "optional_" + raw.name:
-            raise SchemaError(f"{message.name}.{raw.name}: oneof {oneof} is not the explicit-presence form "
-                              f"optional_{raw.name} (real oneofs are not supported)")
-        label = "optional"
+        label = "optional"  # oneof optional_<name>: explicit presence
     else:
         label = "singular"
-    if raw.type == FieldDescriptor.TYPE_ENUM:
-        kind, proto_type = "enum", raw.type_name.lstrip(".")
-        element = proto_type.rsplit(".", 1)[-1]
-    elif raw.type == FieldDescriptor.TYPE_MESSAGE:
-        kind, proto_type = "message", raw.type_name.lstrip(".")
-        element = proto_type.rsplit(".", 1)[-1]
+    if raw.type in (FieldDescriptor.TYPE_ENUM, FieldDescriptor.TYPE_MESSAGE):
+        kind = "enum" if raw.type == FieldDescriptor.TYPE_ENUM else "message"
+        proto_type = raw.type_name.lstrip(".")
+        element = swift_names[proto_type]
     elif raw.type in SCALARS:
         kind = "scalar"
         proto_type, element = SCALARS[raw.type]
     else:
         raise SchemaError(f"{message.name}.{raw.name}: type {raw.type} (groups?) is not supported")
     name = lower_camel(raw.name)
-    field = Field(message, raw.name, raw.number, proto_type, kind, label, doc, name, name, element)
+    field = Field(message, raw.name, raw.number, proto_type, kind, label, doc, name, name, element, oneof=oneof)
     if kind == "enum":
         field.enum = enums[proto_type]
     override = overrides.FIELDS.get(field.full_name)
@@ -244,15 +338,34 @@ def _field(message, descriptor, raw, doc, enums):
     return field
 
 
-def _check_overrides(messages):
-    known = {f.full_name for m in messages for f in m.fields}
-    for name in overrides.FIELDS:
-        if name not in known:
-            raise SchemaError(f"overrides.FIELDS names {name}, which proto/ does not have")
-    names = {m.full_name for m in messages}
-    for name in overrides.HAND_WRITTEN_STRUCTS:
-        if name not in names:
-            raise SchemaError(f"overrides.HAND_WRITTEN_STRUCTS names {name}, which proto/ does not have")
+def _hand_written_oneof(oneof):
+    """The overrides.HAND_WRITTEN_ONEOFS entry of `oneof` (by its full name, else by its name), checked against its
+    members; None when its enum is generated."""
+    entry = overrides.HAND_WRITTEN_ONEOFS.get(oneof.full_name) or overrides.HAND_WRITTEN_ONEOFS.get(oneof.name)
+    if entry is None:
+        return None
+    members = [(f.name, f.proto_type) for f in oneof.members]
+    if members != list(entry["members"].items()):
+        raise SchemaError(f"{oneof.full_name}: its members {members} are not those of {entry['swift_type']}, "
+                          f"{list(entry['members'].items())} (overrides.HAND_WRITTEN_ONEOFS)")
+    return entry
+
+
+def _check_overrides(files, enums):
+    """Every override names something the descriptor set has."""
+    messages = {f"{file.package}.{m.name}": m for file in files for m in file.message_type}
+    fields = {f"{name}.{f.name}" for name, m in messages.items() for f in m.field}
+    oneofs = {f"{name}.{o.name}" for name, m in messages.items() for o in m.oneof_decl}
+    values = {f"{name}.{v.name}" for name, e in enums.items() for v in e.values}
+    checks = [("FIELDS", overrides.FIELDS, fields), ("HAND_WRITTEN_STRUCTS", overrides.HAND_WRITTEN_STRUCTS, messages),
+              ("SWIFT_NAMES", overrides.SWIFT_NAMES, set(messages) | set(enums) | values),
+              ("MEMBERWISE_INITS", overrides.MEMBERWISE_INITS, messages),
+              ("HAND_WRITTEN_ONEOFS", overrides.HAND_WRITTEN_ONEOFS,
+               oneofs | {name.rsplit(".", 1)[-1] for name in oneofs})]
+    for table, names, known in checks:
+        for name in names:
+            if name not in known:
+                raise SchemaError(f"overrides.{table} names {name}, which proto/ does not have")
 
 
 def _compact_columns(messages):

@@ -28,3 +28,34 @@ extension BehaviorResponse {
         self.failure = failure
     }
 }
+
+// The four kinds: the feature each needs, and where its request and its response stand in the envelopes.
+
+extension RecordingRequest: BehaviorRequest {
+    public static let feature = TesteeFeature.recording
+    public var envelopeKind: TesteeRequest.Kind { .recording(self) }
+    public static func response(in kind: TesteeResponse.Kind) -> RecordingResponse? { kind.recording }
+}
+
+extension FenceRequest: BehaviorRequest {
+    public static let feature = TesteeFeature.fences
+    public var envelopeKind: TesteeRequest.Kind { .fences(self) }
+    public static func response(in kind: TesteeResponse.Kind) -> FenceResponse? { kind.fences }
+}
+
+extension PlanningRequest: BehaviorRequest {
+    public static let feature = TesteeFeature.planning
+    public var envelopeKind: TesteeRequest.Kind { .planning(self) }
+    public static func response(in kind: TesteeResponse.Kind) -> PlanningResponse? { kind.planning }
+}
+
+extension ArmingRequest: BehaviorRequest {
+    public static let feature = TesteeFeature.arming
+    public var envelopeKind: TesteeRequest.Kind { .arming(self) }
+    public static func response(in kind: TesteeResponse.Kind) -> ArmingResponse? { kind.arming }
+}
+
+extension RecordingResponse: BehaviorResponse {}
+extension FenceResponse: BehaviorResponse {}
+extension PlanningResponse: BehaviorResponse {}
+extension ArmingResponse: BehaviorResponse {}

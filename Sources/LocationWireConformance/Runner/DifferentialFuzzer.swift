@@ -166,7 +166,7 @@ public final class DifferentialFuzzer {
         var checks: [TesteeCheck] = [.binaryOutput]
         if testeeFeatures.contains(.jsonOutput) { checks.append(.jsonOutput) }
         let request = VectorRequest(
-            vectorId: id, messageType: type.fullMessageName, input: .binary(input), checks: checks)
+            vectorId: id, messageType: type.fullMessageName, input: .binaryInput(input), checks: checks)
         guard let expected = referenceResponse(request) else {
             return .finding(signature: "reference-failed", detail: "the reference crashed or hung")
         }
@@ -199,7 +199,7 @@ public final class DifferentialFuzzer {
             var signature = "verdict.testee-rejects"
             for cleared in Self.clearingTenthVarintByteHighBits(input) {
                 var clearedRequest = request
-                clearedRequest.input = .binary(cleared)
+                clearedRequest.input = .binaryInput(cleared)
                 if case .decoded(let clearedOutput)? = referenceResponse(clearedRequest)?.result,
                     referenceOutput.jsonOutput.isEmpty
                         ? clearedOutput.binaryOutput == referenceOutput.binaryOutput

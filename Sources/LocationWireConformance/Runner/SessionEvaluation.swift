@@ -38,7 +38,7 @@ public enum SessionEvaluation {
         }
         var problems: [String] = []
         for (index, (step, result)) in zip(request.steps, response.steps).enumerated() {
-            guard case .send(let batchId) = step.action, let batch = result.batch else { continue }
+            guard case .sendBatchId(let batchId) = step.action, let batch = result.batch else { continue }
             let stated = (batch.deviceId, batch.installId, batch.batchId, batch.bootId, batch.sentAtMs)
             if stated != (request.deviceId, request.installId, batchId, step.bootId, step.nowMs) {
                 problems.append(

@@ -19,10 +19,10 @@ struct VectorEvaluation {
         let input: VectorRequest.Input
         if let hex = vector.inputHex {
             guard features.contains(.binaryInput) else { return .unsupported("no binary input") }
-            input = .binary(Hex.decode(hex) ?? [])
+            input = .binaryInput(Hex.decode(hex) ?? [])
         } else {
             guard features.contains(.jsonInput) else { return .unsupported("no JSON input") }
-            input = .json(vector.inputJSON ?? "")
+            input = .jsonInput(vector.inputJSON ?? "")
         }
         var checks: [TesteeCheck] = []
         if isSemantic {

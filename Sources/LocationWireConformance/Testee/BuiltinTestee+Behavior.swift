@@ -60,7 +60,7 @@ extension BuiltinTestee {
         engine.arm(request.regions)
         var response = FenceResponse()
         for step in request.steps {
-            switch step.action {
+            switch step.step {
             case .fix(let fix): engine.evaluate(fix, into: &response.events)
             case .arm(let arming):
                 engine.disarm(arming.disarmRegionIds)

@@ -37,11 +37,11 @@ extension BuiltinTestee {
             case .updateDeviceStatus(let status): queue.update(status)
             case .updateArmedRegions(let armed): queue.update(armed)
             case .discardOldestFixes(let count): queue.discardOldestFixes(Int(count))
-            case .send(let batchId):
+            case .sendBatchId(let batchId):
                 result.batch = queue.nextBatch(batchId: batchId, bootId: step.bootId, nowMs: step.nowMs)
             case .ack(let ack): Self.report(queue.apply(ack, nowMs: step.nowMs), in: &result)
             case .ackBytes(let bytes): Self.report(queue.apply(ackBytes: bytes, nowMs: step.nowMs), in: &result)
-            case .giveUp(let batchId): queue.giveUp(batchId: batchId, nowMs: step.nowMs)
+            case .giveUpBatchId(let batchId): queue.giveUp(batchId: batchId, nowMs: step.nowMs)
             case nil: return failure("step \(index) has no action")
             }
             result.heldFixSequences = queue.fixes.map(\.sequence)

@@ -64,13 +64,13 @@ public struct BuiltinTestee: Sendable {
         }
         let message: any LocationWireMessage
         switch request.input {
-        case .binary(let bytes):
+        case .binaryInput(let bytes):
             do {
                 message = try codec.decodeBinary(bytes)
             } catch {
                 return answer(.parseError(Self.report(error)))
             }
-        case .json(let text):
+        case .jsonInput(let text):
             do {
                 message = try codec.decodeJSON(Array(text.utf8))
             } catch {

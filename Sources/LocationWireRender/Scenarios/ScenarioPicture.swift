@@ -98,9 +98,9 @@ public enum ScenarioPicture {
         _ vector: Vector, _ request: FenceRequest, actual: FenceResponse?, implementation: String
     ) -> TrackPicture {
         var picture = TrackPicture(title: vector.id)
-        picture.setTrack(request.steps.compactMap { if case .fix(let fix) = $0.action { fix } else { nil } })
+        picture.setTrack(request.steps.compactMap { if case .fix(let fix) = $0.step { fix } else { nil } })
         let armedLater = request.steps.flatMap { step -> [Region] in
-            if case .arm(let arming) = step.action { arming.regions } else { [] }
+            if case .arm(let arming) = step.step { arming.regions } else { [] }
         }
         var regions: [Region] = []
         for region in request.regions + armedLater

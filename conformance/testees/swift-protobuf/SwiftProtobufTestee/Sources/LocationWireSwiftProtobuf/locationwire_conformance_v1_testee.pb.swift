@@ -44,6 +44,7 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
+/// What a testee declares it supports (HelloResponse.features).
 public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -155,6 +156,7 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
 
 }
 
+/// What the runner asks a testee to produce from a vector's input (VectorRequest.checks).
 public nonisolated enum Locationwire_Conformance_V1_Check: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -311,6 +313,7 @@ public nonisolated enum Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf
 
 }
 
+/// What the runner sends: one request, of one kind.
 public nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -399,6 +402,7 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
   public init() {}
 }
 
+/// What the testee answers: one response, of the request's kind.
 public nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -574,6 +578,7 @@ public nonisolated struct Locationwire_Conformance_V1_VectorRequest: Sendable {
   public init() {}
 }
 
+/// The testee's answer to one vector.
 public nonisolated struct Locationwire_Conformance_V1_VectorResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -637,6 +642,7 @@ public nonisolated struct Locationwire_Conformance_V1_VectorResponse: Sendable {
   public init() {}
 }
 
+/// The outputs a testee produced from an input it accepted.
 public nonisolated struct Locationwire_Conformance_V1_Decoded: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -665,6 +671,7 @@ public nonisolated struct Locationwire_Conformance_V1_Decoded: Sendable {
   public init() {}
 }
 
+/// The testee rejected the input.
 public nonisolated struct Locationwire_Conformance_V1_ParseError: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -870,6 +877,7 @@ public nonisolated struct Locationwire_Conformance_V1_SessionStep: Sendable {
   public init() {}
 }
 
+/// What each step of a session did.
 public nonisolated struct Locationwire_Conformance_V1_SessionResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1066,6 +1074,7 @@ public nonisolated struct Locationwire_Conformance_V1_LedgerBatch: Sendable {
   public init() {}
 }
 
+/// The server's ack to each batch, and what it keeps of each installation.
 public nonisolated struct Locationwire_Conformance_V1_LedgerResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1246,6 +1255,7 @@ public nonisolated struct Locationwire_Conformance_V1_UploadAttemptResult: Senda
   public init() {}
 }
 
+/// What was recorded, dropped and uploaded.
 public nonisolated struct Locationwire_Conformance_V1_RecordingResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1297,6 +1307,7 @@ public nonisolated struct Locationwire_Conformance_V1_RecordingResponse: Sendabl
   public init() {}
 }
 
+/// A delivered fix that was recorded, and the reason it was recorded with.
 public nonisolated struct Locationwire_Conformance_V1_RecordedFix: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1312,6 +1323,7 @@ public nonisolated struct Locationwire_Conformance_V1_RecordedFix: Sendable {
   public init() {}
 }
 
+/// A delivered fix that was dropped, and the code of the stage that dropped it.
 public nonisolated struct Locationwire_Conformance_V1_DroppedFix: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1390,6 +1402,7 @@ public nonisolated struct Locationwire_Conformance_V1_FenceRequest: Sendable {
   fileprivate var _policy: Locationwire_V1_TrackingPolicy? = nil
 }
 
+/// A fix delivered, or regions armed and disarmed.
 public nonisolated struct Locationwire_Conformance_V1_FenceStep: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1446,6 +1459,7 @@ public nonisolated struct Locationwire_Conformance_V1_FenceArming: Sendable {
   public init() {}
 }
 
+/// What the fence engine reported.
 public nonisolated struct Locationwire_Conformance_V1_FenceResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1542,6 +1556,7 @@ public nonisolated struct Locationwire_Conformance_V1_PlanningRequest: @unchecke
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
+/// The assignment the planner made.
 public nonisolated struct Locationwire_Conformance_V1_PlanningResponse: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1645,6 +1660,7 @@ public nonisolated struct Locationwire_Conformance_V1_ArmingRequest: @unchecked 
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
+/// What the device arms, and what fails.
 public nonisolated struct Locationwire_Conformance_V1_ArmingResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1693,6 +1709,7 @@ public nonisolated struct Locationwire_Conformance_V1_ArmingResponse: Sendable {
   fileprivate var _armed: Locationwire_V1_ArmedRegions? = nil
 }
 
+/// One broken rule, as a testee reports it.
 public nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
