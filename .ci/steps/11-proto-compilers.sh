@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: proto/ compiles with protoc (C++, Python) and protoc-c, and the C compiles with -Wall -Werror
 source .ci/lib.sh
 gen=$(mktemp -d)

@@ -1,4 +1,5 @@
 # tier: full
+# lane: packages
 # what: The Server package (Hummingbird, GRDB, postgres-nio) builds without warnings in its own code; its tests pass on SQLite and PostgreSQL
 source .ci/lib.sh
 LOCWIRE_TEST_POSTGRES_URL=$(Server/scripts/start-postgres.sh)

@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: Fixtures: every scenario generates valid, reproducible batches
 source .ci/lib.sh
 locwire=$(locwire_release)

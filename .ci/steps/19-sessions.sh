@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: Sessions: 100,000 simulated faulty sessions break no invariant, and the ack-scope mutant is caught
 source .ci/lib.sh
 locwire=$(locwire_release)

@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: Session and ledger vectors against python-session, the second implementation written from the spec text
 source .ci/lib.sh
 conformance/testees/python-session/build.sh >/dev/null

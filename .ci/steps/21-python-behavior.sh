@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: Semantic and behaviour vectors against python-behavior, the second implementation written from the spec text
 source .ci/lib.sh
 # Every vector whose expectation comes from the Swift validator or engines must also be what an independent reading

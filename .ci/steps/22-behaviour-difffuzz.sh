@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: Differential fuzzing of the behaviour engines: random scenarios, the Swift engines against the Python reading
 source .ci/lib.sh
 out=$(mktemp)

@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: The behaviour commands on a real GPX track, as a new user runs them
 source .ci/lib.sh
 locwire=$(locwire_release)

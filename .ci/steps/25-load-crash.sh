@@ -1,4 +1,5 @@
 # tier: full
+# lane: packages
 # what: Load and crash, short forms: devices upload through serve, every acknowledged fix stored once; kill -9 soak, 0 lost
 source .ci/lib.sh
 # The full runs (1,000 devices for 60 s, the sqlite3 CLI limit, a 2-minute soak) are scripts whose figures are

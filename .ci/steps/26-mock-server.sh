@@ -1,4 +1,5 @@
 # tier: full
+# lane: packages
 # what: Mock server: passes a correct upload client, catches one that deletes on any 2xx
 source .ci/lib.sh
 LOCWIRE_SERVER="$(locwire_server)" Server/scripts/mock-server-demo.sh

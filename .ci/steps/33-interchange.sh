@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: Import, export, compact, expand and stats as a new user runs them: the real track and the samples to a batch, validated, exported to each format and imported back
 source .ci/lib.sh
 locwire=$(locwire_release)

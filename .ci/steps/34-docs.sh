@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: API documentation: DocC for LocationWire, LocationWireValidation and LocationWireJSON, warnings as errors
 source .ci/lib.sh
 # A broken ``symbol`` link or <doc:article> fails the build; the articles' code runs in DocumentationSnippetTests.

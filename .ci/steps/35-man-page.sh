@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: Man page and shell completions from swift-argument-parser: not empty, the page renders with no warning
 source .ci/lib.sh
 manual=$(mktemp -d)

@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: Browser: the HTML outputs in headless Chromium (not blank, track colour at the fixes, script works, no console errors)
 source .ci/lib.sh
 # The checker first proves it can fail (a JavaScript error, console.error, a network resource, a hidden, recoloured

@@ -1,4 +1,5 @@
 # tier: full
+# lane: packages
 # what: Benchmarks: every harness and the driver build, one quick run through the protocol (figures not kept; every cross-check must pass)
 source .ci/lib.sh
 out=$(mktemp -d)

@@ -1,4 +1,5 @@
 # tier: full
+# lane: root
 # what: Conformance: build the peer testees (C++, C, upb, Python, Go, Java, swift-protobuf), run every implementation, RESULTS.md current
 source .ci/lib.sh
 LOCWIRE_SERVER="$(locwire_server)" conformance/run-all.sh "$(locwire_release)"
