@@ -6,10 +6,11 @@
 # the new field and rules reached the vectors. It fails when the document and the code part ways: a block that no
 # longer applies, a step the document forgot, a check that no longer passes.
 #
-#   scripts/walkthrough.sh              in a scratch clone of HEAD (a build from scratch: several minutes)
+#   scripts/walkthrough.sh              in a scratch clone of HEAD (a build from scratch: several minutes; CI runs
+#                                       it so, beside the other steps, since the field's edit to LocationWire
+#                                       rebuilds nearly every module anyway)
 #   scripts/walkthrough.sh --in-place   in this checkout, which must have no uncommitted change; everything the
-#                                       walk-through changed is put back at the end, pass or fail (CI's fresh
-#                                       clone uses it as its last step, so that nothing is built twice)
+#                                       walk-through changed is put back at the end, pass or fail
 #   scripts/walkthrough.sh --keep       in a scratch clone, kept afterwards for a look
 #
 # Needs the peers (scripts/install-peers.sh) for regenerate.sh and the Python readings. Exit status: 0 the
@@ -41,6 +42,10 @@ else
   work=$scratch/locationwire
   if ((keep)); then trap 'say "the scratch clone is kept in $work"' EXIT; else trap 'rm -rf "$scratch"' EXIT; fi
   git clone --quiet --no-hardlinks "$root" "$work"
+  # The scratch clone builds the package (that is the point) but not swift-protobuf's code generator again: the
+  # checkout's, from the same pinned package, writes the same code.
+  plugin=$root/conformance/testees/swift-protobuf/SwiftProtobufTestee/.build/release/protoc-gen-swift
+  [[ -x $plugin ]] && export PROTOC_GEN_SWIFT=$plugin
 fi
 cd "$work"
 say "in $work ($mode)"

@@ -8,6 +8,8 @@
 #   generate.sh          regenerate in place
 #   generate.sh --check  regenerate into a temporary folder; exit 1 with a diff when the committed files are stale
 #
+# PROTOC_GEN_SWIFT=PATH uses that plugin instead of building one (it must come from this package).
+#
 # Needs: protoc (Debian: apt-get install -y protobuf-compiler) and a Swift 6.1+ toolchain (6.2+ for the
 # generated code's `nonisolated`).
 set -euo pipefail
@@ -32,9 +34,15 @@ for tool in protoc swift; do
   }
 done
 
-echo "generate.sh: building protoc-gen-swift (swift build -c release --product protoc-gen-swift)" >&2
-swift build -c release --package-path "$package" --product protoc-gen-swift >&2
-plugin="$(swift build -c release --package-path "$package" --show-bin-path)/protoc-gen-swift"
+if [[ -n "${PROTOC_GEN_SWIFT:-}" ]]; then
+  # A protoc-gen-swift already built from this package elsewhere (another clone's, as the walk-through does):
+  # the same pinned swift-protobuf, so the same output, without a build of its own.
+  plugin=$PROTOC_GEN_SWIFT
+else
+  echo "generate.sh: building protoc-gen-swift (swift build -c release --product protoc-gen-swift)" >&2
+  swift build -c release --package-path "$package" --product protoc-gen-swift >&2
+  plugin="$(swift build -c release --package-path "$package" --show-bin-path)/protoc-gen-swift"
+fi
 [[ -x "$plugin" ]] || { echo "generate.sh: $plugin was not built" >&2; exit 1; }
 
 tmp="$(mktemp -d)"
