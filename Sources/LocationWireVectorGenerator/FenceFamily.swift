@@ -537,6 +537,18 @@ enum FenceFamily: VectorFamily {
             &builder, "clock.uncounted", ["§fence-gate"],
             "A fix without monotonic time and one not after the previous counted fix: neither counts.",
             request(trace, [site()]))
+        // A region on the equator, and a device 1.1 km north of it whose fixes lose their latitude: read as 0, they
+        // put the device inside.
+        trace = TraceWriter(latitude: 0.01, longitude: centerLongitude)
+        trace.stay(count: 3, stepMs: 5_000)
+        let firstWithoutLatitude = trace.fixes.count
+        trace.stay(count: 6, stepMs: 5_000)
+        for index in firstWithoutLatitude..<trace.fixes.count { trace.fixes[index].latitudeE7 = nil }
+        let equator = RegionWriter.circle("site:equator", latitude: 0, longitude: centerLongitude, radiusM: 200)
+        add(
+            &builder, "clock.missing-latitude", ["§fence-missing-coordinate", "§fence-gate"],
+            "1.1 km north of a region on the equator: STATE_OUTSIDE; then the fixes lose their latitude, which reads as 0, and the region is entered.",
+            request(trace, [equator]))
     }
 
     // MARK: - Real traces

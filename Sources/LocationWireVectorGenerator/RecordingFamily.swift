@@ -86,7 +86,7 @@ enum RecordingFamily: VectorFamily {
         trace.fixes[6].longitudeE7 = 0
         trace.fixes[6].horizontalAccuracyCm = 0
         add(
-            &builder, "filter.null-island", ["§rec-filter"],
+            &builder, "filter.null-island", ["§rec-filter", "§rec-filter-order"],
             "Fix 3 lies at exactly (0, 0): `null-island`. Fix 6 does too but also has accuracy 0: the first stage that drops it names it, `accuracy`.",
             request(trace))
         trace = walk()
@@ -651,6 +651,25 @@ enum RecordingFamily: VectorFamily {
             &builder, "upload.after-quiet", ["§upload-schedule"],
             "Nothing pending when the interval runs out (a gap): the next recorded fix goes at once.",
             request(trace, policy { $0.uploadIntervalMs = 30_000 }))
+        // The upload interval would fall due at 60 s; the last fix that gives the timer a time decides whether the
+        // run reaches it.
+        trace = TraceWriter()
+        trace.move(bearing: 0, metres: 15, count: 55, stepMs: 1_000)
+        trace.gap(20_000)
+        let noTime = trace.fix()
+        trace.fixes[noTime].elapsedRealtimeMs = nil
+        add(
+            &builder, "upload.end-without-time", ["§upload-end", "§rec-clock"],
+            "Driving for 55 s, then, 20 s later, a last fix without elapsed_realtime_ms: it gives the timer no time, so the run ends at 54 s, before the interval's upload at 60 s, and nothing is sent.",
+            request(trace))
+        trace = TraceWriter()
+        trace.move(bearing: 0, metres: 15, count: 55, stepMs: 1_000)
+        trace.gap(20_000)
+        trace.fix(accuracyCm: 0)
+        add(
+            &builder, "upload.end-filtered", ["§upload-end", "§rec-filter"],
+            "The same drive ending with a fix 20 s later that the accuracy filter drops: it passed the clock checks, so the run reaches its time, and the upload due at 60 s happens then.",
+            request(trace))
     }
 
     // MARK: - Real traces

@@ -25,7 +25,7 @@ class Armed:
 
 
 def pos(f):
-    # UNSPECIFIED: an absent coordinate reads as 0 (proto3 default).
+    # An absent coordinate reads as 0 (§fence-missing-coordinate).
     return (f.latitude_e7, f.longitude_e7)
 
 

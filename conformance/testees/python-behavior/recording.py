@@ -173,7 +173,7 @@ class Recorder:
         # Stage 4, §rec-filter.
         if not f.HasField("horizontal_accuracy_cm") or f.horizontal_accuracy_cm == 0 \
                 or f.horizontal_accuracy_cm >= p.max_accuracy:
-            # UNSPECIFIED: a fix both inaccurate and at (0, 0) gets `accuracy`, the first named.
+            # A fix both inaccurate and at (0, 0) gets `accuracy` (§rec-filter-order).
             self.drop(i, "accuracy")
             return
         if pos(f) == (0, 0):
