@@ -3,6 +3,12 @@
 root=${LOCWIRE_CI_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 cd "$root"
 
+# Swift Testing's log without a line per started or passed test: failures, suites and the closing
+# "Test run with N tests ... passed" line stay (CI's record reads that line to see that tests ran).
+quiet_test_log() {
+  grep -vE '^◇ |^✔ Test ("|[^ ]+\([^)]*\) )'
+}
+
 # The debug locwire that `swift build` and `swift test` make.
 locwire_debug() {
   swift build --product locwire >&2

@@ -17,6 +17,7 @@
 # walk-through holds, 1 it does not, 2 usage error or a missing tool.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LOCWIRE_CI_ROOT=$root source "$root/.ci/lib.sh" # quiet_test_log
 usage() { sed -n '2,/^set -euo pipefail/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 
 mode=scratch keep=0
@@ -68,7 +69,7 @@ grep -q '"few-satellites"' conformance/vectors/semantic.json || fail "no semanti
 
 say "4. swift test"
 set +o pipefail
-swift test 2>&1 | grep -vE '^(◇ |✔ Test )'
+swift test 2>&1 | quiet_test_log
 status=${PIPESTATUS[0]}
 set -o pipefail
 ((status == 0)) || fail "swift test failed after the walk-through"

@@ -3,5 +3,5 @@
 source .ci/lib.sh
 # Started and passed tests are left out of the log; failures, suites and the summary stay.
 set +o pipefail
-swift test 2>&1 | grep -vE '^(◇ |✔ Test )'
+swift test 2>&1 | quiet_test_log
 exit "${PIPESTATUS[0]}"

@@ -13,5 +13,5 @@ if grep -E "/Server/(Sources|Tests)/.*: warning:" "$log"; then
   exit 1
 fi
 set +o pipefail
-(cd Server && swift test 2>&1) | grep -vE '^(◇ |✔ Test )'
+(cd Server && swift test 2>&1) | quiet_test_log
 exit "${PIPESTATUS[0]}"
