@@ -20,13 +20,15 @@ import PackageDescription
 //   LocationWireInterchange      import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks
 //                                (Formats/), track statistics (Statistics/); Foundation, FoundationXML,
 //                                SwiftCSV, zlib                                                    (on Files)
+//   LocationWireDevice           the reference device: the engines composed around a SQLite store and the HTTP
+//                                binding; Foundation, FoundationNetworking, the system's SQLite  (on Behavior, Session)
 //   LocationWireConformance      testee protocol, built-in testee, vector file format, runner, matrix, the
 //                                differential fuzzer (Runner/)            (on Files, Session, Fuzzing)
 //   LocationWireVectorGenerator  the conformance vector generator                         (on Conformance)
 //   LocationWireRender           SVG and HTML pictures of traces, regions and events, the HTML conformance
 //                                report; Foundation, no network                           (on Conformance)
 //   locwire                      command line, swift-argument-parser
-//                                                  (on VectorGenerator, Simulation, Interchange, Render)
+//                                          (on VectorGenerator, Simulation, Interchange, Render, Device)
 // "on X" names the highest modules depended upon; each also uses what X uses.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -38,6 +40,8 @@ let package = Package(
     products: [
         .library(name: "LocationWire", targets: ["LocationWire", "LocationWireValidation", "LocationWireJSON"]),
         .executable(name: "locwire", targets: ["locwire"]),
+        // What an app embeds: the device, with the codec it speaks.
+        .library(name: "LocationWireDevice", targets: ["LocationWireDevice"]),
         // For the packages that live apart: FuzzTesting/ (built with sanitizers), Benchmarks/ and Server/ (the HTTP
         // binding's server, probe and mock server, which alone build Hummingbird, GRDB and postgres-nio).
         .library(name: "LocationWireFuzzing", targets: ["LocationWireFuzzing"]),
@@ -92,6 +96,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The system's SQLite, the device's store.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(
+            name: "LocationWireDevice",
+            dependencies: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "CSQLite"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "LocationWireConformance",
             dependencies: [
@@ -122,7 +133,7 @@ let package = Package(
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
                 "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireFuzzing", "LocationWireSession",
                 "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange", "LocationWireRender",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LocationWireDevice", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
@@ -152,11 +163,14 @@ let package = Package(
             ]),
         tests("LocationWireSessionTests", on: ["LocationWire", "LocationWireSession", "LocationWireSimulation"]),
         tests(
+            "LocationWireDeviceTests",
+            on: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "LocationWireDevice"]),
+        tests(
             "LocationWireConformanceTests",
             on: [
                 "LocationWire", "LocationWireValidation", "LocationWireBehavior", "LocationWireTools",
                 "LocationWireFiles",
-                "LocationWireFuzzing", "LocationWireConformance", "LocationWireVectorGenerator",
+                "LocationWireFuzzing", "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireDevice",
             ]),
         tests(
             "LocationWireInterchangeTests",

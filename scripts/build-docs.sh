@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the LocationWire library product's three modules with warnings as errors:
-# a broken ``symbol`` link, an unknown <doc:article> or a doc comment naming a parameter that does not exist
-# fails the build. LocationWire has the catalog (Sources/LocationWire/LocationWire.docc: landing page and the
-# articles), LocationWireValidation a small one; LocationWireJSON is documented from its doc comments alone.
+# Builds the DocC documentation of the LocationWire library product's three modules and of LocationWireDevice,
+# with warnings as errors: a broken ``symbol`` link, an unknown <doc:article> or a doc comment naming a parameter
+# that does not exist fails the build. LocationWire has the catalog (Sources/LocationWire/LocationWire.docc:
+# landing page and the articles), LocationWireValidation a small one, LocationWireDevice its landing page and
+# "Embedding the device in an app"; LocationWireJSON is documented from its doc comments alone.
 #
 #   scripts/build-docs.sh [--output DIR] [--hosting-base-path PATH]
 #
@@ -17,7 +18,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-targets=(LocationWire LocationWireValidation LocationWireJSON)
+targets=(LocationWire LocationWireValidation LocationWireJSON LocationWireDevice)
 output=""
 base_path=""
 while [ $# -gt 0 ]; do

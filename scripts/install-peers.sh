@@ -20,7 +20,7 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
-apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev pkg-config g++ gcc gzip zlib1g-dev valgrind binutils unzip spin
+apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev pkg-config g++ gcc gzip zlib1g-dev libsqlite3-dev valgrind binutils unzip spin
   default-jdk-headless libprotobuf-java libgoogle-gson-java libguava-java
   golang-go golang-google-protobuf-dev)  # Go: conformance/testees/go
 pip_packages=("protobuf==7.36.2" "jsonschema==4.26.0")

@@ -1,5 +1,5 @@
 # tier: full
 # lane: packages
-# what: Mock server: passes a correct upload client, catches one that deletes on any 2xx
+# what: Mock server: passes a correct upload client and the Swift device, catches one that deletes on any 2xx
 source .ci/lib.sh
-LOCWIRE_SERVER="$(locwire_server)" Server/scripts/mock-server-demo.sh
+LOCWIRE="$(locwire_debug)" LOCWIRE_SERVER="$(locwire_server)" Server/scripts/mock-server-demo.sh

@@ -7,6 +7,7 @@ docs=$(mktemp -d)
 trap 'rm -rf "$docs"' EXIT
 scripts/build-docs.sh --output "$docs"
 for page in locationwire/gettingstarted locationwire/addingafield locationwire/writingatestee \
-  locationwire/readingavalidationreport locationwirevalidation/validationreport locationwirejson; do
+  locationwire/readingavalidationreport locationwirevalidation/validationreport locationwirejson \
+  locationwiredevice/embeddingthedevice; do
   test -s "$docs"/*/documentation/$page/index.html || { echo "no page documentation/$page" >&2; exit 1; }
 done

@@ -3,12 +3,14 @@
 #
 # Starts `locwire-server mock-server run` with faults on a loopback port the system chooses, runs
 # conformance/clients/python-uploader/uploader.py against it in correct mode, stops the server and reports
-# (expected: 0 lost, 0 doubled, exit 0); then the same with a fresh server and journal for the client in --broken
-# mode, which deletes on any 2xx without reading the ack (expected: fixes lost, exit 1).
+# (expected: 0 lost, 0 doubled, exit 0); then the Swift reference device (`locwire device run`, LocationWireDevice)
+# on the real track, likewise; then the same with a fresh server and journal for the client in --broken mode,
+# which deletes on any 2xx without reading the ack (expected: fixes lost, exit 1).
 #
 # Exits 0 only when the correct client passed and the broken one was caught; 1 otherwise; 2 when something could
 # not run. Takes about 20 s after the build. Environment: FAULTS, SEED, FIXES override the defaults below;
-# LOCWIRE_SERVER names a built locwire-server binary (otherwise it is built from Server/).
+# LOCWIRE_SERVER names a built locwire-server binary (otherwise it is built from Server/), LOCWIRE a built locwire
+# (otherwise the root package's debug build is made).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -23,6 +25,14 @@ else
     echo "building locwire-server ..."
     swift build --package-path "$root/Server" --product locwire-server >/dev/null
     server="$(swift build --package-path "$root/Server" --show-bin-path)/locwire-server"
+fi
+
+if [[ -n "${LOCWIRE:-}" ]]; then
+    locwire="$LOCWIRE"
+else
+    echo "building locwire ..."
+    swift build --package-path "$root" --product locwire >/dev/null
+    locwire="$(swift build --package-path "$root" --show-bin-path)/locwire"
 fi
 
 work="$(mktemp -d)"
@@ -79,16 +89,37 @@ run_client() {
     return "$report_status"
 }
 
+# The Swift reference device (LocationWireDevice, through `locwire device run`) on the real track with the walker
+# policy, against a fresh mock server; returns the report's exit status.
+run_device() {
+    start_mock "$work/device-journal.jsonl"
+    echo
+    echo "== the Swift device against $mock_url (faults $faults, seed $seed)"
+    local device_status=0
+    "$locwire" device run --trace "$root/conformance/data/korita-zbevnica.gpx" \
+        --policy "$root/examples/walker-policy.json" --server "$mock_url" --token mock --store "$work/device-store" \
+        --no-regions --timeout 5 --client-log "$work/device-client-log.jsonl" --quiet 2>&1 |
+        sed 's/^/  device: /' || device_status=$?
+    stop_mock "$work/device-journal.jsonl"
+    [[ "$device_status" -eq 0 ]] || echo "  the device ended with status $device_status (3: fixes still pending)"
+    local report_status=0
+    "$server" mock-server report --journal "$work/device-journal.jsonl" \
+        --client-log "$work/device-client-log.jsonl" | sed 's/^/  report: /' || report_status=$?
+    return "$report_status"
+}
+
 correct_status=0
 run_client correct || correct_status=$?
+device_status=0
+run_device || device_status=$?
 broken_status=0
 run_client broken --broken || broken_status=$?
 
 echo
-if [[ "$correct_status" -eq 0 && "$broken_status" -eq 1 ]]; then
-    echo "mock-server demo: PASS (the correct client lost nothing; the broken client was caught)"
+if [[ "$correct_status" -eq 0 && "$device_status" -eq 0 && "$broken_status" -eq 1 ]]; then
+    echo "mock-server demo: PASS (the correct client and the Swift device lost nothing; the broken client was caught)"
     exit 0
 fi
-echo "mock-server demo: FAIL (correct client report status $correct_status, want 0;" \
-    "broken client report status $broken_status, want 1)"
+echo "mock-server demo: FAIL (correct client report status $correct_status, want 0; Swift device" \
+    "$device_status, want 0; broken client report status $broken_status, want 1)"
 exit 1

@@ -22,7 +22,7 @@ struct Locwire: ParsableCommand {
         subcommands: [
             ConvertCommand.self, ValidateCommand.self, TypesCommand.self, ConformanceCommand.self, FixturesCommand.self,
             FuzzCommand.self, SimulateCommand.self, PlanCommand.self, ImportCommand.self, ExportCommand.self,
-            CompactCommand.self, ExpandCommand.self, StatsCommand.self, RenderCommand.self,
+            CompactCommand.self, ExpandCommand.self, StatsCommand.self, RenderCommand.self, DeviceCommand.self,
         ]
     )
 

@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireDevice
 import LocationWireSession
 import LocationWireTestSupport
 import Testing
@@ -18,10 +19,10 @@ import Testing
 
     /// Every message type written in Swift: locationwire.v1 from the registry, the conformance protocol
     /// (locationwire.conformance.v1, generated with its list of types) and the session engines' persisted states
-    /// (locationwire.session.v1), which have no registry of their own.
+    /// and the reference device's (locationwire.session.v1), which have no registry of their own.
     static let implementations: [any LocationWireMessage.Type] =
         MessageRegistry.allTypes + TesteeProtocol.allTypes + [
-            UploadQueue.self, BatchRecord.self, IngestLedger.self, InstallationRecord.self,
+            UploadQueue.self, BatchRecord.self, IngestLedger.self, InstallationRecord.self, DeviceRecord.self,
         ]
     static let typeNames = implementations.map { $0.fullMessageName }
 

@@ -112,6 +112,10 @@ public struct RecordingEngine: Sendable {
         settings = Settings(policy)
     }
 
+    /// The delivery index of the fix the open window holds undecided, if any: a device keeps that fix itself,
+    /// since a later delivery may record it.
+    public var undecidedIndex: Int? { windowBest?.index }
+
     package init(settings: Settings) {
         self.settings = settings
     }

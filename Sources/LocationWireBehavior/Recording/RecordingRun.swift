@@ -68,11 +68,13 @@ public struct RecordingRun: Sendable {
 
 /// The time a delivered fix gives the upload timer: its `elapsed_realtime_ms` when it passes the clock checks of
 /// `§rec-clock` (present, and after the previous fix of its boot), else none.
-struct BootClock {
+package struct BootClock: Sendable {
     private var bootId: UInt64?
-    private(set) var lastMs: UInt64?
+    package private(set) var lastMs: UInt64?
 
-    mutating func accept(_ fix: LocationFix) -> UInt64? {
+    package init() {}
+
+    package mutating func accept(_ fix: LocationFix) -> UInt64? {
         guard let elapsed = fix.elapsedRealtimeMs else { return nil }
         if fix.bootId == bootId, let lastMs, elapsed <= lastMs { return nil }
         bootId = fix.bootId

@@ -41,6 +41,10 @@ public struct UploadScheduler: Sendable {
     /// A new boot with something pending: an upload is due at this time.
     private var bootDueMs: UInt64?
     public private(set) var attempts: [Attempt] = []
+    /// False in a device that runs for months: `attempts` then stays empty (the rules do not read it).
+    package var keepsAttempts = true
+    /// Attempts made so far; what `results` is called with.
+    private var attemptCount = 0
 
     public init(policy: TrackingPolicy) {
         intervalMs = UInt64(policy.effectiveUploadIntervalMs)
@@ -106,11 +110,14 @@ public struct UploadScheduler: Sendable {
         retryAtMs = nil
         while pendingCount > 0 {
             let backlog = min(maxBatchSize, pendingCount) - 1
-            let result = results(attempts.count)
+            let result = results(attemptCount)
             let carried =
                 pending[pendingStart..<pendingStart + backlog].map(\.recorded) + [pending[pending.count - 1].recorded]
-            attempts.append(
-                Attempt(bootId: bootId ?? 0, elapsedMs: due, recorded: carried, succeeded: result == .succeeded))
+            attemptCount += 1
+            if keepsAttempts {
+                attempts.append(
+                    Attempt(bootId: bootId ?? 0, elapsedMs: due, recorded: carried, succeeded: result == .succeeded))
+            }
             switch result {
             case .succeeded:
                 pending.removeLast()

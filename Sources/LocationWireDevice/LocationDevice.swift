@@ -1,0 +1,542 @@
+import Foundation
+import LocationWire
+import LocationWireBehavior
+import LocationWireSession
+
+/// What the app tells the device about itself; everything else comes from the server.
+public struct DeviceConfiguration: Sendable {
+    /// `LocationBatch.device_id`, the account's device (the bearer token belongs to it).
+    public var deviceId: String
+    public var platform: Platform
+    /// How many regions the OS monitors for the app: 20 on iOS, 100 on Android.
+    public var platformSlotLimit: UInt32
+    /// Slots the app keeps for fences of its own.
+    public var reservedAppSlots: UInt32
+    public var sync: SyncPolicy
+    /// The policy until a server sends one (an ack's `tracking_policy`); the default policy when nil.
+    public var initialPolicy: TrackingPolicy?
+    /// Whether the device asks `POST /v1/regions` for regions; a server without a catalogue answers 404.
+    public var requestsRegions: Bool
+
+    public init(
+        deviceId: String, platform: Platform = .android, platformSlotLimit: UInt32 = 100, reservedAppSlots: UInt32 = 0,
+        sync: SyncPolicy = .everyDelivery, initialPolicy: TrackingPolicy? = nil, requestsRegions: Bool = true
+    ) {
+        self.deviceId = deviceId
+        self.platform = platform
+        self.platformSlotLimit = platformSlotLimit
+        self.reservedAppSlots = reservedAppSlots
+        self.sync = sync
+        self.initialPolicy = initialPolicy
+        self.requestsRegions = requestsRegions
+    }
+}
+
+/// What the device has done, over every launch on its store.
+public struct DeviceSummary: Sendable, Hashable {
+    /// Fixes of the source processed durably.
+    public var delivered: UInt64 = 0
+    public var recorded: UInt64 = 0
+    public var fenceEvents: UInt64 = 0
+    /// Batches sent, by the timer and by ``LocationDevice/drain(maxAttempts:)``.
+    public var uploadAttempts: UInt64 = 0
+    /// Of those, the ones `drain` sent.
+    public var drainAttempts: UInt64 = 0
+    public var bytesSent: UInt64 = 0
+    public var acksApplied: UInt64 = 0
+    /// Fixes the server acknowledged (stored, duplicate, or refused for good) and the device deleted.
+    public var acknowledged: UInt64 = 0
+    /// Fixes recorded and not yet acknowledged.
+    public var pendingFixes: Int = 0
+    public var pendingFenceEvents: Int = 0
+    public var regionRequests: UInt64 = 0
+    public var regionsArmed: Int = 0
+    public var launches: UInt32 = 0
+    /// Store commits (one sync of the write-ahead log each).
+    public var commits: Int = 0
+}
+
+/// The reference device: the engines of proto/BEHAVIOR.md and proto/README.md composed around a durable store and
+/// the HTTP binding, as an app embeds them. It receives the OS's fixes one by one (``deliver(_:)``), and in that
+/// call, in this order:
+/// 1. the upload timer (`UploadScheduler`) runs the uploads due before the fix's time;
+/// 2. a region request the device owes (at start, after a hint or a command, beyond the refresh distance, at
+///    expiry) is sent with the fix's position, and the answer armed, so the fix is evaluated against it;
+/// 3. the fence engine evaluates the fix; its events go into the queue;
+/// 4. the recording engine decides; what it records goes into the queue (`UploadQueue`) with its sequence number;
+/// 5. the uploads due at the fix's time run; an entry into a refine-on-entry region asks for regions.
+///
+/// Everything recorded is appended to the store (one row, never a rewrite), and is durable before it is sent and,
+/// under ``SyncPolicy/everyDelivery``, before `deliver` returns. Uploads, region requests and the acks' commands
+/// happen inside `deliver`, synchronously: the device acts at the moment the rules say, on the fix's clock.
+///
+/// Not thread-safe: one caller (the app's location callback queue) at a time.
+public final class LocationDevice {
+    public let configuration: DeviceConfiguration
+    private let store: DeviceStore
+    private let transport: any DeviceTransport
+    private var random = SystemRandomNumberGenerator()
+
+    private var record: DeviceRecord
+    private var queue: UploadQueue
+    private var held = HeldAssignment()
+    private var recording: RecordingEngine
+    private var scheduler: UploadScheduler
+    private var fences: FenceEngine
+    private var clock = BootClock()
+    /// The fix the recording engine holds in its window, by delivery index: a later delivery may record it.
+    private var undecided: (index: Int, fix: LocationFix)?
+    /// The latest fix good enough to plan regions around (accuracy and a position), for region requests.
+    private var lastPosition: LocationFix?
+    /// The monotonic time (boot, ms) and wall clock of the latest timed delivery: the device clock between fixes.
+    private var now: (bootId: UInt64, elapsedMs: UInt64, wallMs: Int64)?
+    /// Pending fixes restored at launch, told to the timer at the first timed delivery of this launch.
+    private var pendingFromEarlierLaunch = 0
+    private var lastCommit = DispatchTime.now()
+    /// Whether this launch has settled what the earlier one left in flight (at its first timed delivery, when
+    /// the device clock is known).
+    private var launchSettled = false
+    /// Fixes recorded since the last commit.
+    private var notYetDurable: [LocationFix] = []
+
+    /// Called after each commit with the fixes it made durable, in sequence order (with their sequence numbers
+    /// and reasons): the moment a fix counts as recorded. An app may log them; the soak's client log does.
+    public var recordedDurably: (([LocationFix]) -> Void)?
+
+    /// Opens the device on its store in `directory`, creating the store on first use (with a fresh random
+    /// `install_id`), and records a `LAUNCHED` lifecycle event.
+    public init(store directory: String, configuration: DeviceConfiguration, transport: any DeviceTransport) throws {
+        self.configuration = configuration
+        self.transport = transport
+        store = try DeviceStore(directory: directory)
+        if let bytes = try store.state(.device) {
+            record = try DeviceRecord(serializedBytes: bytes)
+            guard record.deviceId == configuration.deviceId else {
+                throw StoreError(
+                    code: 0,
+                    message:
+                        "the store in \(directory) belongs to device \(record.deviceId), not \(configuration.deviceId)")
+            }
+        } else {
+            record = DeviceRecord()
+            record.deviceId = configuration.deviceId
+            var installId: UInt64 = 0
+            while installId == 0 { installId = random.next() }
+            record.installId = installId
+        }
+        if let bytes = try store.state(.queue) {
+            queue = try UploadQueue(serializedBytes: bytes)
+        } else {
+            queue = UploadQueue(deviceId: record.deviceId, installId: record.installId)
+            if let policy = configuration.initialPolicy { queue.adopt(policy) }
+        }
+        let stored = try store.fixes()
+        queue.restoreItems(
+            fixes: stored.map(\.fix), fenceEvents: try store.fenceEvents(), lifecycle: try store.lifecycleEvents())
+        pendingFromEarlierLaunch = stored.count
+        if let bytes = try store.state(.heldAssignment) {
+            _ = held.apply(try RegionAssignment(serializedBytes: bytes))
+        }
+        // The engines start afresh at each launch for now: restoring their state (and the window's undecided
+        // fix, which the store keeps) waits for the rule that says what a relaunch keeps (issue 23, item 2).
+        recording = RecordingEngine(policy: queue.policy)
+        scheduler = UploadScheduler(policy: queue.policy)
+        scheduler.keepsAttempts = false
+        fences = FenceEngine(policy: queue.policy, assignmentVersion: held.version)
+        record.launches += 1
+        var launched = LifecycleEvent()
+        launched.kind = record.launches == 1 ? .launched : .relaunchedBySystem
+        try recordLifecycle(launched)
+        try store.put(.device, record.serializedBytes())
+        try commit()
+        if configuration.requestsRegions, held.version == 0, record.owedRegionRequest == 0 {
+            record.owedRegionRequest = UInt32(RegionRequestReason.initial.rawValue)
+        }
+    }
+
+    /// How many fixes of its source the device has processed durably: a relaunched source goes on from there.
+    public var delivered: UInt64 { record.delivered }
+
+    public var summary: DeviceSummary {
+        var summary = DeviceSummary()
+        summary.delivered = record.delivered
+        summary.recorded = record.fixesRecorded
+        summary.fenceEvents = record.fenceEventsRecorded
+        summary.uploadAttempts = record.uploadAttempts
+        summary.drainAttempts = record.drainAttempts
+        summary.bytesSent = record.bytesSent
+        summary.acksApplied = record.acksApplied
+        summary.acknowledged = record.fixesAcknowledged
+        summary.pendingFixes = queue.fixes.count
+        summary.pendingFenceEvents = queue.fenceEvents.count
+        summary.regionRequests = record.regionRequests
+        summary.regionsArmed = fences.armedRegionIds.count
+        summary.launches = record.launches
+        summary.commits = store.commits
+        return summary
+    }
+
+    /// The queue's state, for tests and the soak's checks.
+    public var pendingFixSequences: [UInt64] { queue.fixes.map(\.sequence) }
+    public var installId: UInt64 { record.installId }
+
+    // MARK: - Delivery
+
+    /// One fix as the OS delivered it, with its `elapsed_realtime_ms` and `boot_id`.
+    public func deliver(_ delivered: LocationFix) throws {
+        var fix = delivered
+        if record.recordFixOwed {
+            fix.reason = .serverRequest
+            record.recordFixOwed = false
+        }
+        let index = Int(record.delivered)
+        let time = clock.accept(fix)
+        if let time {
+            now = (fix.bootId, time, fix.timeMs)
+            if !launchSettled {
+                // Batches an earlier launch sent got no answer in this one: "no ack" (`§no-ack`); their items may go
+                // out again, and a late ack still applies.
+                for batch in queue.batches where !batch.givenUp {
+                    queue.giveUp(batchId: batch.batchId, nowMs: fix.timeMs)
+                }
+                launchSettled = true
+            }
+            scheduler.advance(bootId: fix.bootId, to: time, results: upload)
+            if pendingFromEarlierLaunch > 0 {
+                // The timer of this launch starts now; what an earlier launch left pending counts as recorded now.
+                for _ in 0..<pendingFromEarlierLaunch { scheduler.recorded(at: time) }
+                pendingFromEarlierLaunch = 0
+            }
+        }
+        if fix.horizontalAccuracyCm != nil, fix.latitudeE7 != nil, fix.longitudeE7 != nil { lastPosition = fix }
+        // Regions first: a device that owes a request (at start, after a hint or a command, beyond the refresh
+        // distance, at expiry) asks with this fix's position and arms the answer before the fix is evaluated.
+        if time != nil { try requestRegionsIfOwed() }
+        // Fences see every delivered fix; their rules choose which count.
+        var events: [FenceEvent] = []
+        fences.evaluate(fix, into: &events)
+        for event in events { try recordEvent(event) }
+        // Recording.
+        var decisions = RecordingLog()
+        recording.deliver(fix, index: index, to: &decisions)
+        var recordedNow = 0
+        for case .recorded(let recordedIndex, let reason) in decisions.decisions {
+            var chosen = recordedIndex == index ? fix : (undecided?.fix ?? fix)
+            chosen.reason = reason
+            try recordFix(chosen, atMs: time ?? now?.elapsedMs ?? 0)
+            recordedNow += 1
+        }
+        try keepUndecided(fix, index: index)
+        record.delivered += 1
+        try store.put(.device, record.serializedBytes())
+        if let time {
+            for _ in 0..<recordedNow { scheduler.recorded(at: time) }
+            scheduler.settle(at: time, results: upload)
+            if record.uploadNowOwed {
+                record.uploadNowOwed = false
+                try drain(maxAttempts: 1)
+            }
+            // An entry into a refine-on-entry region owes a request now.
+            if record.owedRegionRequest == UInt32(RegionRequestReason.refineOnEntry.rawValue) {
+                try requestRegionsIfOwed()
+            }
+        }
+        try commitPerPolicy()
+    }
+
+    /// The source ended (or the app is going away): the open window closes, and what is left is committed.
+    public func finish() throws {
+        var decisions = RecordingLog()
+        recording.finish(to: &decisions)
+        for case .recorded(_, let reason) in decisions.decisions {
+            guard var fix = undecided?.fix else { continue }
+            fix.reason = reason
+            try recordFix(fix, atMs: now?.elapsedMs ?? 0)
+            if let time = now?.elapsedMs { scheduler.recorded(at: time) }
+        }
+        try keepUndecided(nil, index: -1)
+        try store.put(.device, record.serializedBytes())
+        try commit()
+    }
+
+    /// Sends what is pending, whatever the timer says: what an app does when the source has ended or it is about to
+    /// lose its background time. Holds, `Retry-After` and the back-off still apply: the device waits them out,
+    /// moving its clock on (after the last fix, waiting is the only thing that moves it) and calling `wait` with
+    /// each wait in ms, so that a caller in real time can sleep. Stops after `maxAttempts` attempts, or when the
+    /// credentials were refused. Returns whether the queue drained.
+    @discardableResult
+    public func drain(maxAttempts: Int = .max, wait: (UInt64) -> Void = { _ in }) throws -> Bool {
+        var attempts = 0
+        while !queue.isDrained, attempts < maxAttempts, record.refusedToken.isEmpty {
+            attempts += 1
+            record.drainAttempts += 1
+            switch upload(attempt: attempts) {
+            case .succeeded: continue
+            case .held(let retryAfterMs): pass(UInt64(retryAfterMs), wait: wait)
+            case .transportFailed: pass(UInt64(max(queue.holdUntilMs, wallMs()) - wallMs()), wait: wait)
+            }
+        }
+        try commit()
+        return queue.isDrained
+    }
+
+    /// Lets `ms` pass on the device clock.
+    private func pass(_ ms: UInt64, wait: (UInt64) -> Void) {
+        guard ms > 0 else { return }
+        wait(ms)
+        if let current = now { now = (current.bootId, current.elapsedMs + ms, current.wallMs + Int64(ms)) }
+    }
+
+    // MARK: - Recording into the store
+
+    private func recordFix(_ fix: LocationFix, atMs: UInt64) throws {
+        let sequence = queue.record(fix)
+        var stored = fix
+        stored.sequence = sequence
+        try store.append(stored, recordedMs: atMs)
+        record.fixesRecorded += 1
+        if recordedDurably != nil { notYetDurable.append(stored) }
+    }
+
+    private func recordEvent(_ event: FenceEvent) throws {
+        let sequence = queue.record(event)
+        var stored = event
+        stored.eventSequence = sequence
+        try store.append(stored)
+        record.fenceEventsRecorded += 1
+        if event.kind == .enter, held.refresh?.onRefineEntry == true,
+            held.regions[event.regionId]?.refineOnEntry == true
+        {
+            owe(.refineOnEntry, regionId: event.regionId)
+        }
+    }
+
+    private func recordLifecycle(_ event: LifecycleEvent) throws {
+        let id = queue.nextLifecycleEventId
+        queue.record(event)
+        try store.append(event, id: id)
+    }
+
+    /// Keeps the fix the recording engine's window holds, in memory and in the store (a relaunch reads it back).
+    private func keepUndecided(_ fix: LocationFix?, index: Int) throws {
+        let heldIndex = recording.undecidedIndex
+        if heldIndex == nil {
+            if undecided != nil { try store.remove(.undecidedFix) }
+            undecided = nil
+        } else if heldIndex == index, let fix {
+            undecided = (index, fix)
+            try store.put(.undecidedFix, fix.serializedBytes())
+        }
+    }
+
+    /// Makes every write so far durable, then tells ``recordedDurably`` which fixes that made durable.
+    private func commit() throws {
+        try store.commit()
+        lastCommit = DispatchTime.now()
+        guard !notYetDurable.isEmpty else { return }
+        let fixes = notYetDurable
+        notYetDurable = []
+        recordedDurably?(fixes)
+    }
+
+    private func commitPerPolicy() throws {
+        switch configuration.sync {
+        case .everyDelivery:
+            try commit()
+        case .grouped(let milliseconds):
+            let elapsedNs = DispatchTime.now().uptimeNanoseconds - lastCommit.uptimeNanoseconds
+            if elapsedNs >= UInt64(milliseconds) * 1_000_000 { try commit() }
+        }
+    }
+
+    // MARK: - Uploads
+
+    /// The device clock, UTC ms: the latest fix's wall time moved on by the monotonic time since.
+    private func wallMs(atElapsed elapsedMs: UInt64? = nil) -> Int64 {
+        guard let now else { return Int64(Date().timeIntervalSince1970 * 1000) }
+        return now.wallMs + Int64(elapsedMs ?? now.elapsedMs) - Int64(now.elapsedMs)
+    }
+
+    /// One attempt of the timer: the queue's next batch, sent, and its answer applied. Items are durable before
+    /// they are sent (the store commits first); the batch's record is too, so that a relaunch knows what is in
+    /// flight and a late ack still applies.
+    private func upload(attempt: Int) -> UploadScheduler.AttemptResult {
+        do {
+            return try uploadOnce()
+        } catch {
+            // The store failed: nothing was sent that is not durable, and nothing was deleted that is.
+            return .transportFailed
+        }
+    }
+
+    private func uploadOnce() throws -> UploadScheduler.AttemptResult {
+        if !record.refusedToken.isEmpty { return .transportFailed }
+        let nowMs = wallMs()
+        guard queue.maySend(nowMs: nowMs) else {
+            // A hold or back-off in force (the only reason here: one batch at a time, each answered or given up).
+            let (waitMs, overflow) = max(queue.holdUntilMs, nowMs).subtractingReportingOverflow(nowMs)
+            return .held(retryAfterMs: overflow ? .max : UInt32(clamping: waitMs))
+        }
+        var batchId: UInt64 = 0
+        while batchId == 0 { batchId = random.next() }
+        guard
+            let batch = queue.nextBatch(
+                batchId: batchId, bootId: now?.bootId ?? 0, nowMs: nowMs, sentElapsedRealtimeMs: now?.elapsedMs)
+        else { return .succeeded }
+        try store.put(.queue, queue.withoutItems.serializedBytes())
+        try commit()
+        let body = batch.serializedBytes()
+        record.uploadAttempts += 1
+        record.bytesSent += UInt64(body.count)
+        let answer = BatchAnswer(
+            transport.post(path: "/v1/batches", messageName: "LocationBatch", body: body), batchId: batchId,
+            nowMs: nowMs)
+        let result: UploadScheduler.AttemptResult
+        switch answer {
+        case .ack(let ack):
+            result = try apply(ack, nowMs: nowMs)
+        case .credentialsRefused:
+            queue.giveUp(batchId: batchId, nowMs: nowMs)
+            record.refusedToken = "refused"
+            result = .transportFailed
+        case .noAck:
+            queue.giveUp(batchId: batchId, nowMs: nowMs)
+            result = .transportFailed
+        }
+        try store.put(.queue, queue.withoutItems.serializedBytes())
+        try store.put(.device, record.serializedBytes())
+        try commit()
+        return result
+    }
+
+    /// Applies an ack (the server's or the one a status means) to the queue and the store.
+    private func apply(_ ack: BatchAck, nowMs: Int64) throws -> UploadScheduler.AttemptResult {
+        let policyBefore = queue.policy
+        switch queue.apply(ack, nowMs: nowMs) {
+        case .ignored:
+            queue.giveUp(batchId: ack.batchId, nowMs: nowMs)
+            return .transportFailed
+        case .applied(let effect):
+            record.acksApplied += 1
+            let deletedFixes = effect.storedFixes + effect.rejectedFixes
+            try store.deleteFixes(deletedFixes)
+            try store.deleteFenceEvents(effect.deletedEvents)
+            try store.keepLifecycleEvents(queue.lifecycleIds)
+            record.fixesAcknowledged += UInt64(deletedFixes.count)
+            if effect.requestRegions { owe(.serverHint) }
+            for command in effect.commands {
+                switch command.kind {
+                case .recordFix: record.recordFixOwed = true
+                case .requestRegions: owe(.serverHint)
+                case .uploadNow: record.uploadNowOwed = true
+                default: break
+                }
+            }
+            if queue.policy != policyBefore { adoptPolicy() }
+            switch effect.outcome {
+            case .processed: return .succeeded
+            case .tooLarge: return .held(retryAfterMs: 0)
+            default: return .held(retryAfterMs: ack.retryAfterMs ?? 0)
+            }
+        }
+    }
+
+    /// A new policy from the server: the engines start again under it, as at a launch.
+    private func adoptPolicy() {
+        recording = RecordingEngine(policy: queue.policy)
+        fences = FenceEngine(policy: queue.policy, assignmentVersion: held.version)
+        armHeldRegions()
+    }
+
+    // MARK: - Regions
+
+    private func owe(_ reason: RegionRequestReason, regionId: String = "") {
+        guard configuration.requestsRegions else { return }
+        record.owedRegionRequest = UInt32(reason.rawValue)
+        record.refineRegionId = regionId
+    }
+
+    /// Checks the refresh triggers of proto/README.md "Assignment lifecycle" (distance from the anchor, expiry),
+    /// then sends the request owed, if any and `min_interval_ms` allows.
+    private func requestRegionsIfOwed() throws {
+        guard configuration.requestsRegions, let position = lastPosition, let now else { return }
+        if held.version != 0, record.owedRegionRequest == 0 {
+            if held.expiresAtMs > 0, wallMs() >= held.expiresAtMs {
+                owe(.expired)
+            } else if let refresh = held.refresh, let distance = refresh.refreshDistanceM,
+                let latitude = refresh.anchorLatitudeE7, let longitude = refresh.anchorLongitudeE7
+            {
+                let anchor = SpherePoint(latitudeE7: latitude, longitudeE7: longitude)
+                let here = SpherePoint(latitudeE7: position.latitudeE7 ?? 0, longitudeE7: position.longitudeE7 ?? 0)
+                if here.distanceM(to: anchor) > Double(distance) { owe(.movedBeyondRadius) }
+            }
+        }
+        guard record.owedRegionRequest != 0 else { return }
+        let minimumMs = UInt64(held.refresh?.minIntervalMs ?? 0)
+        if record.regionRequests > 0, record.lastRegionRequestBootId == now.bootId,
+            now.elapsedMs < record.lastRegionRequestMs + minimumMs
+        {
+            return
+        }
+        var request = RegionRequest()
+        request.deviceId = record.deviceId
+        request.reason = RegionRequestReason(rawValue: Int32(record.owedRegionRequest))
+        var current = position
+        current.sequence = 0
+        request.currentFix = current
+        request.platformSlotLimit = configuration.platformSlotLimit
+        request.reservedAppSlots = configuration.reservedAppSlots
+        request.armed = queue.armedRegions ?? ArmedRegions()
+        request.refineRegionId = record.refineRegionId
+        request.datum = .wgs84
+        request.sentAtMs = wallMs()
+        request.platform = configuration.platform
+        record.regionRequests += 1
+        record.lastRegionRequestMs = now.elapsedMs
+        record.lastRegionRequestBootId = now.bootId
+        let answer = transport.post(path: "/v1/regions", messageName: "RegionRequest", body: request.serializedBytes())
+        guard case .success(let http) = answer, http.status == 200,
+            let assignment = try? RegionAssignment(serializedBytes: http.body)
+        else {
+            try store.put(.device, record.serializedBytes())
+            return  // still owed; tried again at the next fix after min_interval_ms
+        }
+        record.owedRegionRequest = 0
+        record.refineRegionId = ""
+        if let refusal = held.apply(assignment) {
+            if refusal.requestsFullAssignment { owe(.deltaRejected) }
+        } else {
+            try store.put(.heldAssignment, heldAsAssignment().serializedBytes())
+            armHeldRegions()
+        }
+        try store.put(.device, record.serializedBytes())
+    }
+
+    /// The regions held, as the full assignment they amount to (what the store keeps and `Arming` reads).
+    private func heldAsAssignment() -> RegionAssignment {
+        var assignment = RegionAssignment()
+        assignment.assignmentVersion = held.version
+        assignment.mode = .fullReplacement
+        assignment.expiresAtMs = held.expiresAtMs
+        assignment.slotBudget = held.slotBudget
+        assignment.refresh = held.refresh
+        assignment.datum = held.datum
+        assignment.monitoringEnabled = held.monitoringEnabled
+        assignment.regions = held.regions.keys.sorted().compactMap { held.regions[$0] }
+        return assignment
+    }
+
+    /// Arms the held regions within the slots (`§arm-order`), in the fence engine and in the report to the server.
+    private func armHeldRegions() {
+        let slots = Int(configuration.platformSlotLimit) - Int(configuration.reservedAppSlots)
+        let position = lastPosition.map {
+            SpherePoint(latitudeE7: $0.latitudeE7 ?? 0, longitudeE7: $0.longitudeE7 ?? 0)
+        }
+        let armed = Arming.arm(heldAsAssignment(), slots: slots, position: position, nowMs: wallMs())
+        let keep = Set(armed.regionIds)
+        fences.disarm(fences.armedRegionIds.filter { !keep.contains($0) })
+        fences.arm(armed.regionIds.compactMap { held.regions[$0] })
+        fences.assignmentVersion = held.version
+        queue.update(armed)
+    }
+}

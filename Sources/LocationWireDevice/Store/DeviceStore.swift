@@ -1,0 +1,172 @@
+import Foundation
+import LocationWire
+
+/// When the store makes what the device recorded durable.
+public enum SyncPolicy: Hashable, Sendable, CustomStringConvertible {
+    /// Every delivered fix's effects (the fix recorded, its fence events) are committed and synced before
+    /// `deliver` returns: an app kill or power loss loses nothing that `deliver` reported recorded.
+    case everyDelivery
+    /// Commits are grouped: one sync at most every `milliseconds` of real time, and always before an upload
+    /// (nothing is sent before it is durable). A power loss, or an app kill, loses at most the deliveries of the
+    /// last `milliseconds`: they were never reported recorded, and were never sent.
+    case grouped(milliseconds: Int)
+
+    public var description: String {
+        switch self {
+        case .everyDelivery: "every delivery"
+        case .grouped(let milliseconds): "grouped every \(milliseconds) ms"
+        }
+    }
+}
+
+/// The device's durable state in one SQLite database: the recorded items one row each (so recording is an
+/// append, `§sequence-consecutive`'s number stored with the item it numbers), and a handful of small state rows
+/// (the queue's counters and batches in flight, the engines' state, the regions held) rewritten when they change.
+///
+/// SQLite runs in WAL mode with `synchronous=FULL`: a commit is durable once it returns. Writes go into one open
+/// transaction that ``commit()`` ends; ``SyncPolicy`` decides when the device calls it.
+final class DeviceStore {
+    /// The small rows, by what they hold.
+    enum StateKey: Int64 {
+        /// `UploadQueue.withoutItems`, encoded as `locationwire.session.v1.UploadQueue`.
+        case queue = 1
+        /// The regions held: a full RegionAssignment rebuilt from `HeldAssignment`.
+        case heldAssignment = 2
+        /// The device's own scalars (`DeviceRecord`).
+        case device = 3
+        /// The fix the recording engine holds undecided (its window's best), a LocationFix.
+        case undecidedFix = 4
+    }
+
+    let path: String
+    private let database: SQLiteDatabase
+    private var inTransaction = false
+    /// Commits that ended a transaction: each is one sync of the WAL.
+    private(set) var commits = 0
+
+    /// Opens the store in `directory` (created if missing), creating its tables on first use.
+    init(directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        path = (directory as NSString).appendingPathComponent("device.sqlite")
+        database = try SQLiteDatabase(path: path)
+        try database.execute(
+            """
+            PRAGMA journal_mode=WAL;
+            PRAGMA synchronous=FULL;
+            CREATE TABLE IF NOT EXISTS fix (sequence INTEGER PRIMARY KEY, recorded_ms INTEGER NOT NULL,
+                bytes BLOB NOT NULL) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS fence_event (sequence INTEGER PRIMARY KEY, bytes BLOB NOT NULL);
+            CREATE TABLE IF NOT EXISTS lifecycle_event (id INTEGER PRIMARY KEY, bytes BLOB NOT NULL);
+            CREATE TABLE IF NOT EXISTS state (key INTEGER PRIMARY KEY, bytes BLOB NOT NULL);
+            """)
+    }
+
+    // MARK: - Writing (inside the open transaction)
+
+    private func write(_ sql: String, _ values: [SQLiteValue]) throws {
+        if !inTransaction {
+            try database.execute("BEGIN IMMEDIATE")
+            inTransaction = true
+        }
+        try database.run(sql, values)
+    }
+
+    /// Appends a recorded fix with the monotonic time it was recorded at (the upload timer's pending time).
+    func append(_ fix: LocationFix, recordedMs: UInt64) throws {
+        try write(
+            "INSERT INTO fix (sequence, recorded_ms, bytes) VALUES (?, ?, ?)",
+            [
+                .integer(Int64(bitPattern: fix.sequence)), .integer(Int64(bitPattern: recordedMs)),
+                .blob(fix.serializedBytes()),
+            ])
+    }
+
+    func append(_ event: FenceEvent) throws {
+        try write(
+            "INSERT INTO fence_event (sequence, bytes) VALUES (?, ?)",
+            [.integer(Int64(bitPattern: event.eventSequence)), .blob(event.serializedBytes())])
+    }
+
+    func append(_ event: LifecycleEvent, id: UInt64) throws {
+        try write(
+            "INSERT INTO lifecycle_event (id, bytes) VALUES (?, ?)",
+            [.integer(Int64(bitPattern: id)), .blob(event.serializedBytes())])
+    }
+
+    func deleteFixes(_ sequences: [UInt64]) throws {
+        for sequence in sequences {
+            try write("DELETE FROM fix WHERE sequence = ?", [.integer(Int64(bitPattern: sequence))])
+        }
+    }
+
+    func deleteFenceEvents(_ sequences: [UInt64]) throws {
+        for sequence in sequences {
+            try write("DELETE FROM fence_event WHERE sequence = ?", [.integer(Int64(bitPattern: sequence))])
+        }
+    }
+
+    /// Keeps only the lifecycle events whose ids are in `kept` (acks delete them by batch, not by range).
+    func keepLifecycleEvents(_ kept: [UInt64]) throws {
+        let keep = Set(kept)
+        var gone: [Int64] = []
+        try database.run("SELECT id FROM lifecycle_event") { row in
+            if !keep.contains(UInt64(bitPattern: row.integer(0))) { gone.append(row.integer(0)) }
+        }
+        for id in gone { try write("DELETE FROM lifecycle_event WHERE id = ?", [.integer(id)]) }
+    }
+
+    func put(_ key: StateKey, _ bytes: [UInt8]) throws {
+        try write("INSERT OR REPLACE INTO state (key, bytes) VALUES (?, ?)", [.integer(key.rawValue), .blob(bytes)])
+    }
+
+    func remove(_ key: StateKey) throws {
+        try write("DELETE FROM state WHERE key = ?", [.integer(key.rawValue)])
+    }
+
+    /// Ends the open transaction: durable when it returns (WAL, `synchronous=FULL`).
+    func commit() throws {
+        guard inTransaction else { return }
+        try database.execute("COMMIT")
+        inTransaction = false
+        commits += 1
+    }
+
+    /// Whether writes wait for a commit.
+    var hasUncommittedWrites: Bool { inTransaction }
+
+    // MARK: - Reading (at launch)
+
+    func state(_ key: StateKey) throws -> [UInt8]? {
+        var bytes: [UInt8]?
+        try database.run("SELECT bytes FROM state WHERE key = ?", [.integer(key.rawValue)]) { bytes = $0.blob(0) }
+        return bytes
+    }
+
+    /// Every stored fix, ascending by sequence, with its record time.
+    func fixes() throws -> [(fix: LocationFix, recordedMs: UInt64)] {
+        var result: [(LocationFix, UInt64)] = []
+        try database.run("SELECT recorded_ms, bytes FROM fix ORDER BY sequence") { row in
+            result.append((try LocationFix(serializedBytes: row.blob(1)), UInt64(bitPattern: row.integer(0))))
+        }
+        return result
+    }
+
+    func fenceEvents() throws -> [FenceEvent] {
+        var result: [FenceEvent] = []
+        try database.run("SELECT bytes FROM fence_event ORDER BY sequence") { row in
+            result.append(try FenceEvent(serializedBytes: row.blob(0)))
+        }
+        return result
+    }
+
+    func lifecycleEvents() throws -> [(id: UInt64, event: LifecycleEvent)] {
+        var result: [(UInt64, LifecycleEvent)] = []
+        try database.run("SELECT id, bytes FROM lifecycle_event ORDER BY id") { row in
+            result.append((UInt64(bitPattern: row.integer(0)), try LifecycleEvent(serializedBytes: row.blob(1))))
+        }
+        return result
+    }
+
+    /// Fixes stored, for progress reports (a count over the primary key, no decoding).
+    func fixCount() throws -> Int { Int(try database.integer("SELECT count(*) FROM fix") ?? 0) }
+}

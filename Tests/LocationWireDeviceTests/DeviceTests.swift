@@ -1,0 +1,137 @@
+import Foundation
+import LocationWire
+import LocationWireBehavior
+import LocationWireDevice
+import LocationWireSession
+import Testing
+
+/// A server in the process: the reference ingest ledger behind whatever HTTP answers a test scripts. Every fix the
+/// ledger stores is kept, so a test can check that nothing was lost or stored twice.
+final class LedgerTransport: DeviceTransport {
+    var ledger = IngestLedger()
+    var stored: [LocationFix] = []
+    /// Answers to give instead of the ledger's, one per request, in order (nil: the ledger answers).
+    var scripted: [HTTPAnswer?] = []
+    /// When true, the ledger stores the batch and the answer is lost (a reset after the commit).
+    var dropAfterCommit = false
+    var requests = 0
+
+    func post(path: String, messageName: String, body: [UInt8]) -> Result<HTTPAnswer, TransportFailure> {
+        requests += 1
+        guard path == "/v1/batches" else { return .success(HTTPAnswer(status: 404)) }
+        if !scripted.isEmpty, let answer = scripted.removeFirst() { return .success(answer) }
+        guard let batch = try? LocationBatch(serializedBytes: body) else { return .success(HTTPAnswer(status: 400)) }
+        let result = ledger.ingest(batch, encodedSize: body.count, nowMs: 0)
+        stored += result.storedFixes
+        if dropAfterCommit { return .failure(TransportFailure("reset after commit")) }
+        return .success(HTTPAnswer(status: 200, body: result.ack.serializedBytes()))
+    }
+}
+
+/// A walk that records a fix at every delivery under a policy of 1 m distance and 1 s intervals.
+func walk(_ count: Int, bootId: UInt64 = 1, startMs: UInt64 = 10_000) -> [LocationFix] {
+    (0..<count).map { step in
+        var fix = LocationFix()
+        fix.timeMs = 1_700_000_000_000 + Int64(step) * 5_000
+        fix.elapsedRealtimeMs = startMs + UInt64(step) * 5_000
+        fix.bootId = bootId
+        fix.latitudeE7 = 525_200_000 + Int32(step) * 1_000
+        fix.longitudeE7 = 134_050_000
+        fix.horizontalAccuracyCm = 500
+        return fix
+    }
+}
+
+func temporaryStore() -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("device-test-\(UUID().uuidString)").path
+    return path
+}
+
+@Suite struct DeviceTests {
+    let configuration = DeviceConfiguration(deviceId: "device-1", requestsRegions: false)
+
+    @Test func everyRecordedFixReachesTheLedgerOnce() throws {
+        let transport = LedgerTransport()
+        let device = try LocationDevice(store: temporaryStore(), configuration: configuration, transport: transport)
+        for fix in walk(200) { try device.deliver(fix) }
+        try device.finish()
+        #expect(try device.drain())
+        let summary = device.summary
+        #expect(summary.recorded > 0)
+        #expect(summary.pendingFixes == 0)
+        #expect(transport.stored.map(\.sequence) == Array(1...summary.recorded))
+    }
+
+    @Test func aRelaunchGoesOnFromTheStore() throws {
+        let store = temporaryStore()
+        let transport = LedgerTransport()
+        transport.scripted = Array(repeating: HTTPAnswer(status: 503), count: 1000)
+        let fixes = walk(100)
+        var recorded: UInt64 = 0
+        do {
+            let device = try LocationDevice(store: store, configuration: configuration, transport: transport)
+            for fix in fixes.prefix(60) { try device.deliver(fix) }
+            recorded = device.summary.recorded
+            #expect(device.summary.pendingFixes == Int(recorded), "a server answering 503 deletes nothing")
+        }
+        transport.scripted = []
+        let device = try LocationDevice(store: store, configuration: configuration, transport: transport)
+        #expect(device.delivered == 60)
+        #expect(device.summary.launches == 2)
+        #expect(device.pendingFixSequences == Array(1...recorded), "what the first launch recorded is all there")
+        for fix in fixes.dropFirst(60) { try device.deliver(fix) }
+        try device.finish()
+        #expect(try device.drain())
+        let sequences = transport.stored.map(\.sequence)
+        #expect(sequences.sorted() == Array(1...device.summary.recorded), "sequences go on; none reused or lost")
+    }
+
+    @Test func groupedSyncLosesOnlyWhatWasNeverReportedOrSent() throws {
+        let store = temporaryStore()
+        let transport = LedgerTransport()
+        transport.scripted = Array(repeating: HTTPAnswer(status: 503), count: 1000)
+        var grouped = configuration
+        grouped.sync = .grouped(milliseconds: 3_600_000)
+        var reported: [UInt64] = []
+        do {
+            let device = try LocationDevice(store: store, configuration: grouped, transport: transport)
+            device.recordedDurably = { reported += $0.map(\.sequence) }
+            // A batch goes out (and fails) now and then, and every send commits first.
+            for fix in walk(40) { try device.deliver(fix) }
+            // The device object goes away without a commit: an app killed.
+        }
+        let device = try LocationDevice(store: store, configuration: configuration, transport: transport)
+        #expect(device.pendingFixSequences == reported, "exactly what was reported durable survives")
+    }
+
+    @Test(arguments: [
+        (HTTPAnswer(status: 413, body: Array(#"{"code":"body-too-large","maxBatchBytes":20000}"#.utf8)), "too-large"),
+        (HTTPAnswer(status: 429, headers: ["retry-after": "7"]), "hold"),
+        (HTTPAnswer(status: 401), "refused"),
+        (HTTPAnswer(status: 500), "kept"),
+        (HTTPAnswer(status: 200, body: [0xff]), "kept"),
+    ])
+    func statusesKeepEverythingButA200Ack(answer: HTTPAnswer, kind: String) throws {
+        let transport = LedgerTransport()
+        transport.scripted = [answer]
+        let device = try LocationDevice(store: temporaryStore(), configuration: configuration, transport: transport)
+        try device.deliver(walk(1)[0])
+        try device.finish()
+        _ = try device.drain(maxAttempts: 1)
+        #expect(device.summary.pendingFixes == 1, "\(kind): nothing deleted")
+        #expect(transport.stored.isEmpty)
+    }
+
+    @Test func aLostAnswerIsResentAndStoredOnce() throws {
+        let transport = LedgerTransport()
+        transport.dropAfterCommit = true
+        let device = try LocationDevice(store: temporaryStore(), configuration: configuration, transport: transport)
+        for fix in walk(30) { try device.deliver(fix) }
+        transport.dropAfterCommit = false
+        try device.finish()
+        #expect(try device.drain())
+        let sequences = transport.stored.map(\.sequence)
+        #expect(Set(sequences).count == sequences.count, "the ledger answers DUPLICATE to a resend")
+        #expect(sequences.sorted() == Array(1...device.summary.recorded))
+    }
+}

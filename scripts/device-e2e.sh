@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The reference device judged by others, without faults: `locwire device run` against `locwire-server serve`
+# (SQLite, examples/korita-regions.geojson as its catalogue) on the real track, with the default policy and with
+# examples/walker-policy.json. The fixes the server stores (read back over HTTP) must be exactly those
+# `locwire simulate record` records, the fence events it stores exactly those `locwire simulate fences` reports for
+# the assignment the server answered, and the device's timer must upload as often as the simulation's.
+#
+#   scripts/device-e2e.sh
+#
+# Prints one JSON line per run. Exit status: 0 both agree, 1 a difference (printed), 2 something could not run.
+# LOCWIRE and LOCWIRE_SERVER name built binaries; otherwise the debug builds are made.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+python3 "$root/scripts/device_runs.py" compare
+python3 "$root/scripts/device_runs.py" compare --policy "$root/examples/walker-policy.json"
