@@ -24,6 +24,8 @@ let package = Package(
                 .product(name: "LocationWireFiles", package: "LocationWire"),
                 .product(name: "LocationWireConformance", package: "LocationWire"),
                 .product(name: "LocationWireBehavior", package: "LocationWire"),
+                .product(name: "LocationWireSession", package: "LocationWire"),
+                .product(name: "LocationWireDevice", package: "LocationWire"),
                 .product(name: "LocationWireSwiftProtobuf", package: "SwiftProtobufTestee"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

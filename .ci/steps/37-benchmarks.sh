@@ -1,6 +1,6 @@
 # tier: full
 # lane: packages
-# what: Benchmarks: every harness and the driver build, one quick run of 8 workloads through the protocol (figures not kept; every cross-check must pass)
+# what: Benchmarks: every harness and the driver build, one quick run of 8 workloads through the protocol (figures not kept; every cross-check must pass); the reference device's recording, memory and store-size targets
 source .ci/lib.sh
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -15,3 +15,6 @@ for name in batch-walk-1 fence-event assignment-20 batch-compact-walk-1000 batch
 done
 Benchmarks/run.sh --quick --require-all-harnesses "${workloads[@]}" --output "$out/RESULTS.quick.md" >/dev/null
 grep -q '^## Targets' "$out/RESULTS.quick.md"
+# The reference device's targets (Benchmarks/NOTES.md, "The reference device"): recording flat up to 100,000
+# pending, resident memory and store size; a few seconds (run.sh built the driver).
+Benchmarks/.build/release/locwire-bench device --levels 0,100000 --measured 2000 --synced 100 --check

@@ -92,6 +92,9 @@ public final class LocationDevice {
     private var now: (bootId: UInt64, elapsedMs: UInt64, wallMs: Int64)?
     /// Pending fixes restored at launch, told to the timer at the first timed delivery of this launch.
     private var pendingFromEarlierLaunch = 0
+    /// Fixes the store holds that the queue's window does not (between its oldest ones and its newest): the queue
+    /// lives on disk, so memory does not grow with what is pending.
+    private var fixesOnDiskOnly = 0
     private var lastCommit = DispatchTime.now()
     /// Whether this launch has settled what the earlier one left in flight (at its first timed delivery, when
     /// the device clock is known).
@@ -130,10 +133,13 @@ public final class LocationDevice {
             queue = UploadQueue(deviceId: record.deviceId, installId: record.installId)
             if let policy = configuration.initialPolicy { queue.adopt(policy) }
         }
-        let stored = try store.fixes()
-        queue.restoreItems(
-            fixes: stored.map(\.fix), fenceEvents: try store.fenceEvents(), lifecycle: try store.lifecycleEvents())
-        pendingFromEarlierLaunch = stored.count
+        // The oldest fixes and the newest are read into the queue's window; the rest stay on disk.
+        let total = try store.fixCount()
+        var window = try store.fixes(after: 0, limit: Self.fixWindow(queue))
+        if total > window.count, let newest = try store.newestFix() { window.append(newest) }
+        fixesOnDiskOnly = total - window.count
+        queue.restoreItems(fixes: window, fenceEvents: try store.fenceEvents(), lifecycle: try store.lifecycleEvents())
+        pendingFromEarlierLaunch = total
         if let bytes = try store.state(.heldAssignment) {
             _ = held.apply(try RegionAssignment(serializedBytes: bytes))
         }
@@ -167,7 +173,7 @@ public final class LocationDevice {
         summary.bytesSent = record.bytesSent
         summary.acksApplied = record.acksApplied
         summary.acknowledged = record.fixesAcknowledged
-        summary.pendingFixes = queue.fixes.count
+        summary.pendingFixes = queue.fixes.count + fixesOnDiskOnly
         summary.pendingFenceEvents = queue.fenceEvents.count
         summary.regionRequests = record.regionRequests
         summary.regionsArmed = fences.armedRegionIds.count
@@ -176,8 +182,10 @@ public final class LocationDevice {
         return summary
     }
 
-    /// The queue's state, for tests and the soak's checks.
-    public var pendingFixSequences: [UInt64] { queue.fixes.map(\.sequence) }
+    /// The sequence numbers of every fix pending, from the store (for tests and the soak's checks).
+    public var pendingFixSequences: [UInt64] {
+        get throws { try store.fixes(after: 0, limit: .max).map(\.sequence) }
+    }
     public var installId: UInt64 { record.installId }
 
     // MARK: - Delivery
@@ -295,7 +303,36 @@ public final class LocationDevice {
         stored.sequence = sequence
         try store.append(stored, recordedMs: atMs)
         record.fixesRecorded += 1
+        // The window keeps the oldest fixes and the newest: the one before the newest goes to disk only.
+        if queue.fixes.count - 1 > Self.fixWindow(queue) {
+            queue.evictFix(at: queue.fixes.count - 2)
+            fixesOnDiskOnly += 1
+        }
         if recordedDurably != nil { notYetDurable.append(stored) }
+    }
+
+    /// How many of the oldest fixes the queue keeps in memory: what the batches in flight and the next one can take.
+    static func fixWindow(_ queue: UploadQueue) -> Int { queue.maxBatchSize * (queue.maxBatchesInFlight + 1) }
+
+    /// After an ack deleted fixes, the window is filled again from disk (O(window), once per ack), and the newest
+    /// pending fix is in it (it may have been deleted as a batch's live fix while newer ones waited on disk).
+    private func refillWindow() throws {
+        guard fixesOnDiskOnly > 0 else { return }
+        var window = queue.fixes
+        guard let newestStored = try store.newestFix() else { return }
+        if window.last?.sequence == newestStored.sequence {
+            window.removeLast()
+        } else {
+            fixesOnDiskOnly -= 1
+        }
+        let wanted = Self.fixWindow(queue) - window.count
+        if wanted > 0 {
+            let more = try store.fixes(after: window.last?.sequence ?? 0, before: newestStored.sequence, limit: wanted)
+            window += more
+            fixesOnDiskOnly -= more.count
+        }
+        window.append(newestStored)
+        queue.replaceFixWindow(window)
     }
 
     private func recordEvent(_ event: FenceEvent) throws {
@@ -423,6 +460,7 @@ public final class LocationDevice {
             try store.deleteFenceEvents(effect.deletedEvents)
             try store.keepLifecycleEvents(queue.lifecycleIds)
             record.fixesAcknowledged += UInt64(deletedFixes.count)
+            if !deletedFixes.isEmpty { try refillWindow() }
             if effect.requestRegions { owe(.serverHint) }
             for command in effect.commands {
                 switch command.kind {

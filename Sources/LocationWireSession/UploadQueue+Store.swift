@@ -30,6 +30,22 @@ extension UploadQueue {
         if let last = lifecycle.last { nextLifecycleId = max(nextLifecycleId, last.id + 1) }
     }
 
+    // A device whose store holds more fixes than it wants in memory gives the queue a window of them: the oldest
+    // ones (at least as many as the batches in flight and the next batch can take) and the newest. The rules see
+    // exactly what they read: a batch's backlog is the oldest free fixes and its live fix the newest, the floor is
+    // the oldest, acks touch only what batches carried. The fixes in between wait on disk.
+
+    /// Forgets the fix at `index` of ``fixes`` from memory (the store still holds it); O(1) for the one before the
+    /// newest, which is what a window drops when a fix is recorded.
+    package mutating func evictFix(at index: Int) {
+        fixes.remove(at: index)
+    }
+
+    /// Replaces the fixes in memory by `window`, ascending, the oldest pending fixes and the newest among them.
+    package mutating func replaceFixWindow(_ window: [LocationFix]) {
+        fixes = window
+    }
+
     /// Takes the policy an app was configured with before any server sent one (a server's newer
     /// `policy_version` replaces it as usual).
     package mutating func adopt(_ initialPolicy: TrackingPolicy) { policy = initialPolicy }

@@ -78,7 +78,7 @@ func temporaryStore() -> String {
         let device = try LocationDevice(store: store, configuration: configuration, transport: transport)
         #expect(device.delivered == 60)
         #expect(device.summary.launches == 2)
-        #expect(device.pendingFixSequences == Array(1...recorded), "what the first launch recorded is all there")
+        #expect(try device.pendingFixSequences == Array(1...recorded), "what the first launch recorded is all there")
         for fix in fixes.dropFirst(60) { try device.deliver(fix) }
         try device.finish()
         #expect(try device.drain())
@@ -101,7 +101,7 @@ func temporaryStore() -> String {
             // The device object goes away without a commit: an app killed.
         }
         let device = try LocationDevice(store: store, configuration: configuration, transport: transport)
-        #expect(device.pendingFixSequences == reported, "exactly what was reported durable survives")
+        #expect(try device.pendingFixSequences == reported, "exactly what was reported durable survives")
     }
 
     @Test(arguments: [
@@ -120,6 +120,33 @@ func temporaryStore() -> String {
         _ = try device.drain(maxAttempts: 1)
         #expect(device.summary.pendingFixes == 1, "\(kind): nothing deleted")
         #expect(transport.stored.isEmpty)
+    }
+
+    /// With a batch of at most 4 fixes, the queue keeps 8 of them in memory and the rest on disk: what goes out,
+    /// and in what order, is still what the rules say of the whole queue.
+    @Test func theQueueLivesOnDiskBeyondItsWindow() throws {
+        let store = temporaryStore()
+        let transport = LedgerTransport()
+        var small = configuration
+        var policy = TrackingPolicy()
+        policy.maxBatchSize = 4
+        policy.distanceIntervalM = 1
+        small.initialPolicy = policy
+        let offline = LedgerTransport()
+        offline.scripted = Array(repeating: HTTPAnswer(status: 503), count: 10_000)
+        do {
+            let device = try LocationDevice(store: store, configuration: small, transport: offline)
+            for fix in walk(120) { try device.deliver(fix) }
+            #expect(try device.pendingFixSequences.count == device.summary.pendingFixes)
+            #expect(device.summary.pendingFixes == Int(device.summary.recorded))
+        }
+        let device = try LocationDevice(store: store, configuration: small, transport: transport)
+        #expect(try device.drain())
+        let sequences = transport.stored.map(\.sequence)
+        #expect(sequences.sorted() == Array(1...device.summary.recorded), "every fix once, none left on disk")
+        // Each batch: the oldest three pending as backlog, the newest as the live fix (§batch-composition).
+        let firstBatch = Array(sequences.prefix(4))
+        #expect(firstBatch == [1, 2, 3, device.summary.recorded])
     }
 
     @Test func aLostAnswerIsResentAndStoredOnce() throws {

@@ -142,11 +142,34 @@ final class DeviceStore {
         return bytes
     }
 
-    /// Every stored fix, ascending by sequence, with its record time.
-    func fixes() throws -> [(fix: LocationFix, recordedMs: UInt64)] {
-        var result: [(LocationFix, UInt64)] = []
-        try database.run("SELECT recorded_ms, bytes FROM fix ORDER BY sequence") { row in
-            result.append((try LocationFix(serializedBytes: row.blob(1)), UInt64(bitPattern: row.integer(0))))
+    /// Up to `limit` stored fixes with sequence numbers above `after` and below `before`, ascending.
+    func fixes(after: UInt64, before: UInt64 = .max, limit: Int) throws -> [LocationFix] {
+        var result: [LocationFix] = []
+        try database.run(
+            "SELECT bytes FROM fix WHERE sequence > ? AND sequence < ? ORDER BY sequence LIMIT ?",
+            [
+                .integer(Int64(bitPattern: after)), .integer(Int64(bitPattern: min(before, UInt64(Int64.max)))),
+                .integer(Int64(limit)),
+            ]
+        ) { row in result.append(try LocationFix(serializedBytes: row.blob(0))) }
+        return result
+    }
+
+    /// The stored fix with the highest sequence number.
+    func newestFix() throws -> LocationFix? {
+        var result: LocationFix?
+        try database.run("SELECT bytes FROM fix ORDER BY sequence DESC LIMIT 1") { row in
+            result = try LocationFix(serializedBytes: row.blob(0))
+        }
+        return result
+    }
+
+    /// The record time of every stored fix, ascending by sequence (8 bytes each: what the upload timer needs of
+    /// fixes that are not in memory).
+    func recordTimes() throws -> [UInt64] {
+        var result: [UInt64] = []
+        try database.run("SELECT recorded_ms FROM fix ORDER BY sequence") {
+            result.append(UInt64(bitPattern: $0.integer(0)))
         }
         return result
     }
