@@ -150,7 +150,9 @@ let package = Package(
                 "LocationWire", "LocationWireBehavior", "LocationWireTools", "LocationWireFiles",
                 "LocationWireConformance",
             ]),
-        tests("LocationWireSessionTests", on: ["LocationWire", "LocationWireSession", "LocationWireSimulation"]),
+        tests(
+            "LocationWireSessionTests",
+            on: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "LocationWireSimulation"]),
         tests(
             "LocationWireConformanceTests",
             on: [
