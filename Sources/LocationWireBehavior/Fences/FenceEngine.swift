@@ -76,7 +76,7 @@ public struct FenceEngine: Sendable {
     /// FenceEvent.assignment_version of every event.
     public var assignmentVersion: UInt64
     /// The next event_sequence to give (`§fence-order`).
-    public internal(set) var nextEventSequence: UInt64
+    public private(set) var nextEventSequence: UInt64
     /// Armed regions in id byte order, which is the order of events of one kind; `hot` and `states` run
     /// parallel.
     private(set) var armed: [Armed] = []
