@@ -161,7 +161,9 @@ let package = Package(
                 "LocationWire", "LocationWireBehavior", "LocationWireTools", "LocationWireFiles",
                 "LocationWireConformance",
             ]),
-        tests("LocationWireSessionTests", on: ["LocationWire", "LocationWireSession", "LocationWireSimulation"]),
+        tests(
+            "LocationWireSessionTests",
+            on: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "LocationWireSimulation"]),
         tests(
             "LocationWireDeviceTests",
             on: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "LocationWireDevice"]),

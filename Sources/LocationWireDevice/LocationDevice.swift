@@ -83,15 +83,14 @@ public final class LocationDevice {
     private var recording: RecordingEngine
     private var scheduler: UploadScheduler
     private var fences: FenceEngine
-    private var clock = BootClock()
     /// The fix the recording engine holds in its window, by delivery index: a later delivery may record it.
     private var undecided: (index: Int, fix: LocationFix)?
     /// The latest fix good enough to plan regions around (accuracy and a position), for region requests.
     private var lastPosition: LocationFix?
     /// The monotonic time (boot, ms) and wall clock of the latest timed delivery: the device clock between fixes.
     private var now: (bootId: UInt64, elapsedMs: UInt64, wallMs: Int64)?
-    /// Pending fixes restored at launch, told to the timer at the first timed delivery of this launch.
-    private var pendingFromEarlierLaunch = 0
+    /// The engines' states as last written to the store: a row is rewritten only when its bytes change.
+    private var storedEngineStates: [DeviceStore.StateKey: [UInt8]] = [:]
     /// Fixes the store holds that the queue's window does not (between its oldest ones and its newest): the queue
     /// lives on disk, so memory does not grow with what is pending.
     private var fixesOnDiskOnly = 0
@@ -139,16 +138,36 @@ public final class LocationDevice {
         if total > window.count, let newest = try store.newestFix() { window.append(newest) }
         fixesOnDiskOnly = total - window.count
         queue.restoreItems(fixes: window, fenceEvents: try store.fenceEvents(), lifecycle: try store.lifecycleEvents())
-        pendingFromEarlierLaunch = total
         if let bytes = try store.state(.heldAssignment) {
             _ = held.apply(try RegionAssignment(serializedBytes: bytes))
         }
-        // The engines start afresh at each launch for now: restoring their state (and the window's undecided
-        // fix, which the store keeps) waits for the rule that says what a relaunch keeps (issue 23, item 2).
-        recording = RecordingEngine(policy: queue.policy)
-        scheduler = UploadScheduler(policy: queue.policy)
-        scheduler.keepsAttempts = false
-        fences = FenceEngine(policy: queue.policy, assignmentVersion: held.version)
+        // A relaunch is not an event for the rules (`§rec-relaunch`, `§upload-relaunch`, `§fence-relaunch`): the
+        // engines continue from the state stored with the last delivery that was made durable.
+        if let bytes = try store.state(.recordingEngine) {
+            recording = RecordingEngine(policy: queue.policy, restoring: try RecordingEngine.State(serializedBytes: bytes))
+            if let index = recording.undecidedIndex, let fix = try store.state(.undecidedFix) {
+                undecided = (index, try LocationFix(serializedBytes: fix))
+            }
+        } else {
+            recording = RecordingEngine(policy: queue.policy)
+        }
+        if let bytes = try store.state(.uploadScheduler) {
+            scheduler = UploadScheduler(
+                policy: queue.policy, restoring: try UploadScheduler.State(serializedBytes: bytes),
+                pending: try store.pendingForTimer())
+        } else {
+            scheduler = UploadScheduler(policy: queue.policy)
+        }
+        if let bytes = try store.state(.fenceEngine) {
+            fences = FenceEngine(policy: queue.policy, restoring: try FenceEngine.State(serializedBytes: bytes))
+        } else {
+            fences = FenceEngine(policy: queue.policy, assignmentVersion: held.version)
+        }
+        storedEngineStates = [
+            .recordingEngine: recording.persistedState.serializedBytes(),
+            .uploadScheduler: scheduler.persistedState.serializedBytes(),
+            .fenceEngine: fences.persistedState.serializedBytes(),
+        ]
         record.launches += 1
         var launched = LifecycleEvent()
         launched.kind = record.launches == 1 ? .launched : .relaunchedBySystem
@@ -198,7 +217,7 @@ public final class LocationDevice {
             record.recordFixOwed = false
         }
         let index = Int(record.delivered)
-        let time = clock.accept(fix)
+        let time = recording.clockTime(of: fix)
         if let time {
             now = (fix.bootId, time, fix.timeMs)
             if !launchSettled {
@@ -210,11 +229,6 @@ public final class LocationDevice {
                 launchSettled = true
             }
             scheduler.advance(bootId: fix.bootId, to: time, results: upload)
-            if pendingFromEarlierLaunch > 0 {
-                // The timer of this launch starts now; what an earlier launch left pending counts as recorded now.
-                for _ in 0..<pendingFromEarlierLaunch { scheduler.recorded(at: time) }
-                pendingFromEarlierLaunch = 0
-            }
         }
         if fix.horizontalAccuracyCm != nil, fix.latitudeE7 != nil, fix.longitudeE7 != nil { lastPosition = fix }
         // Regions first: a device that owes a request (at start, after a hint or a command, beyond the refresh
@@ -236,9 +250,11 @@ public final class LocationDevice {
         }
         try keepUndecided(fix, index: index)
         record.delivered += 1
-        try store.put(.device, record.serializedBytes())
+        if let time { for _ in 0..<recordedNow { scheduler.recorded(at: time) } }
+        // The state after this fix, before its uploads: each upload commits before it sends, and a kill after that
+        // commit relaunches from here (the upload is made again; the batch in flight is given up).
+        try storeState()
         if let time {
-            for _ in 0..<recordedNow { scheduler.recorded(at: time) }
             scheduler.settle(at: time, results: upload)
             if record.uploadNowOwed {
                 record.uploadNowOwed = false
@@ -248,8 +264,24 @@ public final class LocationDevice {
             if record.owedRegionRequest == UInt32(RegionRequestReason.refineOnEntry.rawValue) {
                 try requestRegionsIfOwed()
             }
+            try storeState()
         }
         try commitPerPolicy()
+    }
+
+    /// Writes the device's record and each engine state whose bytes changed since they were last written.
+    private func storeState() throws {
+        try store.put(.device, record.serializedBytes())
+        _ = scheduler.takeAttempts()  // the rules never read them; memory stays bounded
+        let states: [(DeviceStore.StateKey, [UInt8])] = [
+            (.recordingEngine, recording.persistedState.serializedBytes()),
+            (.uploadScheduler, scheduler.persistedState.serializedBytes()),
+            (.fenceEngine, fences.persistedState.serializedBytes()),
+        ]
+        for (key, bytes) in states where storedEngineStates[key] != bytes {
+            try store.put(key, bytes)
+            storedEngineStates[key] = bytes
+        }
     }
 
     /// The source ended (or the app is going away): the open window closes, and what is left is committed.
@@ -263,7 +295,7 @@ public final class LocationDevice {
             if let time = now?.elapsedMs { scheduler.recorded(at: time) }
         }
         try keepUndecided(nil, index: -1)
-        try store.put(.device, record.serializedBytes())
+        try storeState()
         try commit()
     }
 
@@ -301,7 +333,7 @@ public final class LocationDevice {
         let sequence = queue.record(fix)
         var stored = fix
         stored.sequence = sequence
-        try store.append(stored, recordedMs: atMs)
+        try store.append(stored, recordedBootId: now?.bootId ?? fix.bootId, recordedMs: atMs)
         record.fixesRecorded += 1
         // The window keeps the oldest fixes and the newest: the one before the newest goes to disk only.
         if queue.fixes.count - 1 > Self.fixWindow(queue) {
@@ -479,11 +511,13 @@ public final class LocationDevice {
         }
     }
 
-    /// A new policy from the server: the engines start again under it, as at a launch.
+    /// A new policy from the server: the engines go on with what they remember, under its settings. (The spec
+    /// does not say what a policy change does to the engines' memory; keeping it is what a relaunch does.)
     private func adoptPolicy() {
-        recording = RecordingEngine(policy: queue.policy)
-        fences = FenceEngine(policy: queue.policy, assignmentVersion: held.version)
-        armHeldRegions()
+        recording = RecordingEngine(policy: queue.policy, restoring: recording.persistedState)
+        scheduler = UploadScheduler(
+            policy: queue.policy, restoring: scheduler.persistedState, pending: scheduler.pendingFixes)
+        fences = FenceEngine(policy: queue.policy, restoring: fences.persistedState)
     }
 
     // MARK: - Regions

@@ -207,10 +207,11 @@ extension VectorBuilder {
     /// A behaviour vector: the request and the whole response the reference engines give, which a testee must
     /// reproduce. The scenario is also run with every distance threshold moved by ±1 cm; a different output
     /// there means the scenario sits on an edge that floating-point noise could flip (`§distance-tolerance`),
-    /// and the generation stops.
+    /// and the generation stops. `equivalent`, when given, is a request the rules say has the same response (the
+    /// same scenario without its relaunches, `§rec-relaunch`); the generation stops when its response differs.
     mutating func behavior<Request: BehaviorRequest>(
         _ id: String, rules: [String], _ comment: String, _ request: Request,
-        slackRun: ((Request, Double) -> Request.Response)? = nil
+        slackRun: ((Request, Double) -> Request.Response)? = nil, equivalent: Request? = nil
     ) {
         precondition(!rules.isEmpty, "\(id): a vector names the rules it checks")
         for rule in rules { precondition(SpecRules.behaviour.contains(rule), "\(id): unknown rule \(rule)") }
@@ -218,6 +219,12 @@ extension VectorBuilder {
         request.vectorId = ""
         let expected = Self.reference(request)
         if case .some(let failure) = expected.failure { preconditionFailure("\(id): the reference failed: \(failure)") }
+        if var equivalent {
+            equivalent.vectorId = ""
+            precondition(
+                Self.reference(equivalent) == expected,
+                "\(id): the response differs from the equivalent request's (a relaunch changed the outcome)")
+        }
         if let slackRun {
             for slack in [-0.01, 0.01] {
                 var nudged = slackRun(request, slack)

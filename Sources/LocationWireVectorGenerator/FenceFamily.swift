@@ -18,7 +18,10 @@ enum FenceFamily: VectorFamily {
         """
 
     static var sections: [VectorFamilySection] {
-        [states, transitions, hysteresis, dwell, order, polygons, arming, clocks, realTraces, randomTraces]
+        [
+            states, transitions, hysteresis, dwell, order, polygons, arming, clocks, realTraces, randomTraces,
+            relaunches,
+        ]
     }
 
     /// The centre most scenarios use, and the bearing of their walks (east).
@@ -70,8 +73,11 @@ enum FenceFamily: VectorFamily {
     static func add(
         _ builder: inout VectorBuilder, _ id: String, _ rules: [String], _ comment: String, _ request: FenceRequest
     ) {
+        var withoutRelaunches = request
+        withoutRelaunches.relaunchBefore = []
         builder.behavior(
-            "fences." + id, rules: rules, comment, request, slackRun: { BuiltinTestee().run($0, slackM: $1) })
+            "fences." + id, rules: rules, comment, request, slackRun: { BuiltinTestee().run($0, slackM: $1) },
+            equivalent: request.relaunchBefore.isEmpty ? nil : withoutRelaunches)
     }
 
     /// A walk through the 200 m site: from 600 m west to 700 m east at 1.5 m/s, a fix every 5 s.
@@ -281,9 +287,7 @@ enum FenceFamily: VectorFamily {
     // MARK: - Dwell
 
     static func dwell(_ builder: inout VectorBuilder) {
-        var trace = west(405)
-        trace.move(bearing: 90, metres: 10, count: 40, stepMs: 5_000)
-        trace.stay(count: 60, stepMs: 5_000, driftM: 20)
+        var trace = enteringToStay()
         add(
             &builder, "dwell.after-enter", ["§fence-dwell", "§fence-event"],
             "loitering_delay_ms 120000: DWELL at the first fix 120 s after the stay began (the entry's first inside fix), with dwell_ms.",
@@ -505,6 +509,60 @@ enum FenceFamily: VectorFamily {
 
     // MARK: - Clocks and reboots
 
+    /// `request` with the app killed and relaunched before each of the steps `indices` (`§fence-relaunch`).
+    static func relaunching(_ request: FenceRequest, before indices: [Int]) -> FenceRequest {
+        var request = request
+        request.relaunchBefore = indices.map { UInt32($0) }
+        return request
+    }
+
+    static func relaunches(_ builder: inout VectorBuilder) {
+        var trace = leavingTheSite(fixesOutside: 8)
+        add(
+            &builder, "relaunch.pending-exit", ["§fence-relaunch", "§fence-confirm"],
+            "Inside, then 600 m east: an exit is pending from fix 4 and confirmed 20 s later at fix 8. The app is relaunched before fixes 5 and 7, while it is pending: its start S survives, so the EXIT comes at fix 8 with os_event_time_ms at fix 4.",
+            relaunching(request(trace, [site()]), before: [5, 7]))
+        trace = leavingTheSite(fixesOutside: 2)
+        trace.reboot(after: 10_000)
+        trace.stay(count: 10, stepMs: 5_000)
+        add(
+            &builder, "relaunch.then-reboot", ["§relaunch-boot", "§fence-relaunch", "§fence-state-report"],
+            "reboot.pending-exit relaunched before fix 5 (an exit pending) and before fix 6, the new boot's first: the restored engine sees the boot change, forgets the pending exit and reports STATE_OUTSIDE.",
+            relaunching(request(trace, [site()]), before: [5, 6]))
+        trace = enteringToStay()
+        add(
+            &builder, "relaunch.dwell-wait", ["§fence-relaunch", "§fence-dwell"],
+            "dwell.after-enter relaunched before fixes 22 (an entry pending), 30 and 40 (inside, waiting for the 120 s loitering delay): the stay start survives, so the DWELL comes at the same fix with the same dwell_ms.",
+            relaunching(request(trace, [site(dwellMs: 120_000)]), before: [22, 30, 40]))
+        let walk = request(
+            walkThrough(), [site(dwellMs: 10_000)],
+            arming: [60: arm([site(300, id: "site:yard")]), 120: arm(disarm: ["site:depot"])],
+            firstEventSequence: 40, assignmentVersion: 3)
+        add(
+            &builder, "relaunch.every-step", ["§fence-relaunch", "§fence-order"],
+            "A walk through the site with a dwell and arming changes, relaunched before every step: the events and their sequence numbers are those without the relaunches.",
+            relaunching(walk, before: Array(walk.steps.indices)))
+    }
+
+    /// Inside the site (4 fixes, STATE_INSIDE at the first), then 600 m east: `fixesOutside` fixes, 5 s apart, far
+    /// enough past the boundary to start an exit.
+    static func leavingTheSite(fixesOutside: Int) -> TraceWriter {
+        var trace = west(0)
+        trace.stay(count: 4, stepMs: 5_000)
+        trace.teleport(bearing: 90, metres: 600)
+        trace.stay(count: fixesOutside, stepMs: 5_000)
+        return trace
+    }
+
+    /// From 405 m west into the site at 2 m/s (the entry's first inside fix is fix 20), then 300 s standing in it
+    /// with 20 m of drift.
+    static func enteringToStay() -> TraceWriter {
+        var trace = west(405)
+        trace.move(bearing: 90, metres: 10, count: 40, stepMs: 5_000)
+        trace.stay(count: 60, stepMs: 5_000, driftM: 20)
+        return trace
+    }
+
     static func clocks(_ builder: inout VectorBuilder) {
         var trace = west(0)
         trace.stay(count: 10, stepMs: 5_000)
@@ -514,10 +572,7 @@ enum FenceFamily: VectorFamily {
             &builder, "reboot.inside", ["§fence-state-report"],
             "A reboot inside the region: the OS forgot it, so the new boot's first fix reports STATE_INSIDE again.",
             request(trace, [site(dwellMs: 30_000)]))
-        trace = west(0)
-        trace.stay(count: 4, stepMs: 5_000)
-        trace.teleport(bearing: 90, metres: 600)
-        trace.stay(count: 2, stepMs: 5_000)
+        trace = leavingTheSite(fixesOutside: 2)
         trace.reboot(after: 10_000)
         trace.stay(count: 10, stepMs: 5_000)
         add(

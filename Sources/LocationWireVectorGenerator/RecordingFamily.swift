@@ -18,7 +18,10 @@ enum RecordingFamily: VectorFamily {
         """
 
     static var sections: [VectorFamilySection] {
-        [filter, requested, motion, stationary, window, dutyCycle, clocks, hazards, uploads, realTraces, commutes]
+        [
+            filter, requested, motion, stationary, window, dutyCycle, clocks, hazards, uploads, realTraces, commutes,
+            relaunches,
+        ]
     }
 
     static func policy(_ configure: (inout TrackingPolicy) -> Void = { _ in }) -> TrackingPolicy {
@@ -41,8 +44,11 @@ enum RecordingFamily: VectorFamily {
     static func add(
         _ builder: inout VectorBuilder, _ id: String, _ rules: [String], _ comment: String, _ request: RecordingRequest
     ) {
+        var withoutRelaunches = request
+        withoutRelaunches.relaunchBefore = []
         builder.behavior(
-            "recording." + id, rules: rules, comment, request, slackRun: { BuiltinTestee().run($0, slackM: $1) })
+            "recording." + id, rules: rules, comment, request, slackRun: { BuiltinTestee().run($0, slackM: $1) },
+            equivalent: request.relaunchBefore.isEmpty ? nil : withoutRelaunches)
     }
 
     /// A walk east at 1.3 m/s, one fix every 10 s (13 m apart): slow, so recorded by distance every fourth fix.
@@ -320,11 +326,7 @@ enum RecordingFamily: VectorFamily {
     // MARK: - Stage 6
 
     static func window(_ builder: inout VectorBuilder) {
-        var trace = TraceWriter(seed: 7)
-        for index in 0..<40 {
-            trace.move(bearing: 90, metres: 15, count: 1, stepMs: 5_000)
-            trace.fixes[index].horizontalAccuracyCm = [900, 400, 1_200, 400, 700, 300][index % 6] + UInt32(index % 5)
-        }
+        var trace = mixedAccuracyWalk()
         add(
             &builder, "window.best-per-window", ["§rec-window", "§rec-stationary"],
             "fix_window_ms 60000, fixes every 5 s at 3 m/s (the speed threshold, so slow, by distance): one fix per minute goes on, the most accurate; the others are `window-not-best`.",
@@ -718,6 +720,89 @@ enum RecordingFamily: VectorFamily {
             &builder, "real.korita-failures", ["§back-off", "§upload-drain"],
             "The real track under the default policy, the first five uploads failing.",
             request(trace, results: Array(repeating: .transportFailed, count: 5)))
+    }
+
+    // MARK: - Relaunches
+
+    /// `request` with the app killed and relaunched before each of `indices` (`§rec-relaunch`).
+    static func relaunching(_ request: RecordingRequest, before indices: [Int]) -> RecordingRequest {
+        var request = request
+        request.relaunchBefore = indices.map { UInt32($0) }
+        return request
+    }
+
+    /// 40 fixes 5 s apart at 3 m/s (the speed threshold, so slow), their accuracies varying from 3 to 12 m.
+    static func mixedAccuracyWalk() -> TraceWriter {
+        var trace = TraceWriter(seed: 7)
+        for index in 0..<40 {
+            trace.move(bearing: 90, metres: 15, count: 1, stepMs: 5_000)
+            trace.fixes[index].horizontalAccuracyCm = [900, 400, 1_200, 400, 700, 300][index % 6] + UInt32(index % 5)
+        }
+        return trace
+    }
+
+    static func relaunches(_ builder: inout VectorBuilder) {
+        var trace = mixedAccuracyWalk()
+        add(
+            &builder, "relaunch.open-window", ["§rec-relaunch", "§rec-window"],
+            "window.best-per-window with the app relaunched before fixes 5 and 18, each in the middle of an open window (12 fixes to a window): the window and its best fix so far survive, and the decisions are those without the relaunches.",
+            relaunching(request(trace, policy { $0.fixWindowMs = 60_000 }), before: [5, 18]))
+        trace = TraceWriter()
+        trace.move(bearing: 0, metres: 30, count: 9, stepMs: 5_000)
+        add(
+            &builder, "relaunch.at-end", ["§rec-relaunch", "§rec-window"],
+            "window.closes-at-end relaunched after the last fix, while the last window is open: the restored engine closes it at the end of the trace as the first would have.",
+            relaunching(request(trace, policy { $0.fixWindowMs = 20_000 }), before: [9]))
+        trace = walk(6)
+        trace.stay(count: 60, stepMs: 10_000)
+        add(
+            &builder, "relaunch.stationary", ["§rec-relaunch", "§rec-heartbeat", "§rec-stationary"],
+            "A walk, then standing still (MOTION_STOP at fix 34, heartbeats from fix 40 every 6 fixes) with heartbeat_interval_ms 60000, relaunched before fixes 38, 44 and 50, while stationary between heartbeats: the anchor, the last recorded fix and the stationary state survive, so the heartbeats keep their times.",
+            relaunching(request(trace, policy { $0.heartbeatIntervalMs = 60_000 }), before: [38, 44, 50]))
+        trace = TraceWriter()
+        trace.move(bearing: 0, metres: 15, count: 130, stepMs: 1_000)
+        add(
+            &builder, "relaunch.back-off", ["§upload-relaunch", "§back-off", "§upload-schedule"],
+            "upload.back-off relaunched before fixes 62 and 70, with fixes pending and a back-off in force (the first attempt at 60 s failed, retries at 61, 63, 67 and 75 s): the wait, the failure count and U survive, and the pending fixes keep their record times.",
+            relaunching(
+                request(trace, results: [.transportFailed, .transportFailed, .transportFailed, .transportFailed]),
+                before: [62, 70]))
+        trace = TraceWriter()
+        trace.move(bearing: 0, metres: 15, count: 200, stepMs: 1_000)
+        add(
+            &builder, "relaunch.held", ["§upload-relaunch", "§upload-schedule"],
+            "upload.held relaunched before fixes 80 and 100, during the 45 s wait of a HOLD: the retry time survives.",
+            relaunching(request(trace, results: [.held(retryAfterMs: 45_000)]), before: [80, 100]))
+        trace = TraceWriter()
+        trace.move(bearing: 0, metres: 30, count: 7, stepMs: 5_000)
+        trace.reboot()
+        trace.move(bearing: 0, metres: 30, count: 7, stepMs: 5_000)
+        add(
+            &builder, "relaunch.then-reboot", ["§relaunch-boot", "§rec-relaunch", "§rec-window", "§rec-clock"],
+            "window.closes-at-reboot relaunched before fix 7, the new boot's first, while a window is open: the restored engine sees the boot change as the first would have, closes the window and starts afresh.",
+            relaunching(request(trace, policy { $0.fixWindowMs = 20_000 }), before: [7]))
+        trace = TraceWriter()
+        trace.move(bearing: 0, metres: 15, count: 40, stepMs: 1_000)
+        trace.reboot()
+        trace.move(bearing: 0, metres: 15, count: 40, stepMs: 1_000)
+        add(
+            &builder, "relaunch.then-reboot-pending", ["§relaunch-boot", "§upload-relaunch", "§upload-boot"],
+            "upload.reboot-after-failure relaunched before fix 35 (a back-off in force) and before fix 40, the new boot's first: the pending fixes go at once in the new boot, and the failure count carries over.",
+            relaunching(
+                request(
+                    trace, policy { $0.uploadIntervalMs = 30_000 },
+                    results: [.transportFailed, .transportFailed, .transportFailed, .transportFailed]),
+                before: [35, 40]))
+        trace = TraceWriter()
+        trace.fixes = builder.inputs.korita
+        add(
+            &builder, "relaunch.real-every-third", ["§rec-relaunch", "§upload-relaunch"],
+            "real.korita-window-60s with the first five uploads failing, relaunched before every third fix: the decisions and uploads are those without the relaunches.",
+            relaunching(
+                request(
+                    trace, policy { $0.fixWindowMs = 60_000 },
+                    results: Array(repeating: .transportFailed, count: 5)),
+                before: Array(stride(from: 1, to: trace.fixes.count, by: 3))))
     }
 
     // MARK: - Seeded random commutes

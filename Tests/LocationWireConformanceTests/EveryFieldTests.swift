@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireBehavior
 import LocationWireConformance
 import LocationWireDevice
 import LocationWireSession
@@ -23,6 +24,8 @@ import Testing
     static let implementations: [any LocationWireMessage.Type] =
         MessageRegistry.allTypes + TesteeProtocol.allTypes + [
             UploadQueue.self, BatchRecord.self, IngestLedger.self, InstallationRecord.self, DeviceRecord.self,
+            RecordingEngine.State.self, RecordingEngine.Observation.self, UploadScheduler.State.self,
+            FenceEngine.State.self, FenceEngine.ArmedRegion.self,
         ]
     static let typeNames = implementations.map { $0.fullMessageName }
 

@@ -3,6 +3,7 @@ import LocationWire
 import LocationWireTestSupport
 import Testing
 
+@testable import LocationWireBehavior
 @testable import LocationWireSession
 
 /// The session engines' persisted states keep decoding after any change to their code: `session-formats.json`
@@ -37,7 +38,82 @@ import Testing
         "ingest-ledger.two-installations": twoInstallationLedger(),
         "installation-record.every-field": everyFieldRecord(deviceId: "android-2", installId: 0x00C0_FFEE),
         "installation-record.new": InstallationRecord(),
+        "recording-engine.new": RecordingEngine.State(),
+        "recording-engine.every-field": everyFieldRecordingEngine(),
+        "upload-scheduler.new": UploadScheduler.State(),
+        "upload-scheduler.every-field": everyFieldUploadScheduler(),
+        "fence-engine.new": FenceEngine.State(),
+        "fence-engine.every-field": everyFieldFenceEngine(),
     ]
+
+    static func observation(_ index: Int, speedCmS: UInt32? = nil) -> RecordingEngine.Observation {
+        RecordingEngine.Observation(
+            index: index, point: SpherePoint(latitudeE7: 460_511_000 + Int32(index), longitudeE7: -145_051_000),
+            elapsedMs: UInt64(index) * 1000, speedCmS: speedCmS, accuracyCm: 500)
+    }
+
+    /// A recording engine's state with every field set: a window open, stationary, and a field 49233 (varint 1)
+    /// of a newer engine, kept and written back last.
+    static func everyFieldRecordingEngine() -> RecordingEngine.State {
+        var state = RecordingEngine.State()
+        state.bootId = 0xB007
+        state.previousElapsedMs = 41_000
+        state.bootStartMs = 1_000
+        state.windowIndex = 2
+        state.windowBest = observation(41, speedCmS: 0)
+        state.lastRecorded = observation(30)
+        state.anchor = observation(20, speedCmS: 140)
+        state.previousMotion = observation(30)
+        state.stationary = true
+        state.unknownFields = UnknownFields(rawBytes: [0x88, 0x85, 0x18, 0x01])
+        return state
+    }
+
+    /// An upload timer's state with every field set: a retry wait in force and a new boot's upload due.
+    static func everyFieldUploadScheduler() -> UploadScheduler.State {
+        var state = UploadScheduler.State()
+        state.bootId = 0xB007
+        state.bootStartMs = 1_000
+        state.lastUploadMs = 61_000
+        state.recordedCount = 12
+        state.attemptCount = 3
+        state.failuresInARow = 2
+        state.retryAtMs = 63_000
+        state.bootDueMs = 1_000
+        state.unknownFields = UnknownFields(rawBytes: [0x88, 0x85, 0x18, 0x01])
+        return state
+    }
+
+    /// A fence engine's state with two regions: one inside with a pending exit and its dwell reported, one
+    /// unknown (side 0, written as nothing) with a pending time of 0, which is written.
+    static func everyFieldFenceEngine() -> FenceEngine.State {
+        var state = FenceEngine.State()
+        state.bootId = 0xB007
+        state.previousElapsedMs = 41_000
+        state.nextEventSequence = 5
+        state.assignmentVersion = 7
+        var depot = FenceEngine.ArmedRegion()
+        depot.region.id = "site:depot"
+        depot.region.version = 2
+        depot.region.circle = Circle()
+        depot.region.circle?.centerLatitudeE7 = 460_511_000
+        depot.region.circle?.centerLongitudeE7 = -145_051_000
+        depot.region.circle?.radiusM = 200
+        depot.region.notifyOnDwell = true
+        depot.region.loiteringDelayMs = 60_000
+        depot.side = .inside
+        depot.pendingSinceMs = 36_000
+        depot.stayStartMs = 10_000
+        depot.dwellReported = true
+        var yard = FenceEngine.ArmedRegion()
+        yard.region.id = "site:yard"
+        yard.region.circle = Circle()
+        yard.region.circle?.radiusM = 50
+        yard.pendingSinceMs = 0
+        state.regions = [depot, yard]
+        state.unknownFields = UnknownFields(rawBytes: [0x88, 0x85, 0x18, 0x01])
+        return state
+    }
 
     static let now: Int64 = 1_767_261_600_000
 
@@ -157,6 +233,14 @@ import Testing
                 everyFieldRecord(deviceId: "ios-7F3A", installId: 2),
                 everyFieldRecord(deviceId: "android-2", installId: 9),
             ])
+    }
+
+    /// Prints the bytes of every state (LOCWIRE_PRINT_SESSION_FORMATS=1): how a new format's samples were captured.
+    @Test func printSamples() {
+        guard ProcessInfo.processInfo.environment["LOCWIRE_PRINT_SESSION_FORMATS"] == "1" else { return }
+        for (name, state) in Self.states.sorted(by: { $0.key < $1.key }) {
+            print("SAMPLE \(name) \(type(of: state).fullMessageName) \(hex(state.serializedBytes()))")
+        }
     }
 
     @Test func everyStateHasASample() throws {

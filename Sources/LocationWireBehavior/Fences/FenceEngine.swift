@@ -79,13 +79,16 @@ public struct FenceEngine: Sendable {
     public private(set) var nextEventSequence: UInt64
     /// Armed regions in id byte order, which is the order of events of one kind; `hot` and `states` run
     /// parallel.
-    private var armed: [Armed] = []
+    private(set) var armed: [Armed] = []
     private var hot: [Hot] = []
-    private var states: [RegionState] = []
+    var states: [RegionState] = []
     /// The least `expires_at_ms` above 0 among the armed regions: no fix before it needs the expiry scan.
     private var earliestExpiryMs = Int64.max
-    private var bootId: UInt64?
-    private var previousElapsedMs: UInt64?
+    /// The boot of the previous counted fix, and its `elapsed_realtime_ms` (`§fence-gate`).
+    var bootId: UInt64?
+    var previousElapsedMs: UInt64?
+    /// Fields of a restored ``State`` that a newer engine wrote: written back by ``persistedState``.
+    var unknownStateFields = UnknownFields()
 
     public init(policy: TrackingPolicy, assignmentVersion: UInt64 = 0, firstEventSequence: UInt64 = 1) {
         self.init(
@@ -290,7 +293,7 @@ public struct FenceEngine: Sendable {
     }
 
     /// Where `id` is or would go in the byte order of ids.
-    private func insertionPoint(of id: String) -> Int {
+    func insertionPoint(of id: String) -> Int {
         var low = 0
         var high = armed.count
         while low < high {

@@ -83,30 +83,10 @@ public struct RecordingEngine: Sendable {
         }
     }
 
-    /// What the later stages need of a fix: position, time, speed, accuracy.
-    struct Observation: Sendable {
-        var index: Int
-        var point: SpherePoint
-        var elapsedMs: UInt64
-        var speedCmS: UInt32?
-        var accuracyCm: UInt32
-    }
-
     public let settings: Settings
-
-    // Stage 1: the boot and the previous delivered fix of it.
-    private var bootId: UInt64?
-    private var previousElapsedMs: UInt64?
-    /// t₀ of `§rec-duty` and `§rec-window`: the boot's first fix that passed the clock checks.
-    private var bootStartMs: UInt64?
-    // Stage 6.
-    private var windowIndex: UInt64 = 0
-    private var windowBest: Observation?
-    // Stage 7 (`§rec-motion`).
-    private var lastRecorded: Observation?
-    private var anchor: Observation?
-    private var previousMotion: Observation?
-    private var stationary = false
+    /// Everything the engine remembers between fixes (``State``): what an app stores to continue after a kill and
+    /// relaunch (`§rec-relaunch`).
+    private var state = State()
 
     public init(policy: TrackingPolicy) {
         settings = Settings(policy)
@@ -114,11 +94,38 @@ public struct RecordingEngine: Sendable {
 
     /// The delivery index of the fix the open window holds undecided, if any: a device keeps that fix itself,
     /// since a later delivery may record it.
-    public var undecidedIndex: Int? { windowBest?.index }
+    public var undecidedIndex: Int? { state.windowBest?.index }
 
     package init(settings: Settings) {
         self.settings = settings
     }
+
+    /// An engine that continues from `state`, the ``persistedState`` of an engine under the same policy: given the
+    /// same fixes from then on, it decides exactly as that engine would have (`§rec-relaunch`).
+    public init(policy: TrackingPolicy, restoring state: State) {
+        self.init(settings: Settings(policy), restoring: state)
+    }
+
+    package init(settings: Settings, restoring state: State) {
+        self.settings = settings
+        self.state = state
+    }
+
+    /// What the engine remembers now, O(1) in size: store it (``State/serializedBytes()``) once a fix's decisions
+    /// are stored, and restore it with ``init(policy:restoring:)`` after a relaunch.
+    public var persistedState: State { state }
+
+    /// The time `fix` gives the upload timer (`§upload-end`): its `elapsed_realtime_ms` when it would pass the clock
+    /// checks of `§rec-clock` (present, and after the previous fix of its boot), else nil. Ask before delivering it.
+    public func clockTime(of fix: LocationFix) -> UInt64? {
+        guard let elapsed = fix.elapsedRealtimeMs else { return nil }
+        if fix.bootId == state.bootId, let previous = state.previousElapsedMs, elapsed <= previous { return nil }
+        return elapsed
+    }
+
+    /// The `elapsed_realtime_ms` of the last fix that passed the clock checks in the current boot; nil before the
+    /// first and after ``finish(to:)``.
+    public var latestElapsedMs: UInt64? { state.previousElapsedMs }
 
     /// The fix the OS delivered as the `index`th. Decisions go to `sink`: this fix's own, and, when it closes a
     /// window, the decision on that window's best fix first.
@@ -127,15 +134,15 @@ public struct RecordingEngine: Sendable {
         guard let elapsed = fix.elapsedRealtimeMs else {
             return sink.receive(.dropped(index: index, code: .noElapsedTime))
         }
-        if fix.bootId != bootId {
+        if fix.bootId != state.bootId {
             finishBoot(to: &sink)
-            bootId = fix.bootId
-        } else if let previousElapsedMs, elapsed <= previousElapsedMs {
+            state.bootId = fix.bootId
+        } else if let previousElapsedMs = state.previousElapsedMs, elapsed <= previousElapsedMs {
             return sink.receive(.dropped(index: index, code: .notAfterPrevious))
         }
-        previousElapsedMs = elapsed
-        let start = bootStartMs ?? elapsed
-        bootStartMs = start
+        state.previousElapsedMs = elapsed
+        let start = state.bootStartMs ?? elapsed
+        state.bootStartMs = start
         // 2. Tracking switch.
         guard settings.trackingEnabled else {
             return sink.receive(.dropped(index: index, code: .trackingDisabled))
@@ -156,21 +163,21 @@ public struct RecordingEngine: Sendable {
         // A fix of a later window that passed the filter closes the open window (`§rec-window`), a requested
         // one included, before it is recorded.
         let window = settings.windowMs > 0 ? (elapsed - start) / settings.windowMs : 0
-        if let best = windowBest, window != windowIndex {
-            windowBest = nil
+        if let best = state.windowBest, window != state.windowIndex {
+            state.windowBest = nil
             applyMotionRules(best, to: &sink)
         }
         // 5. Requested fixes.
         if Self.isRequested(fix.reason) {
-            lastRecorded = observation
+            state.lastRecorded = observation
             return sink.receive(.recorded(index: index, reason: fix.reason))
         }
         // 6. Window.
         guard settings.windowMs > 0 else { return applyMotionRules(observation, to: &sink) }
-        if let best = windowBest {
-            if window == windowIndex {
+        if let best = state.windowBest {
+            if window == state.windowIndex {
                 if accuracy < best.accuracyCm {
-                    windowBest = observation
+                    state.windowBest = observation
                     sink.receive(.dropped(index: best.index, code: .windowNotBest))
                 } else {
                     sink.receive(.dropped(index: index, code: .windowNotBest))
@@ -178,8 +185,8 @@ public struct RecordingEngine: Sendable {
                 return
             }
         }
-        windowIndex = window
-        windowBest = observation
+        state.windowIndex = window
+        state.windowBest = observation
     }
 
     /// The trace ended: the open window, if any, closes.
@@ -196,30 +203,30 @@ public struct RecordingEngine: Sendable {
 
     /// A boot ends (a fix of another boot, or the end of the trace): its window closes and every stage forgets.
     private mutating func finishBoot<Sink: RecordingSink>(to sink: inout Sink) {
-        if let best = windowBest { applyMotionRules(best, to: &sink) }
-        windowBest = nil
-        previousElapsedMs = nil
-        bootStartMs = nil
-        lastRecorded = nil
-        anchor = nil
-        previousMotion = nil
-        stationary = false
+        if let best = state.windowBest { applyMotionRules(best, to: &sink) }
+        state.windowBest = nil
+        state.previousElapsedMs = nil
+        state.bootStartMs = nil
+        state.lastRecorded = nil
+        state.anchor = nil
+        state.previousMotion = nil
+        state.stationary = false
     }
 
     /// Stage 7, `§rec-motion` and the rules under it.
     private mutating func applyMotionRules<Sink: RecordingSink>(_ fix: Observation, to sink: inout Sink) {
-        defer { previousMotion = fix }
-        guard let anchor, let lastRecorded else {
+        defer { state.previousMotion = fix }
+        guard let anchor = state.anchor, let lastRecorded = state.lastRecorded else {
             // `§rec-first`: also when only requested fixes were recorded so far, the motion rules start here.
             record(fix, .motionStart, to: &sink)
-            self.anchor = fix
+            state.anchor = fix
             return
         }
         let outsideAnchor = fix.point.squaredChord(to: anchor.point) > settings.stationaryRadiusSquaredChord
-        if stationary {
+        if state.stationary {
             if outsideAnchor {
-                stationary = false
-                self.anchor = fix
+                state.stationary = false
+                state.anchor = fix
                 record(fix, .motionStart, to: &sink)
             } else if settings.heartbeatIntervalMs > 0,
                 fix.elapsedMs.since(lastRecorded.elapsedMs) >= settings.heartbeatIntervalMs
@@ -229,9 +236,9 @@ public struct RecordingEngine: Sendable {
             return
         }
         if outsideAnchor {
-            self.anchor = fix
+            state.anchor = fix
         } else if fix.elapsedMs - anchor.elapsedMs >= settings.stopTimeoutMs {
-            stationary = true
+            state.stationary = true
             record(fix, .motionStop, to: &sink)
             return
         }
@@ -247,7 +254,7 @@ public struct RecordingEngine: Sendable {
     /// `§rec-speed`: the fix's own speed, else the speed from the previous fix of the motion rules.
     private func isFast(_ fix: Observation) -> Bool {
         if let speed = fix.speedCmS { return Double(speed) > settings.speedThresholdCmS }
-        guard let previous = previousMotion, fix.elapsedMs > previous.elapsedMs else { return false }
+        guard let previous = state.previousMotion, fix.elapsedMs > previous.elapsedMs else { return false }
         let distance = fix.point.distanceM(to: previous.point) + settings.derivedSpeedSlackM
         return distance * 100_000 / Double(fix.elapsedMs - previous.elapsedMs) > settings.speedThresholdCmS
     }
@@ -255,7 +262,7 @@ public struct RecordingEngine: Sendable {
     private mutating func record<Sink: RecordingSink>(
         _ fix: Observation, _ reason: FixReason, to sink: inout Sink
     ) {
-        lastRecorded = fix
+        state.lastRecorded = fix
         sink.receive(.recorded(index: fix.index, reason: reason))
     }
 }

@@ -18,29 +18,37 @@ public struct RecordingRun: Sendable {
         self.init(policy: policy, fixes: fixes, slackM: 0, results: results)
     }
 
-    /// With every distance threshold moved by `slackM` (see ``RecordingEngine/Settings/init(_:slackM:)``).
+    /// With every distance threshold moved by `slackM` (see ``RecordingEngine/Settings/init(_:slackM:)``), and the
+    /// app killed and relaunched before each delivery index in `relaunchBefore` (an index at or past the last fix
+    /// relaunches before the trace ends): there the engine and the timer are stored as bytes, dropped, and
+    /// restored from those bytes, as `§rec-relaunch` and `§upload-relaunch` say a device does. The outcome must be
+    /// the same as without relaunches; the vector generator checks it.
     package init(
-        policy: TrackingPolicy, fixes: [LocationFix], slackM: Double,
+        policy: TrackingPolicy, fixes: [LocationFix], slackM: Double, relaunchBefore: Set<Int> = [],
         results: (Int) -> UploadScheduler.AttemptResult
     ) {
-        var engine = RecordingEngine(settings: .init(policy, slackM: slackM))
-        var scheduler = UploadScheduler(policy: policy)
+        var device = Device(settings: .init(policy, slackM: slackM), policy: policy)
         var sink = Sink()
-        var clock = BootClock()
         for (index, fix) in fixes.enumerated() {
-            let now = clock.accept(fix)
-            if let now { scheduler.advance(bootId: fix.bootId, to: now, results: results) }
-            engine.deliver(fix, index: index, to: &sink)
+            if relaunchBefore.contains(index) { device.relaunch() }
+            let now = device.engine.clockTime(of: fix)
+            if let now { device.scheduler.advance(bootId: fix.bootId, to: now, results: results) }
+            device.engine.deliver(fix, index: index, to: &sink)
             if let now {
-                for _ in 0..<sink.takeRecordedCount() { scheduler.recorded(at: now) }
-                scheduler.settle(at: now, results: results)
+                for _ in 0..<sink.takeRecordedCount() { device.recorded(bootId: fix.bootId, at: now) }
+                device.scheduler.settle(at: now, results: results)
             }
+            device.storeAttempts()
         }
-        engine.finish(to: &sink)
-        if let end = clock.lastMs {
-            for _ in 0..<sink.takeRecordedCount() { scheduler.recorded(at: end) }
-            scheduler.settle(at: end, results: results)
+        if relaunchBefore.contains(where: { $0 >= fixes.count }) { device.relaunch() }
+        // `§upload-end`: the trace ends at the last fix that passed the clock checks.
+        let end = device.engine.latestElapsedMs
+        device.engine.finish(to: &sink)
+        if let end, let bootId = device.bootId {
+            for _ in 0..<sink.takeRecordedCount() { device.recorded(bootId: bootId, at: end) }
+            device.scheduler.settle(at: end, results: results)
         }
+        device.storeAttempts()
         for decision in sink.decisions {
             switch decision {
             case .recorded(let index, let reason): recorded.append((index, reason))
@@ -48,7 +56,59 @@ public struct RecordingRun: Sendable {
             }
         }
         dropped.sort { $0.index < $1.index }
-        uploads = scheduler.attempts
+        uploads = device.uploads
+    }
+
+    /// The device around the engines, as the reference device library keeps it: the engines, and what it stores
+    /// beside their persisted states, the attempts made and each pending fix's record time.
+    private struct Device {
+        let policy: TrackingPolicy
+        let settings: RecordingEngine.Settings
+        var engine: RecordingEngine
+        var scheduler: UploadScheduler
+        /// Every attempt, in order (taken from the timer after each fix).
+        var uploads: [UploadScheduler.Attempt] = []
+        /// The pending fixes, by recording-order place: what a device stores with each fix.
+        var pending: [Int: UploadScheduler.PendingFix] = [:]
+
+        init(settings: RecordingEngine.Settings, policy: TrackingPolicy) {
+            self.policy = policy
+            self.settings = settings
+            engine = RecordingEngine(settings: settings)
+            scheduler = UploadScheduler(policy: policy)
+        }
+
+        /// The boot of the last fix that passed the clock checks.
+        var bootId: UInt64? { engine.persistedState.bootId }
+
+        mutating func recorded(bootId: UInt64, at elapsedMs: UInt64) {
+            let place = scheduler.persistedState.recordedCount
+            pending[place] = UploadScheduler.PendingFix(recorded: place, bootId: bootId, recordedAtMs: elapsedMs)
+            scheduler.recorded(at: elapsedMs)
+        }
+
+        /// Takes the timer's new attempts; a successful one deletes its fixes.
+        mutating func storeAttempts() {
+            for attempt in scheduler.takeAttempts() {
+                uploads.append(attempt)
+                if attempt.succeeded { for place in attempt.recorded { pending[place] = nil } }
+            }
+        }
+
+        /// The app is killed and relaunched: only bytes and the stored pending fixes survive.
+        mutating func relaunch() {
+            do {
+                let engineBytes = engine.persistedState.serializedBytes()
+                let schedulerBytes = scheduler.persistedState.serializedBytes()
+                engine = RecordingEngine(
+                    settings: settings, restoring: try RecordingEngine.State(serializedBytes: engineBytes))
+                scheduler = UploadScheduler(
+                    policy: policy, restoring: try UploadScheduler.State(serializedBytes: schedulerBytes),
+                    pending: Array(pending.values))
+            } catch {
+                preconditionFailure("a persisted state does not decode: \(error)")
+            }
+        }
     }
 
     /// Decisions in order, and how many recordings the timer has not yet heard of.
@@ -63,22 +123,5 @@ public struct RecordingRun: Sendable {
             defer { unannounced = 0 }
             return unannounced
         }
-    }
-}
-
-/// The time a delivered fix gives the upload timer: its `elapsed_realtime_ms` when it passes the clock checks of
-/// `§rec-clock` (present, and after the previous fix of its boot), else none.
-package struct BootClock: Sendable {
-    private var bootId: UInt64?
-    package private(set) var lastMs: UInt64?
-
-    package init() {}
-
-    package mutating func accept(_ fix: LocationFix) -> UInt64? {
-        guard let elapsed = fix.elapsedRealtimeMs else { return nil }
-        if fix.bootId == bootId, let lastMs, elapsed <= lastMs { return nil }
-        bootId = fix.bootId
-        lastMs = elapsed
-        return elapsed
     }
 }

@@ -199,6 +199,10 @@ public struct FenceRequest: ProtocolMessage {
     public var firstEventSequence: UInt64 = 0
     /// FenceEvent.assignment_version of every event.
     public var assignmentVersion: UInt64 = 0
+    /// Indices into `steps` before which the app is killed and relaunched within the boot (`§fence-relaunch`): the
+    /// engine continues from what it stored after the step before. An index at or past the number of steps relaunches
+    /// after the last one. The response is the one without them.
+    public var relaunchBefore: [UInt32] = []
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -213,6 +217,7 @@ public struct FenceRequest: ProtocolMessage {
             .repeated(4, "steps", .message, \.steps),
             .singular(5, "first_event_sequence", .uint64, \.firstEventSequence),
             .singular(6, "assignment_version", .uint64, \.assignmentVersion),
+            .repeated(7, "relaunch_before", .uint32, \.relaunchBefore),
         ])
 }
 
@@ -629,6 +634,12 @@ public struct RecordingRequest: ProtocolMessage {
     public var fixes: [LocationFix] = []
     /// The answer to each upload attempt, in order (`§upload-schedule`); attempts beyond the list succeed.
     public var uploadResults: [UploadAttemptResult] = []
+    /// Indices into `fixes` before which the app is killed and relaunched within the boot (`§rec-relaunch`,
+    /// `§upload-relaunch`): everything about the fixes before it is durable, and the engine and the timer continue from
+    /// what they stored. An index at or past the number of fixes relaunches after the last fix, before the trace ends.
+    /// The rules make a relaunch invisible, so the response is the one without them; a testee that stores its engines'
+    /// state proves here that the state is complete.
+    public var relaunchBefore: [UInt32] = []
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -641,6 +652,7 @@ public struct RecordingRequest: ProtocolMessage {
             .optional(2, "policy", .message, \.policy),
             .repeated(3, "fixes", .message, \.fixes),
             .repeated(4, "upload_results", .message, \.uploadResults),
+            .repeated(5, "relaunch_before", .uint32, \.relaunchBefore),
         ])
 }
 

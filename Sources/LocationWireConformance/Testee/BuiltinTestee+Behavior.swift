@@ -30,9 +30,10 @@ extension BuiltinTestee {
             case .succeeded, nil: .succeeded
             }
         }
-        let run = RecordingRun(policy: request.policy ?? TrackingPolicy(), fixes: request.fixes, slackM: slackM) {
-            $0 < results.count ? results[$0] : .succeeded
-        }
+        let run = RecordingRun(
+            policy: request.policy ?? TrackingPolicy(), fixes: request.fixes, slackM: slackM,
+            relaunchBefore: Set(request.relaunchBefore.map { Int($0) })
+        ) { $0 < results.count ? results[$0] : .succeeded }
         var response = RecordingResponse()
         response.recorded = run.recorded.map { RecordedFix(index: UInt32($0.index), reason: $0.reason) }
         response.dropped = run.dropped.map { DroppedFix(index: UInt32($0.index), code: $0.code.rawValue) }
@@ -59,7 +60,9 @@ extension BuiltinTestee {
             firstEventSequence: request.firstEventSequence)
         engine.arm(request.regions)
         var response = FenceResponse()
-        for step in request.steps {
+        let relaunchBefore = Set(request.relaunchBefore.map { Int($0) })
+        for (index, step) in request.steps.enumerated() {
+            if relaunchBefore.contains(index) { engine = Self.relaunched(engine, settings) }
             switch step.step {
             case .fix(let fix): engine.evaluate(fix, into: &response.events)
             case .arm(let arming):
@@ -69,6 +72,17 @@ extension BuiltinTestee {
             }
         }
         return response
+    }
+
+    /// `§fence-relaunch`: the app is killed and relaunched; only the engine's stored bytes survive. (A relaunch
+    /// after the last step changes nothing a response shows, so it is not run.)
+    private static func relaunched(_ engine: FenceEngine, _ settings: FenceEngine.Settings) -> FenceEngine {
+        do {
+            let bytes = engine.persistedState.serializedBytes()
+            return FenceEngine(settings: settings, restoring: try FenceEngine.State(serializedBytes: bytes))
+        } catch {
+            preconditionFailure("the fence engine's persisted state does not decode: \(error)")
+        }
     }
 
     /// `§plan-*`: the region planner, indexed as a server runs it.

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireBehavior
 
 /// When the store makes what the device recorded durable.
 public enum SyncPolicy: Hashable, Sendable, CustomStringConvertible {
@@ -36,6 +37,11 @@ final class DeviceStore {
         case device = 3
         /// The fix the recording engine holds undecided (its window's best), a LocationFix.
         case undecidedFix = 4
+        /// The engines' persisted states (proto/locationwire/session/v1/: `RecordingEngineState`,
+        /// `UploadSchedulerState`, `FenceEngineState`), rewritten when they change.
+        case recordingEngine = 5
+        case uploadScheduler = 6
+        case fenceEngine = 7
     }
 
     let path: String
@@ -53,8 +59,8 @@ final class DeviceStore {
             """
             PRAGMA journal_mode=WAL;
             PRAGMA synchronous=FULL;
-            CREATE TABLE IF NOT EXISTS fix (sequence INTEGER PRIMARY KEY, recorded_ms INTEGER NOT NULL,
-                bytes BLOB NOT NULL) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS fix (sequence INTEGER PRIMARY KEY, recorded_boot_id INTEGER NOT NULL,
+                recorded_ms INTEGER NOT NULL, bytes BLOB NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS fence_event (sequence INTEGER PRIMARY KEY, bytes BLOB NOT NULL);
             CREATE TABLE IF NOT EXISTS lifecycle_event (id INTEGER PRIMARY KEY, bytes BLOB NOT NULL);
             CREATE TABLE IF NOT EXISTS state (key INTEGER PRIMARY KEY, bytes BLOB NOT NULL);
@@ -71,12 +77,14 @@ final class DeviceStore {
         try database.run(sql, values)
     }
 
-    /// Appends a recorded fix with the monotonic time it was recorded at (the upload timer's pending time).
-    func append(_ fix: LocationFix, recordedMs: UInt64) throws {
+    /// Appends a recorded fix with the boot and monotonic time it was recorded at (the upload timer's pending time,
+    /// which it takes back after a relaunch).
+    func append(_ fix: LocationFix, recordedBootId: UInt64, recordedMs: UInt64) throws {
         try write(
-            "INSERT INTO fix (sequence, recorded_ms, bytes) VALUES (?, ?, ?)",
+            "INSERT INTO fix (sequence, recorded_boot_id, recorded_ms, bytes) VALUES (?, ?, ?, ?)",
             [
-                .integer(Int64(bitPattern: fix.sequence)), .integer(Int64(bitPattern: recordedMs)),
+                .integer(Int64(bitPattern: fix.sequence)), .integer(Int64(bitPattern: recordedBootId)),
+                .integer(Int64(bitPattern: recordedMs)),
                 .blob(fix.serializedBytes()),
             ])
     }
@@ -164,12 +172,15 @@ final class DeviceStore {
         return result
     }
 
-    /// The record time of every stored fix, ascending by sequence (8 bytes each: what the upload timer needs of
-    /// fixes that are not in memory).
-    func recordTimes() throws -> [UInt64] {
-        var result: [UInt64] = []
-        try database.run("SELECT recorded_ms FROM fix ORDER BY sequence") {
-            result.append(UInt64(bitPattern: $0.integer(0)))
+    /// What the upload timer keeps of every stored fix, ascending by sequence (24 bytes each, read at launch:
+    /// the fixes themselves stay on disk). The sequence number stands for the fix's place in the recording order.
+    func pendingForTimer() throws -> [UploadScheduler.PendingFix] {
+        var result: [UploadScheduler.PendingFix] = []
+        try database.run("SELECT sequence, recorded_boot_id, recorded_ms FROM fix ORDER BY sequence") { row in
+            result.append(
+                UploadScheduler.PendingFix(
+                    recorded: Int(row.integer(0)), bootId: UInt64(bitPattern: row.integer(1)),
+                    recordedAtMs: UInt64(bitPattern: row.integer(2))))
         }
         return result
     }

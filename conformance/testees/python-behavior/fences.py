@@ -145,6 +145,10 @@ class FenceEngine:
 
 def run(req):
     eng = FenceEngine(req)
+    # §fence-relaunch: a kill and relaunch within one boot is not an event for the rules; each armed region's state,
+    # pending transition and stay, and the event counter continue, so this reading keeps its engine at each
+    # relaunch point (req.relaunch_before is accepted and changes nothing). A later boot is the boot change its
+    # next counted fix already brings (§relaunch-boot).
     for step in req.steps:
         kind = step.WhichOneof("step")
         if kind == "fix":

@@ -318,6 +318,10 @@ def schedule(policy, recorded, boots, results):
 def run(req):
     policy = Policy(req.policy)
     rec = Recorder(policy)
+    # §rec-relaunch, §upload-relaunch: a kill and relaunch within one boot is not an event for the rules (the
+    # engine and the timer continue from what they stored), so at each point of req.relaunch_before this
+    # reading simply keeps its objects. A relaunch in a later boot is the boot change the next fix already brings
+    # (§relaunch-boot).
     for i, f in enumerate(req.fixes):
         rec.deliver(i, f)
     rec.finish()

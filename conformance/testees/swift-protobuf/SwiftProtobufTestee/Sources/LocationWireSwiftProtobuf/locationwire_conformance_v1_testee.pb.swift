@@ -1198,6 +1198,13 @@ public nonisolated struct Locationwire_Conformance_V1_RecordingRequest: Sendable
   /// The answer to each upload attempt, in order (`§upload-schedule`); attempts beyond the list succeed.
   public var uploadResults: [Locationwire_Conformance_V1_UploadAttemptResult] = []
 
+  /// Indices into `fixes` before which the app is killed and relaunched within the boot (`§rec-relaunch`,
+  /// `§upload-relaunch`): everything about the fixes before it is durable, and the engine and the timer continue from
+  /// what they stored. An index at or past the number of fixes relaunches after the last fix, before the trace ends.
+  /// The rules make a relaunch invisible, so the response is the one without them; a testee that stores its engines'
+  /// state proves here that the state is complete.
+  public var relaunchBefore: [UInt32] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1394,6 +1401,11 @@ public nonisolated struct Locationwire_Conformance_V1_FenceRequest: Sendable {
 
   /// FenceEvent.assignment_version of every event.
   public var assignmentVersion: UInt64 = 0
+
+  /// Indices into `steps` before which the app is killed and relaunched within the boot (`§fence-relaunch`): the
+  /// engine continues from what it stored after the step before. An index at or past the number of steps relaunches
+  /// after the last one. The response is the one without them.
+  public var relaunchBefore: [UInt32] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3148,7 +3160,7 @@ nonisolated extension Locationwire_Conformance_V1_SequenceRange: SwiftProtobuf.M
 
 nonisolated extension Locationwire_Conformance_V1_RecordingRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RecordingRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}policy\0\u{1}fixes\0\u{3}upload_results\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}policy\0\u{1}fixes\0\u{3}upload_results\0\u{3}relaunch_before\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3160,6 +3172,7 @@ nonisolated extension Locationwire_Conformance_V1_RecordingRequest: SwiftProtobu
       case 2: try { try decoder.decodeSingularMessageField(value: &self._policy) }()
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.fixes) }()
       case 4: try { try decoder.decodeRepeatedMessageField(value: &self.uploadResults) }()
+      case 5: try { try decoder.decodeRepeatedUInt32Field(value: &self.relaunchBefore) }()
       default: break
       }
     }
@@ -3182,6 +3195,9 @@ nonisolated extension Locationwire_Conformance_V1_RecordingRequest: SwiftProtobu
     if !self.uploadResults.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.uploadResults, fieldNumber: 4)
     }
+    if !self.relaunchBefore.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.relaunchBefore, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3190,6 +3206,7 @@ nonisolated extension Locationwire_Conformance_V1_RecordingRequest: SwiftProtobu
     if lhs._policy != rhs._policy {return false}
     if lhs.fixes != rhs.fixes {return false}
     if lhs.uploadResults != rhs.uploadResults {return false}
+    if lhs.relaunchBefore != rhs.relaunchBefore {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3458,7 +3475,7 @@ nonisolated extension Locationwire_Conformance_V1_UploadAttempt: SwiftProtobuf.M
 
 nonisolated extension Locationwire_Conformance_V1_FenceRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".FenceRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}policy\0\u{1}regions\0\u{1}steps\0\u{3}first_event_sequence\0\u{3}assignment_version\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}policy\0\u{1}regions\0\u{1}steps\0\u{3}first_event_sequence\0\u{3}assignment_version\0\u{3}relaunch_before\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3472,6 +3489,7 @@ nonisolated extension Locationwire_Conformance_V1_FenceRequest: SwiftProtobuf.Me
       case 4: try { try decoder.decodeRepeatedMessageField(value: &self.steps) }()
       case 5: try { try decoder.decodeSingularUInt64Field(value: &self.firstEventSequence) }()
       case 6: try { try decoder.decodeSingularUInt64Field(value: &self.assignmentVersion) }()
+      case 7: try { try decoder.decodeRepeatedUInt32Field(value: &self.relaunchBefore) }()
       default: break
       }
     }
@@ -3500,6 +3518,9 @@ nonisolated extension Locationwire_Conformance_V1_FenceRequest: SwiftProtobuf.Me
     if self.assignmentVersion != 0 {
       try visitor.visitSingularUInt64Field(value: self.assignmentVersion, fieldNumber: 6)
     }
+    if !self.relaunchBefore.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.relaunchBefore, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3510,6 +3531,7 @@ nonisolated extension Locationwire_Conformance_V1_FenceRequest: SwiftProtobuf.Me
     if lhs.steps != rhs.steps {return false}
     if lhs.firstEventSequence != rhs.firstEventSequence {return false}
     if lhs.assignmentVersion != rhs.assignmentVersion {return false}
+    if lhs.relaunchBefore != rhs.relaunchBefore {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
