@@ -312,6 +312,18 @@ enum FenceFamily: VectorFamily {
             &builder, "dwell.once-per-stay", ["§fence-dwell"],
             "DWELL once per stay: after 60 s of the first stay, and again after 60 s of the second, after an exit and an entry.",
             request(trace, [site(dwellMs: 60_000)]))
+        // loitering_delay_ms 0 is invalid for a dwell region, but the rule still reads: the stay's first fix is
+        // already 0 ms into it.
+        trace = west(0)
+        trace.stay(count: 6, stepMs: 10_000, driftM: 20)
+        add(
+            &builder, "dwell.zero-delay-state-inside", ["§fence-dwell-zero", "§fence-dwell", "§fence-order"],
+            "loitering_delay_ms 0, armed inside: the first fix reports STATE_INSIDE and then DWELL with dwell_ms 0; no second DWELL in the stay.",
+            request(trace, [site(dwellMs: 0)]))
+        add(
+            &builder, "dwell.zero-delay-enter", ["§fence-dwell-zero", "§fence-dwell", "§fence-event"],
+            "loitering_delay_ms 0 on the walk through the site: the fix that confirms the ENTER reports the DWELL too, with dwell_ms 20 s (the stay began at S).",
+            request(walkThrough(), [site(dwellMs: 0)]))
     }
 
     // MARK: - Order and neighbours

@@ -126,6 +126,7 @@ class FenceEngine:
             # §fence-dwell.
             # UNSPECIFIED: "while the region stays inside" is read as the state: a fix outside the region (on the
             # other side with its exit not yet confirmed, or within the hysteresis) still reports DWELL when due.
+            # A loitering_delay_ms of 0 is due at once, on the fix that starts the stay (§fence-dwell-zero).
             if a.state == INSIDE and r.notify_on_dwell and not a.dwelled and tf - a.stay >= r.loitering_delay_ms:
                 a.dwelled = True
                 out.append((K.FENCE_EVENT_KIND_DWELL, r, None, tf - a.stay))
