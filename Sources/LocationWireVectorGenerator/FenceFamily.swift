@@ -312,6 +312,28 @@ enum FenceFamily: VectorFamily {
             &builder, "dwell.once-per-stay", ["§fence-dwell"],
             "DWELL once per stay: after 60 s of the first stay, and again after 60 s of the second, after an exit and an entry.",
             request(trace, [site(dwellMs: 60_000)]))
+        // Inside from 0 to 50 s, then 400 m past the boundary at 60 s (S of an exit) and 70 s: a DWELL due at S
+        // may come (were the exit confirmed, the stay ended there), one due later must wait.
+        trace = west(0)
+        trace.stay(count: 6, stepMs: 10_000)
+        trace.teleport(bearing: 90, metres: 600)
+        trace.stay(count: 2, stepMs: 10_000)
+        var back = trace
+        back.teleport(bearing: 270, metres: 600)
+        back.stay(count: 3, stepMs: 10_000)
+        trace.stay(count: 2, stepMs: 10_000)
+        add(
+            &builder, "dwell.on-exit-start", ["§fence-dwell-pending", "§fence-dwell", "§fence-confirm"],
+            "loitering_delay_ms 60000, due at 60 s, the fix that starts a pending exit 400 m past the boundary: it reports the DWELL (dwell_ms 60 s); the EXIT confirmed at 80 s has os_event_time_ms at that fix, so the stay lasted the dwell.",
+            request(trace, [site(dwellMs: 60_000)]))
+        add(
+            &builder, "dwell.not-while-exit-pending", ["§fence-dwell-pending", "§fence-dwell", "§fence-confirm"],
+            "loitering_delay_ms 65000: due at 70 s, a fix that continues the exit pending since 60 s, so no DWELL there. The fix at 80 s is back inside and cancels the exit: DWELL there, dwell_ms 80 s.",
+            request(back, [site(dwellMs: 65_000)]))
+        add(
+            &builder, "dwell.exit-confirmed-first", ["§fence-dwell-pending", "§fence-dwell", "§fence-confirm"],
+            "loitering_delay_ms 65000, and the device stays out: the exit pending since 60 s is confirmed at 80 s, so the stay ended at 60 s, short of the delay: EXIT, and no DWELL.",
+            request(trace, [site(dwellMs: 65_000)]))
         // loitering_delay_ms 0 is invalid for a dwell region, but the rule still reads: the stay's first fix is
         // already 0 ms into it.
         trace = west(0)

@@ -26,9 +26,9 @@ enum SpecRules {
         "§rec-requested", "§rec-window", "§rec-motion", "§rec-first", "§rec-stationary", "§rec-speed",
         "§rec-heartbeat", "§upload-schedule", "§upload-drain", "§upload-boot", "§upload-end", "§back-off",
         "§fence-gate", "§fence-missing-coordinate", "§fence-state-report", "§fence-hysteresis", "§fence-confirm",
-        "§fence-dwell", "§fence-dwell-zero", "§fence-expiry", "§fence-order", "§fence-event", "§plan-candidates",
-        "§plan-parent-cycle", "§plan-rank", "§plan-refine", "§plan-refresh", "§plan-expiry", "§plan-delta",
-        "§arm-order",
+        "§fence-dwell", "§fence-dwell-zero", "§fence-dwell-pending", "§fence-expiry", "§fence-order", "§fence-event",
+        "§plan-candidates", "§plan-parent-cycle", "§plan-rank", "§plan-refine", "§plan-refresh", "§plan-expiry",
+        "§plan-delta", "§arm-order",
     ]
 }
 

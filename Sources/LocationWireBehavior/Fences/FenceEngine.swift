@@ -238,8 +238,10 @@ public struct FenceEngine: Sendable {
                 region.pendingSinceMs = nil
             }
         }
-        // `§fence-dwell`.
-        if region.side == .inside, hot.notifyOnDwell, !region.dwellReported,
+        // `§fence-dwell`; not on a fix that continues an exit pending since an earlier one (`§fence-dwell-pending`):
+        // were it confirmed, the stay ended before this fix.
+        if region.side == .inside, (region.pendingSinceMs ?? elapsed) == elapsed, hot.notifyOnDwell,
+            !region.dwellReported,
             elapsed - region.stayStartMs >= hot.loiteringDelayMs
         {
             region.dwellReported = true
