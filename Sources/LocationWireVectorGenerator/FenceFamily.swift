@@ -431,6 +431,32 @@ enum FenceFamily: VectorFamily {
             "Leaving the L through the notch: the distance past the boundary is measured to the nearest edge in the tangent plane, not to the circle.",
             request(
                 reversed, [ell], policy { $0.fenceHysteresisM = 80 }))
+        // A 2 km square around a 200 m circle: every vertex lies outside the circle (invalid, polygon-outside-circle),
+        // so the region is the circle, and the circle's term of the distance past the boundary decides the exit.
+        var square = site(200, id: "site:square-yard")
+        square.polygon =
+            RegionWriter.polygon(
+                "", [corner(-1_000, -1_000), corner(-1_000, 1_000), corner(1_000, 1_000), corner(1_000, -1_000)]
+            ).polygon
+        trace = west(3)
+        trace.stay(count: 3, stepMs: 5_000)
+        trace.move(bearing: 90, metres: 10, count: 35, stepMs: 5_000)
+        trace.stay(count: 24, stepMs: 5_000)
+        trace.move(bearing: 90, metres: 10, count: 35, stepMs: 5_000)
+        trace.stay(count: 6, stepMs: 5_000)
+        add(
+            &builder, "polygon.vertex-outside-circle",
+            ["§boundary-outside-circle", "§boundary-distance", "§fence-hysteresis"],
+            "A 200 m circle inside a 2 km square polygon. The device walks from the centre to 347 m east and waits there 2 min, 147 m past the circle but 653 m inside the square: less than the 200 m hysteresis past the region, so no EXIT (the square's edges alone would say 653 m). Walking on, it is 207 m past the circle at 407 m, and the EXIT follows 20 s later.",
+            request(trace, [square]))
+        var farVertex = site(200, id: "site:far-vertex")
+        farVertex.polygon =
+            RegionWriter.polygon("", [corner(300, -300), corner(300, 300), (-centerLatitude, centerLongitude - 180)])
+            .polygon
+        add(
+            &builder, "polygon.far-hemisphere-vertex", ["§polygon-unprojectable", "§polygon-inside"],
+            "A triangle with a vertex at the centre's antipode, which the tangent plane cannot hold: the polygon is ignored, and the walk enters and leaves the 200 m circle as if it had none.",
+            request(walkThrough(), [farVertex]))
         let hexagon = RegionWriter.regularPolygon(
             "site:hex", latitude: centerLatitude, longitude: centerLongitude, radiusM: 250, sides: 6, rotation: 15,
             dwellMs: 60_000)
