@@ -510,6 +510,21 @@ enum FenceFamily: VectorFamily {
             &builder, "expiry.while-inside", ["§fence-expiry"],
             "The region expires (wall clock) while the walk is inside: disarmed silently, no EXIT, nothing after.",
             request(walkThrough(), [expiring]))
+        // An assignment that expires 5 minutes in, holding the site (no expiry of its own) and a second region
+        // expiring earlier still; FenceRequest has no assignment, so the regions carry what it gives them.
+        var assignment = RegionAssignment()
+        assignment.expiresAtMs = TraceWriter.start + 300_000
+        var early = site(400, id: "site:early")
+        early.expiresAtMs = TraceWriter.start + 240_000
+        add(
+            &builder, "expiry.assignment", ["§fence-assignment", "§fence-expiry"],
+            "The assignment expires 300 s in, while the walk is inside site:depot, which has no expiry of its own: it expires with the assignment, silently. site:early (its own expiry 240 s) keeps the earlier time.",
+            request(walkThrough(), FenceEngine.regions([site(), early], armedBy: assignment)))
+        assignment.monitoringEnabled = false
+        add(
+            &builder, "expiry.monitoring-off", ["§fence-assignment"],
+            "monitoring_enabled false: the assignment arms nothing, so the walk reports nothing, not even state reports.",
+            request(walkThrough(), FenceEngine.regions([site(), early], armedBy: assignment)))
         var ignored = walkThrough()
         ignored.fixes[40].timeMs += 86_400_000
         ignored.fixes[40].horizontalAccuracyCm = 50_000

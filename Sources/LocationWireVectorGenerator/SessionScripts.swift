@@ -27,8 +27,8 @@ enum SpecRules {
         "§rec-stationary", "§rec-speed", "§rec-heartbeat", "§upload-schedule", "§upload-drain", "§upload-boot",
         "§upload-end", "§back-off", "§fence-gate", "§fence-missing-coordinate", "§fence-state-report",
         "§fence-hysteresis", "§fence-confirm", "§fence-dwell", "§fence-dwell-zero", "§fence-dwell-pending",
-        "§fence-expiry", "§fence-order", "§fence-event", "§plan-candidates", "§plan-parent-cycle", "§plan-rank",
-        "§plan-refine", "§plan-refresh", "§plan-expiry", "§plan-delta", "§arm-order",
+        "§fence-expiry", "§fence-assignment", "§fence-order", "§fence-event", "§plan-candidates", "§plan-parent-cycle",
+        "§plan-rank", "§plan-refine", "§plan-refresh", "§plan-expiry", "§plan-delta", "§arm-order", "§arm-off",
     ]
 }
 
