@@ -126,7 +126,8 @@ class FenceEngine:
             # §fence-dwell. "While the region stays inside" is the state, but a fix that continues an exit pending
             # since an earlier fix reports no DWELL (§fence-dwell-pending); the fix that starts it, or one within the
             # hysteresis, still does.
-            # A loitering_delay_ms of 0 is due at once, on the fix that starts the stay (§fence-dwell-zero).
+            # A loitering_delay_ms of 0 is due at once, on the fix that reports the STATE_INSIDE or the ENTER
+            # (§fence-dwell-zero).
             if a.state == INSIDE and a.pending in (None, tf) and r.notify_on_dwell and not a.dwelled \
                     and tf - a.stay >= r.loitering_delay_ms:
                 a.dwelled = True
