@@ -112,14 +112,14 @@ enum ArmingFamily: VectorFamily {
 
     static func switches(_ builder: inout VectorBuilder) {
         add(
-            &builder, "switch.monitoring-off", ["§arm-order"],
+            &builder, "switch.monitoring-off", ["§arm-order", "§arm-off"],
             "monitoring_enabled false: nothing armed, nothing failed.",
             request(shops(8), slots: 20, at: home) { $0.monitoringEnabled = false })
         add(
             &builder, "switch.monitoring-on", ["§arm-order"], "monitoring_enabled true: as usual.",
             request(shops(8), slots: 5, at: home) { $0.monitoringEnabled = true })
         add(
-            &builder, "switch.assignment-expired", ["§arm-order"],
+            &builder, "switch.assignment-expired", ["§arm-order", "§arm-off"],
             "The assignment expired at now: nothing armed.",
             request(shops(8), slots: 20, at: home) { $0.expiresAtMs = now })
         add(

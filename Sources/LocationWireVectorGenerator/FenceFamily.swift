@@ -316,6 +316,40 @@ enum FenceFamily: VectorFamily {
             &builder, "dwell.once-per-stay", ["§fence-dwell"],
             "DWELL once per stay: after 60 s of the first stay, and again after 60 s of the second, after an exit and an entry.",
             request(trace, [site(dwellMs: 60_000)]))
+        // Inside from 0 to 50 s, then 400 m past the boundary at 60 s (S of an exit) and 70 s: a DWELL due at S
+        // may come (were the exit confirmed, the stay ended there), one due later must wait.
+        trace = west(0)
+        trace.stay(count: 6, stepMs: 10_000)
+        trace.teleport(bearing: 90, metres: 600)
+        trace.stay(count: 2, stepMs: 10_000)
+        var back = trace
+        back.teleport(bearing: 270, metres: 600)
+        back.stay(count: 3, stepMs: 10_000)
+        trace.stay(count: 2, stepMs: 10_000)
+        add(
+            &builder, "dwell.on-exit-start", ["§fence-dwell-pending", "§fence-dwell", "§fence-confirm"],
+            "loitering_delay_ms 60000, due at 60 s, the fix that starts a pending exit 400 m past the boundary: it reports the DWELL (dwell_ms 60 s); the EXIT confirmed at 80 s has os_event_time_ms at that fix, so the stay lasted the dwell.",
+            request(trace, [site(dwellMs: 60_000)]))
+        add(
+            &builder, "dwell.not-while-exit-pending", ["§fence-dwell-pending", "§fence-dwell", "§fence-confirm"],
+            "loitering_delay_ms 65000: due at 70 s, a fix that continues the exit pending since 60 s, so no DWELL there. The fix at 80 s is back inside and cancels the exit: DWELL there, dwell_ms 80 s.",
+            request(back, [site(dwellMs: 65_000)]))
+        add(
+            &builder, "dwell.exit-confirmed-first", ["§fence-dwell-pending", "§fence-dwell", "§fence-confirm"],
+            "loitering_delay_ms 65000, and the device stays out: the exit pending since 60 s is confirmed at 80 s, so the stay ended at 60 s, short of the delay: EXIT, and no DWELL.",
+            request(trace, [site(dwellMs: 65_000)]))
+        // loitering_delay_ms 0 is invalid for a dwell region, but the rule still reads: the stay's first fix is
+        // already 0 ms into it.
+        trace = west(0)
+        trace.stay(count: 6, stepMs: 10_000, driftM: 20)
+        add(
+            &builder, "dwell.zero-delay-state-inside", ["§fence-dwell-zero", "§fence-dwell", "§fence-order"],
+            "loitering_delay_ms 0, armed inside: the first fix reports STATE_INSIDE and then DWELL with dwell_ms 0; no second DWELL in the stay.",
+            request(trace, [site(dwellMs: 0)]))
+        add(
+            &builder, "dwell.zero-delay-enter", ["§fence-dwell-zero", "§fence-dwell", "§fence-event"],
+            "loitering_delay_ms 0 on the walk through the site: the fix that confirms the ENTER reports the DWELL too, with dwell_ms 20 s (the stay began at S).",
+            request(walkThrough(), [site(dwellMs: 0)]))
     }
 
     // MARK: - Order and neighbours
@@ -401,6 +435,32 @@ enum FenceFamily: VectorFamily {
             "Leaving the L through the notch: the distance past the boundary is measured to the nearest edge in the tangent plane, not to the circle.",
             request(
                 reversed, [ell], policy { $0.fenceHysteresisM = 80 }))
+        // A 2 km square around a 200 m circle: every vertex lies outside the circle (invalid, polygon-outside-circle),
+        // so the region is the circle, and the circle's term of the distance past the boundary decides the exit.
+        var square = site(200, id: "site:square-yard")
+        square.polygon =
+            RegionWriter.polygon(
+                "", [corner(-1_000, -1_000), corner(-1_000, 1_000), corner(1_000, 1_000), corner(1_000, -1_000)]
+            ).polygon
+        trace = west(3)
+        trace.stay(count: 3, stepMs: 5_000)
+        trace.move(bearing: 90, metres: 10, count: 35, stepMs: 5_000)
+        trace.stay(count: 24, stepMs: 5_000)
+        trace.move(bearing: 90, metres: 10, count: 35, stepMs: 5_000)
+        trace.stay(count: 6, stepMs: 5_000)
+        add(
+            &builder, "polygon.vertex-outside-circle",
+            ["§boundary-outside-circle", "§boundary-distance", "§fence-hysteresis"],
+            "A 200 m circle inside a 2 km square polygon. The device walks from the centre to 347 m east and waits there 2 min, 147 m past the circle but 653 m inside the square: less than the 200 m hysteresis past the region, so no EXIT (the square's edges alone would say 653 m). Walking on, it is 207 m past the circle at 407 m, and the EXIT follows 20 s later.",
+            request(trace, [square]))
+        var farVertex = site(200, id: "site:far-vertex")
+        farVertex.polygon =
+            RegionWriter.polygon("", [corner(300, -300), corner(300, 300), (-centerLatitude, centerLongitude - 180)])
+            .polygon
+        add(
+            &builder, "polygon.far-hemisphere-vertex", ["§polygon-unprojectable", "§polygon-inside"],
+            "A triangle with a vertex at the centre's antipode, which the tangent plane cannot hold: the polygon is ignored, and the walk enters and leaves the 200 m circle as if it had none.",
+            request(walkThrough(), [farVertex]))
         let hexagon = RegionWriter.regularPolygon(
             "site:hex", latitude: centerLatitude, longitude: centerLongitude, radiusM: 250, sides: 6, rotation: 15,
             dwellMs: 60_000)
@@ -454,6 +514,21 @@ enum FenceFamily: VectorFamily {
             &builder, "expiry.while-inside", ["§fence-expiry"],
             "The region expires (wall clock) while the walk is inside: disarmed silently, no EXIT, nothing after.",
             request(walkThrough(), [expiring]))
+        // An assignment that expires 5 minutes in, holding the site (no expiry of its own) and a second region
+        // expiring earlier still; FenceRequest has no assignment, so the regions carry what it gives them.
+        var assignment = RegionAssignment()
+        assignment.expiresAtMs = TraceWriter.start + 300_000
+        var early = site(400, id: "site:early")
+        early.expiresAtMs = TraceWriter.start + 240_000
+        add(
+            &builder, "expiry.assignment", ["§fence-assignment", "§fence-expiry"],
+            "The assignment expires 300 s in, while the walk is inside site:depot, which has no expiry of its own: it expires with the assignment, silently. site:early (its own expiry 240 s) keeps the earlier time.",
+            request(walkThrough(), FenceEngine.regions([site(), early], armedBy: assignment)))
+        assignment.monitoringEnabled = false
+        add(
+            &builder, "expiry.monitoring-off", ["§fence-assignment"],
+            "monitoring_enabled false: the assignment arms nothing, so the walk reports nothing, not even state reports.",
+            request(walkThrough(), FenceEngine.regions([site(), early], armedBy: assignment)))
         var ignored = walkThrough()
         ignored.fixes[40].timeMs += 86_400_000
         ignored.fixes[40].horizontalAccuracyCm = 50_000

@@ -208,6 +208,31 @@ enum PlanningFamily: VectorFamily {
             &builder, "hierarchy.polygon-not-open", ["§plan-candidates", "§region-inside", "§polygon-inside"],
             "district:p0c0d0 becomes a triangle; the device is within its circle but outside the triangle, so the district is not open and its shops stay hidden (it gets refine_on_entry).",
             request(polygonParent, at: near(190, 2_600, from: districtCenter), budget: 20))
+        // Invalid parents (`parent-is-self`, and cycles no single region shows): the device stands inside every
+        // region here, so only the tree decides which of them it is given.
+        let here = (latitude, longitude)
+        let parentDistrict = region("district:d", here, 3_000, level: .district)
+        let shop = region("shop:s", near(45, 300), 200, parent: "district:d")
+        var selfParent = [parentDistrict, shop]
+        selfParent.append(region("shop:self", near(135, 200), 400, parent: "shop:self"))
+        selfParent.append(region("shop:under-self", near(135, 210), 100, parent: "shop:self"))
+        add(
+            &builder, "hierarchy.self-parent", ["§plan-parent-cycle", "§plan-candidates"],
+            "shop:self is its own parent: no root, and no visible region's child, so neither it nor shop:under-self is a candidate although the device is inside both; nothing is left out, so no refresh distance.",
+            request(selfParent, at: here, budget: 10))
+        var cycle = [parentDistrict, shop]
+        cycle.append(region("shop:x", near(225, 200), 400, parent: "shop:y"))
+        cycle.append(region("shop:y", near(225, 210), 450, parent: "shop:x"))
+        cycle.append(region("shop:under-x", near(225, 220), 100, parent: "shop:x"))
+        add(
+            &builder, "hierarchy.parent-cycle", ["§plan-parent-cycle", "§plan-candidates"],
+            "shop:x and shop:y name each other as parent: the cycle and shop:under-x below it are never visible.",
+            request(cycle, at: here, budget: 10))
+        for index in cycle.indices where cycle[index].id == "shop:y" { cycle[index].expiresAtMs = now - 1 }
+        add(
+            &builder, "hierarchy.cycle-broken-by-expiry", ["§plan-parent-cycle", "§plan-candidates", "§plan-refine"],
+            "The same cycle with shop:y expired: shop:x's parent is not live, so shop:x is a root, open, and shop:under-x is visible.",
+            request(cycle, at: here, budget: 10))
     }
 
     static func refresh(_ builder: inout VectorBuilder) {

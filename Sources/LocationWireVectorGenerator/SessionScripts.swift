@@ -21,14 +21,15 @@ enum SpecRules {
 
     /// The `§` tags of proto/BEHAVIOR.md that behaviour vectors may name.
     static let behaviour: Set<String> = [
-        "§distance", "§distance-tolerance", "§region-inside", "§polygon-inside", "§boundary-distance",
-        "§region-gap", "§rec-clock", "§rec-enabled", "§rec-duty", "§rec-filter", "§rec-filter-order",
-        "§rec-requested", "§rec-window", "§rec-motion", "§rec-first", "§rec-stationary", "§rec-speed",
-        "§rec-heartbeat", "§upload-schedule", "§upload-drain", "§upload-boot", "§upload-end", "§back-off",
-        "§fence-gate", "§fence-missing-coordinate", "§fence-state-report", "§fence-hysteresis", "§fence-confirm",
-        "§fence-dwell", "§fence-expiry", "§fence-order", "§fence-event", "§plan-candidates", "§plan-rank",
-        "§plan-refine", "§plan-refresh", "§plan-expiry", "§plan-delta", "§arm-order", "§rec-relaunch",
-        "§upload-relaunch", "§fence-relaunch", "§relaunch-durability", "§relaunch-boot",
+        "§distance", "§distance-tolerance", "§region-inside", "§polygon-inside", "§polygon-unprojectable",
+        "§boundary-distance", "§boundary-outside-circle", "§region-gap", "§rec-clock", "§rec-enabled", "§rec-duty",
+        "§rec-filter", "§rec-filter-order", "§rec-requested", "§rec-window", "§rec-motion", "§rec-first",
+        "§rec-stationary", "§rec-speed", "§rec-heartbeat", "§upload-schedule", "§upload-drain", "§upload-boot",
+        "§upload-end", "§back-off", "§fence-gate", "§fence-missing-coordinate", "§fence-state-report",
+        "§fence-hysteresis", "§fence-confirm", "§fence-dwell", "§fence-dwell-zero", "§fence-dwell-pending",
+        "§fence-expiry", "§fence-assignment", "§fence-order", "§fence-event", "§plan-candidates", "§plan-parent-cycle",
+        "§plan-rank", "§plan-refine", "§plan-refresh", "§plan-expiry", "§plan-delta", "§arm-order", "§arm-off",
+        "§rec-relaunch", "§upload-relaunch", "§fence-relaunch", "§relaunch-durability", "§relaunch-boot",
     ]
 }
 

@@ -86,7 +86,9 @@ struct SimulateFencesCommand: ParsableCommand {
         abstract: "Replay a trace against regions: the enter, exit, dwell and state events a phone reports.",
         discussion: """
             The trace is read as `simulate record` reads it. The regions are a RegionAssignment (JSON or binary) or \
-            a GeoJSON catalogue (README.md, "Region catalogues in GeoJSON"), all armed at the start. The policy's fence fields apply (fence_hysteresis_m, fence_confirm_ms, \
+            a GeoJSON catalogue (README.md, "Region catalogues in GeoJSON"), all armed at the start; an assignment \
+            with monitoring_enabled false arms none, and one with expires_at_ms disarms them all then, silently. \
+            The policy's fence fields apply (fence_hysteresis_m, fence_confirm_ms, \
             fence_max_accuracy_cm; defaults 200 m, 20 s, 100 m). The rules are proto/BEHAVIOR.md's "Fences".
 
             Output (JSON): every FenceEvent in proto3 JSON, in order, and counts. With --format binpb: a \
@@ -105,9 +107,11 @@ struct SimulateFencesCommand: ParsableCommand {
     func run() throws {
         let (fixes, policy) = try input.load()
         // The catalogue reader checks every region has an id, a centre and a radius, and names the one that does not.
-        let armed = try RegionCatalogueFile.read(regions)
-        let assignmentVersion = (try? RegionCatalogueFile.readAssignment(regions))?.assignmentVersion ?? 0
-        var engine = FenceEngine(policy: policy, assignmentVersion: assignmentVersion)
+        let catalogue = try RegionCatalogueFile.read(regions)
+        let assignment = try? RegionCatalogueFile.readAssignment(regions)
+        // `§fence-assignment`: an assignment's monitoring switch and expiry hold for every region it arms.
+        let armed = assignment.map { FenceEngine.regions(catalogue, armedBy: $0) } ?? catalogue
+        var engine = FenceEngine(policy: policy, assignmentVersion: assignment?.assignmentVersion ?? 0)
         engine.arm(armed)
         var events: [FenceEvent] = []
         for fix in fixes { engine.evaluate(fix, into: &events) }

@@ -135,3 +135,46 @@ extension CLITests {
         #expect(try run(["plan", "--catalogue", catalogue + ".missing", "--at", "1,1", "--budget", "5"]).status == 2)
     }
 }
+
+extension CLITests {
+    @Test(
+        "locwire simulate fences: an assignment's monitoring switch and expiry hold for its regions (§fence-assignment)"
+    )
+    func simulateFencesHonoursTheAssignment() throws {
+        let catalogue = try temporaryFile("fence-catalogue.geojson", Array(Self.geoJSONCatalogue.utf8))
+        let planned = try run([
+            "plan", "--catalogue", catalogue, "--at", "47.3715,8.5435", "--budget", "3", "--now", "1700000000000",
+        ])
+        #expect(planned.status == 0, "\(planned.stderr)")
+        // Inside city:zurich and site:hb, then twice 14 km north: site:hb's exit is confirmed at the third fix.
+        let trace = try temporaryFile(
+            "fence-trace.json",
+            Array(
+                """
+                {"fixes": [
+                  {"sequence": "1", "timeMs": "1700000000000", "latitudeE7": 473715000, "longitudeE7": 85435000,
+                   "horizontalAccuracyCm": 500, "elapsedRealtimeMs": "1000"},
+                  {"sequence": "2", "timeMs": "1700000060000", "latitudeE7": 475000000, "longitudeE7": 85435000,
+                   "horizontalAccuracyCm": 500, "elapsedRealtimeMs": "61000"},
+                  {"sequence": "3", "timeMs": "1700000120000", "latitudeE7": 475000000, "longitudeE7": 85435000,
+                   "horizontalAccuracyCm": 500, "elapsedRealtimeMs": "121000"}]}
+                """.utf8))
+        func simulate(_ configure: (inout RegionAssignment) -> Void) throws -> (armed: Int, eventTimes: [String]) {
+            var assignment = try RegionAssignment(jsonString: planned.text)
+            configure(&assignment)
+            let file = try temporaryFile("fence-assignment.json", Array(try assignment.jsonString().utf8))
+            let outcome = try run(["simulate", "fences", "--trace", trace, "--regions", file])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(outcome.stdout)) as? [String: Any]
+            let events = report?["events"] as? [[String: Any]] ?? []
+            return (report?["armed"] as? Int ?? -1, events.compactMap { $0["detectedAtMs"] as? String })
+        }
+        let asPlanned = try simulate { _ in }
+        #expect(asPlanned.armed == 3 && asPlanned.eventTimes.last == "1700000120000", "\(asPlanned)")
+        // Expired between the second fix and the third: the third reports nothing, not even the exit.
+        let expiring = try simulate { $0.expiresAtMs = 1_700_000_090_000 }
+        #expect(!expiring.eventTimes.isEmpty && expiring.eventTimes.allSatisfy { $0 == "1700000000000" })
+        let off = try simulate { $0.monitoringEnabled = false }
+        #expect(off.armed == 0 && off.eventTimes.isEmpty)
+    }
+}

@@ -128,6 +128,23 @@ public struct FenceEngine: Sendable {
         earliestExpiryMs = armed.lazy.map(\.region.expiresAtMs).filter { $0 > 0 }.min() ?? .max
     }
 
+    /// The regions an assignment puts in the fence engine (`§fence-assignment`): none when `monitoring_enabled` is
+    /// false; otherwise `regions` (the assignment's, or a reader's checked copy of them), each expiring at the
+    /// earlier of its own `expires_at_ms` and the assignment's, 0 being no expiry. `§fence-expiry` then disarms
+    /// them all, silently, once the assignment has expired.
+    public static func regions(_ regions: [Region], armedBy assignment: RegionAssignment) -> [Region] {
+        if assignment.monitoringEnabled == false { return [] }
+        let assignmentExpiryMs = assignment.expiresAtMs
+        guard assignmentExpiryMs > 0 else { return regions }
+        return regions.map { region in
+            var region = region
+            if region.expiresAtMs <= 0 || region.expiresAtMs > assignmentExpiryMs {
+                region.expiresAtMs = assignmentExpiryMs
+            }
+            return region
+        }
+    }
+
     /// Disarms the regions with these ids; an id not armed is ignored. A disarmed region reports nothing.
     public mutating func disarm(_ ids: [String]) {
         let gone = Set(ids)
@@ -241,8 +258,10 @@ public struct FenceEngine: Sendable {
                 region.pendingSinceMs = nil
             }
         }
-        // `§fence-dwell`.
-        if region.side == .inside, hot.notifyOnDwell, !region.dwellReported,
+        // `§fence-dwell`; not on a fix that continues an exit pending since an earlier one (`§fence-dwell-pending`):
+        // were it confirmed, the stay ended before this fix.
+        if region.side == .inside, (region.pendingSinceMs ?? elapsed) == elapsed, hot.notifyOnDwell,
+            !region.dwellReported,
             elapsed - region.stayStartMs >= hot.loiteringDelayMs
         {
             region.dwellReported = true

@@ -27,6 +27,8 @@ public struct RegionShape: Sendable {
         center = SpherePoint(latitudeE7: latitude, longitudeE7: longitude)
         radiusM = Double(circle.radiusM) + radiusSlackM
         radiusSquaredChord = Sphere.squaredChord(spanning: radiusM)
+        // `§polygon-inside`, `§polygon-unprojectable`: a polygon of fewer than 3 vertices, with uneven lists, or
+        // with a vertex on the far hemisphere is ignored, and the region is its circle.
         if let polygon = region.polygon, polygon.latitudesE7.count == polygon.longitudesE7.count,
             polygon.latitudesE7.count >= 3
         {
@@ -49,11 +51,14 @@ public struct RegionShape: Sendable {
         return polygon.contains(point)
     }
 
-    /// `§boundary-distance`, metres, for a point outside: past the circle, or past the nearest polygon edge in
-    /// the tangent plane (infinity on the far hemisphere).
+    /// `§boundary-distance`, metres, for a point outside: past the circle; with a polygon, the larger of that
+    /// and the distance past the nearest polygon edge in the tangent plane, which is 0 inside the polygon and
+    /// infinity on the far hemisphere (`§boundary-outside-circle`: the circle's term matters only when a vertex
+    /// lies outside the circle).
     public func distancePastBoundaryM(_ point: SpherePoint) -> Double {
-        if let polygon { return polygon.distanceToBoundaryM(point) }
-        return point.distanceM(to: center) - radiusM
+        let pastCircle = point.distanceM(to: center) - radiusM
+        guard let polygon else { return pastCircle }
+        return max(pastCircle, polygon.contains(point) ? 0 : polygon.distanceToBoundaryM(point))
     }
 
     /// `§region-gap`, metres: how far the point is from the circle, 0 within it.
@@ -80,11 +85,13 @@ struct GnomonicPolygon: Sendable {
     let center: SpherePoint
     let east: (x: Double, y: Double, z: Double)
     let north: (x: Double, y: Double, z: Double)
-    /// Projected vertices; vertices on the far hemisphere (impossible in a valid region) project to infinity.
+    /// Projected vertices.
     let xs: [Double]
     let ys: [Double]
 
-    init(_ polygon: Polygon, around center: SpherePoint) {
+    /// Nil when a vertex lies on the far hemisphere (c·v ≤ 0, impossible in a valid region), where the
+    /// projection has no point for it (`§polygon-unprojectable`).
+    init?(_ polygon: Polygon, around center: SpherePoint) {
         self.center = center
         let phi = Sphere.radians(center.latitudeE7)
         let lambda = Sphere.radians(center.longitudeE7)
@@ -96,9 +103,7 @@ struct GnomonicPolygon: Sendable {
         ys.reserveCapacity(polygon.latitudesE7.count)
         for (latitude, longitude) in zip(polygon.latitudesE7, polygon.longitudesE7) {
             let vertex = SpherePoint(latitudeE7: latitude, longitudeE7: longitude)
-            let plane =
-                Self.project(vertex, center: center, east: east, north: north)
-                ?? (x: Double.infinity, y: Double.infinity)
+            guard let plane = Self.project(vertex, center: center, east: east, north: north) else { return nil }
             xs.append(plane.x)
             ys.append(plane.y)
         }

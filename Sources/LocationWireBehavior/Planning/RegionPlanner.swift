@@ -109,6 +109,8 @@ public struct RegionPlanner: Sendable {
         let liveIds = Set(live.map(\.id))
         var children: [String: [Region]] = [:]
         for region in live where !region.parentId.isEmpty { children[region.parentId, default: []].append(region) }
+        // A region on a cycle of parents (its own parent included) is no root and no root reaches it: never
+        // visible (`§plan-parent-cycle`). The indexed planner's walk from the root group agrees.
         let roots = live.filter { $0.parentId.isEmpty || !liveIds.contains($0.parentId) }
         // Open and visible.
         var candidates: [(region: Region, open: Bool, gapM: Double)] = []

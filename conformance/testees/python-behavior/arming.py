@@ -12,8 +12,8 @@ def run(req):
     armed.assignment_version = a.assignment_version
     monitoring = a.monitoring_enabled if a.HasField("monitoring_enabled") else True
     if not monitoring or (a.expires_at_ms > 0 and a.expires_at_ms <= now):
-        # UNSPECIFIED: with nothing armed (monitoring off, or the assignment expired) nothing is reported as
-        # failed either: both lists are empty, assignment_version as given.
+        # With nothing armed (monitoring off, or the assignment expired) nothing is reported as failed either:
+        # both lists are empty, assignment_version as given (§arm-off).
         return resp
     regions = [r for r in a.regions if not (r.expires_at_ms > 0 and r.expires_at_ms <= now)]
     # UNSPECIFIED: "when the position is known" is the presence of ArmingRequest.position; an absent coordinate

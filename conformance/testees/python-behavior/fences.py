@@ -123,10 +123,13 @@ class FenceEngine:
                             out.append((K.FENCE_EVENT_KIND_ENTER, r, s, None))
             else:
                 a.pending = None  # any counted fix not on the other side cancels it
-            # §fence-dwell.
-            # UNSPECIFIED: "while the region stays inside" is read as the state: a fix outside the region (on the
-            # other side with its exit not yet confirmed, or within the hysteresis) still reports DWELL when due.
-            if a.state == INSIDE and r.notify_on_dwell and not a.dwelled and tf - a.stay >= r.loitering_delay_ms:
+            # §fence-dwell. "While the region stays inside" is the state, but a fix that continues an exit pending
+            # since an earlier fix reports no DWELL (§fence-dwell-pending); the fix that starts it, or one within the
+            # hysteresis, still does.
+            # A loitering_delay_ms of 0 is due at once, on the fix that reports the STATE_INSIDE or the ENTER
+            # (§fence-dwell-zero).
+            if a.state == INSIDE and a.pending in (None, tf) and r.notify_on_dwell and not a.dwelled \
+                    and tf - a.stay >= r.loitering_delay_ms:
                 a.dwelled = True
                 out.append((K.FENCE_EVENT_KIND_DWELL, r, None, tf - a.stay))
         out.sort(key=lambda e: (ORDER[e[0]], id_key(e[1].id)))

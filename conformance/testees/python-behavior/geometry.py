@@ -65,7 +65,10 @@ def has_polygon(region):
     if not region.HasField("polygon"):
         return False
     poly = region.polygon
-    return len(poly.latitudes_e7) == len(poly.longitudes_e7) and len(poly.latitudes_e7) >= 3
+    if len(poly.latitudes_e7) != len(poly.longitudes_e7) or len(poly.latitudes_e7) < 3:
+        return False
+    # So is a polygon with a vertex on the far hemisphere of the circle's centre (§polygon-unprojectable).
+    return _projected_ring(region, Tangent(centre(region))) is not None
 
 
 def has_circle_centre(region):
@@ -81,9 +84,8 @@ def _projected_ring(region, tangent):
     for v in polygon_vertices(region):
         q = tangent.project(v)
         if q is None:
-            # UNSPECIFIED: a vertex on the far hemisphere of the circle's centre cannot be projected (impossible for
-            # a valid region, whose vertices lie within its circle of at most 1000 km). Such a polygon contains
-            # nothing and is infinitely far.
+            # A vertex on the far hemisphere of the circle's centre cannot be projected (impossible for a valid
+            # region): has_polygon ignores such a polygon (§polygon-unprojectable).
             return None
         ring.append(q)
     return ring
@@ -131,19 +133,21 @@ def _segment_distance(q, a, b):
 
 
 def boundary_distance(region, pos):
-    """§boundary-distance of a position outside the region: past the circle without a polygon, R times the least
-    tangent-plane distance to a projected edge with one (infinity when c·p ≤ 0)."""
+    """§boundary-distance of a position outside the region: past the circle without a polygon; with one, the larger
+    of that and R times the least tangent-plane distance to a projected edge, which is 0 inside the polygon and
+    infinity when c·p ≤ 0 (§boundary-outside-circle: a vertex outside the circle makes the circle's term count)."""
+    past_circle = distance(centre(region), pos) - region.circle.radius_m
     if not has_polygon(region):
-        return distance(centre(region), pos) - region.circle.radius_m
+        return past_circle
     tangent = Tangent(centre(region))
     q = tangent.project(pos)
     if q is None:
         return math.inf
+    if inside_polygon(region, pos):
+        return max(past_circle, 0.0)
     ring = _projected_ring(region, tangent)
-    if not ring:
-        return math.inf
     n = len(ring)
-    return R * min(_segment_distance(q, ring[i], ring[(i + 1) % n]) for i in range(n))
+    return max(past_circle, R * min(_segment_distance(q, ring[i], ring[(i + 1) % n]) for i in range(n)))
 
 
 def gap(region, pos):

@@ -27,12 +27,13 @@ def plan(req):
     roots = []
     for r in regions.values():
         if r.parent_id and r.parent_id in regions:
-            # A region that names itself as parent (invalid, `parent-is-self`) is, read literally, its own child
-            # and no root: never visible. Parent cycles likewise.
+            # A region that names itself as parent (invalid, `parent-is-self`) is its own child and no root:
+            # never visible. Parent cycles likewise (§plan-parent-cycle).
             children[r.parent_id].append(r)
         else:
             roots.append(r)
-    # Open and visible (§plan-candidates). Parent cycles are unreachable from the roots: never visible.
+    # Open and visible (§plan-candidates). Parent cycles are unreachable from the roots: never visible
+    # (§plan-parent-cycle).
     visible, is_open = [], set()
     seen = set()
     queue = list(roots)
