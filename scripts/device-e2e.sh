@@ -3,7 +3,8 @@
 # (SQLite, examples/korita-regions.geojson as its catalogue) on the real track, with the default policy and with
 # examples/walker-policy.json. The fixes the server stores (read back over HTTP) must be exactly those
 # `locwire simulate record` records, the fence events it stores exactly those `locwire simulate fences` reports for
-# the assignment the server answered, and the device's timer must upload as often as the simulation's.
+# the assignment the server answered, and the device's timer must upload as often as the simulation's; and the
+# same again with the device stopped and started on its store every 37 fixes.
 #
 #   scripts/device-e2e.sh
 #
@@ -13,3 +14,5 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 python3 "$root/scripts/device_runs.py" compare
 python3 "$root/scripts/device_runs.py" compare --policy "$root/examples/walker-policy.json"
+# The same, relaunched every 37 fixes (a relaunch is not an event for the rules: the same must be stored).
+python3 "$root/scripts/device_runs.py" compare --policy "$root/examples/walker-policy.json" --relaunch-every 37

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The reference device judged end to end by others: the engines' own commands and a real server.
 
-  device_runs.py compare [--trace F] [--regions F] [--policy F]
+  device_runs.py compare [--trace F] [--regions F] [--policy F] [--relaunch-every N]
       No faults. `locwire device run` against `locwire-server serve` (SQLite, a region catalogue); then the fixes
       the server stores (read back over HTTP) must be exactly those `locwire simulate record` records on the same
       trace and policy, the fence events it stores exactly those `locwire simulate fences` reports for the
-      assignment the server answered, and the device must have made as many upload attempts as the simulation.
+      assignment the server answered, and the device must have made as many upload attempts as the simulation;
+      with --relaunch-every N the device is stopped and started again on its store every N fixes, which changes
+      nothing of that (a relaunch is not an event for the rules).
 
   device_runs.py soak [--seconds N] [--results FILE]
       Faults. A long trace (the real track, lap after lap, with reboots) into the device, which is killed with
@@ -166,12 +168,21 @@ def compare(args):
     server = Server(server_bin, work, catalogue=args.regions, policy=args.policy)
     server.start()
     try:
-        run = subprocess.run(
-            device_command(locwire, server, os.path.join(work, "store"), args.trace, args.policy),
-            capture_output=True, text=True)
-        if run.returncode != 0:
-            raise CannotRun(f"device run exited {run.returncode}:\n{run.stderr}")
-        summary = json.loads(run.stdout)
+        # With --relaunch-every N the device stops after every N fixes and is started again on its store: a
+        # relaunch is not an event for the rules (§rec-relaunch, §upload-relaunch, §fence-relaunch), so the
+        # server must store exactly the same.
+        launches = 0
+        while True:
+            extra = ["--stop-after", str(args.relaunch_every)] if args.relaunch_every else []
+            run = subprocess.run(
+                device_command(locwire, server, os.path.join(work, "store"), args.trace, args.policy, extra),
+                capture_output=True, text=True)
+            launches += 1
+            if run.returncode != 0:
+                raise CannotRun(f"device run exited {run.returncode}:\n{run.stderr}")
+            summary = json.loads(run.stdout)
+            if summary["delivered"] >= summary["fixesInTrace"] or launches > 100_000:
+                break
         stored = [without_boot(row["fix"]) for row in server.read_back()]
         stored_events = [without_boot(event) for event in server.stored_fence_events(locwire)]
         assignment = server.assignment()
@@ -207,7 +218,8 @@ def compare(args):
         "fixesRecorded": len(expected), "fixesStored": len(stored), "fenceEventsExpected": len(expected_events),
         "fenceEventsStored": len(stored_events), "uploadAttempts": timer_attempts, "drainAttempts": summary["drainAttempts"],
         "simulatedUploads": len(report["uploads"]), "regionRequests": summary["regionRequests"],
-        "bytesSent": summary["bytesSent"], "storeCommits": summary["storeCommits"], "agrees": not problems,
+        "bytesSent": summary["bytesSent"], "storeCommits": summary["storeCommits"], "launches": launches,
+        "agrees": not problems,
     }
     print(json.dumps(result))
     for line in problems:
@@ -438,6 +450,7 @@ def main():
     c.add_argument("--trace", default=TRACE)
     c.add_argument("--regions", default=REGIONS)
     c.add_argument("--policy")
+    c.add_argument("--relaunch-every", type=int, default=0, help="stop and start the device every N fixes")
     s = sub.add_parser("soak")
     s.add_argument("--seconds", type=float, default=300)
     s.add_argument("--laps", type=int, default=40)

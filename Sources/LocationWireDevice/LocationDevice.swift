@@ -38,7 +38,7 @@ public struct DeviceSummary: Sendable, Hashable {
     public var delivered: UInt64 = 0
     public var recorded: UInt64 = 0
     public var fenceEvents: UInt64 = 0
-    /// Batches sent, by the timer and by ``LocationDevice/drain(maxAttempts:)``.
+    /// Batches sent, by the timer and by ``LocationDevice/drain(maxAttempts:wait:)``.
     public var uploadAttempts: UInt64 = 0
     /// Of those, the ones `drain` sent.
     public var drainAttempts: UInt64 = 0
@@ -144,7 +144,8 @@ public final class LocationDevice {
         // A relaunch is not an event for the rules (`§rec-relaunch`, `§upload-relaunch`, `§fence-relaunch`): the
         // engines continue from the state stored with the last delivery that was made durable.
         if let bytes = try store.state(.recordingEngine) {
-            recording = RecordingEngine(policy: queue.policy, restoring: try RecordingEngine.State(serializedBytes: bytes))
+            recording = RecordingEngine(
+                policy: queue.policy, restoring: try RecordingEngine.State(serializedBytes: bytes))
             if let index = recording.undecidedIndex, let fix = try store.state(.undecidedFix) {
                 undecided = (index, try LocationFix(serializedBytes: fix))
             }

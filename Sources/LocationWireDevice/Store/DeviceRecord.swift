@@ -36,7 +36,7 @@ package struct DeviceRecord: TableCodedMessage, Hashable, Sendable {
     package var acksApplied: UInt64 = 0
     package var fixesAcknowledged: UInt64 = 0
     package var regionRequests: UInt64 = 0
-    /// Of `uploadAttempts`, those ``LocationDevice/drain(maxAttempts:)`` made rather than the timer.
+    /// Of `uploadAttempts`, those ``LocationDevice/drain(maxAttempts:wait:)`` made rather than the timer.
     package var drainAttempts: UInt64 = 0
     package var unknownFields = UnknownFields()
 

@@ -42,6 +42,7 @@ public final class URLSessionTransport: DeviceTransport {
 
     /// - Parameters:
     ///   - server: the base URL, e.g. `http://127.0.0.1:8080`.
+    ///   - token: the device's bearer token (`§http-bearer`), sent with every request.
     ///   - timeout: seconds a request may take in all before it counts as failed (`§no-ack`).
     public init(server: URL, token: String, timeout: TimeInterval = 30) {
         self.server = server
