@@ -113,16 +113,14 @@ struct DeviceRunCommand: ParsableCommand {
         if let clientLog { device.recordedDurably = try ClientLog(path: clientLog, installId: device.installId).append }
         let start = Int(min(device.delivered, UInt64(fixes.count)))
         if start > 0, !quiet { printToStandardError("device: resuming at fix \(start + 1) of \(fixes.count)") }
-        let end = stopAfter.map { min(fixes.count, start + $0) } ?? fixes.count
+        var source = TraceReplay(fixes, speed: speed, start: start, limit: stopAfter)
         var progress = ProgressClock()
-        var pacing = Pacing(speed: speed)
-        for index in start..<end {
-            pacing.wait(for: fixes[index])
-            try device.deliver(fixes[index])
+        while let fix = try source.nextFix() {
+            try device.deliver(fix)
             if !quiet, progress.due() { printToStandardError(progressLine(device, total: fixes.count)) }
         }
         var drained = true
-        if end == fixes.count {
+        if source.reachedTheEnd {
             try device.finish()
             if !noDrain {
                 // Holds and back-offs are waited out on the device clock, and in real time when paced.
@@ -194,25 +192,6 @@ enum DevicePlatformOption: String, ExpressibleByArgument, CaseIterable {
     var platform: Platform { self == .ios ? .ios : .android }
     /// The OS's region limit (proto/README.md, "Slots").
     var slots: UInt32 { self == .ios ? 20 : 100 }
-}
-
-/// Delivers fixes on their own clock, `speed` times faster than real time (0: no waiting).
-struct Pacing {
-    let speed: Double
-    private var origin: (trace: UInt64, wall: DispatchTime)?
-
-    init(speed: Double) { self.speed = speed }
-
-    mutating func wait(for fix: LocationFix) {
-        guard speed > 0, let elapsed = fix.elapsedRealtimeMs else { return }
-        guard let origin, elapsed >= origin.trace else {
-            origin = (elapsed, .now())
-            return
-        }
-        let dueNs = origin.wall.uptimeNanoseconds + UInt64(Double(elapsed - origin.trace) * 1e6 / speed)
-        let nowNs = DispatchTime.now().uptimeNanoseconds
-        if dueNs > nowNs { usleep(useconds_t(min((dueNs - nowNs) / 1000, UInt64(UInt32.max)))) }
-    }
 }
 
 /// Says when a progress line is due: once a second.

@@ -53,8 +53,9 @@ func temporaryStore() -> String {
     @Test func everyRecordedFixReachesTheLedgerOnce() throws {
         let transport = LedgerTransport()
         let device = try LocationDevice(store: temporaryStore(), configuration: configuration, transport: transport)
-        for fix in walk(200) { try device.deliver(fix) }
-        try device.finish()
+        var source = TraceReplay(walk(200))
+        try device.run(&source)
+        #expect(source.reachedTheEnd)
         #expect(try device.drain())
         let summary = device.summary
         #expect(summary.recorded > 0)
