@@ -104,13 +104,27 @@ class Server:
             self.process.wait()
 
     def read_back(self, device="device-1"):
-        request = urllib.request.Request(
-            f"{self.url}/v1/devices/{device}/fixes?limit=10000000", headers={"Authorization": f"Bearer {self.token}"})
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            body = json.load(answer)
-        if body.get("truncated"):
-            raise CannotRun("the read-back was truncated")
-        return body["fixes"]
+        """Every stored fix of `device`, page by page (the server caps an answer): each page starts at the last
+        page's latest time_ms, inclusive, and rows already read (same installation and sequence) are skipped."""
+        rows, seen, start = [], set(), None
+        while True:
+            query = f"?from={start}" if start is not None else ""
+            request = urllib.request.Request(
+                f"{self.url}/v1/devices/{device}/fixes{query}", headers={"Authorization": f"Bearer {self.token}"})
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                body = json.load(answer)
+            page = body["fixes"]
+            for row in page:
+                key = (row["installId"], int(row["fix"].get("sequence", 0)))
+                if key not in seen:
+                    seen.add(key)
+                    rows.append(row)
+            if not body.get("truncated"):
+                return rows
+            next_start = int(page[-1]["fix"]["timeMs"])
+            if next_start == start:
+                raise CannotRun(f"more fixes at time_ms {start} than one read-back page holds")
+            start = next_start
 
     def stored_fence_events(self, locwire):
         with sqlite3.connect(self.database) as db:
