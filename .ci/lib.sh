@@ -15,6 +15,12 @@ locwire_debug() {
   echo "$root/.build/debug/locwire"
 }
 
+# The debug locwire the quick tier built, for the packages lane: asking SwiftPM again there would wait for the root
+# lane's hold on .build (and replan when the slow tests' manifest variable differs). Built when missing.
+locwire_debug_built() {
+  if [[ -x $root/.build/debug/locwire ]]; then echo "$root/.build/debug/locwire"; else locwire_debug; fi
+}
+
 # The release locwire, for the long checks (fuzzing, simulations, cross-checks). It is built in the Benchmarks
 # package's build folder: the benchmark driver links nearly every module locwire does, so one release compilation
 # of them serves both (about 300 CPU seconds saved). A binary newer than every source is taken as it is, without

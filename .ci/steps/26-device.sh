@@ -2,7 +2,7 @@
 # lane: packages
 # what: The reference device against the reference server stores exactly what simulate record and simulate fences say; a short soak with kill -9 of device and server, then the mock server's faults: nothing durable lost or doubled
 source .ci/lib.sh
-LOCWIRE="$(locwire_debug)"
+LOCWIRE="$(locwire_debug_built)"
 LOCWIRE_SERVER="$(locwire_server)"
 export LOCWIRE LOCWIRE_SERVER
 scripts/device-e2e.sh
