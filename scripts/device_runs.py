@@ -427,7 +427,7 @@ def soak_mock(locwire, server_bin, work, trace, rng, seconds):
 
 
 def write_results(path, result, args):
-    lines = [f"Measured {time.strftime('%Y-%m-%d')} with `scripts/device-soak.sh --seconds {args.seconds}` "
+    lines = [f"Measured {time.strftime('%Y-%m-%d')} with `scripts/device-soak.sh --seconds {args.seconds:g}` "
              f"(seed {args.seed}, {args.laps} laps of the real track, {result['fixesInTrace']} fixes):", ""]
     lines.append("| round | device kills | server kills | fixes durable (client log) | stored | lost | doubled | gaps | passed |")
     lines.append("|---|---|---|---|---|---|---|---|---|")
@@ -442,9 +442,12 @@ def write_results(path, result, args):
                  f"{mock['passed']} |")
     faults = ", ".join(f"{name} {count}" for name, count in sorted(report.get("faults", {}).items()))
     lines += ["", f"Mock server requests: {report.get('requests', '?')}; faults dealt: {faults}.",
-              f"Reference round: {reference['uploadAttempts']} upload attempts in the last launch's count, "
-              f"{reference['launches']} launches. A durable fix whose log line the kill cut off is stored but not "
-              f"logged (mock round: {report.get('unknown', '?')}); it is not lost."]
+              f"Reference round: {reference['recorded']} fixes recorded, {reference['uploadAttempts']} upload "
+              f"attempts and {reference['launches']} launches over all runs (a kill before a launch's first commit "
+              f"leaves no launch counted). A durable fix whose log line the kill cut off is stored but not logged "
+              f"(reference round: {reference['stored'] - reference['logged']}, mock round: "
+              f"{report.get('unknown', '?')}); it is not lost.", "",
+              f"The whole run took {result['seconds']} s; CI runs `--seconds 10 --laps 3` with debug builds."]
     header = [
         "# The reference device through real crashes", "",
         "Written by `scripts/device-soak.sh` (issue 23). The device (`locwire device run`, LocationWireDevice, release",
