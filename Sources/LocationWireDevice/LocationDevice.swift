@@ -208,6 +208,14 @@ public final class LocationDevice {
     }
     public var installId: UInt64 { record.installId }
 
+    /// The app's device status (battery, permissions, settings: proto/locationwire/v1/device_state.proto), sent
+    /// with the next batch until a PROCESSED ack has stored this snapshot. Durable when the call returns.
+    public func update(_ status: DeviceStatus) throws {
+        queue.update(status)
+        try store.put(.queue, queue.withoutItems.serializedBytes())
+        try commit()
+    }
+
     // MARK: - Delivery
 
     /// One fix as the OS delivered it, with its `elapsed_realtime_ms` and `boot_id`.
@@ -581,6 +589,8 @@ public final class LocationDevice {
         } else {
             try store.put(.heldAssignment, heldAsAssignment().serializedBytes())
             armHeldRegions()
+            // The armed-regions report is part of the queue's state: stored with the regions it reports.
+            try store.put(.queue, queue.withoutItems.serializedBytes())
         }
         try store.put(.device, record.serializedBytes())
     }

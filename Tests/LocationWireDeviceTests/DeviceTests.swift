@@ -15,6 +15,8 @@ final class LedgerTransport: DeviceTransport {
     /// When true, the ledger stores the batch and the answer is lost (a reset after the commit).
     var dropAfterCommit = false
     var requests = 0
+    /// The device status of each batch that carried one.
+    var statuses: [DeviceStatus] = []
 
     func post(path: String, messageName: String, body: [UInt8]) -> Result<HTTPAnswer, TransportFailure> {
         requests += 1
@@ -23,6 +25,7 @@ final class LedgerTransport: DeviceTransport {
         guard let batch = try? LocationBatch(serializedBytes: body) else { return .success(HTTPAnswer(status: 400)) }
         let result = ledger.ingest(batch, encodedSize: body.count, nowMs: 0)
         stored += result.storedFixes
+        if let status = batch.deviceStatus { statuses.append(status) }
         if dropAfterCommit { return .failure(TransportFailure("reset after commit")) }
         return .success(HTTPAnswer(status: 200, body: result.ack.serializedBytes()))
     }
@@ -148,6 +151,23 @@ func temporaryStore() -> String {
         // Each batch: the oldest three pending as backlog, the newest as the live fix (§batch-composition).
         let firstBatch = Array(sequences.prefix(4))
         #expect(firstBatch == [1, 2, 3, device.summary.recorded])
+    }
+
+    @Test func aDeviceStatusIsSentUntilStoredAndSurvivesARelaunch() throws {
+        let store = temporaryStore()
+        let transport = LedgerTransport()
+        var status = DeviceStatus()
+        status.observedAtMs = 1_700_000_000_000
+        status.lowPowerMode = true
+        do {
+            let device = try LocationDevice(store: store, configuration: configuration, transport: transport)
+            try device.update(status)
+        }
+        let device = try LocationDevice(store: store, configuration: configuration, transport: transport)
+        try device.deliver(walk(1)[0])
+        try device.finish()
+        #expect(try device.drain())
+        #expect(transport.statuses == [status], "sent once, after the relaunch, and not again once stored")
     }
 
     @Test func aLostAnswerIsResentAndStoredOnce() throws {

@@ -162,7 +162,7 @@ extension CLITests {
         func simulate(_ configure: (inout RegionAssignment) -> Void) throws -> (armed: Int, eventTimes: [String]) {
             var assignment = try RegionAssignment(jsonString: planned.text)
             configure(&assignment)
-            let file = try temporaryFile("fence-assignment.json", Array(try assignment.jsonString().utf8))
+            let file = try temporaryFile("fence-assignment.json", Array(assignment.jsonString().utf8))
             let outcome = try run(["simulate", "fences", "--trace", trace, "--regions", file])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             let report = try JSONSerialization.jsonObject(with: Data(outcome.stdout)) as? [String: Any]
