@@ -47,5 +47,7 @@ echo "rendering the real track $track and the conformance report into $work"
 python3 scripts/browser-check.py self-check "$work/track.html" "$work/track-projection.json"
 python3 scripts/browser-check.py page "$work/track.html" --projection "$work/track-projection.json" \
     --screenshot "$work/track.png" --width 1000 --height 700
-python3 scripts/browser-check.py page "$work/report.html" --min-maps 3 --screenshot "$work/report.png"
+# The report's pictures are short vectors (a few dozen fixes each) with their events' markers drawn at the same
+# size as on a whole track, so markers cover a larger share of their fixes: up to half may be under one.
+python3 scripts/browser-check.py page "$work/report.html" --min-maps 3 --max-covered 0.5 --screenshot "$work/report.png"
 echo "browser check passed"
