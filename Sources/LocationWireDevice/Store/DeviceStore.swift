@@ -139,9 +139,6 @@ final class DeviceStore {
         commits += 1
     }
 
-    /// Whether writes wait for a commit.
-    var hasUncommittedWrites: Bool { inTransaction }
-
     // MARK: - Reading (at launch)
 
     func state(_ key: StateKey) throws -> [UInt8]? {

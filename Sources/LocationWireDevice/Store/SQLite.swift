@@ -83,9 +83,6 @@ final class SQLiteDatabase {
         return result
     }
 
-    /// Rows changed by the last statement.
-    var changes: Int { Int(sqlite3_changes(handle)) }
-
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
