@@ -56,6 +56,20 @@ public struct DeviceSummary: Sendable, Hashable {
     public var commits: Int = 0
 }
 
+/// One region request of the device and what came of it.
+public struct RegionExchange: Sendable {
+    /// The delivery (0-based index into what the source delivered) from which the answer's regions are armed:
+    /// the fix being delivered when the request was made before evaluating it, or the next one.
+    public var beforeDelivery: UInt64
+    public var request: RegionRequest
+    /// The HTTP status, or nil when no answer came.
+    public var status: Int?
+    /// The answer, when the status was 200 and it decoded.
+    public var assignment: RegionAssignment?
+    /// What the device armed after applying it (nil when it armed nothing new).
+    public var armed: ArmedRegions?
+}
+
 /// The reference device: the engines of proto/BEHAVIOR.md and proto/README.md composed around a durable store and
 /// the HTTP binding, as an app embeds them. It receives the OS's fixes one by one (``deliver(_:)``), and in that
 /// call, in this order:
@@ -104,6 +118,10 @@ public final class LocationDevice {
     /// Called after each commit with the fixes it made durable, in sequence order (with their sequence numbers
     /// and reasons): the moment a fix counts as recorded. An app may log them; the soak's client log does.
     public var recordedDurably: (([LocationFix]) -> Void)?
+
+    /// Called after each region request with what was sent and answered: for logs, and for judging the device's
+    /// region decisions with another implementation of the rules (`scripts/device_runs.py regions`).
+    public var regionsExchanged: ((RegionExchange) -> Void)?
 
     /// Opens the device on its store in `directory`, creating the store on first use (with a fresh random
     /// `install_id`), and records a `LAUNCHED` lifecycle event.
@@ -576,12 +594,17 @@ public final class LocationDevice {
         record.lastRegionRequestMs = now.elapsedMs
         record.lastRegionRequestBootId = now.bootId
         let answer = transport.post(path: "/v1/regions", messageName: "RegionRequest", body: request.serializedBytes())
+        var exchange = RegionExchange(beforeDelivery: record.delivered, request: request)
+        defer { regionsExchanged?(exchange) }
         guard case .success(let http) = answer, http.status == 200,
             let assignment = try? RegionAssignment(serializedBytes: http.body)
         else {
+            if case .success(let http) = answer { exchange.status = http.status }
             try store.put(.device, record.serializedBytes())
             return  // still owed; tried again at the next fix after min_interval_ms
         }
+        exchange.status = 200
+        exchange.assignment = assignment
         record.owedRegionRequest = 0
         record.refineRegionId = ""
         if let refusal = held.apply(assignment) {
@@ -591,6 +614,7 @@ public final class LocationDevice {
             armHeldRegions()
             // The armed-regions report is part of the queue's state: stored with the regions it reports.
             try store.put(.queue, queue.withoutItems.serializedBytes())
+            exchange.armed = queue.armedRegions
         }
         try store.put(.device, record.serializedBytes())
     }

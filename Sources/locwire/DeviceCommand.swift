@@ -81,6 +81,12 @@ struct DeviceRunCommand: ParsableCommand {
             "Append a JSON line per fix once it is durable (the mock server's client log).", valueName: "file"))
     var clientLog: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Append a JSON line per region request: the delivery it applies from, the request, the HTTP status, the "
+                + "assignment answered and the regions armed (proto3 JSON).", valueName: "file"))
+    var regionLog: String?
+
     @Flag(help: "The summary as JSON.")
     var json = false
 
@@ -111,6 +117,7 @@ struct DeviceRunCommand: ParsableCommand {
         let transport = URLSessionTransport(server: URL(string: server)!, token: token, timeout: timeout)
         let device = try LocationDevice(store: store, configuration: configuration, transport: transport)
         if let clientLog { device.recordedDurably = try ClientLog(path: clientLog, installId: device.installId).append }
+        if let regionLog { device.regionsExchanged = try RegionLog(path: regionLog).append }
         let start = Int(min(device.delivered, UInt64(fixes.count)))
         if start > 0, !quiet { printToStandardError("device: resuming at fix \(start + 1) of \(fixes.count)") }
         var source = TraceReplay(fixes, speed: speed, start: start, limit: stopAfter)
@@ -156,6 +163,38 @@ struct DeviceRunCommand: ParsableCommand {
     }
 }
 
+/// The region log: one JSON object per line for each region request the device made, in order.
+final class RegionLog {
+    private let handle: FileHandle
+
+    init(path: String) throws { handle = try appendingHandle(path, what: "region log") }
+
+    func append(_ exchange: RegionExchange) {
+        var fields = [
+            "\"beforeDelivery\": \(exchange.beforeDelivery)",
+            "\"request\": \(exchange.request.jsonString())",
+        ]
+        if let status = exchange.status { fields.append("\"status\": \(status)") }
+        if let assignment = exchange.assignment { fields.append("\"assignment\": \(assignment.jsonString())") }
+        if let armed = exchange.armed { fields.append("\"armed\": \(armed.jsonString())") }
+        handle.write(Data(("{" + fields.joined(separator: ", ") + "}\n").utf8))
+    }
+}
+
+/// A file opened for appending, created if missing.
+private func appendingHandle(_ path: String, what: String) throws -> FileHandle {
+    if !FileManager.default.fileExists(atPath: path) {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw InputRejected(message: "\(path): cannot create the \(what)")
+        }
+    }
+    guard let handle = FileHandle(forWritingAtPath: path) else {
+        throw InputRejected(message: "\(path): cannot write the \(what)")
+    }
+    handle.seekToEndOfFile()
+    return handle
+}
+
 /// The client log of `locwire-server mock-server report`: one JSON line per fix recorded, appended when the fix is
 /// durable, so that a kill never leaves a line for a fix the store does not hold.
 final class ClientLog {
@@ -163,16 +202,7 @@ final class ClientLog {
     private let installId: UInt64
 
     init(path: String, installId: UInt64) throws {
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw InputRejected(message: "\(path): cannot create the client log")
-            }
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw InputRejected(message: "\(path): cannot write the client log")
-        }
-        handle.seekToEndOfFile()
-        self.handle = handle
+        handle = try appendingHandle(path, what: "client log")
         self.installId = installId
     }
 
