@@ -46,6 +46,8 @@ public struct DeviceSummary: Sendable, Hashable {
     public var acksApplied: UInt64 = 0
     /// Fixes the server acknowledged (stored, duplicate, or refused for good) and the device deleted.
     public var acknowledged: UInt64 = 0
+    /// Fixes the device discarded to make room on a full disk: lost, and shown to the server by the sequence floor.
+    public var discarded: UInt64 = 0
     /// Fixes recorded and not yet acknowledged.
     public var pendingFixes: Int = 0
     public var pendingFenceEvents: Int = 0
@@ -114,6 +116,8 @@ public final class LocationDevice {
     private var launchSettled = false
     /// Fixes recorded since the last commit.
     private var notYetDurable: [LocationFix] = []
+    /// A store failure inside an upload, which the timer's callback cannot throw.
+    private var uploadStoreError: (any Error)?
 
     /// Called after each commit with the fixes it made durable, in sequence order (with their sequence numbers
     /// and reasons): the moment a fix counts as recorded. An app may log them; the soak's client log does.
@@ -129,20 +133,62 @@ public final class LocationDevice {
         self.configuration = configuration
         self.transport = transport
         store = try DeviceStore(directory: directory)
+        let loaded = try Self.load(store, configuration: configuration)
+        (record, queue, held, recording, undecided, scheduler, fences, fixesOnDiskOnly) = (
+            loaded.record, loaded.queue, loaded.held, loaded.recording, loaded.undecided, loaded.scheduler,
+            loaded.fences, loaded.fixesOnDiskOnly
+        )
+        storedEngineStates = loaded.engineStates
+        record.launches += 1
+        var launched = LifecycleEvent()
+        launched.kind = record.launches == 1 ? .launched : .relaunchedBySystem
+        try recordLifecycle(launched)
+        try store.put(.device, record.serializedBytes())
+        try commit()
+        if configuration.requestsRegions, held.version == 0, record.owedRegionRequest == 0 {
+            record.owedRegionRequest = UInt32(RegionRequestReason.initial.rawValue)
+        }
+    }
+
+    /// What the store holds, as the device's memory: at launch, and again after a full disk rolled back what was
+    /// not committed.
+    private struct Loaded {
+        var record: DeviceRecord
+        var queue: UploadQueue
+        var held: HeldAssignment
+        var recording: RecordingEngine
+        var undecided: (index: Int, fix: LocationFix)?
+        var scheduler: UploadScheduler
+        var fences: FenceEngine
+        var fixesOnDiskOnly: Int
+        var engineStates: [DeviceStore.StateKey: [UInt8]]
+    }
+
+    private static func load(_ store: DeviceStore, configuration: DeviceConfiguration) throws -> Loaded {
+        let record: DeviceRecord
+        let recording: RecordingEngine
+        let scheduler: UploadScheduler
+        let fences: FenceEngine
+        var queue: UploadQueue
+        var held = HeldAssignment()
+        var undecided: (index: Int, fix: LocationFix)?
         if let bytes = try store.state(.device) {
-            record = try DeviceRecord(serializedBytes: bytes)
+            let stored = try DeviceRecord(serializedBytes: bytes)
+            record = stored
             guard record.deviceId == configuration.deviceId else {
                 throw StoreError(
                     code: 0,
                     message:
-                        "the store in \(directory) belongs to device \(record.deviceId), not \(configuration.deviceId)")
+                        "the store in \(store.path) belongs to device \(record.deviceId), not \(configuration.deviceId)")
             }
         } else {
-            record = DeviceRecord()
-            record.deviceId = configuration.deviceId
+            var created = DeviceRecord()
+            created.deviceId = configuration.deviceId
             var installId: UInt64 = 0
+            var random = SystemRandomNumberGenerator()
             while installId == 0 { installId = random.next() }
-            record.installId = installId
+            created.installId = installId
+            record = created
         }
         if let bytes = try store.state(.queue) {
             queue = try UploadQueue(serializedBytes: bytes)
@@ -154,7 +200,7 @@ public final class LocationDevice {
         let total = try store.fixCount()
         var window = try store.fixes(after: 0, limit: Self.fixWindow(queue))
         if total > window.count, let newest = try store.newestFix() { window.append(newest) }
-        fixesOnDiskOnly = total - window.count
+        let fixesOnDiskOnly = total - window.count
         queue.restoreItems(fixes: window, fenceEvents: try store.fenceEvents(), lifecycle: try store.lifecycleEvents())
         if let bytes = try store.state(.heldAssignment) {
             _ = held.apply(try RegionAssignment(serializedBytes: bytes))
@@ -182,20 +228,14 @@ public final class LocationDevice {
         } else {
             fences = FenceEngine(policy: queue.policy, assignmentVersion: held.version)
         }
-        storedEngineStates = [
+        let engineStates: [DeviceStore.StateKey: [UInt8]] = [
             .recordingEngine: recording.persistedState.serializedBytes(),
             .uploadScheduler: scheduler.persistedState.serializedBytes(),
             .fenceEngine: fences.persistedState.serializedBytes(),
         ]
-        record.launches += 1
-        var launched = LifecycleEvent()
-        launched.kind = record.launches == 1 ? .launched : .relaunchedBySystem
-        try recordLifecycle(launched)
-        try store.put(.device, record.serializedBytes())
-        try commit()
-        if configuration.requestsRegions, held.version == 0, record.owedRegionRequest == 0 {
-            record.owedRegionRequest = UInt32(RegionRequestReason.initial.rawValue)
-        }
+        return Loaded(
+            record: record, queue: queue, held: held, recording: recording, undecided: undecided, scheduler: scheduler,
+            fences: fences, fixesOnDiskOnly: fixesOnDiskOnly, engineStates: engineStates)
     }
 
     /// How many fixes of its source the device has processed durably: a relaunched source goes on from there.
@@ -211,6 +251,7 @@ public final class LocationDevice {
         summary.bytesSent = record.bytesSent
         summary.acksApplied = record.acksApplied
         summary.acknowledged = record.fixesAcknowledged
+        summary.discarded = queue.discardedFixCount
         summary.pendingFixes = queue.fixes.count + fixesOnDiskOnly
         summary.pendingFenceEvents = queue.fenceEvents.count
         summary.regionRequests = record.regionRequests
@@ -229,15 +270,26 @@ public final class LocationDevice {
     /// The app's device status (battery, permissions, settings: proto/locationwire/v1/device_state.proto), sent
     /// with the next batch until a PROCESSED ack has stored this snapshot. Durable when the call returns.
     public func update(_ status: DeviceStatus) throws {
-        queue.update(status)
-        try store.put(.queue, queue.withoutItems.serializedBytes())
-        try commit()
+        try makingRoomWhenFull {
+            queue.update(status)
+            try store.put(.queue, queue.withoutItems.serializedBytes())
+            try commit()
+        }
     }
 
     // MARK: - Delivery
 
     /// One fix as the OS delivered it, with its `elapsed_realtime_ms` and `boot_id`.
+    ///
+    /// When the disk is full, the delivery's writes are rolled back, the oldest pending fixes that are in no batch
+    /// in flight are discarded (`max_batch_size` at a time: a real loss, which the sequence floor shows the server,
+    /// `§sequence-floor`) and the delivery is made again. It throws only when discarding every such fix did not
+    /// make room, or the disk failed otherwise.
     public func deliver(_ delivered: LocationFix) throws {
+        try makingRoomWhenFull { try deliverOnce(delivered) }
+    }
+
+    private func deliverOnce(_ delivered: LocationFix) throws {
         var fix = delivered
         if record.recordFixOwed {
             fix.reason = .serverRequest
@@ -256,6 +308,7 @@ public final class LocationDevice {
                 launchSettled = true
             }
             scheduler.advance(bootId: fix.bootId, to: time, results: upload)
+            try throwUploadStoreError()
         }
         if fix.horizontalAccuracyCm != nil, fix.latitudeE7 != nil, fix.longitudeE7 != nil { lastPosition = fix }
         // Regions first: a device that owes a request (at start, after a hint or a command, beyond the refresh
@@ -283,9 +336,10 @@ public final class LocationDevice {
         try storeState()
         if let time {
             scheduler.settle(at: time, results: upload)
+            try throwUploadStoreError()
             if record.uploadNowOwed {
                 record.uploadNowOwed = false
-                try drain(maxAttempts: 1)
+                _ = try drainOnce(maxAttempts: 1, wait: { _ in })
             }
             // An entry into a refine-on-entry region owes a request now.
             if record.owedRegionRequest == UInt32(RegionRequestReason.refineOnEntry.rawValue) {
@@ -313,6 +367,10 @@ public final class LocationDevice {
 
     /// The source ended (or the app is going away): the open window closes, and what is left is committed.
     public func finish() throws {
+        try makingRoomWhenFull(finishOnce)
+    }
+
+    private func finishOnce() throws {
         var decisions = RecordingLog()
         recording.finish(to: &decisions)
         for case .recorded(_, let reason) in decisions.decisions {
@@ -333,11 +391,19 @@ public final class LocationDevice {
     /// credentials were refused. Returns whether the queue drained.
     @discardableResult
     public func drain(maxAttempts: Int = .max, wait: (UInt64) -> Void = { _ in }) throws -> Bool {
+        var drained = false
+        try makingRoomWhenFull { drained = try drainOnce(maxAttempts: maxAttempts, wait: wait) }
+        return drained
+    }
+
+    private func drainOnce(maxAttempts: Int, wait: (UInt64) -> Void) throws -> Bool {
         var attempts = 0
         while !queue.isDrained, attempts < maxAttempts, record.refusedToken.isEmpty {
             attempts += 1
             record.drainAttempts += 1
-            switch upload(attempt: attempts) {
+            let result = upload(attempt: attempts)
+            try throwUploadStoreError()
+            switch result {
             case .succeeded: continue
             case .held(let retryAfterMs): pass(UInt64(retryAfterMs), wait: wait)
             case .transportFailed: pass(UInt64(max(queue.holdUntilMs, wallMs()) - wallMs()), wait: wait)
@@ -445,6 +511,56 @@ public final class LocationDevice {
         }
     }
 
+    // MARK: - A full disk
+
+    /// Runs `work`; when the disk is full, rolls back, discards the oldest pending fixes and runs it again.
+    private func makingRoomWhenFull(_ work: () throws -> Void) throws {
+        while true {
+            do {
+                return try work()
+            } catch let error as StoreError where error.isDiskFull {
+                try rollBackToLastCommit()
+                guard try discardOldestFixes() else { throw error }
+            }
+        }
+    }
+
+    /// Forgets every write since the last commit, in the store and in memory (as a kill would: the engines
+    /// continue from the last delivery made durable, and batches in flight are given up at the next delivery).
+    private func rollBackToLastCommit() throws {
+        store.rollback()
+        notYetDurable = []
+        uploadStoreError = nil
+        let loaded = try Self.load(store, configuration: configuration)
+        (record, queue, held, recording, undecided, scheduler, fences, fixesOnDiskOnly) = (
+            loaded.record, loaded.queue, loaded.held, loaded.recording, loaded.undecided, loaded.scheduler,
+            loaded.fences, loaded.fixesOnDiskOnly
+        )
+        storedEngineStates = loaded.engineStates
+        launchSettled = false
+    }
+
+    /// Discards up to `max_batch_size` of the oldest fixes in no batch in flight, commits, and reads the store
+    /// back (the upload timer's pending fixes come from it). Returns false when there was none to discard.
+    private func discardOldestFixes() throws -> Bool {
+        let discarded = queue.discardOldestFixes(queue.maxBatchSize)
+        guard !discarded.isEmpty else { return false }
+        try store.deleteFixes(discarded)
+        try refillWindow()
+        try store.put(.queue, queue.withoutItems.serializedBytes())
+        try commit()
+        try rollBackToLastCommit()
+        return true
+    }
+
+    /// Lets the store grow by at most `pages` more pages of SQLite (4 kB each) than it holds now: a full disk, for
+    /// tests. Returns the store's cap in pages.
+    @discardableResult
+    package func limitStoreGrowth(toPages pages: Int) throws -> Int {
+        try store.commit()
+        return try store.limitPages(try store.pageCount() + pages)
+    }
+
     // MARK: - Uploads
 
     /// The device clock, UTC ms: the latest fix's wall time moved on by the monotonic time since.
@@ -460,9 +576,17 @@ public final class LocationDevice {
         do {
             return try uploadOnce()
         } catch {
-            // The store failed: nothing was sent that is not durable, and nothing was deleted that is.
+            // The store failed: nothing was sent that is not durable, and nothing was deleted that is. The timer's
+            // callback cannot throw; the error is thrown when it returns (`throwUploadStoreError`).
+            uploadStoreError = error
             return .transportFailed
         }
+    }
+
+    private func throwUploadStoreError() throws {
+        guard let error = uploadStoreError else { return }
+        uploadStoreError = nil
+        throw error
     }
 
     private func uploadOnce() throws -> UploadScheduler.AttemptResult {

@@ -154,6 +154,7 @@ struct DeviceRunCommand: ParsableCommand {
             ("uploadAttempts", summary.uploadAttempts), ("drainAttempts", summary.drainAttempts),
             ("bytesSent", summary.bytesSent),
             ("acksApplied", summary.acksApplied), ("acknowledged", summary.acknowledged),
+            ("discarded", summary.discarded),
             ("pendingFixes", summary.pendingFixes), ("pendingFenceEvents", summary.pendingFenceEvents),
             ("regionRequests", summary.regionRequests), ("regionsArmed", summary.regionsArmed),
             ("launches", summary.launches), ("storeCommits", summary.commits),

@@ -182,4 +182,35 @@ func temporaryStore() -> String {
         #expect(Set(sequences).count == sequences.count, "the ledger answers DUPLICATE to a resend")
         #expect(sequences.sorted() == Array(1...device.summary.recorded))
     }
+
+    /// On a full disk the device discards its oldest pending fixes, a batch's worth at a time, and goes on: the
+    /// newest are kept, the server stores each of them once, and the floor shows it exactly the fixes discarded.
+    @Test func aFullDiskDiscardsTheOldestFixesAndGoesOn() throws {
+        var small = configuration
+        var policy = TrackingPolicy()
+        policy.maxBatchSize = 20
+        policy.distanceIntervalM = 1
+        small.initialPolicy = policy
+        let offline = LedgerTransport()
+        offline.scripted = Array(repeating: HTTPAnswer(status: 503), count: 100_000)
+        let device = try LocationDevice(store: temporaryStore(), configuration: small, transport: offline)
+        let fixes = walk(3_000)
+        for fix in fixes.prefix(100) { try device.deliver(fix) }
+        try device.limitStoreGrowth(toPages: 8)
+        for fix in fixes.dropFirst(100) { try device.deliver(fix) }
+        try device.finish()
+        let summary = device.summary
+        #expect(summary.discarded > 0, "the cap was reached")
+        #expect(summary.discarded % 20 == 0, "a batch's worth at a time")
+        #expect(UInt64(summary.pendingFixes) + summary.discarded == summary.recorded)
+        let pending = try device.pendingFixSequences
+        #expect(pending == Array((summary.discarded + 1)...summary.recorded), "the oldest went, the newest stayed")
+
+        offline.scripted = []  // back online
+        #expect(try device.drain())
+        let stored = offline.stored.map(\.sequence)
+        #expect(stored.sorted() == pending, "each kept fix stored once")
+        let key = IngestLedger.InstallationKey(deviceId: "device-1", installId: device.installId)
+        #expect(offline.ledger.lostFixes(of: key) == [1...summary.discarded], "the server sees the loss")
+    }
 }

@@ -139,6 +139,23 @@ final class DeviceStore {
         commits += 1
     }
 
+    /// Caps the database at `pages` pages (SQLite's `max_page_count`, at least the pages in use): past it every write
+    /// fails with `SQLITE_FULL`, as on a full disk. Returns the cap in force. For tests of a full disk.
+    func limitPages(_ pages: Int) throws -> Int {
+        try database.execute("PRAGMA max_page_count = \(pages)")
+        return Int(try database.integer("PRAGMA max_page_count") ?? 0)
+    }
+
+    /// The pages the database file holds.
+    func pageCount() throws -> Int { Int(try database.integer("PRAGMA page_count") ?? 0) }
+
+    /// Ends the open transaction without keeping its writes, after a failed write (SQLite may have rolled it back
+    /// itself: after `SQLITE_FULL` its documentation asks for an explicit ROLLBACK, which then finds none).
+    func rollback() {
+        if inTransaction { try? database.execute("ROLLBACK") }
+        inTransaction = false
+    }
+
     // MARK: - Reading (at launch)
 
     func state(_ key: StateKey) throws -> [UInt8]? {
