@@ -179,7 +179,8 @@ public final class LocationDevice {
                 throw StoreError(
                     code: 0,
                     message:
-                        "the store in \(store.path) belongs to device \(record.deviceId), not \(configuration.deviceId)")
+                        "the store in \(store.path) belongs to device \(record.deviceId), not \(configuration.deviceId)"
+                )
             }
         } else {
             var created = DeviceRecord()
