@@ -200,11 +200,14 @@ func tests(_ name: String, on modules: [Target.Dependency]) -> Target {
 }
 
 // The slow suites (the committed vectors' currency and coverage, the built-in implementation against all of
-// them) are a target that `swift test` leaves out, so that the tests run in about a minute; LOCWIRE_SLOW_TESTS=1
-// adds it (scripts/slow-tests.sh; CI's full tier runs it).
+// them, the engines relaunched all over every behaviour vector) are a target that `swift test` leaves out, so
+// that the tests run in about a minute; LOCWIRE_SLOW_TESTS=1 adds it (scripts/slow-tests.sh; CI's full tier).
 if Context.environment["LOCWIRE_SLOW_TESTS"] == "1" {
     package.targets.append(
         tests(
             "LocationWireSlowTests",
-            on: ["LocationWire", "LocationWireConformance", "LocationWireVectorGenerator", "locwire"]))
+            on: [
+                "LocationWire", "LocationWireBehavior", "LocationWireConformance", "LocationWireVectorGenerator",
+                "locwire",
+            ]))
 }

@@ -7,8 +7,10 @@ import Testing
 
 /// `§rec-relaunch`, `§upload-relaunch`, `§fence-relaunch`: the engines' persisted states are complete. Every
 /// committed recording and fences vector (real traces, seeded commutes and random walks among them) is run again
-/// with the app relaunched at about 40 points spread over it (before every fix or step of a short one), the built-in testee storing its engines as bytes and restoring
-/// them from those bytes each time, and must still give its expected response.
+/// with the app relaunched at about 40 points spread over it (before every fix or step of a short one), the
+/// built-in testee storing its engines as bytes and restoring them from those bytes each time, and must still give
+/// its expected response. A slow suite (about 25 s in a debug build, mostly relaunching the recording vectors); the
+/// conformance run's relaunch vectors and the device's tests keep relaunches in the quick suite.
 @Suite struct RelaunchTests {
     /// The committed vectors of the two families, read once (decoding the files is most of this suite's time).
     static let committed = Result {
