@@ -1,6 +1,6 @@
 # tier: full
 # lane: packages
-# what: libFuzzer: OSS-Fuzz's build.sh with the engines' environment (one sanitized build), its binaries run their seeds and dictionaries, replay the regression corpus, then fuzz every target for 15 s, two at a time (any finding fails; fuzz.sh smoke is the 60 s round)
+# what: libFuzzer: OSS-Fuzz's build.sh with the engines' environment (one sanitized build), its binaries run their seeds and dictionaries, replay the regression corpus, then fuzz every target for 10 s, two at a time (any finding fails; fuzz.sh smoke is the 60 s round)
 source .ci/lib.sh
 # One sanitized build serves both checks: the binaries OSS-Fuzz would ship are the ones fuzzed here (fuzz.sh takes
 # them from FUZZ_BIN instead of building its own).
@@ -21,4 +21,4 @@ for target in $(FuzzTesting/fuzz.sh targets); do
 done
 export FUZZ_BIN="$oss/out" SKIP_BUILD=1 FUZZ_WORK="$oss/fuzz-work"
 FuzzTesting/fuzz.sh replay FuzzTesting/Regressions
-FuzzTesting/fuzz.sh run 15 -j 2
+FuzzTesting/fuzz.sh run 10 -j 2
