@@ -9,7 +9,7 @@
       with --relaunch-every N the device is stopped and started again on its store every N fixes, which changes
       nothing of that (a relaunch is not an event for the rules).
 
-  device_runs.py regions [--trace F] [--regions F] [--policy F]
+  device_runs.py regions [--trace F] [--regions F] [--policy F] [--outage-at-expiry N]
       The device's region decisions, judged by the Python reading of the rules
       (conformance/testees/python-behavior: arming.py, fences.py) against the real planner: the server runs with
       a hierarchical catalogue (examples/korita-hierarchy.geojson: more regions than 20 iOS slots hold, so it
@@ -21,6 +21,13 @@
       every due request made. A GPX --trace is written as a LocationBatch in JSON first (one boot, an
       elapsed_realtime_ms per fix), so that both sides see the very same fixes. Needs protoc and the Python protobuf
       package (as conformance/testees/python-behavior/build.sh does).
+      With --outage-at-expiry N every assignment expires just before fix N (the catalogue's roots expire then, an
+      hour ahead on the server's clock; the trace is moved in time to match) and the server is down for the next
+      15 fixes, so the device's EXPIRED requests go unanswered. BEHAVIOR.md `§fence-assignment` and `§arm-off`
+      disarm an expired assignment's regions, reporting nothing; the reference device (November 2026) keeps them
+      armed until an answer comes and reports their ENTER and EXIT events, so this run fails, and is not part of
+      scripts/device-e2e.sh. (Once the server is back each answer is already expired on the trace's clock, so
+      the device asks again at every fix: a consequence of the two clocks, agreed on by both sides.)
 
   device_runs.py soak [--seconds N] [--results FILE]
       Faults. A long trace (the real track, lap after lap, with reboots) into the device, which is killed with
@@ -292,6 +299,42 @@ def gpx_trace(gpx, path):
         json.dump({"deviceId": "device-1", "fixes": fixes}, f)
 
 
+# --outage-at-expiry: how many fixes the device gets while the server is down.
+OUTAGE_FIXES = 15
+
+
+def expiring(trace, catalogue, at, work):
+    """The inputs of --outage-at-expiry N: the catalogue's roots expire an hour from now, on the server's clock (so
+    they are live whenever it plans, and every assignment, which always holds a root, expires then:
+    `§plan-expiry`), and the trace is moved in time so that fix N is the first at or after that moment. Written
+    into `work`; returns (trace, catalogue)."""
+    expiry_ms = int(time.time() * 1000) + 3_600_000
+    with open(trace) as f:
+        batch = json.load(f)
+    rows = batch.get("fixes", [])
+    if batch.get("liveFix") or len(rows) <= at:
+        raise CannotRun(f"{trace}: --outage-at-expiry needs a trace of rows only, more than {at} of them")
+    shift = expiry_ms + 1 - int(rows[at]["timeMs"])
+    for fix in rows:
+        fix["timeMs"] = str(int(fix["timeMs"]) + shift)
+    moved = os.path.join(work, "trace-expiring.json")
+    with open(moved, "w") as f:
+        json.dump(batch, f)
+    try:
+        with open(catalogue) as f:
+            geojson = json.load(f)
+        roots = [feature["properties"] for feature in geojson["features"]
+                 if not feature["properties"].get("parent_id")]
+    except (ValueError, KeyError, TypeError):
+        raise CannotRun(f"{catalogue}: --outage-at-expiry needs a GeoJSON catalogue")
+    for properties in roots:
+        properties["expires_at_ms"] = expiry_ms
+    changed = os.path.join(work, "catalogue-expiring.geojson")
+    with open(changed, "w") as f:
+        json.dump(geojson, f)
+    return moved, changed
+
+
 def load_region_judge(work):
     """scripts/region_judge.py, with the Python reading it imports. That reading needs the *_pb2 modules protoc
     generates from proto/; its build.sh writes them into its own build/gen, which CI's python-behavior step deletes
@@ -338,17 +381,33 @@ def regions(args):
     # model it, so it takes one boot only.
     if len({f.boot_id for f in fixes}) != 1:
         raise CannotRun(f"{trace}: the regions judge takes a trace of one boot")
+    catalogue = args.regions
+    # One launch to the end; with --outage-at-expiry N, three: up to fix N, then OUTAGE_FIXES fixes with the server
+    # down, then on to the end (a relaunch is not an event for the rules, `§fence-relaunch`).
+    launches = [[]]
+    if args.outage_at_expiry:
+        if not 0 < args.outage_at_expiry < len(fixes) - OUTAGE_FIXES:
+            raise CannotRun(f"--outage-at-expiry must be a fix index from 1 to {len(fixes) - OUTAGE_FIXES - 1}")
+        trace, catalogue = expiring(trace, catalogue, args.outage_at_expiry, work)
+        fixes = region_judge.read_trace(trace)
+        launches = [["--stop-after", str(args.outage_at_expiry)], ["--stop-after", str(OUTAGE_FIXES)], []]
     log_path = os.path.join(work, "regions.jsonl")
-    server = Server(server_bin, work, catalogue=args.regions)
+    server = Server(server_bin, work, catalogue=catalogue)
     server.start()
     try:
-        # iOS: 20 slots, fewer than the regions the planner can see.
-        run = subprocess.run(
-            device_command(locwire, server, os.path.join(work, "store"), trace, args.policy,
-                           ["--platform", "ios", "--region-log", log_path]),
-            capture_output=True, text=True)
-        if run.returncode != 0:
-            raise CannotRun(f"device run exited {run.returncode}:\n{run.stderr}")
+        for launch, extra in enumerate(launches):
+            if launch == 1:
+                server.kill()
+            if launch == 2:
+                server.start()
+            # iOS: 20 slots, fewer than the regions the planner can see. A request to a server that is down waits
+            # at most 5 s.
+            run = subprocess.run(
+                device_command(locwire, server, os.path.join(work, "store"), trace, args.policy,
+                               ["--platform", "ios", "--region-log", log_path, "--timeout", "5"] + extra),
+                capture_output=True, text=True)
+            if run.returncode != 0:
+                raise CannotRun(f"device run exited {run.returncode}:\n{run.stderr}")
         bodies = server.fence_event_bodies()
     finally:
         server.stop()
@@ -357,6 +416,8 @@ def regions(args):
     figures, problems = region_judge.judge(fixes, log, bodies, policy, slots=20)
     result = {"trace": repository_path(args.trace), "regions": repository_path(args.regions),
               "policy": repository_path(args.policy), "fixes": len(fixes)}
+    if args.outage_at_expiry:
+        result["outage"] = {"assignmentsExpireBeforeFix": args.outage_at_expiry, "fixesWithoutServer": OUTAGE_FIXES}
     result.update(figures)
     result["agrees"] = not problems
     print(json.dumps(result))
@@ -602,6 +663,9 @@ def main():
     r.add_argument("--trace", default=TRACE, help="GPX (written as a LocationBatch first) or a LocationBatch in JSON")
     r.add_argument("--regions", default=HIERARCHY)
     r.add_argument("--policy", default=POLICY, help="the device's policy, whose fence fields the replay takes")
+    r.add_argument("--outage-at-expiry", type=int, default=0, metavar="N",
+                   help=f"every assignment expires just before fix N, and the server is down for {OUTAGE_FIXES} fixes "
+                        "from there (not in device-e2e.sh: the device fails it, see the docstring)")
     s = sub.add_parser("soak")
     s.add_argument("--seconds", type=float, default=300)
     s.add_argument("--laps", type=int, default=40)
