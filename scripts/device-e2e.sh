@@ -4,7 +4,11 @@
 # examples/walker-policy.json. The fixes the server stores (read back over HTTP) must be exactly those
 # `locwire simulate record` records, the fence events it stores exactly those `locwire simulate fences` reports for
 # the assignment the server answered, and the device's timer must upload as often as the simulation's; and the
-# same again with the device stopped and started on its store every 37 fixes.
+# same again with the device stopped and started on its store every 37 fixes. Then the device's region decisions:
+# with a hierarchical catalogue (examples/korita-hierarchy.geojson, more regions than 20 iOS slots hold) the planner
+# answers refine-on-entry regions, deltas and refresh distances, and the Python reading of the rules
+# (conformance/testees/python-behavior) judges from the device's region log what it should have held, armed and
+# asked for, and replays the fence events the server must store (`device_runs.py regions`; needs protoc).
 #
 #   scripts/device-e2e.sh
 #
@@ -16,3 +20,5 @@ python3 "$root/scripts/device_runs.py" compare
 python3 "$root/scripts/device_runs.py" compare --policy "$root/examples/walker-policy.json"
 # The same, relaunched every 37 fixes (a relaunch is not an event for the rules: the same must be stored).
 python3 "$root/scripts/device_runs.py" compare --policy "$root/examples/walker-policy.json" --relaunch-every 37
+# The region decisions, judged by the Python reading: held sets (full and delta), arming, fence events, request reasons.
+python3 "$root/scripts/device_runs.py" regions

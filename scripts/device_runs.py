@@ -9,6 +9,26 @@
       with --relaunch-every N the device is stopped and started again on its store every N fixes, which changes
       nothing of that (a relaunch is not an event for the rules).
 
+  device_runs.py regions [--trace F] [--regions F] [--policy F] [--outage-at-expiry N]
+      The device's region decisions, judged by the Python reading of the rules
+      (conformance/testees/python-behavior: arming.py, fences.py) against the real planner: the server runs with
+      a hierarchical catalogue (examples/korita-hierarchy.geojson: more regions than 20 iOS slots hold, so it
+      refines on entry, answers deltas and sets a refresh distance), the device with --platform ios and a region
+      log. From the log alone the judge keeps the held set (full and delta, proto/README.md), arms it
+      (`§arm-order`) and replays every fix through its own fence engine; the device's armed regions and the fence
+      events the server stored must be its, and every request's reason must be due (INITIAL first,
+      REFINE_ON_ENTRY after an ENTER into a refine region, MOVED_BEYOND_RADIUS past the refresh distance) and
+      every due request made. A GPX --trace is written as a LocationBatch in JSON first (one boot, an
+      elapsed_realtime_ms per fix), so that both sides see the very same fixes. Needs protoc and the Python protobuf
+      package (as conformance/testees/python-behavior/build.sh does).
+      With --outage-at-expiry N every assignment expires just before fix N (the catalogue's roots expire then, an
+      hour ahead on the server's clock; the trace is moved in time to match) and the server is down for the next
+      15 fixes, so the device's EXPIRED requests go unanswered. BEHAVIOR.md `§fence-assignment` and `§arm-off`
+      disarm an expired assignment's regions, reporting nothing; the reference device (November 2026) keeps them
+      armed until an answer comes and reports their ENTER and EXIT events, so this run fails, and is not part of
+      scripts/device-e2e.sh. (Once the server is back each answer is already expired on the trace's clock, so
+      the device asks again at every fix: a consequence of the two clocks, agreed on by both sides.)
+
   device_runs.py soak [--seconds N] [--results FILE]
       Faults. A long trace (the real track, lap after lap, with reboots) into the device, which is killed with
       SIGKILL at random moments (in the middle of store writes: it writes all the time) and started again on its
@@ -22,9 +42,12 @@ Binaries: LOCWIRE (default: the debug build, built if missing) and LOCWIRE_SERVE
 Exit status: 0 the device passed, 1 it did not (what differs is printed), 2 something could not run.
 """
 import argparse
+import datetime
+import glob
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import sqlite3
@@ -33,10 +56,12 @@ import sys
 import tempfile
 import time
 import urllib.request
+import xml.etree.ElementTree as ElementTree
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRACE = os.path.join(ROOT, "conformance", "data", "korita-zbevnica.gpx")
 REGIONS = os.path.join(ROOT, "examples", "korita-regions.geojson")
+HIERARCHY = os.path.join(ROOT, "examples", "korita-hierarchy.geojson")
 POLICY = os.path.join(ROOT, "examples", "walker-policy.json")
 
 
@@ -126,10 +151,13 @@ class Server:
                 raise CannotRun(f"more fixes at time_ms {start} than one read-back page holds")
             start = next_start
 
-    def stored_fence_events(self, locwire):
+    def fence_event_bodies(self):
+        """The stored fence events, binary FenceEvent messages, in event_sequence order."""
         with sqlite3.connect(self.database) as db:
-            bodies = [row[0] for row in db.execute("SELECT body FROM fence_event ORDER BY install_id, event_sequence")]
-        return [convert(locwire, "FenceEvent", body) for body in bodies]
+            return [row[0] for row in db.execute("SELECT body FROM fence_event ORDER BY install_id, event_sequence")]
+
+    def stored_fence_events(self, locwire):
+        return [convert(locwire, "FenceEvent", body) for body in self.fence_event_bodies()]
 
     def assignment(self, device="device-1"):
         with sqlite3.connect(self.database) as db:
@@ -239,6 +267,169 @@ def compare(args):
     for line in problems:
         print(line, file=sys.stderr)
     return 0 if not problems else 1
+
+
+def gpx_trace(gpx, path):
+    """The timed track points of a GPX file (1.0 or 1.1) as a LocationBatch in proto3 JSON, written here rather
+    than by locwire so that the judge knows every field of every fix the device gets: coordinates rounded to 1e-7
+    degree, time_ms from <time>, a 5 m accuracy (GPX states none, and the fence rules count only fixes with one),
+    and a monotonic clock in one boot: elapsed_realtime_ms = time_ms minus the first fix's, plus an hour of uptime
+    (so that no fix sits at 0). Points without <time> are left out, as `locwire device run` leaves them out."""
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    fixes = []
+    for point in ElementTree.parse(gpx).getroot().iter():
+        if not point.tag.endswith("}trkpt") and point.tag != "trkpt":
+            continue
+        stamp = next((child.text for child in point if child.tag.split("}")[-1] == "time"), None)
+        if not stamp:
+            continue
+        moment = datetime.datetime.fromisoformat(stamp.strip().replace("Z", "+00:00"))
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.timezone.utc)
+        fixes.append({"timeMs": str((moment - epoch) // datetime.timedelta(milliseconds=1)),
+                      "latitudeE7": round(float(point.get("lat")) * 1e7),
+                      "longitudeE7": round(float(point.get("lon")) * 1e7), "horizontalAccuracyCm": 500})
+    if not fixes:
+        raise CannotRun(f"{gpx}: no timed track points")
+    first = int(fixes[0]["timeMs"])
+    for fix in fixes:
+        fix["elapsedRealtimeMs"] = str(3_600_000 + int(fix["timeMs"]) - first)
+        fix["bootId"] = "1"
+    with open(path, "w") as f:
+        json.dump({"deviceId": "device-1", "fixes": fixes}, f)
+
+
+# --outage-at-expiry: how many fixes the device gets while the server is down.
+OUTAGE_FIXES = 15
+
+
+def expiring(trace, catalogue, at, work):
+    """The inputs of --outage-at-expiry N: the catalogue's roots expire an hour from now, on the server's clock (so
+    they are live whenever it plans, and every assignment, which always holds a root, expires then:
+    `§plan-expiry`), and the trace is moved in time so that fix N is the first at or after that moment. Written
+    into `work`; returns (trace, catalogue)."""
+    expiry_ms = int(time.time() * 1000) + 3_600_000
+    with open(trace) as f:
+        batch = json.load(f)
+    rows = batch.get("fixes", [])
+    if batch.get("liveFix") or len(rows) <= at:
+        raise CannotRun(f"{trace}: --outage-at-expiry needs a trace of rows only, more than {at} of them")
+    shift = expiry_ms + 1 - int(rows[at]["timeMs"])
+    for fix in rows:
+        fix["timeMs"] = str(int(fix["timeMs"]) + shift)
+    moved = os.path.join(work, "trace-expiring.json")
+    with open(moved, "w") as f:
+        json.dump(batch, f)
+    try:
+        with open(catalogue) as f:
+            geojson = json.load(f)
+        roots = [feature["properties"] for feature in geojson["features"]
+                 if not feature["properties"].get("parent_id")]
+    except (ValueError, KeyError, TypeError):
+        raise CannotRun(f"{catalogue}: --outage-at-expiry needs a GeoJSON catalogue")
+    for properties in roots:
+        properties["expires_at_ms"] = expiry_ms
+    changed = os.path.join(work, "catalogue-expiring.geojson")
+    with open(changed, "w") as f:
+        json.dump(geojson, f)
+    return moved, changed
+
+
+def load_region_judge(work):
+    """scripts/region_judge.py, with the Python reading it imports. That reading needs the *_pb2 modules protoc
+    generates from proto/; its build.sh writes them into its own build/gen, which CI's python-behavior step deletes
+    and rewrites while this runs in the other lane. So they are generated here, into this run's folder, as build.sh
+    does. pb.py puts build/gen first on sys.path unless it is there already: listed last, it leaves ours first."""
+    gen = os.path.join(work, "gen")
+    os.makedirs(gen)
+    proto = os.path.join(ROOT, "proto")
+    try:
+        subprocess.run(["protoc", "-I", proto, f"--python_out={gen}"]
+                       + sorted(glob.glob(os.path.join(proto, "locationwire", "v1", "*.proto")))
+                       + [os.path.join(proto, "locationwire", "conformance", "v1", "testee.proto")],
+                       check=True, capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        raise CannotRun(f"protoc (apt-get install -y protobuf-compiler) did not generate the Python modules: "
+                        f"{getattr(error, 'stderr', None) or error}")
+    sys.path.insert(0, gen)
+    sys.path.append(os.path.join(ROOT, "conformance", "testees", "python-behavior", "build", "gen"))
+    import region_judge  # after the generation: it imports the modules
+    return region_judge
+
+
+def repository_path(path):
+    """A file of the repository by its path there, another as given."""
+    inside = os.path.abspath(path).startswith(ROOT + os.sep)
+    return path and (os.path.relpath(path, ROOT) if inside else path)
+
+
+def regions(args):
+    locwire = binary("LOCWIRE", ROOT, "locwire")
+    server_bin = binary("LOCWIRE_SERVER", os.path.join(ROOT, "Server"), "locwire-server")
+    work = tempfile.mkdtemp(prefix="locwire-device-regions.")
+    region_judge = load_region_judge(work)
+    trace = args.trace
+    try:
+        if trace.lower().endswith(".gpx"):
+            trace = os.path.join(work, "trace.json")
+            gpx_trace(args.trace, trace)
+        fixes = region_judge.read_trace(trace)
+        policy = region_judge.read_policy(args.policy)
+    except (OSError, ValueError, ElementTree.ParseError, region_judge.json_format.ParseError) as error:
+        raise CannotRun(f"{error}")
+    # A reboot makes the OS forget its regions, which a device may answer with REGIONS_LOST; this judge does not
+    # model it, so it takes one boot only.
+    if len({f.boot_id for f in fixes}) != 1:
+        raise CannotRun(f"{trace}: the regions judge takes a trace of one boot")
+    catalogue = args.regions
+    # One launch to the end; with --outage-at-expiry N, three: up to fix N, then OUTAGE_FIXES fixes with the server
+    # down, then on to the end (a relaunch is not an event for the rules, `§fence-relaunch`).
+    launches = [[]]
+    if args.outage_at_expiry:
+        if not 0 < args.outage_at_expiry < len(fixes) - OUTAGE_FIXES:
+            raise CannotRun(f"--outage-at-expiry must be a fix index from 1 to {len(fixes) - OUTAGE_FIXES - 1}")
+        trace, catalogue = expiring(trace, catalogue, args.outage_at_expiry, work)
+        fixes = region_judge.read_trace(trace)
+        launches = [["--stop-after", str(args.outage_at_expiry)], ["--stop-after", str(OUTAGE_FIXES)], []]
+    log_path = os.path.join(work, "regions.jsonl")
+    server = Server(server_bin, work, catalogue=catalogue)
+    server.start()
+    try:
+        for launch, extra in enumerate(launches):
+            if launch == 1:
+                server.kill()
+            if launch == 2:
+                server.start()
+            # iOS: 20 slots, fewer than the regions the planner can see. A request to a server that is down waits
+            # at most 5 s.
+            run = subprocess.run(
+                device_command(locwire, server, os.path.join(work, "store"), trace, args.policy,
+                               ["--platform", "ios", "--region-log", log_path, "--timeout", "5"] + extra),
+                capture_output=True, text=True)
+            if run.returncode != 0:
+                raise CannotRun(f"device run exited {run.returncode}:\n{run.stderr}")
+        bodies = server.fence_event_bodies()
+    finally:
+        server.stop()
+    with open(log_path) as f:
+        log = [json.loads(line) for line in f if line.strip()]
+    figures, problems = region_judge.judge(fixes, log, bodies, policy, slots=20)
+    result = {"trace": repository_path(args.trace), "regions": repository_path(args.regions),
+              "policy": repository_path(args.policy), "fixes": len(fixes)}
+    if args.outage_at_expiry:
+        result["outage"] = {"assignmentsExpireBeforeFix": args.outage_at_expiry, "fixesWithoutServer": OUTAGE_FIXES}
+    result.update(figures)
+    result["agrees"] = not problems
+    print(json.dumps(result))
+    for line in problems[:12]:
+        print(line, file=sys.stderr)
+    if len(problems) > 12:
+        print(f"... and {len(problems) - 12} more", file=sys.stderr)
+    if problems:
+        print(f"the run's files (region log, server log, trace): {work}", file=sys.stderr)
+        return 1
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 def long_trace(path, laps, seed):
@@ -468,6 +659,13 @@ def main():
     c.add_argument("--regions", default=REGIONS)
     c.add_argument("--policy")
     c.add_argument("--relaunch-every", type=int, default=0, help="stop and start the device every N fixes")
+    r = sub.add_parser("regions")
+    r.add_argument("--trace", default=TRACE, help="GPX (written as a LocationBatch first) or a LocationBatch in JSON")
+    r.add_argument("--regions", default=HIERARCHY)
+    r.add_argument("--policy", default=POLICY, help="the device's policy, whose fence fields the replay takes")
+    r.add_argument("--outage-at-expiry", type=int, default=0, metavar="N",
+                   help=f"every assignment expires just before fix N, and the server is down for {OUTAGE_FIXES} fixes "
+                        "from there (not in device-e2e.sh: the device fails it, see the docstring)")
     s = sub.add_parser("soak")
     s.add_argument("--seconds", type=float, default=300)
     s.add_argument("--laps", type=int, default=40)
@@ -475,7 +673,7 @@ def main():
     s.add_argument("--results")
     args = parser.parse_args()
     try:
-        return compare(args) if args.command == "compare" else soak(args)
+        return {"compare": compare, "regions": regions, "soak": soak}[args.command](args)
     except (CannotRun, subprocess.CalledProcessError) as error:
         print(f"device_runs: {error}", file=sys.stderr)
         return 2
