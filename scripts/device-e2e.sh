@@ -22,3 +22,6 @@ python3 "$root/scripts/device_runs.py" compare --policy "$root/examples/walker-p
 python3 "$root/scripts/device_runs.py" compare --policy "$root/examples/walker-policy.json" --relaunch-every 37
 # The region decisions, judged by the Python reading: held sets (full and delta), arming, fence events, request reasons.
 python3 "$root/scripts/device_runs.py" regions
+# The same with the assignment expiring before fix 100 and the server down for the next 15: the expired regions are
+# disarmed, reporting nothing, while the device's EXPIRED requests go unanswered (§fence-assignment, §arm-off).
+python3 "$root/scripts/device_runs.py" regions --outage-at-expiry 100

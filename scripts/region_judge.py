@@ -304,6 +304,11 @@ class Judge:
         # definitions, which it does not change (folding it in would make every new assignment re-arm every region).
         if 0 < self.armed_expires_at_ms <= f.time_ms and self.engine.counts(f):
             self.engine.disarm(list(self.engine.armed))
+            # What the device reports armed from then on is what arming gives for the expired assignment: nothing
+            # (§arm-off), under its version.
+            self.report = arming.run(t.ArmingRequest(assignment=self.held.as_assignment(), slots=self.slots,
+                                                     now_ms=f.time_ms)).armed
+            self.armed_expires_at_ms = 0
         first = len(self.engine.events)
         self.engine.fix(f)
         for event in self.engine.events[first:]:

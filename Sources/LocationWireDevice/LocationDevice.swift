@@ -292,10 +292,9 @@ public final class LocationDevice {
 
     private func deliverOnce(_ delivered: LocationFix) throws {
         var fix = delivered
-        if record.recordFixOwed {
-            fix.reason = .serverRequest
-            record.recordFixOwed = false
-        }
+        // A RECORD_FIX command owes the next fix the recording rules let through (`§rec-requested`: it skips the
+        // window and the motion rules, not the filters); it stays owed until one is recorded.
+        if record.recordFixOwed { fix.reason = .serverRequest }
         let index = Int(record.delivered)
         let time = recording.clockTime(of: fix)
         if let time {
@@ -315,6 +314,13 @@ public final class LocationDevice {
         // Regions first: a device that owes a request (at start, after a hint or a command, beyond the refresh
         // distance, at expiry) asks with this fix's position and arms the answer before the fix is evaluated.
         if time != nil { try requestRegionsIfOwed() }
+        // An expired assignment arms nothing (`§fence-assignment`, `§arm-off`): its regions are disarmed before the
+        // first fix at or after its expiry, reporting nothing, even while the request for a new one goes unanswered.
+        // (Disarming at an uncounted fix too changes nothing: such a fix reports nothing either way.)
+        if held.expiresAtMs > 0, fix.timeMs >= held.expiresAtMs, !fences.armedRegionIds.isEmpty {
+            armHeldRegions(nowMs: fix.timeMs)
+            try store.put(.queue, queue.withoutItems.serializedBytes())
+        }
         // Fences see every delivered fix; their rules choose which count.
         var events: [FenceEvent] = []
         fences.evaluate(fix, into: &events)
@@ -326,6 +332,7 @@ public final class LocationDevice {
         for case .recorded(let recordedIndex, let reason) in decisions.decisions {
             var chosen = recordedIndex == index ? fix : (undecided?.fix ?? fix)
             chosen.reason = reason
+            if recordedIndex == index, reason == .serverRequest { record.recordFixOwed = false }
             try recordFix(chosen, atMs: time ?? now?.elapsedMs ?? 0)
             recordedNow += 1
         }
@@ -759,12 +766,12 @@ public final class LocationDevice {
     }
 
     /// Arms the held regions within the slots (`§arm-order`), in the fence engine and in the report to the server.
-    private func armHeldRegions() {
+    private func armHeldRegions(nowMs: Int64? = nil) {
         let slots = Int(configuration.platformSlotLimit) - Int(configuration.reservedAppSlots)
         let position = lastPosition.map {
             SpherePoint(latitudeE7: $0.latitudeE7 ?? 0, longitudeE7: $0.longitudeE7 ?? 0)
         }
-        let armed = Arming.arm(heldAsAssignment(), slots: slots, position: position, nowMs: wallMs())
+        let armed = Arming.arm(heldAsAssignment(), slots: slots, position: position, nowMs: nowMs ?? wallMs())
         let keep = Set(armed.regionIds)
         fences.disarm(fences.armedRegionIds.filter { !keep.contains($0) })
         fences.arm(armed.regionIds.compactMap { held.regions[$0] })
