@@ -17,6 +17,8 @@ final class LedgerTransport: DeviceTransport {
     var requests = 0
     /// The device status of each batch that carried one.
     var statuses: [DeviceStatus] = []
+    /// Commands every ack of the ledger carries.
+    var commands: [DeviceCommand] = []
 
     func post(path: String, messageName: String, body: [UInt8]) -> Result<HTTPAnswer, TransportFailure> {
         requests += 1
@@ -27,7 +29,9 @@ final class LedgerTransport: DeviceTransport {
         stored += result.storedFixes
         if let status = batch.deviceStatus { statuses.append(status) }
         if dropAfterCommit { return .failure(TransportFailure("reset after commit")) }
-        return .success(HTTPAnswer(status: 200, body: result.ack.serializedBytes()))
+        var ack = result.ack
+        ack.commands = commands
+        return .success(HTTPAnswer(status: 200, body: ack.serializedBytes()))
     }
 }
 
@@ -212,5 +216,32 @@ func temporaryStore() -> String {
         #expect(stored.sorted() == pending, "each kept fix stored once")
         let key = IngestLedger.InstallationKey(deviceId: "device-1", installId: device.installId)
         #expect(offline.ledger.lostFixes(of: key) == [1...summary.discarded], "the server sees the loss")
+    }
+
+    /// `RECORD_FIX` (`§commands`, `§rec-requested`): the next fix the filters let through is recorded with reason
+    /// `SERVER_REQUEST`, once, however often acks repeat the command.
+    @Test func recordFixRecordsTheNextGoodFixOnce() throws {
+        let transport = LedgerTransport()
+        var command = DeviceCommand()
+        command.commandId = 5
+        command.kind = .recordFix
+        transport.commands = [command]
+        var quiet = configuration
+        var policy = TrackingPolicy()
+        policy.distanceIntervalM = 10_000  // nothing recorded by distance: only what is asked for
+        quiet.initialPolicy = policy
+        let device = try LocationDevice(store: temporaryStore(), configuration: quiet, transport: transport)
+        var fixes = walk(6)
+        fixes[2].horizontalAccuracyCm = 0  // fails the accuracy filter: the command waits for the next fix
+        try device.deliver(fixes[0])
+        try device.deliver(fixes[1])
+        #expect(try device.drain(), "the ack carries the command")
+        for fix in fixes[2...4] { try device.deliver(fix) }
+        #expect(try device.drain(), "the ack carries it again, under the same id")
+        try device.deliver(fixes[5])
+        try device.finish()
+        #expect(try device.drain())
+        let requested = transport.stored.filter { $0.reason == .serverRequest }
+        #expect(requested.map(\.timeMs) == [fixes[3].timeMs], "the first good fix after the command, once")
     }
 }
