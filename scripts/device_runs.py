@@ -574,7 +574,7 @@ def soak_reference(locwire, server_bin, work, trace, rng, seconds):
 
 
 MOCK_FAULTS = ("drop-after-commit=0.1,status-503=0.05:retry-after=1,status-429=0.05:retry-after=1,partial-ack=0.2,"
-               "duplicate-response=0.1,truncate=0.05,slow=0.05:delay-ms=300,reset=0.05")
+               "duplicate-response=0.1,truncate=0.05,slow=0.05:delay-ms=300,reset=0.05,commands=0.1")
 
 
 def soak_mock(locwire, server_bin, work, trace, rng, seconds):
@@ -632,7 +632,11 @@ def write_results(path, result, args):
                  f"{report.get('storedFixes', '?')} | {report.get('lost', '?')} | {report.get('doubled', '?')} | - | "
                  f"{mock['passed']} |")
     faults = ", ".join(f"{name} {count}" for name, count in sorted(report.get("faults", {}).items()))
-    lines += ["", f"Mock server requests: {report.get('requests', '?')}; faults dealt: {faults}.",
+    lines += ["", f"Mock server requests: {report.get('requests', '?')}; faults dealt: {faults}. Commands: "
+              f"{report.get('recordFixCommands', '?')} RECORD_FIX given (each ack with commands repeats the previous "
+              f"one), {report.get('serverRequestedFixes', '?')} fixes stored as SERVER_REQUEST (at most one per "
+              f"command, §commands; a command in an ack the device never read, or given after its last fix, runs "
+              f"none).",
               f"Reference round: {reference['recorded']} fixes recorded, {reference['uploadAttempts']} upload "
               f"attempts and {reference['launches']} launches over all runs (a kill before a launch's first commit "
               f"leaves no launch counted). A durable fix whose log line the kill cut off is stored but not logged "

@@ -14,7 +14,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-faults="${FAULTS:-drop-after-commit=0.1,status-503=0.05:retry-after=1,status-429=0.05:retry-after=1,partial-ack=0.2,duplicate-response=0.1,truncate=0.05,slow=0.1:delay-ms=300,reset=0.05}"
+faults="${FAULTS:-drop-after-commit=0.1,status-503=0.05:retry-after=1,status-429=0.05:retry-after=1,partial-ack=0.2,duplicate-response=0.1,truncate=0.05,slow=0.1:delay-ms=300,reset=0.05,commands=0.05}"
 seed="${SEED:-7}"
 fixes="${FIXES:-200}"
 uploader="$root/conformance/clients/python-uploader/uploader.py"

@@ -21,6 +21,11 @@ public enum Fault: Hashable, Sendable, CustomStringConvertible {
     case slow(delayMs: Int)
     /// Resets the connection (RST) without an answer, before or after the commit (`either`: a fair draw).
     case reset(ResetMoment)
+    /// Stores the batch and answers right, with commands in the ack: a new one (`RECORD_FIX`, `REQUEST_REGIONS`
+    /// and `UPLOAD_NOW` in turn) and the installation's previous one again, under its old id. A device runs each
+    /// at most once (`§commands`); the report counts the fixes stored as `SERVER_REQUEST` against the
+    /// `RECORD_FIX` commands given.
+    case commands
 
     public enum ResetMoment: String, Hashable, Sendable, CaseIterable {
         case before, after, either
@@ -37,6 +42,7 @@ public enum Fault: Hashable, Sendable, CustomStringConvertible {
         case .truncate: "truncate"
         case .slow: "slow"
         case .reset: "reset"
+        case .commands: "commands"
         }
     }
 
@@ -138,6 +144,7 @@ public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
         case "status-429": fault = .status429(retryAfterSeconds: try integer("retry-after", default: 1, in: 0...86400))
         case "partial-ack": fault = .partialAck(keep: try share("keep"))
         case "duplicate-response": fault = .duplicateResponse
+        case "commands": fault = .commands
         case "truncate": fault = .truncate(keep: try share("keep"))
         case "slow": fault = .slow(delayMs: try integer("delay-ms", default: 2000, in: 0...600_000))
         case "reset":
@@ -149,7 +156,7 @@ public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
         default:
             throw ParseError(
                 message: "'\(name)' is not a fault; the faults are drop-after-commit, status-503, status-429, "
-                    + "partial-ack, duplicate-response, truncate, slow, reset")
+                    + "partial-ack, duplicate-response, truncate, slow, reset, commands")
         }
         if let unknown = remaining.keys.sorted().first {
             throw ParseError(message: "'\(entry)': \(name) takes no parameter '\(unknown)'")
@@ -178,7 +185,7 @@ public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
                 case .partialAck(let keep), .truncate(let keep): ":keep=\(keep)"
                 case .slow(let delayMs): ":delay-ms=\(delayMs)"
                 case .reset(let moment): ":when=\(moment.rawValue)"
-                case .dropAfterCommit, .duplicateResponse: ""
+                case .dropAfterCommit, .duplicateResponse, .commands: ""
                 }
             return "\(entry.fault.name)=\(entry.probability)\(parameters)"
         }.joined(separator: ",")

@@ -40,6 +40,8 @@ public struct JournalEntry: Codable, Hashable, Sendable {
     public var fixes: [UInt64]
     /// The fixes stored for the first time by this request.
     public var stored: [StoredFixRecord]
+    /// The commands this request's ack gave for the first time (`commands`); nil when none.
+    public var commands: [IssuedCommand]?
 
     public init(
         request: Int, timeMs: Int64, fault: String, committed: Bool, status: Int?, answer: String,
@@ -62,6 +64,26 @@ public struct JournalEntry: Codable, Hashable, Sendable {
     }
 }
 
+/// A command the mock server gave a device in an ack.
+public struct IssuedCommand: Codable, Hashable, Sendable {
+    /// `command_id`, a decimal string as proto3 JSON writes 64-bit numbers.
+    public var commandId: String
+    /// The `DeviceCommandKind` without its prefix: `RECORD_FIX`, `REQUEST_REGIONS` or `UPLOAD_NOW`.
+    public var kind: String
+
+    public init(commandId: String, kind: String) {
+        self.commandId = commandId
+        self.kind = kind
+    }
+
+    public init(_ command: DeviceCommand) {
+        let names: [DeviceCommandKind: String] = [
+            .recordFix: "RECORD_FIX", .requestRegions: "REQUEST_REGIONS", .uploadNow: "UPLOAD_NOW",
+        ]
+        self.init(commandId: String(command.commandId), kind: names[command.kind] ?? "UNSPECIFIED")
+    }
+}
+
 /// A stored fix as the journal and the client log both describe it: its key within an installation and the
 /// content the report compares (time and position), enough to tell one recorded fix from another.
 public struct StoredFixRecord: Codable, Hashable, Sendable {
@@ -72,15 +94,23 @@ public struct StoredFixRecord: Codable, Hashable, Sendable {
     public var latitudeE7: Int32?
     public var longitudeE7: Int32?
 
-    public init(sequence: UInt64, timeMs: Int64, latitudeE7: Int32?, longitudeE7: Int32?) {
+    /// True for a fix recorded because the server asked (reason `SERVER_REQUEST`); absent otherwise.
+    public var serverRequested: Bool?
+
+    public init(
+        sequence: UInt64, timeMs: Int64, latitudeE7: Int32?, longitudeE7: Int32?, serverRequested: Bool? = nil
+    ) {
         self.sequence = sequence
         self.timeMs = timeMs
         self.latitudeE7 = latitudeE7
         self.longitudeE7 = longitudeE7
+        self.serverRequested = serverRequested
     }
 
     public init(_ fix: LocationFix) {
-        self.init(sequence: fix.sequence, timeMs: fix.timeMs, latitudeE7: fix.latitudeE7, longitudeE7: fix.longitudeE7)
+        self.init(
+            sequence: fix.sequence, timeMs: fix.timeMs, latitudeE7: fix.latitudeE7, longitudeE7: fix.longitudeE7,
+            serverRequested: fix.reason == .serverRequest ? true : nil)
     }
 }
 

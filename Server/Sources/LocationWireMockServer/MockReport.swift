@@ -93,7 +93,8 @@ public struct ClientLogEntry: Decodable, Hashable, Sendable {
 ///   a client that breaks `§sequence-consecutive`'s promise that a number names one fix).
 ///
 /// Recorded fixes with the same content (the OS handing out one fix twice) are matched as a multiset: first by
-/// equal sequence numbers, then in order. The report is clean when nothing is lost or doubled.
+/// equal sequence numbers, then in order. The report is clean when nothing is lost or doubled, and no more fixes
+/// were stored as `SERVER_REQUEST` than `RECORD_FIX` commands were given.
 public struct MockReport: Codable, Hashable, Sendable {
     public var clean: Bool
     public var requests: Int
@@ -105,6 +106,10 @@ public struct MockReport: Codable, Hashable, Sendable {
     public var doubled: Int
     public var unknown: Int
     public var renumbered: Int
+    /// `RECORD_FIX` commands the mock server gave (`commands`), and the fixes it stored with reason
+    /// `SERVER_REQUEST`: more of those than commands means a command ran twice (`§commands`).
+    public var recordFixCommands: Int
+    public var serverRequestedFixes: Int
     /// The recorded fixes lost, by installation and sequence.
     public var lostFixes: [ReportedFix]
     /// The recorded fixes stored more than once, each with the sequence numbers it was stored under.
@@ -156,6 +161,8 @@ public struct MockReport: Codable, Hashable, Sendable {
             }
         }
         storedFixes = storedCount
+        recordFixCommands = journal.reduce(0) { $0 + ($1.commands ?? []).filter { $0.kind == "RECORD_FIX" }.count }
+        serverRequestedFixes = journal.reduce(0) { $0 + $1.stored.filter { $0.serverRequested == true }.count }
         lostFixes = []
         doubledFixes = []
         unknownFixes = []
@@ -195,7 +202,7 @@ public struct MockReport: Codable, Hashable, Sendable {
         unknownFixes.sort(by: order)
         lost = lostFixes.count
         unknown = unknownFixes.count
-        clean = lost == 0 && doubled == 0
+        clean = lost == 0 && doubled == 0 && serverRequestedFixes <= recordFixCommands
     }
 
     /// The report as indented JSON, keys sorted.
@@ -216,6 +223,11 @@ public struct MockReport: Codable, Hashable, Sendable {
         lines.append("doubled: \(doubled) (extra copies of a recorded fix stored under another key)")
         lines.append("unknown: \(unknown) (stored, never recorded by the client)")
         lines.append("renumbered: \(renumbered) (stored once, under another sequence than recorded)")
+        if recordFixCommands > 0 || serverRequestedFixes > 0 {
+            lines.append(
+                "commands: \(recordFixCommands) RECORD_FIX given, \(serverRequestedFixes) fixes stored as SERVER_REQUEST "
+                    + "(at most one per command: §commands)")
+        }
         func list(_ title: String, _ fixes: [ReportedFix]) {
             for fix in fixes.prefix(listLimit) {
                 var line =
@@ -231,7 +243,11 @@ public struct MockReport: Codable, Hashable, Sendable {
         list("lost", lostFixes)
         list("doubled", doubledFixes)
         list("unknown", unknownFixes)
-        lines.append(clean ? "verdict: PASS (nothing lost, nothing doubled)" : "verdict: FAIL (fixes lost or doubled)")
+        lines.append(
+            clean
+                ? "verdict: PASS (nothing lost, nothing doubled)"
+                : serverRequestedFixes > recordFixCommands && lost == 0 && doubled == 0
+                    ? "verdict: FAIL (a command ran more than once)" : "verdict: FAIL (fixes lost or doubled)")
         return lines.joined(separator: "\n")
     }
 }

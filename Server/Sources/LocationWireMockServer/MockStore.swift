@@ -35,6 +35,10 @@ public actor MockStore {
     /// what `duplicate-response` sends again.
     private var recentAcks: [IngestLedger.InstallationKey: [BatchAck]] = [:]
     private var requestCount = 0
+    /// The latest command given to each installation (`commands`), given again with the next.
+    private var lastCommands: [IngestLedger.InstallationKey: DeviceCommand] = [:]
+    /// How many commands `commands` has given, which decides the next one's kind.
+    private var commandsGiven = 0
     /// How many requests got each fault (`none` for none), for the summary at shutdown.
     public private(set) var faultCounts: [String: Int] = [:]
     /// How many fixes are stored.
@@ -71,6 +75,7 @@ public actor MockStore {
         }
         let action: MockAction
         var step: Step?
+        var newCommand: DeviceCommand?
         switch fault {
         case nil:
             let whole = ingest(batch)
@@ -104,6 +109,16 @@ public actor MockStore {
             let whole = ingest(batch)
             step = whole
             action = .answer(whole.result.ack, delayMs: delayMs)
+        case .commands:
+            let whole = ingest(batch)
+            step = whole
+            let key = IngestLedger.InstallationKey(deviceId: batch.deviceId, installId: batch.installId)
+            let command = nextCommand(after: lastCommands[key], nowMs: receivedAtMs)
+            newCommand = command
+            var ack = whole.result.ack
+            ack.commands = (lastCommands[key].map { [$0] } ?? []) + [command]
+            entry.commands = [IssuedCommand(command)]
+            action = .answer(ack, delayMs: 0)
         case .reset(let moment):
             let after =
                 switch moment {
@@ -140,7 +155,22 @@ public actor MockStore {
             return .refuse(.storageUnavailable(retryAfterSeconds: 1))
         }
         if let step { commit(step, of: batch) }
+        if let newCommand {
+            lastCommands[IngestLedger.InstallationKey(deviceId: batch.deviceId, installId: batch.installId)] =
+                newCommand
+            commandsGiven += 1
+        }
         return action
+    }
+
+    /// The next command for an installation: the kinds in turn, its id above the previous one's and above every
+    /// id an earlier run of the mock server can have given (the clock's ms), as `§commands` asks.
+    private func nextCommand(after previous: DeviceCommand?, nowMs: Int64) -> DeviceCommand {
+        let kinds: [DeviceCommandKind] = [.recordFix, .requestRegions, .uploadNow]
+        var command = DeviceCommand()
+        command.commandId = max((previous?.commandId ?? 0) + 1, UInt64(max(nowMs, 1)))
+        command.kind = kinds[commandsGiven % kinds.count]
+        return command
     }
 
     /// Journals a request refused before it reached the ledger (401, 400, 413, 415, ...): nothing was stored.

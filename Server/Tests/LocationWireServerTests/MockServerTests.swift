@@ -258,6 +258,39 @@ import Testing
         }
     }
 
+    /// `commands`: each ack gives a new command and the previous one again; a client that keeps the highest id
+    /// it ran (the root package's UploadQueue) runs each once.
+    @Test func commandsComeInTurnAndTheRepeatedOneRunsOnce() async throws {
+        try await Self.withMockServer(faults: "commands=1") { client, store, journal in
+            var queue = Self.queue(fixes: 1)
+            var ran: [DeviceCommandKind] = []
+            var given: [[UInt64]] = []
+            for batchId: UInt64 in [77, 78, 79] {
+                if batchId > 77 {
+                    var fix = LocationFix()
+                    fix.timeMs = Self.nowMs - 1000 + Int64(batchId)
+                    fix.latitudeE7 = 525_200_000
+                    fix.longitudeE7 = 134_050_000 + Int32(batchId)
+                    _ = queue.record(fix)
+                }
+                let batch = try Self.nextBatch(&queue, batchId: batchId)
+                let ack = try Self.acknowledged(await client.upload(batch, token: "any"))
+                given.append(ack.commands.map(\.commandId))
+                guard case .applied(let effect) = queue.apply(ack, nowMs: Self.nowMs) else {
+                    Issue.record("ack \(batchId) ignored")
+                    return
+                }
+                ran += effect.commands.map(\.kind)
+            }
+            #expect(ran == [.recordFix, .requestRegions, .uploadNow], "each command once, in turn")
+            #expect(given.map(\.count) == [1, 2, 2] && given[1][0] == given[0][0] && given[2][0] == given[1][1])
+            #expect(given.allSatisfy { $0 == $0.sorted() } && given[0][0] >= UInt64(Self.nowMs))
+            #expect(await store.storedFixCount == 3)
+            let issued = try JournalWriter.read(path: journal).compactMap(\.commands).flatMap { $0 }
+            #expect(issued.map(\.kind) == ["RECORD_FIX", "REQUEST_REGIONS", "UPLOAD_NOW"])
+        }
+    }
+
     @Test func refusedBodiesAreJournaledWithoutAFault() async throws {
         try await Self.withMockServer(faults: "drop-after-commit=1") { client, _, journal in
             let answer = try await client.exchange(
@@ -302,6 +335,18 @@ import Testing
         #expect(report.clean && report.lost == 0 && report.doubled == 0 && report.unknown == 0)
         #expect(report.recordedFixes == 3 && report.storedFixes == 3 && report.requests == 2)
         #expect(report.faults == ["none": 1, "drop-after-commit": 1])
+    }
+
+    @Test func reportFailsMoreServerRequestedFixesThanRecordFixCommands() {
+        var entries = Self.journal([[Self.stored(1), Self.stored(2)], [Self.stored(3)]])
+        entries[0].commands = [IssuedCommand(commandId: "9", kind: "RECORD_FIX")]
+        entries[1].stored[0].serverRequested = true
+        let recorded = (1...3).map { Self.recorded($0) }
+        #expect(MockReport(journal: entries, clientLog: recorded).clean, "one command, one fix")
+        entries[0].stored[1].serverRequested = true
+        let twice = MockReport(journal: entries, clientLog: recorded)
+        #expect(!twice.clean && twice.recordFixCommands == 1 && twice.serverRequestedFixes == 2)
+        #expect(twice.text().contains("a command ran more than once"))
     }
 
     @Test func reportCountsLostFixes() {
