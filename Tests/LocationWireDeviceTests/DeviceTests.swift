@@ -20,6 +20,13 @@ final class LedgerTransport: DeviceTransport {
     /// Commands every ack of the ledger carries.
     var commands: [DeviceCommand] = []
 
+    /// A server that answers 503 to everything (until `scripted` is emptied).
+    static func offline() -> LedgerTransport {
+        let transport = LedgerTransport()
+        transport.scripted = Array(repeating: HTTPAnswer(status: 503), count: 100_000)
+        return transport
+    }
+
     func post(path: String, messageName: String, body: [UInt8]) -> Result<HTTPAnswer, TransportFailure> {
         requests += 1
         guard path == "/v1/batches" else { return .success(HTTPAnswer(status: 404)) }
@@ -56,6 +63,17 @@ func temporaryStore() -> String {
 
 @Suite struct DeviceTests {
     let configuration = DeviceConfiguration(deviceId: "device-1", requestsRegions: false)
+
+    /// The configuration with a policy that records every fix of ``walk(_:bootId:startMs:)`` in batches of at most
+    /// `maxBatchSize`.
+    func configuration(maxBatchSize: UInt32) -> DeviceConfiguration {
+        var small = configuration
+        var policy = TrackingPolicy()
+        policy.maxBatchSize = maxBatchSize
+        policy.distanceIntervalM = 1
+        small.initialPolicy = policy
+        return small
+    }
 
     @Test func everyRecordedFixReachesTheLedgerOnce() throws {
         let transport = LedgerTransport()
@@ -135,13 +153,8 @@ func temporaryStore() -> String {
     @Test func theQueueLivesOnDiskBeyondItsWindow() throws {
         let store = temporaryStore()
         let transport = LedgerTransport()
-        var small = configuration
-        var policy = TrackingPolicy()
-        policy.maxBatchSize = 4
-        policy.distanceIntervalM = 1
-        small.initialPolicy = policy
-        let offline = LedgerTransport()
-        offline.scripted = Array(repeating: HTTPAnswer(status: 503), count: 10_000)
+        let small = configuration(maxBatchSize: 4)
+        let offline = LedgerTransport.offline()
         do {
             let device = try LocationDevice(store: store, configuration: small, transport: offline)
             for fix in walk(120) { try device.deliver(fix) }
@@ -190,13 +203,8 @@ func temporaryStore() -> String {
     /// On a full disk the device discards its oldest pending fixes, a batch's worth at a time, and goes on: the
     /// newest are kept, the server stores each of them once, and the floor shows it exactly the fixes discarded.
     @Test func aFullDiskDiscardsTheOldestFixesAndGoesOn() throws {
-        var small = configuration
-        var policy = TrackingPolicy()
-        policy.maxBatchSize = 20
-        policy.distanceIntervalM = 1
-        small.initialPolicy = policy
-        let offline = LedgerTransport()
-        offline.scripted = Array(repeating: HTTPAnswer(status: 503), count: 100_000)
+        let small = configuration(maxBatchSize: 20)
+        let offline = LedgerTransport.offline()
         let device = try LocationDevice(store: temporaryStore(), configuration: small, transport: offline)
         let fixes = walk(3_000)
         for fix in fixes.prefix(100) { try device.deliver(fix) }
