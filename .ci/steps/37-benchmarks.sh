@@ -16,4 +16,4 @@ Benchmarks/run.sh --quick --require-all-harnesses "${workloads[@]}" --output "$o
 grep -q '^## Targets' "$out/RESULTS.quick.md"
 # The reference device's targets (Benchmarks/NOTES.md, "The reference device"): recording flat up to 100,000
 # pending, resident memory and store size; a few seconds (run.sh built the driver).
-Benchmarks/.build/release/locwire-bench device --levels 0,100000 --measured 2000 --synced 100 --check
+Benchmarks/.build/release/locwire-bench device --levels 0,100000 --measured 2000 --rounds 5 --synced 100 --check

@@ -340,8 +340,11 @@ public final class LocationDevice {
         record.delivered += 1
         if let time { for _ in 0..<recordedNow { scheduler.recorded(at: time) } }
         // The state after this fix, before its uploads: each upload commits before it sends, and a kill after that
-        // commit relaunches from here (the upload is made again; the batch in flight is given up).
-        try storeState()
+        // commit relaunches from here (the upload is made again; the batch in flight is given up). Written only when
+        // an upload may follow in this delivery: encoding the engines' states is most of a delivery's cost, and
+        // without an upload nothing is committed before the state written at the end.
+        let uploadsMayFollow = time.map { time in scheduler.dueMs.map { $0 <= time } ?? false } ?? false
+        if time == nil || uploadsMayFollow || record.uploadNowOwed { try storeState() }
         if let time {
             scheduler.settle(at: time, results: upload)
             try throwUploadStoreError()
