@@ -60,6 +60,9 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // A connection of its own that holds a lock on an installation (PostgresStorageTests).
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ] + root("LocationWire"),
             swiftSettings: strictSettings
         ),

@@ -92,8 +92,10 @@ public enum BodyFormat: String, Sendable, CaseIterable {
 /// A parsed `Content-Type` or `Accept` entry: the media type, lowercased, and its `proto` parameter.
 public struct MediaType: Hashable, Sendable {
     public var type: String
-    /// The `proto` parameter, the message's full name, or nil when absent.
+    /// The `proto` parameter, the message's full name, or nil when absent (the last one, when given twice).
     public var proto: String?
+    /// How many `proto` parameters the header has: more than one is ambiguous, and refused.
+    public var protoCount = 0
 
     /// Parses `type/subtype; name=value; ...` (RFC 9110 §8.3.1): names are case-insensitive, values may be
     /// quoted; nil for a header without a `/` in its type.
@@ -103,13 +105,14 @@ public struct MediaType: Hashable, Sendable {
         guard type.contains("/") else { return nil }
         self.type = type
         for parameter in parts.dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
+            let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2, pair[0].trimmingWhitespace().lowercased() == "proto" else { continue }
             var value = pair[1].trimmingWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                 value = String(value.dropFirst().dropLast())
             }
             proto = value
+            protoCount += 1
         }
     }
 
@@ -133,6 +136,25 @@ extension StringProtocol {
     }
 }
 
+extension UInt32 {
+    /// The number whose little-endian bytes are `bytes` (exactly four).
+    fileprivate init(littleEndianBytes bytes: ArraySlice<UInt8>) {
+        self = bytes.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+}
+
+/// CRC-32 as gzip's trailer uses it (ISO 3309, the reflected polynomial 0xEDB88320), table-driven: zlib's own is
+/// not exposed by the compression library, and these few lines are all a trailer check needs.
+enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { index in
+        (0..<8).reduce(UInt32(index)) { crc, _ in crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+    }
+
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        ~bytes.reduce(~UInt32(0)) { crc, byte in table[Int((crc ^ UInt32(byte)) & 0xff)] ^ (crc >> 8) }
+    }
+}
+
 /// `Content-Encoding: gzip` (`§http-gzip`).
 public enum GzipCoding {
     /// Why a gzip body was refused.
@@ -143,14 +165,17 @@ public enum GzipCoding {
         case corrupt
     }
 
-    /// Decompresses `body`, stopping with ``Failure/tooLarge`` as soon as the output would pass `limit` bytes,
-    /// so that a small "zip bomb" never allocates more than the limit.
+    /// Decompresses `body`, one whole gzip member (RFC 1952) and nothing after it, stopping with
+    /// ``Failure/tooLarge`` as soon as the output would pass `limit` bytes, so that a small "zip bomb" never
+    /// allocates more than the limit. A stream cut short (its 8-byte trailer missing, whole or in part), bytes after
+    /// the member, or a second member are ``Failure/corrupt``: a body the client did not send whole is not stored.
     public static func decompress(_ body: ByteBuffer, limit: Int) throws(Failure) -> [UInt8] {
         var input = body
+        let output: [UInt8]
         do {
-            let output = try input.decompress(with: .gzip(), maxSize: limit + 1)
-            guard output.readableBytes <= limit else { throw Failure.tooLarge }
-            return Array(output.readableBytesView)
+            let buffer = try input.decompress(with: .gzip(), maxSize: limit + 1)
+            guard buffer.readableBytes <= limit else { throw Failure.tooLarge }
+            output = Array(buffer.readableBytesView)
         } catch let failure as Failure {
             throw failure
         } catch let error as CompressNIOError where error == .bufferOverflow {
@@ -158,6 +183,18 @@ public enum GzipCoding {
         } catch {
             throw .corrupt
         }
+        // zlib checks the trailer's CRC-32 and length when it reaches the end of the member, but takes input that
+        // stops before the trailer as merely unfinished, and stops reading at the member's end. So the body must
+        // be used up, and end with the trailer of what was decompressed: a stream cut inside its deflate data or
+        // trailer matches that by chance with odds of 2^-64.
+        guard input.readableBytes == 0, body.readableBytes >= 18 else { throw .corrupt }
+        let trailer = Array(body.readableBytesView.suffix(8))
+        let crc = UInt32(littleEndianBytes: trailer[0..<4])
+        let size = UInt32(littleEndianBytes: trailer[4..<8])
+        guard crc == CRC32.checksum(output), size == UInt32(truncatingIfNeeded: output.count) else {
+            throw .corrupt
+        }
+        return output
     }
 
     /// `bytes` compressed as one gzip member.

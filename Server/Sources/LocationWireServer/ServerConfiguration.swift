@@ -26,6 +26,10 @@ public struct ServerConfiguration: Sendable {
     public var rateLimitPerDevice: Int?
     /// Requests handled at once; more get 503 before their body is read. Nil: no limit.
     public var maxInFlight: Int?
+    /// Request bodies read at once; one more gets 503 with `Retry-After` before a byte of it is read, and its
+    /// connection is closed. What bodies hold is so bounded: at most this × 2 × ``maxBodyBytes`` (a gzip body and
+    /// what it decompresses to), 128 MiB with the defaults, however many clients trickle bodies in.
+    public var maxConcurrentBodies: Int
     /// The server's clock, UTC ms; injected so tests are deterministic.
     public var nowMs: @Sendable () -> Int64
     /// The monotonic clock the rate limiter refills by; injected so tests do not depend on how fast they run.
@@ -41,6 +45,7 @@ public struct ServerConfiguration: Sendable {
         offersReadBack: Bool = true,
         rateLimitPerDevice: Int? = nil,
         maxInFlight: Int? = nil,
+        maxConcurrentBodies: Int = 32,
         nowMs: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
     ) {
         self.maxBodyBytes = maxBodyBytes
@@ -52,6 +57,7 @@ public struct ServerConfiguration: Sendable {
         self.offersReadBack = offersReadBack
         self.rateLimitPerDevice = rateLimitPerDevice
         self.maxInFlight = maxInFlight
+        self.maxConcurrentBodies = max(maxConcurrentBodies, 1)
         self.nowMs = nowMs
     }
 }

@@ -92,6 +92,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Requests handled at once; more get 503 with Retry-After before their body is read.")
     var maxInFlight: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Request bodies read at once; one more gets 503 with Retry-After, unread, and its connection closed. "
+                + "Bodies then hold at most N × 2 × the body limit (128 MiB by default).", valueName: "N"))
+    var maxBodies = 32
+
     func transportSecurity() throws -> TransportSecurity {
         switch (tlsCertificate, tlsKey) {
         case (let certificate?, let key?): return .tls(certificateChainPath: certificate, privateKeyPath: key)
@@ -105,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--database and --postgres choose different storage: give one of them")
         }
         guard postgresConnections >= 1 else { throw ValidationError("--postgres-connections must be at least 1") }
+        guard maxBodies >= 1 else { throw ValidationError("--max-bodies must be at least 1") }
         if let refusal = try transportSecurity().refusal(host: host) { throw ValidationError(refusal) }
     }
 
@@ -113,7 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var configuration = ServerConfiguration(
             maxBodyBytes: maxBodyBytes, bodyTimeout: .seconds(bodyTimeoutSeconds), rateLimitPerDevice: rateLimit,
-            maxInFlight: maxInFlight)
+            maxInFlight: maxInFlight, maxConcurrentBodies: maxBodies)
         if let policy {
             let trackingPolicy = try readPolicy(policy)
             configuration.trackingPolicy = trackingPolicy

@@ -1,6 +1,8 @@
 import Foundation
 import LocationWire
 @testable import LocationWireServer
+import Logging
+import PostgresNIO
 import Testing
 
 /// What only the PostgreSQL backend has: its URL, its schema option, and migrations racing between processes.
@@ -65,6 +67,54 @@ import Testing
             }
             try await database.withStore { (store) async throws -> Void in
                 #expect(try await store.storedFixCount(deviceId: StorageTests.deviceId, installId: 7) == 4)
+            }
+        }
+    }
+
+    /// A batch held up by another transaction's lock on its installation (a slow process, a long query) past the
+    /// wait for a connection gets the answer of its own transaction: an ack once the lock goes (it was a 503 that
+    /// then committed), or, when the lock outlasts the statement time-out, an error that stored nothing.
+    @Test(.enabled(if: !StorageBackend.skipsPostgres)) func aBatchHeldByALockIsAnsweredAsItsTransactionEnded()
+        async throws
+    {
+        try await StorageBackend.postgres.withFreshDatabase { database in
+            guard case .postgres(var options) = database else { return }
+            options.connectionWait = .milliseconds(500)
+            options.statementTimeout = .seconds(3)
+            try await PostgresStorage.withStorage(options) { store in
+                _ = try await StorageTests.ingest(StorageTests.batch(1...1), into: store)
+                var lockHolder = PostgresConnection.Configuration(
+                    host: options.host, port: options.port, username: options.username, password: options.password,
+                    database: options.database, tls: .disable)
+                lockHolder.options.additionalStartupParameters = [("search_path", options.schema ?? "public")]
+                let logger = Logger(label: "lock-holder")
+                for (holdMs, released) in [(1_500, true), (5_000, false)] {
+                    let connection = try await PostgresConnection.connect(
+                        configuration: lockHolder, id: 1, logger: logger)
+                    try await connection.query("BEGIN", logger: logger)
+                    var installation = PostgresBindings()
+                    installation.append(StorageTests.deviceId)
+                    installation.append(Int64(7))
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: PostgresSchema.lockInstallation, binds: installation), logger: logger
+                    ).drain()
+                    let next = UInt64(released ? 2 : 3)
+                    let held = Task {
+                        try await StorageTests.ingest(StorageTests.batch(next...next, batchId: next), into: store)
+                    }
+                    try await Task.sleep(for: .milliseconds(holdMs))
+                    try await connection.query("COMMIT", logger: logger)
+                    try await connection.close()
+                    let answer = await held.result
+                    let stored = try await store.storedFixCount(deviceId: StorageTests.deviceId, installId: 7)
+                    if released {
+                        #expect((try? answer.get())?.fixResults.first?.result == .accepted, "\(answer)")
+                        #expect(stored == 2)
+                    } else {
+                        #expect(throws: (any Error).self) { try answer.get() }
+                        #expect(stored == 2, "the transaction the lock time-out ended stored nothing")
+                    }
+                }
             }
         }
     }

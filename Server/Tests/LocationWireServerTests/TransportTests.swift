@@ -100,6 +100,47 @@ import Testing
         }
         #expect(try await store.storedFixCount(deviceId: Fixture.deviceId, installId: 7) == 1)
     }
+
+    /// `--max-bodies`: past the bodies being read at once, a request gets 503 with `Retry-After` before a byte of its
+    /// body is read, and stores nothing; once a slot frees, requests are read again. So bodies hold at most
+    /// N × 2 × the body limit however many clients trickle.
+    @Test func bodiesPastTheCapAreRefusedUnread() async throws {
+        let store = try SQLiteStorage()
+        let token = try await store.ensureToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
+        let configuration = ServerConfiguration(
+            bodyTimeout: .seconds(10), maxConcurrentBodies: 1, nowMs: { Fixture.nowMs })
+        let body = Fixture.batch(1...5).serializedBytes()
+        let head =
+            "POST \(Binding.batchesPath) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: \(Binding.protobufMediaType)\r\nContent-Length: \(body.count)\r\n\r\n"
+        try await Application(
+            router: makeServerRouter(storage: store, authenticator: store, configuration: configuration)
+        ).test(.live) { client in
+            let port = try #require(client.port)
+            // One client holds the only slot: half its body, then nothing.
+            let trickle = try RawConnection(port: port)
+            try trickle.send(Array(head.utf8) + body.prefix(body.count / 2))
+            try await Task.sleep(for: .milliseconds(200))
+            let http = BindingClient(baseURL: "http://127.0.0.1:\(port)")
+            let refused = try await http.exchange(
+                method: "POST", path: Binding.batchesPath, token: token,
+                contentType: BodyFormat.binary.contentType(for: LocationBatch.self),
+                body: Fixture.batch(6...6, batchId: 2).serializedBytes())
+            #expect(refused.status == 503 && refused.errorBody?.code == ErrorBody.Code.unavailable)
+            #expect(refused.headers.first { $0.0.lowercased() == "retry-after" }?.1 == "1")
+            // The trickler gives up, which frees the slot (a blocking read of its 408 here would hold one of the
+            // few threads the server's own timers need); the next request is read and stored.
+            trickle.close()
+            try await Task.sleep(for: .milliseconds(300))
+            let next = try await http.upload(Fixture.batch(6...6, batchId: 3), token: token)
+            try await http.shutdown()
+            guard case .acknowledged = next else {
+                Issue.record("not read after the slot freed: \(next)")
+                return
+            }
+        }
+        #expect(try await store.storedFixCount(deviceId: Fixture.deviceId, installId: 7) == 1)
+    }
 }
 
 /// A TCP connection to 127.0.0.1 through the C socket calls, to send requests no HTTP client would: half a body,

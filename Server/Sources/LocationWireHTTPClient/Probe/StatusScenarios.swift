@@ -8,8 +8,10 @@ import LocationWireHTTP
 enum StatusScenarios {
     static var checks: [ProbeCheck] {
         [
-            garbage, jsonSyntax, badGzip, noToken, unknownToken, tokenBeforeBody, otherDevice, otherDeviceReadBack,
-            unknownPath, wrongMethod, wrongContentType, wrongProto, unknownContentEncoding, slowClient, halfSentBody,
+            garbage, jsonSyntax, badGzip, gzipCutShort, gzipTrailingBytes, noToken, unknownToken, tokenBeforeBody,
+            otherDevice, otherDeviceReadBack,
+            unknownPath, wrongMethod, wrongContentType, wrongProto, emptyProto, twoProtos, unknownContentEncoding,
+            slowClient, halfSentBody,
             readBackBadQuery,
         ]
     }
@@ -54,6 +56,26 @@ enum StatusScenarios {
             passed: "Content-Encoding gzip over bytes that are not gzip: 400 corrupt-content-encoding"
         ) { batch in
             try await context.postBatchBytes(batch.serializedBytes(), headers: [("Content-Encoding", "gzip")])
+        }
+    }
+
+    static let gzipCutShort = ProbeCheck("status.400.gzip-cut-short", rules: ["§http-gzip"]) { context in
+        try await refusal(
+            context, statuses: [400], code: ErrorBody.Code.corruptContentEncoding,
+            passed: "a gzip body without its 8-byte trailer (CRC-32, length): 400 corrupt-content-encoding"
+        ) { batch in
+            let whole = GzipCoding.compress(batch.serializedBytes())
+            return try await context.postBatchBytes(Array(whole.dropLast(8)), headers: [("Content-Encoding", "gzip")])
+        }
+    }
+
+    static let gzipTrailingBytes = ProbeCheck("status.400.gzip-trailing-bytes", rules: ["§http-gzip"]) { context in
+        try await refusal(
+            context, statuses: [400], code: ErrorBody.Code.corruptContentEncoding,
+            passed: "a whole gzip member followed by a second one: 400 corrupt-content-encoding"
+        ) { batch in
+            let member = GzipCoding.compress(batch.serializedBytes())
+            return try await context.postBatchBytes(member + member, headers: [("Content-Encoding", "gzip")])
         }
     }
 
@@ -169,6 +191,28 @@ enum StatusScenarios {
         ) { batch in
             try await context.postBatchBytes(
                 batch.serializedBytes(), contentType: BodyFormat.binary.contentType(for: RegionRequest.self))
+        }
+    }
+
+    static let emptyProto = ProbeCheck("status.415.empty-proto", rules: ["§http-media-types"]) { context in
+        try await refusal(
+            context, statuses: [415], code: ErrorBody.Code.unsupportedMediaType,
+            passed: "an empty proto parameter: 415 unsupported-media-type"
+        ) { batch in
+            try await context.postBatchBytes(
+                batch.serializedBytes(), contentType: "\(Binding.protobufMediaType); proto=")
+        }
+    }
+
+    static let twoProtos = ProbeCheck("status.415.two-protos", rules: ["§http-media-types"]) { context in
+        try await refusal(
+            context, statuses: [415], code: ErrorBody.Code.unsupportedMediaType,
+            passed: "two proto parameters (the right one last): 415 unsupported-media-type"
+        ) { batch in
+            try await context.postBatchBytes(
+                batch.serializedBytes(),
+                contentType: "\(Binding.protobufMediaType); proto=locationwire.v1.RegionRequest; "
+                    + "proto=locationwire.v1.LocationBatch")
         }
     }
 

@@ -12,6 +12,8 @@ import NIOCore
 /// Public so that the mock server (LocationWireMockServer) reads requests exactly as the reference server does.
 public struct RequestReader: Sendable {
     public let configuration: ServerConfiguration
+    /// The bodies being read now, shared by every route of a server (``ServerConfiguration/maxConcurrentBodies``).
+    let bodiesBeingRead = InFlightCounter()
 
     public init(configuration: ServerConfiguration) {
         self.configuration = configuration
@@ -68,6 +70,16 @@ public struct RequestReader: Sendable {
     /// 408; a body cut short by the client (a closed connection) throws too, and nothing of it is stored
     /// (`§http-partial-body`).
     func collect(_ body: RequestBody, upTo limit: Int) async throws(Refusal) -> ByteBuffer {
+        guard bodiesBeingRead.enter(limit: configuration.maxConcurrentBodies) else {
+            throw Refusal(
+                status: .serviceUnavailable,
+                body: ErrorBody(
+                    code: ErrorBody.Code.unavailable,
+                    message: "the server is reading \(configuration.maxConcurrentBodies) bodies; nothing was stored, "
+                        + "send again"),
+                headers: [.retryAfter: "1", .connection: "close"])
+        }
+        defer { bodiesBeingRead.leave() }
         let timeout = configuration.bodyTimeout
         let incomplete = Refusal(
             status: .requestTimeout,
@@ -109,6 +121,13 @@ public struct RequestReader: Sendable {
                 body: ErrorBody(
                     code: ErrorBody.Code.unsupportedMediaType,
                     message: "send \(Binding.protobufMediaType) or \(Binding.jsonMediaType), proto=\(expected)"))
+        }
+        if mediaType.protoCount > 1 || mediaType.proto?.isEmpty == true {
+            throw Refusal(
+                status: .unsupportedMediaType,
+                body: ErrorBody(
+                    code: ErrorBody.Code.unsupportedMediaType,
+                    message: "the proto parameter must name one message, proto=\(expected), once"))
         }
         if let proto = mediaType.proto, proto != expected {
             throw Refusal(

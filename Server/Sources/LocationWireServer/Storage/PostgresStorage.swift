@@ -4,6 +4,7 @@ import LocationWireSession
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// The reference server's state in PostgreSQL, through postgres-nio: the backend for several stateless server
 /// processes behind a load balancer, sharing one database. Same tables and semantics as ``SQLiteStorage``
@@ -35,8 +36,13 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
         /// Lowercase letters, digits and `_`, not starting with a digit.
         public var schema: String?
         /// How long one storage operation may wait for a connection, when all are busy or the database is
-        /// unreachable, before it fails (and the request gets 503 with `Retry-After`) rather than hanging.
+        /// unreachable, before it fails (and the request gets 503 with `Retry-After`) rather than hanging. Once
+        /// an operation has a connection, this no longer applies: its answer is what the database did.
         public var connectionWait: Duration = .seconds(10)
+        /// How long one statement may run, or wait for a lock, on the pool's connections (PostgreSQL's
+        /// `statement_timeout` and `lock_timeout`): the database cancels it then, and its transaction rolls back,
+        /// so a batch held up in the database gets a 503 that stored nothing, never a 503 for a commit.
+        public var statementTimeout: Duration = .seconds(10)
 
         public init(
             host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
@@ -117,6 +123,15 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
             configuration.options.additionalStartupParameters = [("search_path", schema)]
             connectionConfiguration.options.additionalStartupParameters = [("search_path", schema)]
         }
+        // The database bounds every statement of the pool's connections (not the migration's, which may be long).
+        let timeoutMs = String(
+            max(
+                1,
+                options.statementTimeout.components.seconds * 1000
+                    + options.statementTimeout.components.attoseconds / 1_000_000_000_000_000))
+        configuration.options.additionalStartupParameters += [
+            ("statement_timeout", timeoutMs), ("lock_timeout", timeoutMs),
+        ]
         schema = options.schema
         connectionWait = options.connectionWait
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -239,17 +254,20 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
     )
         async throws -> BatchAck
     {
-        try await bounded {
-            try await self.ingestInTransaction(batch, encodedSize: encodedSize, nowMs: nowMs, policy: policy)
+        try await bounded { admission in
+            try await self.ingestInTransaction(
+                batch, encodedSize: encodedSize, nowMs: nowMs, policy: policy, admission: admission)
         }
     }
 
     private func ingestInTransaction(
-        _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
+        _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy, admission: Admission
     ) async throws -> BatchAck {
         let deviceId = batch.deviceId
         let installId = Int64(bitPattern: batch.installId)
         return try await client.withTransaction(logger: logger) { connection in
+            // Given up while waiting for this connection: roll back, nothing sent.
+            guard admission.start() else { throw PostgresStorageError.connectionWaitExceeded(self.connectionWait) }
             let logger = self.logger
             try await connection.run(
                 PostgresSchema.insertInstallationPlaceholder, binds(deviceId, installId, nowMs), logger: logger)
@@ -314,7 +332,9 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
     // MARK: Read-back and assignments
 
     public func fixes(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix] {
-        try await bounded { try await self.fixesNow(deviceId: deviceId, fromMs: fromMs, toMs: toMs, limit: limit) }
+        try await bounded { _ in
+            try await self.fixesNow(deviceId: deviceId, fromMs: fromMs, toMs: toMs, limit: limit)
+        }
     }
 
     private func fixesNow(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix] {
@@ -375,32 +395,40 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
 
     // MARK: Queries
 
-    /// Runs `operation`, or throws ``PostgresStorageError/connectionWaitExceeded`` after
-    /// ``Options/connectionWait``. Waiting for a pooled connection ends at once on cancellation; a statement
-    /// already sent runs to its end (the database's own time-outs bound it), so the time-out bounds the wait.
+    /// Runs `operation`, or throws ``PostgresStorageError/connectionWaitExceeded`` when it has waited
+    /// ``Options/connectionWait`` for a connection. An operation that writes calls ``Admission/start()`` once it
+    /// has its connection, before it sends anything: from then on only its own outcome is the answer (the
+    /// database's `statement_timeout` and `lock_timeout` bound it), so a write is never reported failed while it
+    /// goes on to commit. Waiting for a pooled connection ends at once on cancellation.
     private func bounded<Value: Sendable>(
-        _ operation: @escaping @Sendable () async throws -> Value
+        _ operation: @escaping @Sendable (Admission) async throws -> Value
     )
         async throws -> Value
     {
         let wait = connectionWait
+        let admission = Admission()
         return try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask { try await operation() }
+            group.addTask { try await operation(admission) }
             group.addTask {
                 try await Task.sleep(for: wait)
                 return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw PostgresStorageError.connectionWaitExceeded(wait)
+            while let next = try await group.next() {
+                if let value = next { return value }
+                if admission.giveUp() { throw PostgresStorageError.connectionWaitExceeded(wait) }
             }
-            return value
+            throw CancellationError()  // the operation's task always ends with a value or an error
         }
     }
 
+    /// Runs a statement that writes, on a connection of the pool, under ``bounded(_:)``'s admission.
     private func execute(_ sql: String, _ binds: PostgresBindings) async throws {
-        try await bounded { [client, logger] in
-            try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).drain()
+        try await bounded { [client, logger, connectionWait] admission in
+            try await client.withConnection { connection in
+                guard admission.start() else { throw PostgresStorageError.connectionWaitExceeded(connectionWait) }
+                try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).drain()
+            }
         }
     }
 
@@ -408,7 +436,7 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
     private func firstRow<Column: PostgresDecodable & Sendable>(
         _ type: Column.Type, _ sql: String, _ binds: PostgresBindings
     ) async throws -> Column? {
-        try await bounded { try await self.firstRowNow(type, sql, binds) }
+        try await bounded { _ in try await self.firstRowNow(type, sql, binds) }
     }
 
     private func firstRowNow<Column: PostgresDecodable & Sendable>(
@@ -478,5 +506,30 @@ extension PostgresRowSequence {
     /// Reads every row and drops it: a statement's errors arrive only as its rows are consumed.
     func drain() async throws {
         for try await _ in self {}
+    }
+}
+
+/// Whether an operation ``PostgresStorage`` bounds has reached the database, or was given up before it did: the
+/// two cannot both happen.
+final class Admission: Sendable {
+    private enum State { case waiting, started, givenUp }
+    private let state = Mutex(State.waiting)
+
+    /// Marks the operation as reaching the database; false when it was already given up.
+    func start() -> Bool {
+        state.withLock { state in
+            guard state == .waiting else { return state == .started }
+            state = .started
+            return true
+        }
+    }
+
+    /// Gives the operation up; false when it has already reached the database.
+    func giveUp() -> Bool {
+        state.withLock { state in
+            guard state == .waiting else { return state == .givenUp }
+            state = .givenUp
+            return true
+        }
     }
 }
