@@ -49,6 +49,9 @@ public struct ErrorBody: Codable, Hashable, Sendable, Error {
         public static let unsupportedMediaType = "unsupported-media-type"
         /// 415: a `Content-Encoding` other than `gzip` or `identity`.
         public static let unsupportedContentEncoding = "unsupported-content-encoding"
+        /// 400: the request is not well-formed HTTP/1.1 (a bad header line, broken chunked framing, a bad
+        /// `Content-Length`, no `Host`); it was not read, and the connection is closed.
+        public static let malformedRequest = "malformed-request"
         /// 400: `Content-Encoding: gzip` over bytes that are not gzip.
         public static let corruptContentEncoding = "corrupt-content-encoding"
         /// 400: a query parameter of the read-back is missing or not a number.

@@ -58,6 +58,7 @@ public func makeMockServerApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: makeMockServerRouter(store: store, tokens: tokens, configuration: configuration),
+        server: locationWireHTTP1(),
         configuration: ApplicationConfiguration(
             address: .hostname(host, port: port), serverName: "locwire-server-mock"),
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },

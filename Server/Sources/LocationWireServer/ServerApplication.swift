@@ -21,7 +21,7 @@ public func makeServerApplication(
     if let refusal = security.refusal(host: host) { throw TransportSecurityError(message: refusal) }
     // The idle time-out closes a connection on which nothing arrives at all; RequestReader's body time-out
     // catches the client that trickles.
-    let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: TimeAmount(idleTimeout)))
+    let http1 = locationWireHTTP1(idleTimeout: idleTimeout)
     return Application(
         router: makeServerRouter(storage: storage, authenticator: authenticator, configuration: configuration),
         server: try security.tlsConfiguration().map { try .tls(http1, tlsConfiguration: $0) } ?? http1,
@@ -29,6 +29,15 @@ public func makeServerApplication(
         onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
         logger: logger
     )
+}
+
+/// HTTP/1.1 as the binding's servers speak it: Hummingbird's, with the ``ConnectionDiscipline`` that closes
+/// connections when HTTP says so, refuses a request without `Host` and answers malformed requests with the error
+/// body. The reference server, the mock server and the tests of both use it.
+public func locationWireHTTP1(idleTimeout: Duration = .seconds(60)) -> HTTPServerBuilder {
+    .http1(
+        configuration: .init(
+            additionalChannelHandlers: [ConnectionDiscipline()], idleTimeout: TimeAmount(idleTimeout)))
 }
 
 /// The router alone, for tests that drive it without a socket.

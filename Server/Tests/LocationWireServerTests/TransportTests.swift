@@ -74,14 +74,15 @@ import Testing
             + "Content-Type: \(Binding.protobufMediaType)\r\nContent-Length: \(body.count)\r\n\r\n"
         let half = Array(head.utf8) + body.prefix(body.count / 2)
         try await Application(
-            router: makeServerRouter(storage: store, authenticator: store, configuration: configuration)
+            router: makeServerRouter(storage: store, authenticator: store, configuration: configuration),
+            server: locationWireHTTP1()
         ).test(.live) {
             client in
             let port = try #require(client.port)
             // Stalled: half the body, then nothing. The answer is a 408 with the error body.
             let stalled = try RawConnection(port: port)
             try stalled.send(half)
-            let answer = try stalled.readAll(timeoutSeconds: 5)
+            let answer = await stalled.received(timeoutSeconds: 5)
             #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
             #expect(answer.contains(ErrorBody.Code.incompleteBody))
             stalled.close()
@@ -114,7 +115,8 @@ import Testing
             "POST \(Binding.batchesPath) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
             + "Content-Type: \(Binding.protobufMediaType)\r\nContent-Length: \(body.count)\r\n\r\n"
         try await Application(
-            router: makeServerRouter(storage: store, authenticator: store, configuration: configuration)
+            router: makeServerRouter(storage: store, authenticator: store, configuration: configuration),
+            server: locationWireHTTP1()
         ).test(.live) { client in
             let port = try #require(client.port)
             // One client holds the only slot: half its body, then nothing.
@@ -145,7 +147,7 @@ import Testing
 
 /// A TCP connection to 127.0.0.1 through the C socket calls, to send requests no HTTP client would: half a body,
 /// a stall, a close in the middle.
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {
     let descriptor: Int32
 
     struct Failure: Error, CustomStringConvertible {
@@ -173,9 +175,21 @@ final class RawConnection {
     func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = bytes[sent...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))  // EPIPE, not SIGPIPE
+            }
             guard count > 0 else { throw Failure(description: "send: \(errno)") }
             sent += count
+        }
+    }
+
+    /// ``readAll(timeoutSeconds:)`` on a thread of its own: a blocking read on the few threads Swift's tasks run
+    /// on would hold up the server under test, whose timers run there too.
+    func received(timeoutSeconds: Int) async -> String {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: (try? self.readAll(timeoutSeconds: timeoutSeconds)) ?? "")
+            }
         }
     }
 

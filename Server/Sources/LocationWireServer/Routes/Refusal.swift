@@ -44,7 +44,10 @@ public struct Refusal: Error, HTTPResponseError {
             status: .contentTooLarge,
             body: ErrorBody(
                 code: ErrorBody.Code.bodyTooLarge, maxBatchBytes: limit,
-                message: "the body is over \(limit) bytes (after decompression); send smaller batches"))
+                message: "the body is over \(limit) bytes (after decompression); send smaller batches"),
+            // The rest of the body is not read: the connection closes after the answer (ConnectionDiscipline),
+            // which lets a client that writes before it reads finish writing and learn the limit.
+            headers: [.connection: "close"])
     }
 
     /// 503 for a failed storage call: nothing was stored, and the device sends again. `cause` goes to the log.
