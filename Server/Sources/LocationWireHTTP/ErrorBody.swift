@@ -52,6 +52,8 @@ public struct ErrorBody: Codable, Hashable, Sendable, Error {
         /// 400: the request is not well-formed HTTP/1.1 (a bad header line, broken chunked framing, a bad
         /// `Content-Length`, no `Host`); it was not read, and the connection is closed.
         public static let malformedRequest = "malformed-request"
+        /// 501: a `Transfer-Encoding` other than `chunked` (the binding's compression is `Content-Encoding: gzip`).
+        public static let unsupportedTransferCoding = "unsupported-transfer-coding"
         /// 400: `Content-Encoding: gzip` over bytes that are not gzip.
         public static let corruptContentEncoding = "corrupt-content-encoding"
         /// 400: a query parameter of the read-back is missing or not a number.

@@ -74,6 +74,22 @@ import Testing
         }
     }
 
+    /// `Transfer-Encoding: gzip, chunked` is a 501 (RFC 9112, section 6.1): the body would reach the router still
+    /// gzip-coded (it was taken as the body, and refused as an undecodable batch or, worse, stored).
+    @Test func aTransferCodingOtherThanChunkedIsA501() async throws {
+        try await Self.withServer { port, token in
+            let gzipped = GzipCoding.compress(Fixture.batch(1...1).serializedBytes())
+            let chunk = String(gzipped.count, radix: 16)
+            let connection = try RawConnection(port: port)
+            defer { connection.close() }
+            let head = Self.head(token, extra: "Transfer-Encoding: gzip, chunked\r\n")
+            try connection.send(Array((head + "\(chunk)\r\n").utf8) + gzipped + Array("\r\n0\r\n\r\n".utf8))
+            let answer = await connection.received(timeoutSeconds: 5)
+            #expect(answer.hasPrefix("HTTP/1.1 501"), "\(answer.prefix(200))")
+            #expect(Self.errorCode(answer) == ErrorBody.Code.unsupportedTransferCoding)
+        }
+    }
+
     /// A header line the parser refuses: 400 with the error body, where the framework's own 400 has none.
     @Test func aMalformedHeaderGetsTheErrorBody() async throws {
         try await Self.withServer { port, token in

@@ -13,6 +13,8 @@ import NIOHTTPTypes
 ///   side shut, and what the client still sends read and dropped for up to ``lingerTime``, so that a client that
 ///   writes its whole body before reading gets the answer (a 413 with the limit) instead of a reset or a stall.
 /// - **Host.** An HTTP/1.1 request without `Host` is answered `400` (RFC 9112, section 3.2).
+/// - **Transfer codings** other than `chunked` (`Transfer-Encoding: gzip, chunked`) are answered `501`
+///   (RFC 9112, section 6.1): the framework would hand the router the body still gzip-coded.
 /// - **Malformed requests** (a bad header line, broken chunked framing, a bad `Content-Length`) are answered
 ///   `400` with the binding's JSON error body and code `malformed-request`, and the connection is closed: the
 ///   framework's own answer has an empty body, and a framing error in a body was a `408` that invited a resend of
@@ -30,6 +32,8 @@ final class ConnectionDiscipline: ChannelDuplexHandler, RemovableChannelHandler 
     /// header are gone once the request is in HTTP types.
     fileprivate var nextRequestIsNotKeepAlive = false
     fileprivate var nextRequestLacksHost = false
+    /// A transfer coding other than `chunked` (`gzip, chunked`): the body would be read still coded.
+    fileprivate var nextRequestTransferCoding: String?
 
     /// The connection closes after the answer being written (or the next one).
     private var closeAfterResponse = false
@@ -60,6 +64,15 @@ final class ConnectionDiscipline: ChannelDuplexHandler, RemovableChannelHandler 
                     ErrorBody(
                         code: ErrorBody.Code.malformedRequest,
                         message: "an HTTP/1.1 request needs a Host header (RFC 9112, section 3.2)"))
+                return
+            }
+            if let coding = nextRequestTransferCoding {
+                answeredHere = true
+                answer(
+                    context, status: .notImplemented,
+                    ErrorBody(
+                        code: ErrorBody.Code.unsupportedTransferCoding,
+                        message: "Transfer-Encoding \(coding) is not taken: only chunked (use Content-Encoding: gzip)"))
                 return
             }
         }
@@ -106,10 +119,12 @@ final class ConnectionDiscipline: ChannelDuplexHandler, RemovableChannelHandler 
         }
     }
 
-    /// Answers the current request from here with `body` as a 400, and closes.
-    private func answer(_ context: ChannelHandlerContext, _ body: ErrorBody) {
+    /// Answers the current request from here with `body`, and closes.
+    private func answer(
+        _ context: ChannelHandlerContext, status: HTTPResponse.Status = .badRequest, _ body: ErrorBody
+    ) {
         let bytes = body.jsonBytes()
-        var response = HTTPResponse(status: .badRequest)
+        var response = HTTPResponse(status: status)
         response.headerFields[.contentType] = Binding.jsonMediaType
         response.headerFields[.contentLength] = String(bytes.count)
         response.headerFields[.connection] = "close"
@@ -129,8 +144,9 @@ final class ConnectionDiscipline: ChannelDuplexHandler, RemovableChannelHandler 
             promise?.completeWith(result)
             context.close(mode: .output, promise: nil)
             context.read()
-            context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingerTime) { context.close(promise: nil) }
         }
+        // Closed by then whatever happens to the write (a client that never reads keeps it pending).
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingerTime) { context.close(promise: nil) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -159,6 +175,10 @@ private final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelH
         if case .head(let head) = unwrapInboundIn(data) {
             discipline.nextRequestIsNotKeepAlive = !head.isKeepAlive
             discipline.nextRequestLacksHost = head.version == .http1_1 && head.headers["host"].isEmpty
+            let codings = head.headers["transfer-encoding"].flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingWhitespace().lowercased() }
+            discipline.nextRequestTransferCoding =
+                codings.contains { $0 != "chunked" } ? codings.joined(separator: ", ") : nil
         }
         context.fireChannelRead(data)
     }
