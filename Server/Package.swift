@@ -122,6 +122,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                // A database as an older release left it, to migrate (TokenTests).
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
                 + root(
                     "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools",
@@ -145,6 +147,8 @@ let package = Package(
                 // A connection of its own that holds a lock on an installation (PostgresStorageTests).
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                // A database as an older release left it, to migrate (TokenTests).
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
                 + root(
                     "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools",

@@ -92,7 +92,9 @@ class Server:
         self.bin, self.work = server_bin, work
         self.port = free_port()
         self.database = os.path.join(work, "server.sqlite")
-        self.args = [server_bin, "serve", "--port", str(self.port), "--database", self.database]
+        # The database keeps only digests of tokens: the file keeps device-1's in clear, so every restart prints it.
+        self.args = [server_bin, "serve", "--port", str(self.port), "--database", self.database,
+                     "--tokens-file", os.path.join(work, "tokens.json")]
         if catalogue:
             self.args += ["--catalogue", catalogue]
         if policy:

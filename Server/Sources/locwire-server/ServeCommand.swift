@@ -17,8 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the HTTP binding: batches, region assignments, the policy and the read-back.",
         discussion: """
             With no options it listens on 127.0.0.1:8080 (loopback only) and keeps its state in \
-            ./locationwire.sqlite, then prints its URL and a bearer token for --device-id, creating the token on \
-            the first start. Endpoints (proto/HTTP.md): POST /v1/batches, POST /v1/regions (with --catalogue), \
+            ./locationwire.sqlite, then prints its URL and a bearer token for --device-id, made on the first start. \
+            Only digests of tokens are stored, so later starts print the token only with --tokens-file (a file \
+            only you can read) or --new-token (one more). Endpoints (proto/HTTP.md): POST /v1/batches, POST /v1/regions (with --catalogue), \
             GET /v1/policy (with --policy), GET /v1/devices/{id}/fixes. Stop it with Ctrl-C.
 
             Storage: SQLite (--database, the default) for one server process: nothing to set up, one file, one \
@@ -71,14 +72,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A TrackingPolicy in proto3 JSON: served by GET /v1/policy and carried in every ack.")
     var policy: String?
 
-    @Option(help: "The device id whose bearer token is printed (created on first use).")
+    @Option(
+        help: """
+            The device whose bearer token is printed. The database keeps only digests of tokens, so a token is \
+            printed once, when made, unless --tokens-file keeps it.
+            """)
     var deviceId = "device-1"
 
     @Option(help: "More devices to make tokens for, device-2 ... device-N+1 (see --tokens-file).")
     var extraDevices = 0
 
-    @Option(help: "Write the device tokens as JSON {\"device-1\": \"TOKEN\", ...} to this file.")
+    @Option(
+        help: ArgumentHelp(
+            """
+            Keep the devices' tokens in clear in this file, as JSON {"device-1": "TOKEN", ...}, readable by its \
+            owner only (mode 0600): each start reuses the tokens in it that still work, issues the missing ones, \
+            and prints --device-id's.
+            """, valueName: "file"))
     var tokensFile: String?
+
+    @Flag(help: "Issue one more bearer token for --device-id and print it (its other tokens keep working).")
+    var newToken = false
 
     @Option(help: "The largest request body taken, bytes (after decompression); larger bodies get 413.")
     var maxBodyBytes = ServerConfiguration().maxBodyBytes
@@ -164,15 +178,20 @@ struct ServeCommand: AsyncParsableCommand {
         async throws
     {
         let devices = [deviceId] + (0..<max(extraDevices, 0)).map { "device-\($0 + 2)" }
-        let tokens = Array(
-            zip(devices, try await storage.ensureTokens(forDevices: devices, nowMs: configuration.nowMs())))
-        if let tokensFile {
-            let object = Dictionary(tokens, uniquingKeysWith: { first, _ in first })
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
-            try data.write(to: URL(fileURLWithPath: tokensFile))
+        let file = tokensFile.map(TokensFile.init(path:))
+        if let file, file.isOpenToOthers() {
+            // Said, then fixed by the rewrite below: a copy may have been taken already.
+            FileHandle.standardError.write(
+                Data("warning: \(file.path) was readable by others; it is rewritten with mode 0600\n".utf8))
         }
+        var tokens = try await DeviceTokens.prepare(
+            deviceIds: devices, storage: storage, nowMs: configuration.nowMs(), file: file)
+        if newToken {
+            tokens.shown[deviceId] = try await storage.issueToken(forDevice: deviceId, nowMs: configuration.nowMs())
+        }
+        let deviceId = self.deviceId
+        let shownToken = tokens.shown[deviceId]
         let host = self.host
-        let shown = tokens.prefix(1)
         let security = try transportSecurity()
         let scheme = if case .tls = security { "https" } else { "http" }
         let app = try makeServerApplication(
@@ -182,7 +201,13 @@ struct ServeCommand: AsyncParsableCommand {
             // The one place that prints: a person starting the server needs these lines to use it.
             print("locwire-server listening on \(scheme)://\(host):\(port)")
             print("database: \(storageDescription)")
-            for (device, token) in shown { print("device \(device) bearer token: \(token)") }
+            if let shownToken {
+                print("device \(deviceId) bearer token: \(shownToken)")
+            } else {
+                print(
+                    "device \(deviceId) has a bearer token, printed once when it was made (only its digest is kept): "
+                        + "--tokens-file keeps tokens in a file only you can read; --new-token issues another")
+            }
             // Standard output to a pipe or file is block-buffered; a script waiting for the URL needs it now.
             fflush(nil)
         }

@@ -15,7 +15,7 @@ import Testing
     /// A store with a token for ``deviceId``, and the application's router over it.
     static func makeServer() async throws -> (store: SQLiteStorage, token: String, app: some ApplicationProtocol) {
         let store = try SQLiteStorage()
-        let token = try await store.ensureToken(forDevice: deviceId, nowMs: nowMs)
+        let token = try await store.issueToken(forDevice: deviceId, nowMs: nowMs)
         let router = makeServerRouter(
             storage: store, authenticator: store, configuration: ServerConfiguration(nowMs: { nowMs }))
         return (store, token, Application(router: router))
@@ -182,7 +182,7 @@ import Testing
     /// `§http-size`: a body over the limit is refused with the limit in the error body.
     @Test func bodyOverTheLimitIs413() async throws {
         let store = try SQLiteStorage()
-        let token = try await store.ensureToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
+        let token = try await store.issueToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
         let router = makeServerRouter(
             storage: store, authenticator: store,
             configuration: ServerConfiguration(maxBodyBytes: 64, nowMs: { Self.nowMs }))

@@ -16,7 +16,7 @@ import Testing
         maxBodyBytes: Int = 64 * 1024, _ body: @escaping @Sendable (_ port: Int, _ token: String) async throws -> Void
     ) async throws {
         let store = try SQLiteStorage()
-        let token = try await store.ensureToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
+        let token = try await store.issueToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
         let configuration = ServerConfiguration(maxBodyBytes: maxBodyBytes, nowMs: { Fixture.nowMs })
         try await Application(
             router: makeServerRouter(storage: store, authenticator: store, configuration: configuration),

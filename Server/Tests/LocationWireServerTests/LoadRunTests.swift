@@ -17,7 +17,7 @@ import Testing
         var tokens: [String: String] = [:]
         for index in 0..<devices {
             let deviceId = LoadConfiguration.deviceId(index)
-            tokens[deviceId] = try await store.ensureToken(forDevice: deviceId, nowMs: 0)
+            tokens[deviceId] = try await store.issueToken(forDevice: deviceId, nowMs: 0)
         }
         return (store, tokens)
     }

@@ -83,28 +83,24 @@ import Testing
             options.statementTimeout = .seconds(3)
             try await PostgresStorage.withStorage(options) { store in
                 _ = try await StorageTests.ingest(StorageTests.batch(1...1), into: store)
-                var lockHolder = PostgresConnection.Configuration(
-                    host: options.host, port: options.port, username: options.username, password: options.password,
-                    database: options.database, tls: .disable)
-                lockHolder.options.additionalStartupParameters = [("search_path", options.schema ?? "public")]
-                let logger = Logger(label: "lock-holder")
                 for (holdMs, released) in [(1_500, true), (5_000, false)] {
-                    let connection = try await PostgresConnection.connect(
-                        configuration: lockHolder, id: 1, logger: logger)
-                    try await connection.query("BEGIN", logger: logger)
-                    var installation = PostgresBindings()
-                    installation.append(StorageTests.deviceId)
-                    installation.append(Int64(7))
-                    try await connection.query(
-                        PostgresQuery(unsafeSQL: PostgresSchema.lockInstallation, binds: installation), logger: logger
-                    ).drain()
                     let next = UInt64(released ? 2 : 3)
-                    let held = Task {
-                        try await StorageTests.ingest(StorageTests.batch(next...next, batchId: next), into: store)
+                    let held = try await database.withPostgresConnection { connection, logger in
+                        try await connection.query("BEGIN", logger: logger)
+                        var installation = PostgresBindings()
+                        installation.append(StorageTests.deviceId)
+                        installation.append(Int64(7))
+                        try await connection.query(
+                            PostgresQuery(unsafeSQL: PostgresSchema.lockInstallation, binds: installation),
+                            logger: logger
+                        ).drain()
+                        let held = Task {
+                            try await StorageTests.ingest(StorageTests.batch(next...next, batchId: next), into: store)
+                        }
+                        try await Task.sleep(for: .milliseconds(holdMs))
+                        try await connection.query("COMMIT", logger: logger)
+                        return held
                     }
-                    try await Task.sleep(for: .milliseconds(holdMs))
-                    try await connection.query("COMMIT", logger: logger)
-                    try await connection.close()
                     let answer = await held.result
                     let stored = try await store.storedFixCount(deviceId: StorageTests.deviceId, installId: 7)
                     if released {

@@ -35,7 +35,7 @@ import Testing
         _ configuration: ServerConfiguration, _ body: (String, String) async throws -> Result
     ) async throws -> Result {
         let store = try SQLiteStorage()
-        let token = try await store.ensureToken(forDevice: deviceId, nowMs: 0)
+        let token = try await store.issueToken(forDevice: deviceId, nowMs: 0)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = try makeServerApplication(
             storage: store, authenticator: store, configuration: configuration, port: 0

@@ -26,7 +26,7 @@ import Testing
         token: String, app: some ApplicationProtocol
     ) {
         let store = try SQLiteStorage()
-        let token = try await store.ensureToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
+        let token = try await store.issueToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
         var configuration = configuration
         configuration.nowMs = { Fixture.nowMs }
         let storage = storage ?? store
@@ -333,7 +333,7 @@ struct FailingIngestStorage: ServerStorage, BearerTokenAuthenticator {
     struct Unavailable: Error {}
 
     func deviceId(forToken token: String) async throws -> String? { BatchEndpointTests.deviceId }
-    func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String { throw Unavailable() }
+    func issueFirstToken(forDevice deviceId: String, nowMs: Int64) async throws -> String? { throw Unavailable() }
     func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String { throw Unavailable() }
     func ingest(
         _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
@@ -396,7 +396,7 @@ enum RegionCatalogueFixture {
     /// refused batch stored nothing.
     @Test func loadSheddingAnswers503() async throws {
         let gate = SlowIngestStorage()
-        let token = try await gate.store.ensureToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
+        let token = try await gate.store.issueToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
         let router = makeServerRouter(
             storage: gate, authenticator: gate,
             configuration: ServerConfiguration(maxInFlight: 1, nowMs: { Fixture.nowMs }))
@@ -441,8 +441,8 @@ final class SlowIngestStorage: ServerStorage, BearerTokenAuthenticator {
     func release() { released.continuation.yield() }
 
     func deviceId(forToken token: String) async throws -> String? { try await store.deviceId(forToken: token) }
-    func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
-        try await store.ensureToken(forDevice: deviceId, nowMs: nowMs)
+    func issueFirstToken(forDevice deviceId: String, nowMs: Int64) async throws -> String? {
+        try await store.issueFirstToken(forDevice: deviceId, nowMs: nowMs)
     }
     func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
         try await store.issueToken(forDevice: deviceId, nowMs: nowMs)

@@ -1,5 +1,7 @@
 import Foundation
 import LocationWire
+import Logging
+import PostgresNIO
 @testable import LocationWireServer
 import Testing
 
@@ -94,6 +96,49 @@ enum TestDatabase {
             return try await PostgresStorage.withStorage(options) { storage in try await body(storage) }
         }
     }
+
+    /// Whether `text` is anywhere in the database: in any byte of SQLite's files (a copy of the database is a
+    /// copy of them), or in any column of PostgreSQL's rows of `table`.
+    func holds(_ text: String, inTable table: String) async throws -> Bool {
+        switch self {
+        case .sqlite(let path):
+            return try ["", "-wal"].contains { suffix in
+                guard FileManager.default.fileExists(atPath: path + suffix) else { return false }
+                return try Data(contentsOf: URL(fileURLWithPath: path + suffix)).range(of: Data(text.utf8)) != nil
+            }
+        case .postgres:
+            return try await withPostgresConnection { connection, logger in
+                let rows = try await connection.query(
+                    PostgresQuery(unsafeSQL: "SELECT row_to_json(t)::text FROM \(table) t"), logger: logger)
+                for try await row in rows.decode(String.self) where row.contains(text) { return true }
+                return false
+            }
+        }
+    }
+
+    /// Runs `body` with a connection of its own to this PostgreSQL database (its schema first in the search
+    /// path), as another client of the server: to hold locks or read rows beside the stores.
+    func withPostgresConnection<Result: Sendable>(
+        _ body: (PostgresConnection, Logger) async throws -> Result
+    ) async throws -> Result {
+        guard case .postgres(let options) = self else { throw NotPostgres() }
+        var configuration = PostgresConnection.Configuration(
+            host: options.host, port: options.port, username: options.username, password: options.password,
+            database: options.database, tls: .disable)
+        configuration.options.additionalStartupParameters = [("search_path", options.schema ?? "public")]
+        let logger = Logger(label: "test-connection")
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        do {
+            let result = try await body(connection, logger)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    struct NotPostgres: Error {}
 
     func dropPostgresSchema() async throws {
         guard case .postgres(let options) = self else { return }

@@ -1,6 +1,6 @@
 import Foundation
 import LocationWire
-import LocationWireServer
+@testable import LocationWireServer
 import LocationWireSession
 import Testing
 
@@ -215,38 +215,43 @@ import Testing
     }
 
     /// `§http-bearer`: tokens are 256 random bits, kept as digests, one device each, on either backend.
-    @Test(arguments: StorageBackend.tested) func tokensAreRandomHexAndStable(_ backend: StorageBackend) async throws {
+    @Test(arguments: StorageBackend.tested) func tokensAreRandomHexAndKeptAsDigests(
+        _ backend: StorageBackend
+    ) async throws {
         try await backend.withFreshDatabase { database in
             let token = try await database.withStore { store in
-                let token = try await store.ensureToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
+                let token = try #require(try await store.issueFirstToken(forDevice: Self.deviceId, nowMs: Self.nowMs))
                 #expect(token.count == 64)
                 #expect(token.allSatisfy { "0123456789abcdef".contains($0) })
-                #expect(try await store.ensureToken(forDevice: Self.deviceId, nowMs: Self.nowMs + 1) == token)
+                #expect(try await store.issueFirstToken(forDevice: Self.deviceId, nowMs: Self.nowMs + 1) == nil)
                 let second = try await store.issueToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
                 #expect(second != token)
                 #expect(try await store.deviceId(forToken: second) == Self.deviceId)
                 #expect(try await store.deviceId(forToken: String(repeating: "0", count: 64)) == nil)
-                #expect(try await store.ensureToken(forDevice: "another", nowMs: Self.nowMs) != token)
+                #expect(try await store.issueFirstToken(forDevice: "another", nowMs: Self.nowMs) != token)
                 return token
             }
-            // A restart prints the same token.
+            // A restart keeps the token valid and cannot show it again.
             try await database.withStore { (store) async throws -> Void in
-                #expect(try await store.ensureToken(forDevice: Self.deviceId, nowMs: Self.nowMs + 2) == token)
+                #expect(try await store.issueFirstToken(forDevice: Self.deviceId, nowMs: Self.nowMs + 2) == nil)
                 #expect(try await store.deviceId(forToken: token) == Self.deviceId)
             }
+            // Nothing in the database holds a token in clear: a copy of it does not let anyone act as the device.
+            #expect(try await database.holds(token, inTable: "device_token") == false)
+            #expect(try await database.holds(StoredRows.tokenDigest(token), inTable: "device_token"))
         }
     }
 
-    @Test(arguments: StorageBackend.tested) func firstTokenIsAgreedByStoresStartingAtOnce(
+    @Test(arguments: StorageBackend.tested) func firstTokenIsMadeOnceByStoresStartingAtOnce(
         _ backend: StorageBackend
     ) async throws {
         try await backend.withFreshDatabase { database in
             try await database.withStore { first in
                 try await database.withStore { second in
-                    async let a = first.ensureToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
-                    async let b = second.ensureToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
-                    let (tokenA, tokenB) = try await (a, b)
-                    #expect(tokenA == tokenB)
+                    async let a = first.issueFirstToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
+                    async let b = second.issueFirstToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
+                    let made = try await [a, b].compactMap { $0 }
+                    #expect(made.count == 1)
                 }
             }
         }

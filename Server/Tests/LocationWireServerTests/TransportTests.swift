@@ -66,7 +66,7 @@ import Testing
     /// stores nothing, and the server answers the next request.
     @Test func bodiesThatNeverArriveWholeStoreNothing() async throws {
         let store = try SQLiteStorage()
-        let token = try await store.ensureToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
+        let token = try await store.issueToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
         let configuration = ServerConfiguration(bodyTimeout: .milliseconds(300), nowMs: { Fixture.nowMs })
         let body = Fixture.batch(1...5).serializedBytes()
         let head =
@@ -107,7 +107,7 @@ import Testing
     /// N × 2 × the body limit however many clients trickle.
     @Test func bodiesPastTheCapAreRefusedUnread() async throws {
         let store = try SQLiteStorage()
-        let token = try await store.ensureToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
+        let token = try await store.issueToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
         let configuration = ServerConfiguration(
             bodyTimeout: .seconds(10), maxConcurrentBodies: 1, nowMs: { Fixture.nowMs })
         let body = Fixture.batch(1...5).serializedBytes()

@@ -5,8 +5,8 @@
 /// - `installation.record` may be NULL: a placeholder row inserted only so that a batch's transaction can lock
 ///   its installation before the installation has a ledger record (see ``lockInstallation``). NULL reads as "no
 ///   record yet", exactly as the absent row does in SQLite.
-/// - `device_token` has a partial unique index on the printable token, so that two servers started at once
-///   agree on one first token per device.
+/// - `device_token` has a partial unique index on `first_of_device`, so that two servers started at once make
+///   one first token per device, not two.
 /// - `fence_event.region_id` has U+FFFD where the wire string has U+0000, which TEXT cannot hold
 ///   (``textColumn(_:)``); `body` keeps the exact event.
 ///
@@ -23,8 +23,8 @@ enum PostgresSchema {
         (
             "v1",
             [
-                // Only a digest of each token is kept. printable_token holds the device's first token in clear,
-                // the one `serve` prints at every start, and is NULL for tokens issued later.
+                // printable_token held the device's first token in clear, the one `serve` printed at every
+                // start, and was NULL for tokens issued later; v2 removes it.
                 """
                 CREATE TABLE device_token (
                     token_sha256 TEXT PRIMARY KEY NOT NULL,
@@ -102,7 +102,21 @@ enum PostgresSchema {
                 )
                 """,
             ]
-        )
+        ),
+        (
+            // v1 kept each device's first token in clear, to print it at every start; a copy of the database
+            // then let anyone act as any device. Now only digests are kept, and `first_of_device` marks the
+            // token `serve` made (and showed once). The clear tokens are overwritten before the column goes, so
+            // that no live row holds them; dead row versions keep them until VACUUM reclaims them.
+            "v2-token-digests-only",
+            [
+                "ALTER TABLE device_token ADD COLUMN first_of_device BOOLEAN NOT NULL DEFAULT FALSE",
+                "UPDATE device_token SET first_of_device = (printable_token IS NOT NULL), printable_token = NULL",
+                "DROP INDEX device_token_printable",
+                "ALTER TABLE device_token DROP COLUMN printable_token",
+                "CREATE UNIQUE INDEX device_token_first ON device_token(device_id) WHERE first_of_device",
+            ]
+        ),
     ]
 
     static let createMigrationTable = """
@@ -170,14 +184,13 @@ enum PostgresSchema {
     // MARK: Tokens, assignments, read-back
 
     static let selectDeviceForToken = "SELECT device_id FROM device_token WHERE token_sha256 = $1"
-    /// Inserts `$3` as the device's printable token unless it has one: the partial unique index makes a
-    /// concurrent second insert for the same device wait, then do nothing.
-    static let insertPrintableToken = """
-        INSERT INTO device_token (token_sha256, device_id, printable_token, created_at_ms) VALUES ($1, $2, $3, $4)
-        ON CONFLICT (device_id) WHERE printable_token IS NOT NULL DO NOTHING
-        """
-    static let selectPrintableToken = """
-        SELECT printable_token FROM device_token WHERE device_id = $1 AND printable_token IS NOT NULL
+    /// Inserts the digest `$1` as the device's first token unless it has one, returning the digest only when
+    /// inserted: the partial unique index makes a concurrent second insert for the same device wait, then do
+    /// nothing.
+    static let insertFirstToken = """
+        INSERT INTO device_token (token_sha256, device_id, first_of_device, created_at_ms) VALUES ($1, $2, TRUE, $3)
+        ON CONFLICT (device_id) WHERE first_of_device DO NOTHING
+        RETURNING token_sha256
         """
     static let insertToken = """
         INSERT INTO device_token (token_sha256, device_id, created_at_ms) VALUES ($1, $2, $3)

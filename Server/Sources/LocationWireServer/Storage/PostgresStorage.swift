@@ -229,16 +229,11 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
             String.self, PostgresSchema.selectDeviceForToken, binds(StoredRows.tokenDigest(token)))
     }
 
-    public func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
-        // Only a digest of each token is kept, so the one to print again is kept in clear beside it for the
-        // first token of a device; the partial unique index lets exactly one such token exist per device.
-        let candidate = newBearerToken()
-        try await execute(
-            PostgresSchema.insertPrintableToken, binds(StoredRows.tokenDigest(candidate), deviceId, candidate, nowMs))
-        guard let token = try await firstRow(String.self, PostgresSchema.selectPrintableToken, binds(deviceId)) else {
-            throw PostgresStorageError.printableTokenVanished(deviceId: deviceId)
-        }
-        return token
+    public func issueFirstToken(forDevice deviceId: String, nowMs: Int64) async throws -> String? {
+        let token = newBearerToken()
+        let inserted = try await firstRow(
+            String.self, PostgresSchema.insertFirstToken, binds(StoredRows.tokenDigest(token), deviceId, nowMs))
+        return inserted == nil ? nil : token
     }
 
     public func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
@@ -456,8 +451,6 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
 public enum PostgresStorageError: Error, CustomStringConvertible {
     /// Connecting or creating the schema failed: `target` is `user@host:port/database` (no password).
     case cannotOpen(target: String, reason: String)
-    /// The printable token inserted or found a moment ago is gone: someone deleted it meanwhile.
-    case printableTokenVanished(deviceId: String)
     /// No connection came within ``PostgresStorage/Options/connectionWait``: the database is down or every
     /// connection of the pool is busy.
     case connectionWaitExceeded(Duration)
@@ -465,7 +458,6 @@ public enum PostgresStorageError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let target, let reason): "cannot open PostgreSQL \(target): \(reason)"
-        case .printableTokenVanished(let deviceId): "the first token of device \(deviceId) vanished while read"
         case .connectionWaitExceeded(let wait): "no PostgreSQL connection within \(wait)"
         }
     }

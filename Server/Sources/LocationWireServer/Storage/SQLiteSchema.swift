@@ -1,9 +1,10 @@
 /// The SQLite tables and statements of ``SQLiteStorage``. ``PostgresStorage`` keeps the same tables in its own
 /// dialect.
 enum SQLiteSchema {
+    /// Migration v1: the tables as first released.
     static let create = """
-        -- Only a digest of each token is kept. printable_token holds the device's first token in clear, the one
-        -- `serve` prints at every start, and is NULL for tokens issued later (shown once, when issued).
+        -- printable_token held the device's first token in clear, the one `serve` printed at every start, and
+        -- was NULL for tokens issued later; tokenDigestsOnly removes it.
         CREATE TABLE device_token (
             token_sha256 TEXT PRIMARY KEY NOT NULL,
             device_id TEXT NOT NULL,
@@ -65,6 +66,26 @@ enum SQLiteSchema {
             body BLOB NOT NULL,
             updated_at_ms INTEGER NOT NULL
         ) WITHOUT ROWID;
+        """
+
+    /// Migration v2: only digests of tokens are kept. v1 kept each device's first token in clear, to print it at
+    /// every start, so a copy of the database let anyone act as any device. `first_of_device` marks the token
+    /// `serve` made (and showed once); the partial unique index keeps it one per device. The table is copied
+    /// rather than altered so that the clear tokens leave its pages, which secure_delete (set by the migration)
+    /// overwrites with zeros when they are freed.
+    static let tokenDigestsOnly = """
+        CREATE TABLE device_token_digest (
+            token_sha256 TEXT PRIMARY KEY NOT NULL,
+            device_id TEXT NOT NULL,
+            first_of_device INTEGER NOT NULL DEFAULT 0,
+            created_at_ms INTEGER NOT NULL
+        );
+        INSERT INTO device_token_digest (token_sha256, device_id, first_of_device, created_at_ms)
+            SELECT token_sha256, device_id, printable_token IS NOT NULL, created_at_ms FROM device_token;
+        DROP TABLE device_token;
+        ALTER TABLE device_token_digest RENAME TO device_token;
+        CREATE INDEX device_token_device ON device_token(device_id);
+        CREATE UNIQUE INDEX device_token_first ON device_token(device_id) WHERE first_of_device;
         """
 
     static let insertFix = """

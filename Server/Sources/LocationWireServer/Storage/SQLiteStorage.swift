@@ -35,12 +35,18 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
             // Checkpoints are the checkpointer's job (below), beside the writer; a commit checkpoints only when
             // the WAL has grown past 10,000 pages (40 MB) anyway, a bound should the checkpointer fall behind.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
+            // Deleted rows are overwritten with zeros, not left in free pages: what retention, erasure and the
+            // token migration remove is gone from the file, not only from the tables.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         // A writer waits for another process's lock (a second `serve` on the same file) instead of failing.
         configuration.busyMode = .timeout(5)
         let pool = try DatabasePool(path: path, configuration: configuration)
         database = pool
         try Self.migrator.migrate(database)
+        // What a migration removed (v2: tokens in clear) leaves the database file now, not at the next
+        // checkpoint: the pages it zeroed are still only in the WAL.
+        try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         Self.startCheckpointing(path: path, writer: pool)
     }
 
@@ -75,6 +81,9 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
         migrator.registerMigration("v1") { db in
             try db.execute(sql: SQLiteSchema.create)
         }
+        migrator.registerMigration("v2-token-digests-only") { db in
+            try db.execute(sql: SQLiteSchema.tokenDigestsOnly)
+        }
         return migrator
     }
 
@@ -90,30 +99,24 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
         }
     }
 
-    public func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
-        try await ensureTokens(forDevices: [deviceId], nowMs: nowMs)[0]
+    public func issueFirstToken(forDevice deviceId: String, nowMs: Int64) async throws -> String? {
+        try await issueFirstTokens(forDevices: [deviceId], nowMs: nowMs)[0]
     }
 
     /// One transaction for all of them, so that `serve --extra-devices 1000` starts without a thousand syncs.
-    public func ensureTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String] {
-        try await database.write { db in try deviceIds.map { try Self.ensureToken(db, forDevice: $0, nowMs: nowMs) } }
-    }
-
-    static func ensureToken(_ db: Database, forDevice deviceId: String, nowMs: Int64) throws -> String {
-        // Only a digest of each token is kept, so the one to print again is kept in clear beside it for the first
-        // token of a device (the one `serve` prints at every start); later tokens are shown once.
-        if let token = try String.fetchOne(
-            db, sql: "SELECT printable_token FROM device_token WHERE device_id = ? AND printable_token IS NOT NULL",
-            arguments: [deviceId])
-        {
-            return token
+    public func issueFirstTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String?] {
+        try await database.write { db in
+            try deviceIds.map { deviceId in
+                let token = newBearerToken()
+                try db.execute(
+                    sql: """
+                        INSERT INTO device_token (token_sha256, device_id, first_of_device, created_at_ms)
+                        VALUES (?, ?, 1, ?) ON CONFLICT (device_id) WHERE first_of_device DO NOTHING
+                        """,
+                    arguments: [StoredRows.tokenDigest(token), deviceId, nowMs])
+                return db.changesCount == 1 ? token : nil
+            }
         }
-        let token = newBearerToken()
-        try db.execute(
-            sql:
-                "INSERT INTO device_token (token_sha256, device_id, printable_token, created_at_ms) VALUES (?, ?, ?, ?)",
-            arguments: [StoredRows.tokenDigest(token), deviceId, token, nowMs])
-        return token
     }
 
     public func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {

@@ -11,13 +11,18 @@ import LocationWireSession
 /// also the server's ``BearerTokenAuthenticator``, from the digests of the tokens they issue here: checking a
 /// token is authentication's business, not this protocol's.
 public protocol ServerStorage: Sendable {
-    /// A token for `deviceId`: the oldest one already issued, or a new one.
-    func ensureToken(forDevice deviceId: String, nowMs: Int64) async throws -> String
+    /// Issues the first token of `deviceId`, or nil when it has one already.
+    ///
+    /// Only a digest of each token is kept (``StoredRows/tokenDigest(_:)``), so a token is shown once, when it
+    /// is made, and can never be read back: a copy of the database does not let anyone act as a device. Two
+    /// processes sharing a database that ask at once make one first token, not two.
+    func issueFirstToken(forDevice deviceId: String, nowMs: Int64) async throws -> String?
 
-    /// ``ensureToken(forDevice:nowMs:)`` for each device, in order (a backend may do it in one transaction).
-    func ensureTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String]
+    /// ``issueFirstToken(forDevice:nowMs:)`` for each device, in order (a backend may do it in one transaction).
+    func issueFirstTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String?]
 
-    /// Issues one more token for `deviceId`; tokens are 64 lowercase hex digits (256 random bits).
+    /// Issues one more token for `deviceId`, kept as a digest; tokens are 64 lowercase hex digits (256 random
+    /// bits).
     func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String
 
     /// Reads one batch through its installation's ledger and stores what the ledger says to store, in one
@@ -45,9 +50,9 @@ public protocol ServerStorage: Sendable {
 
 extension ServerStorage {
     /// One call per device.
-    public func ensureTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String] {
-        var tokens: [String] = []
-        for deviceId in deviceIds { tokens.append(try await ensureToken(forDevice: deviceId, nowMs: nowMs)) }
+    public func issueFirstTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String?] {
+        var tokens: [String?] = []
+        for deviceId in deviceIds { tokens.append(try await issueFirstToken(forDevice: deviceId, nowMs: nowMs)) }
         return tokens
     }
 }
