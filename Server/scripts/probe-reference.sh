@@ -4,9 +4,11 @@
 # required, and stops the server. For CI and for conformance/run-all.sh (the "HTTP servers" section of
 # conformance/RESULTS.md).
 #
-#   Server/scripts/probe-reference.sh [--bin PATH] [PROBE OPTIONS...]
+#   Server/scripts/probe-reference.sh [--bin PATH] [--postgres URL] [PROBE OPTIONS...]
 #
 #   --bin PATH       the locwire-server executable (default: built with swift build in Server/)
+#   --postgres URL   serve --postgres URL (a fresh device id, so earlier runs on the database do not matter)
+#                    instead of a fresh SQLite file
 #   PROBE OPTIONS    passed to probe as they are, e.g. --format junit --output probe.xml, or --format markdown
 #                    --name "locwire-server (reference)"
 #
@@ -19,6 +21,13 @@ root="$(cd "$here/.." && pwd)"
 bin=""
 if [[ "${1:-}" == "--bin" ]]; then
   bin="$2"
+  shift 2
+fi
+storage=()
+device=device-1
+if [[ "${1:-}" == "--postgres" ]]; then
+  storage=(--postgres "$2")
+  device="probe-$(date +%s)-$$"
   shift 2
 fi
 if [[ -z "$bin" ]]; then
@@ -36,7 +45,8 @@ trap cleanup EXIT
 
 # A 2 s body time-out keeps the slow-client check short; 2 requests in flight and 50 requests per second make
 # 503 and 429 real answers the probe can provoke, while the probe waits out the ones its other checks meet.
-"$bin" serve --port 0 --database "$work/probe.sqlite" --durability normal --body-timeout-seconds 2 \
+[[ ${#storage[@]} -eq 0 ]] && storage=(--database "$work/probe.sqlite" --durability normal)
+"$bin" serve --port 0 "${storage[@]}" --device-id "$device" --body-timeout-seconds 2 \
   --rate-limit 50 --max-in-flight 2 \
   --catalogue "$root/examples/catalogue.geojson" --policy "$root/examples/walker-policy.json" \
   >"$work/serve.out" 2>"$work/serve.err" &
@@ -48,11 +58,13 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 url="$(sed -n 's/^locwire-server listening on //p' "$work/serve.out")"
-token="$(sed -n 's/^device device-1 bearer token: //p' "$work/serve.out")"
+token="$(sed -n "s/^device $device bearer token: //p" "$work/serve.out")"
 if [[ -z "$url" || -z "$token" ]]; then
   echo "probe-reference.sh: the server did not start" >&2
   cat "$work/serve.out" "$work/serve.err" >&2
   exit 2
 fi
 
-"$bin" probe --server "$url" --token "$token" --device-id device-1 --require-status 429,503 --stall-seconds 10 "$@"
+# --allow-erase: the device is this run's own, so the erasure check (which erases all its data) may run.
+"$bin" probe --server "$url" --token "$token" --device-id "$device" --require-status 429,503 --stall-seconds 10 \
+  --allow-erase "$@"

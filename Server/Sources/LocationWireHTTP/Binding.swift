@@ -14,7 +14,12 @@ public enum Binding {
     public static let policyPath = "/v1/policy"
     /// `GET /v1/devices/{device_id}/fixes?from=MS&to=MS`: the read-back (optional in the binding).
     public static func fixesPath(deviceId: String) -> String {
-        "/v1/devices/\(percentEncodedPathSegment(deviceId))/fixes"
+        devicePath(deviceId: deviceId) + "/fixes"
+    }
+
+    /// `DELETE` on this path erases the device's stored data (`§http-erase`).
+    public static func devicePath(deviceId: String) -> String {
+        "/v1/devices/\(percentEncodedPathSegment(deviceId))"
     }
 
     /// The media type of protobuf binary bodies.

@@ -18,7 +18,7 @@ public struct MockRequestContext: AuthenticatedRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The request's connection (the socket channel).
     public let channel: any Channel
-    public var authenticatedDevice: String?
+    public var authenticatedCaller: Caller?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -65,6 +65,7 @@ func makeServerRoutes(
     let regions = RegionRoutes(reader: reader, storage: storage)
     let policy = PolicyRoutes(reader: reader)
     let readBack = ReadBackRoutes(reader: reader, storage: storage)
+    let erasure = ErasureRoutes(reader: reader, storage: storage)
     return RouteList([
         .init(.post, Binding.batchesPath) { request, _, device in
             try await batches.postBatch(request, device: device)
@@ -76,6 +77,10 @@ func makeServerRoutes(
         .init(.get, ReadBackRoutes.path) { request, context, device in
             try await readBack.getFixes(
                 request, device: device, pathDevice: context.parameters.get(ReadBackRoutes.pathParameter))
+        },
+        .anyCaller(.delete, ErasureRoutes.path) { request, context, caller in
+            try await erasure.deleteDevice(
+                request, caller: caller, pathDevice: context.parameters.get(ReadBackRoutes.pathParameter))
         },
     ])
 }

@@ -59,6 +59,9 @@ struct ProbeCommand: AsyncParsableCommand {
     @Option(help: "Seconds each request may take.")
     var timeoutSeconds: Double = 30
 
+    @Flag(help: "Run the erasure check (DELETE /v1/devices/{id}), which erases every stored item of --device-id.")
+    var allowErase = false
+
     @Flag(help: "List the checks' names and exit.")
     var list = false
 
@@ -101,7 +104,7 @@ struct ProbeCommand: AsyncParsableCommand {
             options: .init(
                 server: server, token: token, deviceId: deviceId, only: only, requiredStatuses: try requiredStatuses(),
                 stallSeconds: stallSeconds, burstRequests: burstRequests, oversizedBytes: oversizedBytes,
-                requestTimeoutSeconds: timeoutSeconds,
+                requestTimeoutSeconds: timeoutSeconds, allowsErasure: allowErase,
                 progress: { line in if !quiet { printToStandardError("probe: \(line)") } }))
         let report: ProbeReport
         do {

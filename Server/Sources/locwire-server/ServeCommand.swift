@@ -94,6 +94,29 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Issue one more bearer token for --device-id and print it (its other tokens keep working).")
     var newToken = false
 
+    @Flag(
+        help: """
+            Issue an operator token and print it once: it may erase any device's data (DELETE \
+            /v1/devices/{id}) and do nothing else.
+            """)
+    var newOperatorToken = false
+
+    @Option(
+        help: ArgumentHelp(
+            """
+            Keep fixes, fence and lifecycle events, device statuses and assignments N days after they were \
+            received, then remove them (every minute, beside the ingest). Ledger records stay, so a resend of a \
+            removed fix is DUPLICATE. PostgreSQL drops whole days (kept up to a day longer).
+            """, valueName: "N"))
+    var retainDays: Int?
+
+    @Option(help: .hidden)
+    var retentionIntervalSeconds = 60
+
+    /// Shifts the server's clock, for runs that need data received in the past (retention figures and tests).
+    @Option(help: .hidden)
+    var clockOffsetMs: Int64 = 0
+
     @Option(help: "The largest request body taken, bytes (after decompression); larger bodies get 413.")
     var maxBodyBytes = ServerConfiguration().maxBodyBytes
 
@@ -126,6 +149,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard postgresConnections >= 1 else { throw ValidationError("--postgres-connections must be at least 1") }
         guard maxBodies >= 1 else { throw ValidationError("--max-bodies must be at least 1") }
+        if let retainDays, retainDays < 1 { throw ValidationError("--retain-days must be at least 1") }
+        guard retentionIntervalSeconds >= 1 else {
+            throw ValidationError("--retention-interval-seconds must be at least 1")
+        }
         if let refusal = try transportSecurity().refusal(host: host) { throw ValidationError(refusal) }
     }
 
@@ -135,6 +162,11 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(
             maxBodyBytes: maxBodyBytes, bodyTimeout: .seconds(bodyTimeoutSeconds), rateLimitPerDevice: rateLimit,
             maxInFlight: maxInFlight, maxConcurrentBodies: maxBodies)
+        if clockOffsetMs != 0 {
+            let offset = clockOffsetMs
+            let clock = configuration.nowMs
+            configuration.nowMs = { clock() + offset }
+        }
         if let policy {
             let trackingPolicy = try readPolicy(policy)
             configuration.trackingPolicy = trackingPolicy
@@ -191,6 +223,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let deviceId = self.deviceId
         let shownToken = tokens.shown[deviceId]
+        let operatorToken = newOperatorToken ? try await storage.issueOperatorToken(nowMs: configuration.nowMs()) : nil
         let host = self.host
         let security = try transportSecurity()
         let scheme = if case .tls = security { "https" } else { "http" }
@@ -208,10 +241,20 @@ struct ServeCommand: AsyncParsableCommand {
                     "device \(deviceId) has a bearer token, printed once when it was made (only its digest is kept): "
                         + "--tokens-file keeps tokens in a file only you can read; --new-token issues another")
             }
+            if let operatorToken { print("operator bearer token: \(operatorToken)") }
             // Standard output to a pipe or file is block-buffered; a script waiting for the URL needs it now.
             fflush(nil)
         }
-        try await app.runService()
+        guard let retainDays else { return try await app.runService() }
+        let retention = Retention(
+            keepMs: Int64(retainDays) * 86_400_000, interval: .seconds(retentionIntervalSeconds))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await retention.run(storage: storage, nowMs: configuration.nowMs) }
+            group.addTask { try await app.runService() }
+            // The service ends on SIGTERM or Ctrl-C (or fails); retention stops with it.
+            defer { group.cancelAll() }
+            _ = try await group.next()
+        }
     }
 
     func readPolicy(_ path: String) throws -> TrackingPolicy {

@@ -71,6 +71,63 @@ import Testing
         }
     }
 
+    /// A database from before day partitions (migrations v1 and v2 only) with fixes and an event received on two
+    /// days: v3 moves them into a partition per day (so retention can drop those days), none into the default.
+    @Test(.enabled(if: !StorageBackend.skipsPostgres)) func olderRowsMoveIntoDayPartitions() async throws {
+        try await StorageBackend.postgres.withFreshDatabase { database in
+            guard case .postgres(let options) = database, let schema = options.schema else { return }
+            let day: Int64 = 86_400_000
+            let received = [StorageTests.nowMs, StorageTests.nowMs + day]
+            try await database.withPostgresConnection { connection, logger in
+                try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: PostgresSchema.createMigrationTable), logger: logger)
+                for migration in PostgresSchema.migrations.prefix(2) {
+                    for statement in migration.statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query(
+                        "INSERT INTO schema_migration (version, applied_at_ms) VALUES (\(migration.version), 0)",
+                        logger: logger)
+                }
+                for (index, receivedAtMs) in received.enumerated() {
+                    try await connection.query(
+                        """
+                        INSERT INTO fix (device_id, install_id, sequence, time_ms, body, received_at_ms)
+                        VALUES ('old', 1, \(Int64(index + 1)), 0, '\\x'::BYTEA, \(receivedAtMs))
+                        """, logger: logger)
+                }
+                try await connection.query(
+                    """
+                    INSERT INTO fence_event (device_id, install_id, event_sequence, region_id, kind, body,
+                        received_at_ms) VALUES ('old', 1, 1, 'r', 1, '\\x'::BYTEA, \(received[0]))
+                    """, logger: logger)
+            }
+            try await database.withStore { (store) async throws -> Void in
+                #expect(try await store.storedFixCount(deviceId: "old", installId: 1) == 2)
+            }
+            let partitions = try await database.withPostgresConnection { connection, logger in
+                var counts: [String: Int64] = [:]
+                for table in ["fix", "fence_event"] {
+                    let rows = try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: """
+                                SELECT tableoid::regclass::TEXT, COUNT(*) FROM \(table) GROUP BY tableoid
+                                """), logger: logger)
+                    for try await (name, count) in rows.decode((String, Int64).self) { counts[name] = count }
+                }
+                return counts
+            }
+            let days = received.map { PostgresStorage.floorDivide($0, day) }
+            #expect(
+                partitions == [
+                    PostgresSchema.dayPartitionName("fix", day: days[0]): 1,
+                    PostgresSchema.dayPartitionName("fix", day: days[1]): 1,
+                    PostgresSchema.dayPartitionName("fence_event", day: days[0]): 1,
+                ])
+        }
+    }
+
     /// A batch held up by another transaction's lock on its installation (a slow process, a long query) past the
     /// wait for a connection gets the answer of its own transaction: an ack once the lock goes (it was a 503 that
     /// then committed), or, when the lock outlasts the statement time-out, an error that stored nothing.

@@ -59,6 +59,7 @@ import Testing
             list.methodsByPath.map(\.path).sorted()
                 == [
                     Binding.batchesPath, Binding.policyPath, Binding.regionsPath, "/v1/devices/:device/fixes",
+                    "/v1/devices/:device",
                 ].sorted())
         try await Self.checkAnswers(of: list, on: router)
     }

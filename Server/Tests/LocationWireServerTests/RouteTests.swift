@@ -334,6 +334,12 @@ struct FailingIngestStorage: ServerStorage, BearerTokenAuthenticator {
 
     func deviceId(forToken token: String) async throws -> String? { BatchEndpointTests.deviceId }
     func issueFirstToken(forDevice deviceId: String, nowMs: Int64) async throws -> String? { throw Unavailable() }
+    func issueOperatorToken(nowMs: Int64) async throws -> String { throw Unavailable() }
+    func erase(deviceId: String, nowMs: Int64) async throws -> RemovedRows { throw Unavailable() }
+    func removeReceived(before receivedBeforeMs: Int64, nowMs: Int64, rowLimit: Int) async throws -> RemovedRows {
+        throw Unavailable()
+    }
+    func prepareRetention(nowMs: Int64) async throws { throw Unavailable() }
     func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String { throw Unavailable() }
     func ingest(
         _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy
@@ -444,6 +450,14 @@ final class SlowIngestStorage: ServerStorage, BearerTokenAuthenticator {
     func issueFirstToken(forDevice deviceId: String, nowMs: Int64) async throws -> String? {
         try await store.issueFirstToken(forDevice: deviceId, nowMs: nowMs)
     }
+    func issueOperatorToken(nowMs: Int64) async throws -> String { try await store.issueOperatorToken(nowMs: nowMs) }
+    func erase(deviceId: String, nowMs: Int64) async throws -> RemovedRows {
+        try await store.erase(deviceId: deviceId, nowMs: nowMs)
+    }
+    func removeReceived(before receivedBeforeMs: Int64, nowMs: Int64, rowLimit: Int) async throws -> RemovedRows {
+        try await store.removeReceived(before: receivedBeforeMs, nowMs: nowMs, rowLimit: rowLimit)
+    }
+    func prepareRetention(nowMs: Int64) async throws { try await store.prepareRetention(nowMs: nowMs) }
     func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
         try await store.issueToken(forDevice: deviceId, nowMs: nowMs)
     }

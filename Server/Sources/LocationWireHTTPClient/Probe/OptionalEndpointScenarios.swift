@@ -1,8 +1,10 @@
+import Foundation
 import LocationWire
 import LocationWireHTTP
 
-/// `GET /v1/policy` and `POST /v1/regions`, which a server may leave out: 404 (`not-found`, `no-catalogue`) makes
-/// their check not-applicable; anything else must be a 200 with the message, or a refusal with the error body.
+/// `GET /v1/policy`, `POST /v1/regions` and `DELETE /v1/devices/{id}`, which a server may leave out: 404
+/// (`not-found`, `no-catalogue`) or 405 makes their check not-applicable; anything else must be a 200 with the
+/// message, or a refusal with the error body.
 enum OptionalEndpointScenarios {
     static var checks: [ProbeCheck] { [policy, regions] }
 
@@ -84,5 +86,61 @@ enum OptionalEndpointScenarios {
         return .judging(
             problems,
             passed: "POST /v1/regions: a RegionAssignment of \(assignment?.regions.count ?? 0) regions")
+    }
+
+    /// `§http-erase`: an installation's fixes are erased with the device's token; afterwards a resend is
+    /// `DUPLICATE` and the next numbers `ACCEPTED` (`§http-erase-after`); erasing again answers 200; another
+    /// device's path is 403. Opt-in (``ServerProbe/Options/allowsErasure``): it erases all of the device's data.
+    static let erasure = ProbeCheck(
+        "endpoints.erase", rules: ["§http-endpoints", "§http-erase", "§http-erase-after"]
+    ) { context in
+        guard context.options.allowsErasure else {
+            return .notApplicable("not run: it erases every stored item of \(context.deviceId) (--allow-erase)")
+        }
+        let install = context.freshInstallId()
+        let first = context.batch(install: install, batchId: 1, backlog: [1, 2, 3])
+        var problems = ProbeContext.problems(
+            of: try await context.upload(first), for: first, expected: ProbeContext.processed([1, 2, 3], "ACCEPTED"))
+        let path = Binding.devicePath(deviceId: context.deviceId)
+        let answer = try await context.exchange(method: "DELETE", path: path, token: context.token)
+        if answer.status == 404 || answer.status == 405 {
+            let found = ProbeContext.errorProblems(answer, statuses: [404, 405])
+            return found.isEmpty
+                ? .notApplicable("DELETE \(path) answers \(answer.status): not offered")
+                : .failed(found.joined(separator: "\n"))
+        }
+        guard answer.status == 200 else {
+            return .failed(
+                (problems + ProbeContext.errorProblems(answer, statuses: [200])).joined(separator: "\n"))
+        }
+        let document = (try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any]
+        let removed = (document?["removed"] as? [String: Any])?["fixes"] as? Int
+        if document?["deviceId"] as? String != context.deviceId || (removed ?? 0) < 3 {
+            problems.append(
+                "the answer does not say that 3 fixes or more of \(context.deviceId) went: \(String(decoding: answer.body, as: UTF8.self))"
+            )
+        }
+        if case .fixes(let left) = try await context.stored(
+            install: install, fromMs: context.baseTimeMs, toMs: context.baseTimeMs + 3_600_000)
+        {
+            if !left.isEmpty { problems.append("the read-back still has \(left.count) fixes after the erasure") }
+        }
+        problems += ProbeContext.problems(
+            of: try await context.upload(first), for: first, expected: ProbeContext.processed([1, 2, 3], "DUPLICATE")
+        ).map { "the resend after the erasure: \($0)" }
+        let next = context.batch(install: install, batchId: 2, backlog: [4, 5])
+        problems += ProbeContext.problems(
+            of: try await context.upload(next), for: next, expected: ProbeContext.processed([4, 5], "ACCEPTED")
+        ).map { "the next batch: \($0)" }
+        let again = try await context.exchange(method: "DELETE", path: path, token: context.token)
+        if again.status != 200 { problems.append("erasing again answered \(again.status), expected 200") }
+        let other = try await context.exchange(
+            method: "DELETE", path: Binding.devicePath(deviceId: context.deviceId + "-someone-else"),
+            token: context.token)
+        problems += ProbeContext.errorProblems(other, statuses: [403]).map { "another device's path: \($0)" }
+        return .judging(
+            problems,
+            passed: "DELETE \(path): 200, the fixes gone; a resend is DUPLICATE, the next numbers ACCEPTED; "
+                + "another device's path 403")
     }
 }

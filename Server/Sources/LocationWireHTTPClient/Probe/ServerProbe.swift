@@ -30,6 +30,8 @@ public struct ServerProbe: Sendable {
         public var oversizedBytes: Int
         /// What each ordinary request may take, seconds.
         public var requestTimeoutSeconds: Double
+        /// Whether the erasure check may run: it erases every stored item of ``deviceId``, not only the probe's.
+        public var allowsErasure: Bool
         /// Called with a line of progress (a check started, a check failed); the command line writes them to
         /// standard error.
         public var progress: @Sendable (String) -> Void
@@ -37,7 +39,8 @@ public struct ServerProbe: Sendable {
         public init(
             server: String, token: String, deviceId: String, only: [String] = [], requiredStatuses: Set<Int> = [],
             stallSeconds: Double = 40, burstRequests: Int = 64, oversizedBytes: Int = 4 << 20 + 1,
-            requestTimeoutSeconds: Double = 30, progress: @escaping @Sendable (String) -> Void = { _ in }
+            requestTimeoutSeconds: Double = 30, allowsErasure: Bool = false,
+            progress: @escaping @Sendable (String) -> Void = { _ in }
         ) {
             self.server = server
             self.token = token
@@ -48,6 +51,7 @@ public struct ServerProbe: Sendable {
             self.burstRequests = burstRequests
             self.oversizedBytes = oversizedBytes
             self.requestTimeoutSeconds = requestTimeoutSeconds
+            self.allowsErasure = allowsErasure
             self.progress = progress
         }
     }
@@ -71,6 +75,8 @@ public struct ServerProbe: Sendable {
         let checks =
             [ProbeCheck.readBackOffered] + ledger.checks + session.checks + BatchScenarios.checks
             + StatusScenarios.checks + LoadScenarios.checks + OptionalEndpointScenarios.checks
+            // Last: it erases the device's data, which the read-back of earlier checks looks at.
+            + [OptionalEndpointScenarios.erasure]
         return (checks, [ledger.note, session.note])
     }
 

@@ -59,8 +59,10 @@ struct RateLimitMiddleware<Context: AuthenticatedRequestContext>: RouterMiddlewa
     )
         async throws -> Response
     {
-        let device = try context.requireAuthenticatedDevice()
-        if let retryAfter = limiter.admit(device, now: now()) {
+        // The operator is not limited: its requests are few, and an erasure must not wait behind a device's.
+        if case .device(let device) = try context.requireAuthenticatedCaller(),
+            let retryAfter = limiter.admit(device, now: now())
+        {
             throw Refusal(
                 status: .tooManyRequests,
                 body: ErrorBody(

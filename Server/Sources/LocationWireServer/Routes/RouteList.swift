@@ -6,19 +6,39 @@ import LocationWireHTTP
 /// so that no route exists without its 405s, and no 405 names a method the path does not take.
 public struct RouteList<Context: AuthenticatedRequestContext>: Sendable {
     /// One endpoint: a method on a path (a Hummingbird path pattern, `:name` for a parameter), and what answers
-    /// it, given the request, its context and the device its bearer token belongs to.
+    /// it, given the request, its context and whom its bearer token speaks for.
     public struct Route: Sendable {
         public var method: HTTPRequest.Method
         public var path: String
-        public var handler: @Sendable (Request, Context, _ device: String) async throws -> Response
+        public var handler: @Sendable (Request, Context, Caller) async throws -> Response
 
+        /// A route for devices: an operator token gets 403.
         public init(
             _ method: HTTPRequest.Method, _ path: String,
             handler: @escaping @Sendable (Request, Context, _ device: String) async throws -> Response
         ) {
+            self.init(method: method, path: path) { request, context, caller in
+                guard case .device(let device) = caller else { throw Refusal.deviceMismatch("a device") }
+                return try await handler(request, context, device)
+            }
+        }
+
+        // Private, so that a trailing closure at a call site elsewhere can only mean the device route.
+        private init(
+            method: HTTPRequest.Method, path: String,
+            handler: @escaping @Sendable (Request, Context, Caller) async throws -> Response
+        ) {
             self.method = method
             self.path = path
             self.handler = handler
+        }
+
+        /// A route that devices and the operator may call; the handler decides what each may do.
+        public static func anyCaller(
+            _ method: HTTPRequest.Method, _ path: String,
+            handler: @escaping @Sendable (Request, Context, Caller) async throws -> Response
+        ) -> Route {
+            Route(method: method, path: path, handler: handler)
         }
     }
 
@@ -68,7 +88,7 @@ public struct RouteList<Context: AuthenticatedRequestContext>: Sendable {
         for route in routes {
             let handler = route.handler
             authenticated.on(RouterPath(route.path), method: route.method) { request, context in
-                try await handler(request, context, try context.requireAuthenticatedDevice())
+                try await handler(request, context, try context.requireAuthenticatedCaller())
             }
         }
         // The binding's 405 (`§http-error-codes`); Hummingbird alone answers 404 for a method a path lacks.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The PostgreSQL tables and statements of ``PostgresStorage``: the tables of ``SQLiteSchema`` in PostgreSQL's
 /// dialect (BIGINT for SQLite's 64-bit INTEGER, INTEGER for the 32-bit enum values and coordinates, BYTEA for
 /// BLOB), with three differences, two for several server processes sharing one database, one for TEXT:
@@ -117,7 +119,102 @@ enum PostgresSchema {
                 "CREATE UNIQUE INDEX device_token_first ON device_token(device_id) WHERE first_of_device",
             ]
         ),
+        (
+            // Operator tokens (§http-erase), as digests. And retention at scale (§http-retention): fixes and
+            // fence events are partitioned by the day they were received, so that a day past retention is
+            // dropped whole instead of deleted row by row. A partitioned table's key must hold the partition
+            // column, so (device, installation, sequence) is no longer unique by itself: the ledger, which
+            // decides what is stored, keeps it unique, as it always did. Rows from before go to the default
+            // partition, which retention deletes from row by row. `PostgresStorage.preparePartitions` makes the
+            // days' partitions ahead of time.
+            "v3-operator-tokens-and-day-partitions",
+            [
+                "CREATE TABLE operator_token (token_sha256 TEXT PRIMARY KEY NOT NULL, created_at_ms BIGINT NOT NULL)",
+                "ALTER TABLE fix RENAME TO fix_v2",
+                "ALTER INDEX fix_pkey RENAME TO fix_v2_pkey",
+                "ALTER INDEX fix_device_time RENAME TO fix_v2_device_time",
+                """
+                CREATE TABLE fix (
+                    device_id TEXT NOT NULL,
+                    install_id BIGINT NOT NULL,
+                    sequence BIGINT NOT NULL,
+                    time_ms BIGINT NOT NULL,
+                    latitude_e7 INTEGER,
+                    longitude_e7 INTEGER,
+                    body BYTEA NOT NULL,
+                    received_at_ms BIGINT NOT NULL,
+                    PRIMARY KEY (device_id, install_id, sequence, received_at_ms)
+                ) PARTITION BY RANGE (received_at_ms)
+                """,
+                "CREATE TABLE fix_default PARTITION OF fix DEFAULT",
+                dayPartitionsForRows(of: "fix", in: "fix_v2"),
+                "INSERT INTO fix SELECT * FROM fix_v2",
+                "DROP TABLE fix_v2",
+                "CREATE INDEX fix_device_time ON fix(device_id, time_ms)",
+                "ALTER TABLE fence_event RENAME TO fence_event_v2",
+                "ALTER INDEX fence_event_pkey RENAME TO fence_event_v2_pkey",
+                """
+                CREATE TABLE fence_event (
+                    device_id TEXT NOT NULL,
+                    install_id BIGINT NOT NULL,
+                    event_sequence BIGINT NOT NULL,
+                    region_id TEXT NOT NULL,
+                    kind INTEGER NOT NULL,
+                    body BYTEA NOT NULL,
+                    received_at_ms BIGINT NOT NULL,
+                    PRIMARY KEY (device_id, install_id, event_sequence, received_at_ms)
+                ) PARTITION BY RANGE (received_at_ms)
+                """,
+                "CREATE TABLE fence_event_default PARTITION OF fence_event DEFAULT",
+                dayPartitionsForRows(of: "fence_event", in: "fence_event_v2"),
+                "INSERT INTO fence_event SELECT * FROM fence_event_v2",
+                "DROP TABLE fence_event_v2",
+            ]
+        ),
     ]
+
+    /// A statement that makes the day partition (``dayPartitionName(_:day:)``) of every day `source`'s rows were
+    /// received on, so that moving them into `table` fills days, not the default partition.
+    static func dayPartitionsForRows(of table: String, in source: String) -> String {
+        """
+        DO $$
+        DECLARE day BIGINT;
+        BEGIN
+            FOR day IN SELECT DISTINCT floor(received_at_ms / 86400000.0)::BIGINT FROM \(source) LOOP
+                EXECUTE format('CREATE TABLE %I PARTITION OF \(table) FOR VALUES FROM (%s) TO (%s)',
+                    '\(table)_d' || to_char(to_timestamp(day * 86400) AT TIME ZONE 'UTC', 'YYYYMMDD'),
+                    day * 86400000, (day + 1) * 86400000);
+            END LOOP;
+        END $$
+        """
+    }
+
+    static let millisecondsPerDay: Int64 = 86_400_000
+
+    /// The name of `table`'s partition for the UTC day `day` (days since 1970-01-01): `fix_d20261127`.
+    static func dayPartitionName(_ table: String, day: Int64) -> String {
+        let date = Date(timeIntervalSince1970: TimeInterval(day * 86_400))
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
+        func padded(_ value: Int, _ width: Int) -> String {
+            String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
+        }
+        return "\(table)_d\(padded(parts.year!, 4))\(padded(parts.month!, 2))\(padded(parts.day!, 2))"
+    }
+
+    /// The UTC day of a partition named by ``dayPartitionName(_:day:)``, or nil for any other name.
+    static func day(ofPartition name: String, table: String) -> Int64? {
+        let prefix = "\(table)_d"
+        guard name.hasPrefix(prefix), name.count == prefix.count + 8,
+            let number = Int(name.dropFirst(prefix.count))
+        else { return nil }
+        var components = DateComponents()
+        components.year = number / 10_000
+        components.month = number / 100 % 100
+        components.day = number % 100
+        components.timeZone = TimeZone(identifier: "UTC")
+        guard let date = Calendar(identifier: .gregorian).date(from: components) else { return nil }
+        return Int64(date.timeIntervalSince1970) / 86_400
+    }
 
     static let createMigrationTable = """
         CREATE TABLE IF NOT EXISTS schema_migration (version TEXT PRIMARY KEY NOT NULL, applied_at_ms BIGINT NOT NULL)
@@ -200,6 +297,43 @@ enum PostgresSchema {
         ON CONFLICT (device_id) DO UPDATE SET body = excluded.body, updated_at_ms = excluded.updated_at_ms
         """
     static let selectAssignment = "SELECT body FROM assignment WHERE device_id = $1"
+
+    // MARK: Operator tokens, erasure and retention
+
+    static let insertOperatorToken = "INSERT INTO operator_token (token_sha256, created_at_ms) VALUES ($1, $2)"
+    static let selectOperatorToken = "SELECT 1::BIGINT FROM operator_token WHERE token_sha256 = $1"
+    /// Every installation of the device, locked: its batches wait until the erasure commits.
+    static let lockDeviceInstallations = """
+        SELECT install_id, record FROM installation WHERE device_id = $1 FOR UPDATE
+        """
+    /// The tables erasure and retention remove from, the column that dates a row, and where each is counted;
+    /// `partitioned` for the tables partitioned by day.
+    nonisolated(unsafe) static let itemTables:
+        [(table: String, received: String, partitioned: Bool, count: WritableKeyPath<RemovedRows, Int>)] = [
+            ("fix", "received_at_ms", true, \.fixes),
+            ("fence_event", "received_at_ms", true, \.fenceEvents),
+            ("lifecycle_event", "received_at_ms", false, \.lifecycleEvents),
+            ("device_status", "received_at_ms", false, \.deviceStatuses),
+            ("assignment", "updated_at_ms", false, \.assignments),
+        ]
+    static func deleteDeviceRows(_ table: String) -> String {
+        "WITH removed AS (DELETE FROM \(table) WHERE device_id = $1 RETURNING 1) SELECT COUNT(*) FROM removed"
+    }
+    /// At most `$2` rows of `table` (not partitioned, or one partition) received before `$1`.
+    static func deleteOldRows(_ table: String, received: String) -> String {
+        """
+        WITH removed AS (
+            DELETE FROM \(table) WHERE ctid IN (SELECT ctid FROM \(table) WHERE \(received) < $1 LIMIT $2)
+            RETURNING 1)
+        SELECT COUNT(*) FROM removed
+        """
+    }
+    /// The partitions of `$1` (a table name, found through the search path), by name.
+    static let selectPartitions = """
+        SELECT child.relname::TEXT FROM pg_inherits
+        JOIN pg_class child ON child.oid = pg_inherits.inhrelid
+        WHERE pg_inherits.inhparent = to_regclass($1)
+        """
     static let selectFixes = """
         SELECT install_id, body, received_at_ms FROM fix
         WHERE device_id = $1 AND time_ms >= $2 AND time_ms < $3

@@ -242,6 +242,155 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
         return token
     }
 
+    public func issueOperatorToken(nowMs: Int64) async throws -> String {
+        let token = newBearerToken()
+        try await execute(PostgresSchema.insertOperatorToken, binds(StoredRows.tokenDigest(token), nowMs))
+        return token
+    }
+
+    public func isOperatorToken(_ token: String) async throws -> Bool {
+        try await firstRow(Int64.self, PostgresSchema.selectOperatorToken, binds(StoredRows.tokenDigest(token))) != nil
+    }
+
+    // MARK: Erasure and retention
+
+    public func erase(deviceId: String, nowMs: Int64) async throws -> RemovedRows {
+        try await bounded { [client, logger, connectionWait] admission in
+            try await client.withTransaction(logger: logger) { connection in
+                guard admission.start() else { throw PostgresStorageError.connectionWaitExceeded(connectionWait) }
+                var records: [(Int64, ByteBuffer?)] = []
+                for try await row in try await connection.rows(
+                    PostgresSchema.lockDeviceInstallations, binds(deviceId), logger: logger
+                ).decode((Int64, ByteBuffer?).self) {
+                    records.append(row)
+                }
+                var removed = RemovedRows()
+                for item in PostgresSchema.itemTables {
+                    for try await count in try await connection.rows(
+                        PostgresSchema.deleteDeviceRows(item.table), binds(deviceId), logger: logger
+                    ).decode(Int64.self) {
+                        removed[keyPath: item.count] = Int(count)
+                    }
+                }
+                for case (let installId, let bytes?) in records {
+                    let record = try InstallationRecord(serializedBytes: Array(bytes.readableBytesView))
+                    try await connection.run(
+                        PostgresSchema.updateInstallation,
+                        binds(
+                            deviceId, installId, ByteBuffer(bytes: StoredRows.erased(record).serializedBytes()),
+                            nowMs),
+                        logger: logger)
+                }
+                return removed
+            }
+        }
+    }
+
+    /// Makes the day partitions of fixes and fence events for the day of `nowMs` and the two after it, so that
+    /// rows land in days (dropped whole by retention) rather than in the default partition. A day whose rows
+    /// are in the default partition already cannot get its partition (PostgreSQL refuses); its rows stay there
+    /// and retention deletes them row by row. Returns the partitions made.
+    @discardableResult
+    public func preparePartitions(nowMs: Int64) async throws -> [String] {
+        let today = Self.floorDivide(nowMs, PostgresSchema.millisecondsPerDay)
+        var made: [String] = []
+        for table in PostgresSchema.itemTables where table.partitioned {
+            for day in today...(today + 2) {
+                let name = PostgresSchema.dayPartitionName(table.table, day: day)
+                if try await firstRow(Bool.self, "SELECT to_regclass($1) IS NOT NULL", binds(name)) == true { continue }
+                do {
+                    try await execute(
+                        """
+                        CREATE TABLE IF NOT EXISTS \(name) PARTITION OF \(table.table)
+                        FOR VALUES FROM (\(day * PostgresSchema.millisecondsPerDay)) \
+                        TO (\((day + 1) * PostgresSchema.millisecondsPerDay))
+                        """, PostgresBindings())
+                    made.append(name)
+                } catch {
+                    logger.info(
+                        "partition not made; its day's rows stay in the default partition",
+                        metadata: ["partition": "\(name)", "reason": "\(PostgresStorageError.reason(error))"])
+                }
+            }
+        }
+        return made
+    }
+
+    public func prepareRetention(nowMs: Int64) async throws {
+        try await preparePartitions(nowMs: nowMs)
+    }
+
+    public func removeReceived(
+        before receivedBeforeMs: Int64, nowMs: Int64, rowLimit: Int
+    ) async throws
+        -> RemovedRows
+    {
+        try await preparePartitions(nowMs: nowMs)
+        var removed = RemovedRows()
+        let limit = Int64(rowLimit)
+        for item in PostgresSchema.itemTables {
+            var tables = [item.table]
+            if item.partitioned {
+                tables = [item.table + "_default"]
+                var partitions: [String] = []
+                for try await name in try await client.query(
+                    PostgresQuery(unsafeSQL: PostgresSchema.selectPartitions, binds: binds(item.table)), logger: logger
+                ).decode(String.self) {
+                    partitions.append(name)
+                }
+                for name in partitions {
+                    guard let day = PostgresSchema.day(ofPartition: name, table: item.table) else { continue }
+                    // A day goes whole once all of it is past the cutoff; until then its rows wait (at most a day).
+                    guard (day + 1) * PostgresSchema.millisecondsPerDay <= receivedBeforeMs else { continue }
+                    if let rows = try await dropPartition(name) {
+                        removed[keyPath: item.count] += rows
+                        removed.partitionsDropped += 1
+                    }
+                }
+            }
+            for table in tables {
+                let count = try await firstRow(
+                    Int64.self, PostgresSchema.deleteOldRows(table, received: item.received),
+                    binds(receivedBeforeMs, limit))
+                removed[keyPath: item.count] += Int(count ?? 0)
+            }
+        }
+        return removed
+    }
+
+    /// Drops one day partition and returns how many rows it held, or nil when its lock did not come at once.
+    ///
+    /// Dropping a partition locks the parent table, and batches queue behind a waiting lock: the short
+    /// `lock_timeout` bounds that stall to 200 ms, and a day not dropped now is dropped on the next pass.
+    private func dropPartition(_ name: String) async throws -> Int? {
+        try await bounded { [client, logger, connectionWait] admission in
+            do {
+                return try await client.withTransaction(logger: logger) { connection in
+                    guard admission.start() else {
+                        throw PostgresStorageError.connectionWaitExceeded(connectionWait)
+                    }
+                    try await connection.run("SET LOCAL lock_timeout = '200ms'", PostgresBindings(), logger: logger)
+                    var rows = 0
+                    for try await count in try await connection.rows(
+                        "SELECT COUNT(*) FROM \(name)", PostgresBindings(), logger: logger
+                    ).decode(Int64.self) {
+                        rows = Int(count)
+                    }
+                    try await connection.run("DROP TABLE \(name)", PostgresBindings(), logger: logger)
+                    return rows
+                }
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {
+                return nil  // lock_not_available
+            }
+        }
+    }
+
+    /// `value / divisor` rounded down (toward negative infinity), as days before 1970 need.
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return value % divisor < 0 ? quotient - 1 : quotient
+    }
+
     // MARK: Ingest
 
     public func ingest(

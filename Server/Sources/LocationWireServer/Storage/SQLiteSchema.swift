@@ -88,6 +88,36 @@ enum SQLiteSchema {
         CREATE UNIQUE INDEX device_token_first ON device_token(device_id) WHERE first_of_device;
         """
 
+    /// Migration v3: operator tokens (`§http-erase`), as digests. An operator token erases any device's data
+    /// and does nothing else, so it is kept apart from the devices' tokens.
+    static let operatorTokens = """
+        CREATE TABLE operator_token (
+            token_sha256 TEXT PRIMARY KEY NOT NULL,
+            created_at_ms INTEGER NOT NULL
+        );
+        """
+
+    /// What retention finds old rows by (`§http-retention`), made when `serve --retain-days` first runs rather
+    /// than by a migration: each index costs every ingest one more B-tree insert per row, which a server that
+    /// keeps everything should not pay.
+    static let retentionIndexes = """
+        CREATE INDEX IF NOT EXISTS fix_received ON fix(received_at_ms);
+        CREATE INDEX IF NOT EXISTS fence_event_received ON fence_event(received_at_ms);
+        CREATE INDEX IF NOT EXISTS lifecycle_event_received ON lifecycle_event(received_at_ms);
+        """
+
+    /// The tables erasure and retention remove rows from, with the key that names one row (for a bounded
+    /// delete) and the column that dates it: where each is counted in ``RemovedRows``.
+    // A constant: only the key paths stop the compiler from seeing that it is safe to share.
+    nonisolated(unsafe) static let itemTables:
+        [(table: String, key: String, received: String, count: WritableKeyPath<RemovedRows, Int>)] = [
+            ("fix", "device_id, install_id, sequence", "received_at_ms", \.fixes),
+            ("fence_event", "device_id, install_id, event_sequence", "received_at_ms", \.fenceEvents),
+            ("lifecycle_event", "device_id, install_id, kind, time_ms", "received_at_ms", \.lifecycleEvents),
+            ("device_status", "device_id, install_id", "received_at_ms", \.deviceStatuses),
+            ("assignment", "device_id", "updated_at_ms", \.assignments),
+        ]
+
     static let insertFix = """
         INSERT INTO fix (device_id, install_id, sequence, time_ms, latitude_e7, longitude_e7, body, received_at_ms)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)

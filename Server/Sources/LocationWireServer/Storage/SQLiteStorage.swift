@@ -45,8 +45,9 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
         database = pool
         try Self.migrator.migrate(database)
         // What a migration removed (v2: tokens in clear) leaves the database file now, not at the next
-        // checkpoint: the pages it zeroed are still only in the WAL.
-        try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        // checkpoint: the pages it zeroed are still only in the WAL. Best effort: another process's readers
+        // (a second serve on the file) make it busy, and then the checkpointer's passes do it.
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         Self.startCheckpointing(path: path, writer: pool)
     }
 
@@ -83,6 +84,9 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
         }
         migrator.registerMigration("v2-token-digests-only") { db in
             try db.execute(sql: SQLiteSchema.tokenDigestsOnly)
+        }
+        migrator.registerMigration("v3-operator-tokens") { db in
+            try db.execute(sql: SQLiteSchema.operatorTokens)
         }
         return migrator
     }
@@ -127,6 +131,81 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
                 arguments: [StoredRows.tokenDigest(token), deviceId, nowMs])
         }
         return token
+    }
+
+    public func issueOperatorToken(nowMs: Int64) async throws -> String {
+        let token = newBearerToken()
+        try await database.write { db in
+            try db.execute(
+                sql: "INSERT INTO operator_token (token_sha256, created_at_ms) VALUES (?, ?)",
+                arguments: [StoredRows.tokenDigest(token), nowMs])
+        }
+        return token
+    }
+
+    public func isOperatorToken(_ token: String) async throws -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM operator_token WHERE token_sha256 = ?",
+                arguments: [StoredRows.tokenDigest(token)]) ?? false
+        }
+    }
+
+    // MARK: Erasure and retention
+
+    public func erase(deviceId: String, nowMs: Int64) async throws -> RemovedRows {
+        let removed = try await database.write { db in
+            var removed = RemovedRows()
+            for item in SQLiteSchema.itemTables {
+                try db.execute(sql: "DELETE FROM \(item.table) WHERE device_id = ?", arguments: [deviceId])
+                removed[keyPath: item.count] = db.changesCount
+            }
+            let records = try Row.fetchAll(
+                db, sql: "SELECT install_id, record FROM installation WHERE device_id = ?", arguments: [deviceId])
+            for row in records {
+                let record = try InstallationRecord(serializedBytes: [UInt8](row["record"] as Data))
+                try db.execute(
+                    sql: "UPDATE installation SET record = ?, updated_at_ms = ? WHERE device_id = ? AND install_id = ?",
+                    arguments: [
+                        Data(StoredRows.erased(record).serializedBytes()), nowMs, deviceId, row["install_id"] as Int64,
+                    ])
+            }
+            return removed
+        }
+        // secure_delete zeroed the rows' pages, but only in the WAL: the database file keeps the old pages until
+        // a checkpoint, and the WAL the frames that first wrote them until it is reset. A truncating checkpoint
+        // ends both now (it waits for readers, which an erasure, rare, can afford). Should readers outlast the
+        // busy time-out, the erasure still stands (committed); the checkpointer's next passes clean the file.
+        _ = try? await database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        return removed
+    }
+
+    /// Makes the indexes retention finds old rows by (``SQLiteSchema/retentionIndexes``); `serve --retain-days`
+    /// calls it once at start. On a large database this takes a while, once.
+    public func prepareRetention(nowMs: Int64) async throws {
+        try await database.write { db in try db.execute(sql: SQLiteSchema.retentionIndexes) }
+    }
+
+    public func removeReceived(
+        before receivedBeforeMs: Int64, nowMs: Int64, rowLimit: Int
+    ) async throws
+        -> RemovedRows
+    {
+        var removed = RemovedRows()
+        // A transaction per table, each of at most rowLimit rows: batches wait for one short delete at a time.
+        for item in SQLiteSchema.itemTables {
+            let sql = """
+                DELETE FROM \(item.table) WHERE (\(item.key)) IN (
+                    SELECT \(item.key) FROM \(item.table) WHERE \(item.received) < ? LIMIT ?)
+                """
+            removed[keyPath: item.count] = try await database.write { db in
+                try db.execute(
+                    sql: sql,
+                    arguments: [receivedBeforeMs, rowLimit])
+                return db.changesCount
+            }
+        }
+        return removed
     }
 
     // MARK: Ingest

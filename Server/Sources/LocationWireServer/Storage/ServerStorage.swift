@@ -46,6 +46,52 @@ public protocol ServerStorage: Sendable {
 
     /// Records `assignment` as the one last sent to `deviceId`.
     func saveAssignment(_ assignment: RegionAssignment, deviceId: String, nowMs: Int64) async throws
+
+    /// Issues a token for the operator, kept as a digest: it may erase any device's data (`§http-erase`), and
+    /// does nothing else.
+    func issueOperatorToken(nowMs: Int64) async throws -> String
+
+    /// Erases every stored item of `deviceId` (`§http-erase`): fixes, fence events, lifecycle events, device
+    /// statuses and the last assignment, in one transaction that batches of the device wait for. Each
+    /// installation's ledger record keeps only its sequence numbers (``StoredRows/erased(_:)``), so a resend of
+    /// an erased item is answered `DUPLICATE` and nothing is reported lost. Tokens stay: the device goes on.
+    func erase(deviceId: String, nowMs: Int64) async throws -> RemovedRows
+
+    /// One pass of retention (`§http-retention`): removes items received before `receivedBeforeMs`, UTC ms, at
+    /// most about `rowLimit` rows per table, so that a pass holds the writer briefly. Ledger records stay, so a
+    /// resend of a removed item is `DUPLICATE`. A backend may keep rows longer than asked (PostgreSQL drops
+    /// whole days), never shorter.
+    func removeReceived(before receivedBeforeMs: Int64, nowMs: Int64, rowLimit: Int) async throws -> RemovedRows
+
+    /// Readies the backend for ``removeReceived(before:nowMs:rowLimit:)``, once, before the first pass: SQLite
+    /// makes its indexes by reception time, PostgreSQL its day partitions.
+    func prepareRetention(nowMs: Int64) async throws
+}
+
+/// Rows an erasure or a retention pass removed, per table.
+public struct RemovedRows: Hashable, Sendable, Codable {
+    public var fixes = 0
+    public var fenceEvents = 0
+    public var lifecycleEvents = 0
+    public var deviceStatuses = 0
+    public var assignments = 0
+    /// Partitions dropped whole (PostgreSQL), each counted in ``fixes`` or ``fenceEvents`` too.
+    public var partitionsDropped = 0
+
+    public init() {}
+
+    public var total: Int { fixes + fenceEvents + lifecycleEvents + deviceStatuses + assignments }
+
+    public static func + (left: RemovedRows, right: RemovedRows) -> RemovedRows {
+        var sum = left
+        sum.fixes += right.fixes
+        sum.fenceEvents += right.fenceEvents
+        sum.lifecycleEvents += right.lifecycleEvents
+        sum.deviceStatuses += right.deviceStatuses
+        sum.assignments += right.assignments
+        sum.partitionsDropped += right.partitionsDropped
+        return sum
+    }
 }
 
 extension ServerStorage {

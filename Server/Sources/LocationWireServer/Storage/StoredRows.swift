@@ -1,5 +1,6 @@
 import Crypto
 import LocationWire
+import LocationWireSession
 
 /// The rows every backend stores, built once from the messages so that SQLite and PostgreSQL keep the same
 /// columns. Wire UInt64 values (install ids, sequences) are kept as the same 64 bits in a signed 64-bit column.
@@ -11,6 +12,17 @@ enum StoredRows {
     /// no usable tokens.
     static func tokenDigest(_ token: String) -> String {
         lowercaseHex(SHA256.hash(data: Array(token.utf8)))
+    }
+
+    /// What an installation's ledger record keeps after its device's data is erased (`§http-erase`): the
+    /// sequence sets and floors, which are numbers and say nothing of where or when, so that a resend of an
+    /// erased item is `DUPLICATE` and no erased number is reported lost. The lifecycle events' kinds and times
+    /// go: a lifecycle event resent after an erasure is stored again.
+    static func erased(_ record: InstallationRecord) -> InstallationRecord {
+        var kept = record
+        kept.lifecycleKinds = []
+        kept.lifecycleTimes = []
+        return kept
     }
 
     /// Key `(device_id, install_id, sequence)` (`§fix-key`).
