@@ -1,8 +1,10 @@
 # tier: full
 # lane: packages
-# what: PostgreSQL: two serve --postgres processes share one database (every fix stored once, the acks agree), and the probe passes against serve --postgres
+# what: PostgreSQL: two serve --postgres processes share one database (every fix stored once, the acks agree); the probe passes against serve --postgres; retention removes old rows beside the ingest (SQLite and PostgreSQL)
 source .ci/lib.sh
 url=$(Server/scripts/start-postgres.sh)
 trap 'Server/scripts/start-postgres.sh stop >/dev/null 2>&1 || true' EXIT
 Server/scripts/postgres-two-servers.sh --binary "$(locwire_server)"
 Server/scripts/probe-reference.sh --bin "$(locwire_server)" --postgres "$url" --quiet
+# Retention beside the ingest, short: old rows all removed, later rows all kept, on SQLite and PostgreSQL.
+LOCWIRE_BUILD_CONFIGURATION=debug Server/scripts/retention-run.sh --short --no-build --postgres "$url"
