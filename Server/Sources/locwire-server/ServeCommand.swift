@@ -228,7 +228,7 @@ struct ServeCommand: AsyncParsableCommand {
         let security = try transportSecurity()
         let scheme = if case .tls = security { "https" } else { "http" }
         let app = try makeServerApplication(
-            storage: storage, authenticator: storage, configuration: configuration, host: host, port: port,
+            storage: storage, authenticator: TokenCache(storage), configuration: configuration, host: host, port: port,
             security: security
         ) { port in
             // The one place that prints: a person starting the server needs these lines to use it.

@@ -109,3 +109,45 @@ import Testing
         }
     }
 }
+
+/// ``TokenCache``: a token found once is not looked up again; a token not found is looked up every time (it may
+/// be issued meanwhile); a full cache starts again empty.
+@Suite struct TokenCacheTests {
+    final class CountingAuthenticator: BearerTokenAuthenticator, @unchecked Sendable {
+        let lock = NSLock()
+        var lookups = 0
+        var devices: [String: String] = [:]
+
+        func deviceId(forToken token: String) async throws -> String? {
+            lock.withLock {
+                lookups += 1
+                return devices[token]
+            }
+        }
+    }
+
+    @Test func aFoundTokenIsLookedUpOnce() async throws {
+        let counting = CountingAuthenticator()
+        counting.devices = ["a": "device-a", "b": "device-b"]
+        let cache = TokenCache(counting, capacity: 2)
+        #expect(try await cache.deviceId(forToken: "a") == "device-a")
+        #expect(try await cache.deviceId(forToken: "a") == "device-a")
+        #expect(counting.lookups == 1)
+        #expect(try await cache.deviceId(forToken: "c") == nil)
+        counting.lock.withLock { counting.devices["c"] = "device-c" }
+        #expect(try await cache.deviceId(forToken: "c") == "device-c", "issued after the miss")
+        #expect(cache.count == 2)
+        #expect(try await cache.deviceId(forToken: "b") == "device-b")
+        #expect(cache.count == 1, "full: started again")
+        #expect(try await cache.isOperatorToken("a") == false)
+    }
+
+    @Test func anOperatorTokenIsRememberedAsTheOperator() async throws {
+        let store = try SQLiteStorage()
+        let operatorToken = try await store.issueOperatorToken(nowMs: 0)
+        let cache = TokenCache(store)
+        #expect(try await cache.isOperatorToken(operatorToken))
+        #expect(try await cache.deviceId(forToken: operatorToken) == nil)
+        #expect(try await cache.caller(forToken: operatorToken) == .operator)
+    }
+}
