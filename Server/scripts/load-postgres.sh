@@ -42,7 +42,7 @@ cleanup() {
 trap cleanup EXIT
 
 psql -q "$url" -c "DROP TABLE IF EXISTS fix, fence_event, lifecycle_event, device_status, assignment, installation,
-    device_token, schema_migration CASCADE" >/dev/null
+    device_token, operator_token, schema_migration CASCADE" >/dev/null
 
 # The first process creates the schema and the tokens; the second finds both.
 start_server "$work/one.log" --port 0 --postgres "$url" --extra-devices $((devices - 1)) \
@@ -56,11 +56,21 @@ second_url=$server_url
 second_pid=$server_pid
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-cpu_before="$(process_cpu_seconds "$first_pid") $(process_cpu_seconds "$second_pid")"
+# PostgreSQL's own CPU: every process of the cluster (backends, WAL writer, checkpointer), summed. Backends of the
+# servers' pools live through the run, so the sum before and after brackets their work.
+postgres_cpu_seconds() {
+    local total=0 pid
+    for pid in $(pgrep -x postgres); do
+        total=$(awk -v sum="$total" -v ticks="$(getconf CLK_TCK)" '{ print sum + ($14 + $15) / ticks }' \
+            "/proc/$pid/stat" 2>/dev/null || echo "$total")
+    done
+    echo "$total"
+}
+cpu_before="$(process_cpu_seconds "$first_pid") $(process_cpu_seconds "$second_pid") $(postgres_cpu_seconds)"
 echo "load: $devices devices, $seconds s, $fixes fixes per batch, over $first_url and $second_url" >&2
 "$bin" load --server "$first_url,$second_url" --tokens-file "$work/tokens.json" --devices "$devices" \
     --seconds "$seconds" --fixes-per-batch "$fixes" --format json --output "$work/load.json"
-cpu_after="$(process_cpu_seconds "$first_pid") $(process_cpu_seconds "$second_pid")"
+cpu_after="$(process_cpu_seconds "$first_pid") $(process_cpu_seconds "$second_pid") $(postgres_cpu_seconds)"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 stored=$(psql -tA "$url" -c "SELECT COUNT(*) FROM fix")
 distinct=$(psql -tA "$url" -c "SELECT COUNT(*) FROM (SELECT DISTINCT device_id, install_id, sequence FROM fix) k")
@@ -79,21 +89,26 @@ lat = load["latencyMs"] or {}
 acked = load["fixesAcknowledged"] - load["fixesAcknowledgedAsDuplicate"]
 ok = errors == 0 and stored == distinct == acked
 now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
-print(f"""## Load against two `serve --postgres` processes on one PostgreSQL
+print(f"""## Load against two `serve --postgres` processes on one PostgreSQL{"" if fixes == "50" else f" ({fixes}-fix batches)"}
 
 {now}, {machine}, commit {commit}. Load average before and after (1, 5, 15 min): {load_before} / {load_after}.
 PostgreSQL 15 from Debian's package (Server/scripts/start-postgres.sh: fsync and synchronous_commit on), both servers
 and the load generator on the same 2 cores.
 
-| run | fixes/s acked | batches/s | p50 ms | p90 ms | p99 ms | max ms | errors | stored / distinct / acked | server cores (each) | load cores |
-|---|---|---|---|---|---|---|---|---|---|---|
-| {int(devices):,} devices, {fixes}-fix batches, closed loop, {seconds} s, two servers | {load['fixesPerSecond']:,.0f} | {load['batchesPerSecond']:,.0f} | {lat.get('p50', 0):.1f} | {lat.get('p90', 0):.1f} | {lat.get('p99', 0):.1f} | {lat.get('max', 0):.1f} | {errors} | {stored:,} / {distinct:,} / {acked:,} | {cores[0]:.2f}, {cores[1]:.2f} | {load['loadGeneratorCores']:.2f} |
+| run | fixes/s acked | batches/s | p50 ms | p90 ms | p99 ms | max ms | errors | stored / distinct / acked | server cores (each) | PostgreSQL cores | load cores |
+|---|---|---|---|---|---|---|---|---|---|---|---|
+| {int(devices):,} devices, {fixes}-fix batches, closed loop, {seconds} s, two servers | {load['fixesPerSecond']:,.0f} | {load['batchesPerSecond']:,.0f} | {lat.get('p50', 0):.1f} | {lat.get('p90', 0):.1f} | {lat.get('p99', 0):.1f} | {lat.get('max', 0):.1f} | {errors} | {stored:,} / {distinct:,} / {acked:,} | {cores[0]:.2f}, {cores[1]:.2f} | {cores[2]:.2f} | {load['loadGeneratorCores']:.2f} |
+
+CPU per 1,000 fixes: servers {1000 * (cores[0] + cores[1]) / load['fixesPerSecond'] * 1000:.1f} ms, PostgreSQL {1000 * cores[2] / load['fixesPerSecond'] * 1000:.1f} ms; per batch: servers {(cores[0] + cores[1]) / load['batchesPerSecond'] * 1000:.3f} ms, PostgreSQL {cores[2] / load['batchesPerSecond'] * 1000:.3f} ms.
 
 Consistency: {"every acknowledged fix stored once" if ok else "FAILED: the stored rows do not match the acknowledged fixes"}.
 
-Command: `Server/scripts/load-postgres.sh` (defaults: 1,000 devices, 60 s, 50-fix batches).""")
+Command: `Server/scripts/load-postgres.sh --devices {devices} --seconds {seconds} --fixes {fixes}`.""")
 sys.exit(0 if ok else 1)
 PYTHON
 cat "$work/section.md"
-replace_results_section "$root/Server/RESULTS.md" postgres-load "$work/section.md"
-echo "==> wrote the postgres-load section of Server/RESULTS.md" >&2
+# The default run (50-fix batches) has its section; any other batch size gets one of its own beside it.
+section=postgres-load
+[ "$fixes" != 50 ] && section="postgres-load-$fixes"
+replace_results_section "$root/Server/RESULTS.md" "$section" "$work/section.md"
+echo "==> wrote the $section section of Server/RESULTS.md" >&2
