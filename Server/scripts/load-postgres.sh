@@ -74,12 +74,15 @@ cpu_after="$(process_cpu_seconds "$first_pid") $(process_cpu_seconds "$second_pi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 stored=$(psql -tA "$url" -c "SELECT COUNT(*) FROM fix")
 distinct=$(psql -tA "$url" -c "SELECT COUNT(*) FROM (SELECT DISTINCT device_id, install_id, sequence FROM fix) k")
+# Bytes on disk for the fixes (heap, TOAST and indexes of every partition), for the scale page's storage figures.
+fix_bytes=$(psql -tA "$url" -c "SELECT COALESCE(SUM(pg_total_relation_size(inhrelid)), 0) FROM pg_inherits
+    WHERE inhparent = 'fix'::regclass")
 
-python3 - "$work/load.json" "$stored" "$distinct" "$cpu_before" "$cpu_after" "$load_before" "$load_after" \
+python3 - "$work/load.json" "$stored" "$distinct" "$fix_bytes" "$cpu_before" "$cpu_after" "$load_before" "$load_after" \
     "$(machine_line "$work")" "$(cd "$root" && git rev-parse --short HEAD)" "$devices" "$seconds" "$fixes" \
     >"$work/section.md" <<'PYTHON'
 import datetime, json, sys
-path, stored, distinct, cpu_before, cpu_after, load_before, load_after, machine, commit, devices, seconds, fixes = sys.argv[1:]
+path, stored, distinct, fix_bytes, cpu_before, cpu_after, load_before, load_after, machine, commit, devices, seconds, fixes = sys.argv[1:]
 load = json.load(open(path))
 stored, distinct = int(stored), int(distinct)
 before, after = [list(map(float, x.split())) for x in (cpu_before, cpu_after)]
@@ -100,6 +103,7 @@ and the load generator on the same 2 cores.
 | {int(devices):,} devices, {fixes}-fix batches, closed loop, {seconds} s, two servers | {load['fixesPerSecond']:,.0f} | {load['batchesPerSecond']:,.0f} | {lat.get('p50', 0):.1f} | {lat.get('p90', 0):.1f} | {lat.get('p99', 0):.1f} | {lat.get('max', 0):.1f} | {errors} | {stored:,} / {distinct:,} / {acked:,} | {cores[0]:.2f}, {cores[1]:.2f} | {cores[2]:.2f} | {load['loadGeneratorCores']:.2f} |
 
 CPU per 1,000 fixes: servers {1000 * (cores[0] + cores[1]) / load['fixesPerSecond'] * 1000:.1f} ms, PostgreSQL {1000 * cores[2] / load['fixesPerSecond'] * 1000:.1f} ms; per batch: servers {(cores[0] + cores[1]) / load['batchesPerSecond'] * 1000:.3f} ms, PostgreSQL {cores[2] / load['batchesPerSecond'] * 1000:.3f} ms.
+Disk: {int(fix_bytes) / max(stored, 1):.0f} bytes per stored fix (the fix table's heap, TOAST and indexes over its rows).
 
 Consistency: {"every acknowledged fix stored once" if ok else "FAILED: the stored rows do not match the acknowledged fixes"}.
 
