@@ -26,10 +26,15 @@ public struct ServerConfiguration: Sendable {
     public var rateLimitPerDevice: Int?
     /// Requests handled at once; more get 503 before their body is read. Nil: no limit.
     public var maxInFlight: Int?
-    /// Request bodies read at once; one more gets 503 with `Retry-After` before a byte of it is read, and its
+    /// Request bodies read at once. One more waits, unread (its bytes stay in the socket's buffers: TCP
+    /// pushes back on the client), for at most ``bodyPermitWait``, then gets 503 with `Retry-After` and its
     /// connection is closed. What bodies hold is so bounded: at most this × 2 × ``maxBodyBytes`` (a gzip body and
     /// what it decompresses to), 128 MiB with the defaults, however many clients trickle bodies in.
     public var maxConcurrentBodies: Int
+    /// How long a request waits for one of the ``maxConcurrentBodies`` slots before its 503. Waiting, not a 503 at
+    /// once, because a busy server (a saturated writer, every core taken) has many bodies in flight for a moment
+    /// without anyone trickling: refusing those turned ordinary load into 503s.
+    public var bodyPermitWait: Duration = .seconds(10)
     /// The server's clock, UTC ms; injected so tests are deterministic.
     public var nowMs: @Sendable () -> Int64
     /// The monotonic clock the rate limiter refills by; injected so tests do not depend on how fast they run.

@@ -131,8 +131,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Request bodies read at once; one more gets 503 with Retry-After, unread, and its connection closed. "
-                + "Bodies then hold at most N × 2 × the body limit (128 MiB by default).", valueName: "N"))
+            "Request bodies read at once; one more waits unread for a slot, up to 10 s, then gets 503 with "
+                + "Retry-After and its connection closed. Bodies then hold at most N × 2 × the body limit (128 MiB by "
+                + "default).", valueName: "N"))
     var maxBodies = 32
 
     func transportSecurity() throws -> TransportSecurity {

@@ -115,3 +115,72 @@ final class InFlightCounter: Sendable {
         count.withLock { $0 -= 1 }
     }
 }
+
+/// A counting semaphore whose waiters give up: ``acquire(waitingAtMost:)`` takes one of `count` permits, waiting
+/// in arrival order while none is free, at most a given time.
+final class Permits: Sendable {
+    private struct State {
+        var available: Int
+        var waiters: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+        var lastId: UInt64 = 0
+    }
+    private let state: Mutex<State>
+
+    init(_ count: Int) {
+        state = Mutex(State(available: max(count, 1)))
+    }
+
+    /// True with a permit (give it back with ``release()``); false when none came within `patience`.
+    func acquire(waitingAtMost patience: Duration) async -> Bool {
+        let id: UInt64? = state.withLock { state in
+            if state.available > 0 {
+                state.available -= 1
+                return nil
+            }
+            state.lastId += 1
+            return state.lastId
+        }
+        guard let id else { return true }
+        return await withCheckedContinuation { continuation in
+            let granted = state.withLock { state in
+                if state.available > 0 {
+                    state.available -= 1
+                    return true
+                }
+                state.waiters.append((id, continuation))
+                return false
+            }
+            if granted {
+                continuation.resume(returning: true)
+                return
+            }
+            Task { [weak self] in
+                try? await Task.sleep(for: patience)
+                self?.giveUp(id)
+            }
+        }
+    }
+
+    /// Hands the permit to the longest waiter, or back to the pool.
+    func release() {
+        let next = state.withLock { state in
+            if state.waiters.isEmpty {
+                state.available += 1
+                return nil as CheckedContinuation<Bool, Never>?
+            }
+            return state.waiters.removeFirst().continuation
+        }
+        next?.resume(returning: true)
+    }
+
+    /// The waiter `id` stops waiting, unless it was given a permit meanwhile.
+    private func giveUp(_ id: UInt64) {
+        let waiter = state.withLock { state in
+            state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0).continuation }
+        }
+        waiter?.resume(returning: false)
+    }
+
+    /// Permits free now (tests).
+    var available: Int { state.withLock { $0.available } }
+}

@@ -12,11 +12,13 @@ import NIOCore
 /// Public so that the mock server (LocationWireMockServer) reads requests exactly as the reference server does.
 public struct RequestReader: Sendable {
     public let configuration: ServerConfiguration
-    /// The bodies being read now, shared by every route of a server (``ServerConfiguration/maxConcurrentBodies``).
-    let bodiesBeingRead = InFlightCounter()
+    /// The slots for bodies being read, shared by every route of a server
+    /// (``ServerConfiguration/maxConcurrentBodies``).
+    let bodySlots: Permits
 
     public init(configuration: ServerConfiguration) {
         self.configuration = configuration
+        bodySlots = Permits(configuration.maxConcurrentBodies)
     }
 
     /// The decoded body, its format, and its size in bytes as the message was encoded (after any content coding).
@@ -70,16 +72,16 @@ public struct RequestReader: Sendable {
     /// 408; a body cut short by the client (a closed connection) throws too, and nothing of it is stored
     /// (`§http-partial-body`).
     func collect(_ body: RequestBody, upTo limit: Int) async throws(Refusal) -> ByteBuffer {
-        guard bodiesBeingRead.enter(limit: configuration.maxConcurrentBodies) else {
+        guard await bodySlots.acquire(waitingAtMost: configuration.bodyPermitWait) else {
             throw Refusal(
                 status: .serviceUnavailable,
                 body: ErrorBody(
                     code: ErrorBody.Code.unavailable,
-                    message: "the server is reading \(configuration.maxConcurrentBodies) bodies; nothing was stored, "
-                        + "send again"),
+                    message: "the server was reading \(configuration.maxConcurrentBodies) bodies for "
+                        + "\(configuration.bodyPermitWait); nothing was stored, send again"),
                 headers: [.retryAfter: "1", .connection: "close"])
         }
-        defer { bodiesBeingRead.leave() }
+        defer { bodySlots.release() }
         let timeout = configuration.bodyTimeout
         let incomplete = Refusal(
             status: .requestTimeout,
