@@ -17,9 +17,12 @@
 //                           list, authentication middleware and request reading, with tokens of its own, an
 //                           in-memory ledger, seeded faults, a journal and the loss report
 //                                                                          (on HTTP, Server, Session)
+//   LocationWireFloor       the floors serve's per-request cost is measured against: serve's connection setup
+//                           answering one constant ack, with or without the body stored as one row
+//                                                                                     (on HTTP, Server, Session)
 //   LocationWireHTTPClient  devices over HTTP (async-http-client): the probe, the mock server's client report,
 //                           the load and crash runs                                  (on HTTP, VectorGenerator, Session)
-//   locwire-server          the command line, swift-argument-parser                      (on Server, HTTPClient)
+//   locwire-server          the command line, swift-argument-parser              (on Server, Floor, HTTPClient)
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -97,6 +100,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "LocationWireFloor",
+            dependencies: [
+                "LocationWireHTTP",
+                "LocationWireServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ] + root("LocationWire", "LocationWireSession"),
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LocationWireHTTPClient",
             dependencies: [
                 "LocationWireHTTP",
@@ -118,6 +133,7 @@ let package = Package(
             dependencies: [
                 "LocationWireServer",
                 "LocationWireMockServer",
+                "LocationWireFloor",
                 "LocationWireHTTPClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -135,6 +151,7 @@ let package = Package(
             dependencies: [
                 "LocationWireServer",
                 "LocationWireMockServer",
+                "LocationWireFloor",
                 "LocationWireHTTP",
                 "LocationWireHTTPClient",
                 .product(name: "Hummingbird", package: "hummingbird"),

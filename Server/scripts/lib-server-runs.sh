@@ -1,5 +1,6 @@
-# Shared by Server/scripts/load-sqlite.sh, load-postgres.sh and crash-soak.sh (sourced, not run): building
-# locwire-server, starting `serve` and waiting for its URL, and replacing one section of Server/RESULTS.md.
+# Shared by Server/scripts/load-sqlite.sh, load-postgres.sh, crash-soak.sh and floors.sh (sourced, not run):
+# building locwire-server, starting `serve` (or `floor`) and waiting for its URL, the sqlite3 CLI's insert limit,
+# and replacing one section of Server/RESULTS.md.
 
 # Builds the binary unless SKIP_BUILD=1; sets $bin. LOCWIRE_BUILD_CONFIGURATION=debug uses the debug build
 # (the one `swift test` made, so CI need not build twice); figures are only meaningful from release, the default.
@@ -15,22 +16,28 @@ build_locwire_server() {
 # start_server LOG ARGS...: starts `serve` in the background with ARGS, waits (at most 120 s) until it prints
 # its URL; sets $server_pid and $server_url.
 start_server() {
-    local log=$1
-    shift
+    start_locwire "$1" serve "${@:2}"
+}
+
+# start_locwire LOG SUBCOMMAND ARGS...: as start_server, for any subcommand that prints "listening on URL"
+# (serve, floor).
+start_locwire() {
+    local log=$1 subcommand=$2
+    shift 2
     : >"$log"
-    "$bin" serve "$@" >>"$log" 2>&1 &
+    "$bin" "$subcommand" "$@" >>"$log" 2>&1 &
     server_pid=$!
     local waited=0
     until grep -q "listening on" "$log"; do
         if ! kill -0 "$server_pid" 2>/dev/null; then
-            echo "serve exited before listening:" >&2
+            echo "$subcommand exited before listening:" >&2
             cat "$log" >&2
             exit 2
         fi
         sleep 0.05
         waited=$((waited + 1))
         if [ "$waited" -gt 2400 ]; then
-            echo "serve did not listen within 120 s" >&2
+            echo "$subcommand did not listen within 120 s" >&2
             kill -9 "$server_pid" 2>/dev/null || true
             exit 2
         fi
@@ -72,4 +79,42 @@ machine_line() {
     cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
     echo "$cpu, $(nproc) cores, $(free -g | awk '/Mem:/ { print $2 }') GiB, Linux $(uname -r)," \
         "$(df -T "$1" | awk 'NR == 2 { print $2 }') on $(df "$1" | awk 'NR == 2 { print $1 }')"
+}
+
+# bulk_insert_limit NAME: times the sqlite3 CLI inserting the fix rows of $work/NAME.sqlite (a database `serve`
+# filled) into a fresh database with the same table and index, in one transaction, with the server's pragmas
+# (WAL, synchronous FULL): the physical limit of load-sqlite.sh and floors.sh. Writes $work/limit.json; counts
+# a short copy in $failures ($work and $failures are the calling script's).
+bulk_insert_limit() {
+    local source=$work/$1.sqlite rows start end sql_ms select_ms
+    rows=$(sqlite3 "$source" "SELECT COUNT(*) FROM fix")
+    sqlite3 "$source" ".schema fix" >"$work/fix-schema.sql"
+    # The rows in the order the server stored them, as the CLI's own INSERT statements (blobs as X'..').
+    {
+        echo "PRAGMA synchronous = FULL;"
+        echo "BEGIN;"
+        sqlite3 -cmd ".mode insert fix" "$source" "SELECT * FROM fix ORDER BY received_at_ms, device_id, sequence"
+        echo "COMMIT;"
+    } >"$work/rows.sql"
+    for target in limit-sql limit-select; do
+        rm -f "$work/$target.sqlite"*
+        sqlite3 "$work/$target.sqlite" "PRAGMA journal_mode = WAL;" >/dev/null
+        sqlite3 "$work/$target.sqlite" <"$work/fix-schema.sql"
+    done
+    sync
+    start=$(date +%s%N)
+    sqlite3 "$work/limit-sql.sqlite" <"$work/rows.sql"
+    end=$(date +%s%N)
+    sql_ms=$(((end - start) / 1000000))
+    start=$(date +%s%N)
+    sqlite3 "$work/limit-select.sqlite" "PRAGMA synchronous = FULL; ATTACH '$source' AS served; BEGIN;
+        INSERT INTO fix SELECT * FROM served.fix ORDER BY received_at_ms, device_id, sequence; COMMIT;"
+    end=$(date +%s%N)
+    select_ms=$(((end - start) / 1000000))
+    local copied
+    copied=$(sqlite3 "$work/limit-sql.sqlite" "SELECT COUNT(*) FROM fix")
+    [ "$copied" = "$rows" ] || { echo "the bulk insert stored $copied of $rows rows" >&2; failures=$((failures + 1)); }
+    echo "{\"rows\": $rows, \"sqlMs\": $sql_ms, \"selectMs\": $select_ms, \"sqlBytes\": $(stat -c %s "$work/rows.sql")}" \
+        >"$work/limit.json"
+    rm -f "$work/rows.sql"
 }

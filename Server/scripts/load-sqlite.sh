@@ -73,43 +73,6 @@ run_load() {
     rm -f "$work/$name.acks.csv"
 }
 
-# bulk_insert_limit NAME: times the sqlite3 CLI inserting run NAME's fix rows into a fresh database with the same
-# table and index, in one transaction, with the server's pragmas (WAL, synchronous FULL). Writes
-# $work/limit.json.
-bulk_insert_limit() {
-    local source=$work/$1.sqlite rows start end sql_ms select_ms
-    rows=$(sqlite3 "$source" "SELECT COUNT(*) FROM fix")
-    sqlite3 "$source" ".schema fix" >"$work/fix-schema.sql"
-    # The rows in the order the server stored them, as the CLI's own INSERT statements (blobs as X'..').
-    {
-        echo "PRAGMA synchronous = FULL;"
-        echo "BEGIN;"
-        sqlite3 -cmd ".mode insert fix" "$source" "SELECT * FROM fix ORDER BY received_at_ms, device_id, sequence"
-        echo "COMMIT;"
-    } >"$work/rows.sql"
-    for target in limit-sql limit-select; do
-        rm -f "$work/$target.sqlite"*
-        sqlite3 "$work/$target.sqlite" "PRAGMA journal_mode = WAL;" >/dev/null
-        sqlite3 "$work/$target.sqlite" <"$work/fix-schema.sql"
-    done
-    sync
-    start=$(date +%s%N)
-    sqlite3 "$work/limit-sql.sqlite" <"$work/rows.sql"
-    end=$(date +%s%N)
-    sql_ms=$(((end - start) / 1000000))
-    start=$(date +%s%N)
-    sqlite3 "$work/limit-select.sqlite" "PRAGMA synchronous = FULL; ATTACH '$source' AS served; BEGIN;
-        INSERT INTO fix SELECT * FROM served.fix ORDER BY received_at_ms, device_id, sequence; COMMIT;"
-    end=$(date +%s%N)
-    select_ms=$(((end - start) / 1000000))
-    local copied
-    copied=$(sqlite3 "$work/limit-sql.sqlite" "SELECT COUNT(*) FROM fix")
-    [ "$copied" = "$rows" ] || { echo "the bulk insert stored $copied of $rows rows" >&2; failures=$((failures + 1)); }
-    echo "{\"rows\": $rows, \"sqlMs\": $sql_ms, \"selectMs\": $select_ms, \"sqlBytes\": $(stat -c %s "$work/rows.sql")}" \
-        >"$work/limit.json"
-    rm -f "$work/rows.sql"
-}
-
 if [ "$short" = 1 ]; then
     run_load short-a 50 10 50 0
     run_load short-b 20 5 500 0

@@ -49,6 +49,17 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Append every acknowledged fix (device,install,sequence,sha256 of its encoding) to this file.")
     var ackJournal: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Take every ack as the answer to the batch just sent (for `locwire-server floor`, whose ack is constant).",
+            discussion: """
+                The ack's batch_id is replaced by the batch's before the device applies it, so a floor's \
+                constant ack (batch 1, fixes 1 ... 2^64-1 accepted) deletes the batch's fixes. The ack is still \
+                decoded and its structure checked; whether it answers this batch, and whether anything was \
+                stored, is not. Not with --ack-journal.
+                """))
+    var constantAck = false
+
     @Option(help: "One upload's time-out, seconds.")
     var timeout = 30.0
 
@@ -84,6 +95,7 @@ struct LoadCommand: AsyncParsableCommand {
         configuration.batchInterval = interval > 0 ? .milliseconds(Int64(interval * 1000)) : nil
         configuration.seed = seed
         configuration.ackJournalPath = ackJournal
+        configuration.constantAck = constantAck
         configuration.requestTimeout = .milliseconds(Int64(timeout * 1000))
         configuration.progressInterval = quiet ? nil : .seconds(5)
         do {

@@ -12,7 +12,9 @@ struct LocwireServer: AsyncParsableCommand {
         commandName: "locwire-server",
         abstract: "LocationWire over HTTP: the reference server, and tools that check servers and clients.",
         version: "0.1.0",
-        subcommands: [ServeCommand.self, ProbeCommand.self, MockServerCommand.self, LoadCommand.self],
+        subcommands: [
+            ServeCommand.self, ProbeCommand.self, MockServerCommand.self, LoadCommand.self, FloorCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 

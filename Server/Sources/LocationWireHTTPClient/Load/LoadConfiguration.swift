@@ -20,6 +20,12 @@ public struct LoadConfiguration: Sendable {
     public var seed: UInt64 = 1
     /// Appends every acknowledged fix to this file (``AckJournal``) before the device's next batch.
     public var ackJournalPath: String?
+    /// Takes every ack a server sends as the answer to the batch just sent: its `batch_id` is replaced by the
+    /// batch's before the device's queue applies it. For the floor servers (`locwire-server floor`), which
+    /// answer every batch with one constant ack that names no batch; the queue still decodes the ack and checks
+    /// its structure (`§ack-ignore`), but nothing checks that the ack is this batch's, so a run with it says how
+    /// fast a server answers, not whether it stores. Not with ``ackJournalPath``.
+    public var constantAck = false
     /// How often a progress line goes to standard error; nil for none.
     public var progressInterval: Duration? = .seconds(5)
     /// One upload's time-out: past it the batch is given up (`§no-ack`) and sent again.
@@ -56,6 +62,11 @@ extension LoadConfiguration {
             throw LoadConfigurationError(description: "--fixes-per-batch must be 1 ... 5000, not \(fixesPerBatch)")
         }
         guard duration > .zero else { throw LoadConfigurationError(description: "--seconds must be positive") }
+        if constantAck, ackJournalPath != nil {
+            throw LoadConfigurationError(
+                description: "--constant-ack takes acks that name no batch: nothing it counts is known to be "
+                    + "stored, so it cannot write an --ack-journal")
+        }
         let missing = (0..<devices).lazy.map(Self.deviceId).first { tokens[$0] == nil }
         if let missing {
             throw LoadConfigurationError(

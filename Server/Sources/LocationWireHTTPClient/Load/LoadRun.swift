@@ -53,7 +53,8 @@ public struct LoadRun: Sendable {
                     group.addTask {
                         try await Task.sleep(for: delay)
                         var device = SimulatedDevice(
-                            index: index, token: token, client: client, seed: configuration.seed)
+                            index: index, token: token, client: client, seed: configuration.seed,
+                            constantAck: configuration.constantAck)
                         try await device.run(
                             until: deadline, interval: configuration.batchInterval,
                             fixesPerBatch: configuration.fixesPerBatch, timeout: configuration.requestTimeout,

@@ -15,15 +15,18 @@ struct SimulatedDevice {
     let deviceId: String
     let token: String
     let client: BindingClient
+    /// ``LoadConfiguration/constantAck``.
+    let constantAck: Bool
     private var queue: UploadQueue
     private var trace: TraceSimulator
     private var random: SeededRandom
     private let bootId: UInt64
 
-    init(index: Int, token: String, client: BindingClient, seed: UInt64) {
+    init(index: Int, token: String, client: BindingClient, seed: UInt64, constantAck: Bool = false) {
         deviceId = LoadConfiguration.deviceId(index)
         self.token = token
         self.client = client
+        self.constantAck = constantAck
         var random = SeededRandom(seed: seed ^ (UInt64(index + 1) &* 0x9E37_79B9_7F4A_7C15))
         bootId = random.next() | 1
         queue = UploadQueue(deviceId: deviceId, installId: random.next() | 1)
@@ -109,7 +112,9 @@ struct SimulatedDevice {
         journal: AckJournal?
     ) throws -> Duration? {
         switch result {
-        case .acknowledged(let ack):
+        case .acknowledged(var ack):
+            // A floor's constant ack names batch 1; taken as this batch's, it accepts every fix the batch carried.
+            if constantAck { ack.batchId = batch.batchId }
             switch queue.apply(ack, nowMs: Self.wallClockMs()) {
             case .applied(let effect):
                 if effect.outcome == .processed {
