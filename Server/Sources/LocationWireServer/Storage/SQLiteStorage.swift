@@ -263,15 +263,15 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
     ) throws -> BatchAck {
         let deviceId = batch.deviceId
         let installId = Int64(bitPattern: batch.installId)
+        // Cached statements: preparing these three again for every batch was 8% of a one-fix batch's CPU.
         let previous = try Data.fetchOne(
-            db, sql: "SELECT record FROM installation WHERE device_id = ? AND install_id = ?",
+            db.cachedStatement(sql: "SELECT record FROM installation WHERE device_id = ? AND install_id = ?"),
             arguments: [deviceId, installId]
         ).map { try InstallationRecord(serializedBytes: [UInt8]($0)) }
         let step = LedgerStep(
             batch: batch, previous: previous, encodedSize: encodedSize, nowMs: nowMs, policy: policy)
         guard let record = step.record else { return step.result.ack }
-        try db.execute(
-            sql: SQLiteSchema.upsertInstallation,
+        try db.cachedStatement(sql: SQLiteSchema.upsertInstallation).execute(
             arguments: [deviceId, installId, Data(record.serializedBytes()), nowMs])
         // Plain INSERTs: the ledger said these keys are new, so a conflict means the ledger and the tables
         // disagree. That throws, rolls the batch's savepoint back and answers 503 rather than acking a guess.
@@ -295,8 +295,7 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
             ])
         }
         if let status = StoredRows.DeviceStatus(batch) {
-            try db.execute(
-                sql: SQLiteSchema.upsertDeviceStatus,
+            try db.cachedStatement(sql: SQLiteSchema.upsertDeviceStatus).execute(
                 arguments: [deviceId, installId, status.sentAtMs, Data(status.body), nowMs])
         }
         return step.result.ack
