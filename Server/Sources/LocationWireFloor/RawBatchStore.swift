@@ -24,9 +24,6 @@ public final class RawBatchStore: Sendable {
     /// The most bodies in one transaction, as ``SQLiteStorage``'s group commit.
     static let maxGroupSize = 256
 
-    /// How often the checkpointer runs, as ``SQLiteStorage``'s.
-    static let checkpointInterval = Duration.milliseconds(100)
-
     /// One `insert` waiting for its commit.
     struct Waiting: Sendable {
         var body: Data
@@ -46,36 +43,16 @@ public final class RawBatchStore: Sendable {
 
     /// Opens (creating when absent) the database file at `path` with `serve`'s PRAGMAs for `durability`.
     public init(path: String, durability: SQLiteStorage.Durability = .full) throws {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            // The three PRAGMAs of SQLiteStorage.init, for the same cost per commit (WAL comes with the pool).
-            try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
-            try db.execute(sql: "PRAGMA secure_delete = ON")
-        }
-        configuration.busyMode = .timeout(5)
-        let pool = try DatabasePool(path: path, configuration: configuration)
+        let pool = try DatabasePool(path: path, configuration: SQLiteStorage.configuration(durability: durability))
         database = pool
         try pool.write { db in try db.execute(sql: Self.schema) }
-        Self.startCheckpointing(path: path, writer: pool)
+        SQLiteStorage.startCheckpointing(path: path, writer: pool)
     }
 
     /// A private in-memory database, for tests; it vanishes with the store.
     public init() throws {
         database = try DatabaseQueue()
         try database.write { db in try db.execute(sql: Self.schema) }
-    }
-
-    /// Checkpoints the WAL from a connection of its own while the store lives, as `SQLiteStorage` does (why: the
-    /// automatic checkpoint would run inside a commit).
-    static func startCheckpointing(path: String, writer: DatabasePool) {
-        guard let checkpointer = try? DatabaseQueue(path: path) else { return }
-        Task.detached { [weak writer] in
-            while writer != nil {
-                try? await Task.sleep(for: checkpointInterval)
-                _ = try? await checkpointer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
-            }
-        }
     }
 
     /// Stores `body` as one row; returns once the transaction holding it has committed.

@@ -29,6 +29,20 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
 
     /// Opens (creating when absent) the database file at `path` and brings its schema up to date.
     public init(path: String, durability: Durability = .full) throws {
+        let configuration = Self.configuration(durability: durability)
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        database = pool
+        try Self.migrator.migrate(database)
+        // What a migration removed (v2: tokens in clear) leaves the database file now, not at the next
+        // checkpoint: the pages it zeroed are still only in the WAL. Best effort: another process's readers
+        // (a second serve on the file) make it busy, and then the checkpointer's passes do it.
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        Self.startCheckpointing(path: path, writer: pool)
+    }
+
+    /// The connections' settings for `durability`; public so that the floor server (LocationWireFloor) pays the
+    /// same cost per commit.
+    public static func configuration(durability: Durability) -> Configuration {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
@@ -41,14 +55,7 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
         }
         // A writer waits for another process's lock (a second `serve` on the same file) instead of failing.
         configuration.busyMode = .timeout(5)
-        let pool = try DatabasePool(path: path, configuration: configuration)
-        database = pool
-        try Self.migrator.migrate(database)
-        // What a migration removed (v2: tokens in clear) leaves the database file now, not at the next
-        // checkpoint: the pages it zeroed are still only in the WAL. Best effort: another process's readers
-        // (a second serve on the file) make it busy, and then the checkpointer's passes do it.
-        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
-        Self.startCheckpointing(path: path, writer: pool)
+        return configuration
     }
 
     /// How often the checkpointer copies the WAL back into the database file.
@@ -60,7 +67,7 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
     /// several hundred waits while megabytes are written back and the database file synced: the tail of the
     /// batch latency. A passive checkpoint takes no write lock, so here it runs beside the writer instead. It
     /// stops when the store is gone (it holds the pool weakly).
-    static func startCheckpointing(path: String, writer: DatabasePool) {
+    public static func startCheckpointing(path: String, writer: DatabasePool) {
         guard let checkpointer = try? DatabaseQueue(path: path) else { return }
         Task.detached { [weak writer] in
             while writer != nil {
