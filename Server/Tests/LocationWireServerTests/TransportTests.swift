@@ -102,29 +102,46 @@ import Testing
         #expect(try await store.storedFixCount(deviceId: Fixture.deviceId, installId: 7) == 1)
     }
 
-    /// `--max-bodies`: past the bodies being read at once, a request waits for a slot, unread, and gets 503 with
-    /// `Retry-After` when none frees in time, storing nothing; once a slot frees, requests are read again. So
-    /// bodies hold at most N × 2 × the body limit however many clients trickle.
-    @Test func bodiesPastTheCapAreRefusedUnread() async throws {
+    /// A live server with one body slot (`--max-bodies 1`) and `bodyPermitWait`, a raw connection holding the slot
+    /// (half a body, then nothing), and an HTTP client; `body` runs with them. Returns how many fixes were stored.
+    static func withTheOnlySlotHeld(
+        bodyPermitWait: Duration,
+        _ body: @Sendable (_ token: String, _ trickle: RawConnection, _ http: BindingClient) async throws -> Void
+    ) async throws -> Int {
         let store = try SQLiteStorage()
         let token = try await store.issueToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
         var configuration = ServerConfiguration(
             bodyTimeout: .seconds(10), maxConcurrentBodies: 1, nowMs: { Fixture.nowMs })
-        configuration.bodyPermitWait = .milliseconds(300)
-        let body = Fixture.batch(1...5).serializedBytes()
+        configuration.bodyPermitWait = bodyPermitWait
+        let held = Fixture.batch(1...5).serializedBytes()
         let head =
             "POST \(Binding.batchesPath) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-            + "Content-Type: \(Binding.protobufMediaType)\r\nContent-Length: \(body.count)\r\n\r\n"
+            + "Content-Type: \(Binding.protobufMediaType)\r\nContent-Length: \(held.count)\r\n\r\n"
         try await Application(
             router: makeServerRouter(storage: store, authenticator: store, configuration: configuration),
             server: locationWireHTTP1()
         ).test(.live) { client in
             let port = try #require(client.port)
-            // One client holds the only slot: half its body, then nothing.
             let trickle = try RawConnection(port: port)
-            try trickle.send(Array(head.utf8) + body.prefix(body.count / 2))
+            try trickle.send(Array(head.utf8) + held.prefix(held.count / 2))
             try await Task.sleep(for: .milliseconds(200))
             let http = BindingClient(baseURL: "http://127.0.0.1:\(port)")
+            do {
+                try await body(token, trickle, http)
+            } catch {
+                try? await http.shutdown()
+                throw error
+            }
+            try await http.shutdown()
+        }
+        return try await store.storedFixCount(deviceId: Fixture.deviceId, installId: 7)
+    }
+
+    /// `--max-bodies`: past the bodies being read at once, a request waits for a slot, unread, and gets 503 with
+    /// `Retry-After` when none frees in time, storing nothing; once a slot frees, requests are read again. So
+    /// bodies hold at most N × 2 × the body limit however many clients trickle.
+    @Test func bodiesPastTheCapAreRefusedUnread() async throws {
+        let stored = try await Self.withTheOnlySlotHeld(bodyPermitWait: .milliseconds(300)) { token, trickle, http in
             let refused = try await http.exchange(
                 method: "POST", path: Binding.batchesPath, token: token,
                 contentType: BodyFormat.binary.contentType(for: LocationBatch.self),
@@ -136,47 +153,28 @@ import Testing
             trickle.close()
             try await Task.sleep(for: .milliseconds(300))
             let next = try await http.upload(Fixture.batch(6...6, batchId: 3), token: token)
-            try await http.shutdown()
             guard case .acknowledged = next else {
                 Issue.record("not read after the slot freed: \(next)")
                 return
             }
         }
-        #expect(try await store.storedFixCount(deviceId: Fixture.deviceId, installId: 7) == 1)
+        #expect(stored == 1)
     }
 
     /// A request that finds every slot taken waits for one, and is read and stored when it frees within the wait
     /// (a 503 at once turned a busy moment of ordinary load into errors).
     @Test func aBodyWaitsForASlotThatFrees() async throws {
-        let store = try SQLiteStorage()
-        let token = try await store.issueToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
-        var configuration = ServerConfiguration(
-            bodyTimeout: .seconds(10), maxConcurrentBodies: 1, nowMs: { Fixture.nowMs })
-        configuration.bodyPermitWait = .seconds(10)
-        let body = Fixture.batch(1...5).serializedBytes()
-        let head =
-            "POST \(Binding.batchesPath) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-            + "Content-Type: \(Binding.protobufMediaType)\r\nContent-Length: \(body.count)\r\n\r\n"
-        try await Application(
-            router: makeServerRouter(storage: store, authenticator: store, configuration: configuration),
-            server: locationWireHTTP1()
-        ).test(.live) { client in
-            let port = try #require(client.port)
-            let trickle = try RawConnection(port: port)
-            try trickle.send(Array(head.utf8) + body.prefix(body.count / 2))
-            try await Task.sleep(for: .milliseconds(200))
-            let http = BindingClient(baseURL: "http://127.0.0.1:\(port)")
+        let stored = try await Self.withTheOnlySlotHeld(bodyPermitWait: .seconds(10)) { token, trickle, http in
             let waiting = Task { try await http.upload(Fixture.batch(6...6, batchId: 2), token: token) }
             try await Task.sleep(for: .milliseconds(300))
             trickle.close()
             let answer = try await waiting.value
-            try await http.shutdown()
             guard case .acknowledged = answer else {
                 Issue.record("the waiting body was not read once the slot freed: \(answer)")
                 return
             }
         }
-        #expect(try await store.storedFixCount(deviceId: Fixture.deviceId, installId: 7) == 1)
+        #expect(stored == 1)
     }
 }
 
