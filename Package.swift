@@ -19,7 +19,7 @@ import PackageDescription
 //   LocationWireSimulation       the session fault simulator over simulated traces           (on Session, Files)
 //   LocationWireInterchange      import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks
 //                                (Formats/), track statistics (Statistics/); Foundation, FoundationXML,
-//                                SwiftCSV, zlib                                                    (on Files)
+//                                CSV.swift, zlib                                                   (on Files)
 //   LocationWireDevice           the reference device: the engines composed around a SQLite store and the HTTP
 //                                binding; Foundation, FoundationNetworking, the system's SQLite  (on Behavior, Session)
 //   LocationWireConformance      testee protocol, built-in testee, vector file format, runner, matrix, the
@@ -56,7 +56,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Only the `generate-documentation` plugin (scripts/build-docs.sh); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        .package(url: "https://github.com/swiftcsv/SwiftCSV", exact: "0.10.0"),
+        // CSV tokenizing (RFC 4180 quoting) from a stream, for `locwire import`.
+        .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
     ],
     targets: [
         .target(name: "LocationWire", swiftSettings: strictSettings),
@@ -92,7 +93,7 @@ let package = Package(
             name: "LocationWireInterchange",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireBehavior",
-                "LocationWireTools", "LocationWireFiles", "CZlib", .product(name: "SwiftCSV", package: "SwiftCSV"),
+                "LocationWireTools", "LocationWireFiles", "CZlib", .product(name: "CSV", package: "CSV.swift"),
             ],
             swiftSettings: strictSettings
         ),
@@ -176,7 +177,10 @@ let package = Package(
             ]),
         tests(
             "LocationWireInterchangeTests",
-            on: ["LocationWire", "LocationWireValidation", "LocationWireTools", "LocationWireInterchange"]),
+            on: [
+                "LocationWire", "LocationWireValidation", "LocationWireTools", "LocationWireFiles",
+                "LocationWireInterchange",
+            ]),
         tests(
             "LocationWireRenderTests",
             on: [

@@ -40,7 +40,7 @@ struct BatchInputOptions: ParsableArguments {
             // The likeliest mistake: a track in another format, which import turns into a batch.
             throw InputRejected(
                 message: rejection.message + "\n(a GPX, GeoJSON, OwnTracks, Overland or CSV track is read by "
-                    + "`locwire import --from FORMAT FILE --device-id ID` first)")
+                    + "`locwire import FILE --device-id ID` first)")
         }
     }
 }

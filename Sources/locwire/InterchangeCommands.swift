@@ -4,41 +4,72 @@ import LocationWire
 import LocationWireInterchange
 import LocationWireJSON
 
-extension ImportFormat: ExpressibleByArgument {}
 extension ExportFormat: ExpressibleByArgument {}
+
+/// `--from`: a format, or `auto` to detect it from the content.
+enum ImportFromOption: String, ExpressibleByArgument, CaseIterable {
+    case auto, gpx, geojson, owntracks, overland, csv
+
+    var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
+}
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Turn a GPX, GeoJSON, OwnTracks, Overland or CSV track into a valid LocationBatch.",
         discussion: """
+            The format is detected from the content (--from auto): GPX by its <gpx> root, Overland by its \
+            "locations" features, OwnTracks by "_type" or the Recorder's .rec lines and API envelope, GeoJSON \
+            by its "type", CSV by a first line of delimited names. A file that does not read as the format \
+            says which format it was read as, where it failed, and which format the content looks like.
+
             Units are converted to those of proto/locationwire/v1/location_fix.proto and rounded to the nearest \
-            integer (OwnTracks vel 36 km/h is speed_cm_s 1000; acc 12.5 m is horizontal_accuracy_cm 1250). A \
-            point without a time or a position, or with either out of range, is skipped and counted; any other \
-            value out of range (iOS writes -1 for "invalid") is left out of its fix and counted. Nothing is \
-            invented: what the file does not say stays unset.
+            integer (OwnTracks vel 36 km/h is speed_cm_s 1000; acc 12.5 m is horizontal_accuracy_cm 1250). \
+            Nothing is invented: what the file does not say stays unset.
+
+            Lenient by default, the same in every format: a point without a time or a position, with either \
+            out of range, or with a value that cannot be read at all (lat="abc", a latitude of 95, a time that \
+            is not a time) is skipped, counted with its reason and where it was, and the import goes on; \
+            --strict refuses the file at the first such point instead. Any other value out of range or not a \
+            number (iOS writes -1 for "invalid") is left out of its fix and counted. A time without a zone is \
+            read in --timezone (UTC by default) and counted. Records that are not recorded points (an \
+            OwnTracks card or lwt, a GeoJSON polygon, GPX route points and waypoints) are counted, not imported.
 
             Sequences are 1 ... n in time order. A point earlier than the one before it is sorted into place; \
-            points with equal times keep their file order. The batch has no boot id and no monotonic times (no \
-            format here has them), datum WGS84, sent_at_ms the latest fix's time, install_id from --install-id \
-            or a hash of the device id, batch_id a hash of the device id, fix count and first and last time, so \
-            the same file gives the same bytes. The batch is validated before it is written.
+            points with equal times keep their file order. The batch has datum WGS84, sent_at_ms the latest \
+            fix's time, install_id from --install-id or a hash of the device id, batch_id a hash of the device \
+            id, fix count and first and last time, so the same file gives the same bytes; no boot id and no \
+            monotonic times (no format here has them) unless --elapsed-from-time gives it the convention \
+            `simulate` applies to GPX: boot_id 1 and elapsed_realtime_ms 3,600,000 at the first fix plus the \
+            time since it, so that `simulate record` can replay it. The batch is validated before it is written.
 
-            CSV: a header row with time (ISO 8601 or Unix seconds), latitude, longitude (degrees) and any of \
-            accuracy_m, altitude_m, vertical_accuracy_m, speed_m_s, speed_accuracy_m_s, course_deg, \
-            course_accuracy_deg, battery_percent, pressure_hpa, motion_confidence_pct, floor, age_ms, \
-            ellipsoidal_height_m, is_mock, battery_state, motion_activity, reason, source.
-            OwnTracks: a JSON array, JSON lines or a Recorder .rec file. Overland: {"locations": [...]}.
+            CSV: comma, semicolon, tab or | (the header line's commonest; a decimal comma is read with the \
+            others). Header names in any case and spelling: time, timestamp, datetime, utc, unix time, \
+            timestamp_ms, or date and time columns; lat, latitude, latitudeE7; lon, lng, long, longitude, \
+            longitudeE7; N/S and E/W; altitude, elevation, ele, height; accuracy, acc, hdop; speed, vel \
+            (m/s, or a unit in the header: km/h, mph, knots); course, bearing, heading; battery, \
+            battery_level; and the export's names (accuracy_m, altitude_m, vertical_accuracy_m, speed_m_s, \
+            speed_accuracy_m_s, course_deg, course_accuracy_deg, battery_percent, pressure_hpa, \
+            motion_confidence_pct, floor, age_ms, ellipsoidal_height_m, is_mock, battery_state, \
+            motion_activity, reason, source). Other columns are listed as not used. Times are ISO 8601 or Unix \
+            seconds or milliseconds (told apart by magnitude, and said so); coordinates decimal degrees, with \
+            N/S/E/W before or after, or E7 integers.
+            OwnTracks: a JSON array, JSON lines, a Recorder .rec file or the Recorder API's {"count", "data"}. \
+            Overland: {"locations": [...]}. GeoJSON: Point features with a time property (time, timestamp, \
+            datetime, when, recorded_at or date), LineString and MultiLineString features with per-coordinate \
+            times (coordinateProperties.times, coordTimes or times).
 
-            A summary goes to standard error: points read, imported, skipped by reason, values left out, and \
-            values rounded with the largest rounding error in the field's unit.
-            Exit status: 0 written; 1 the file is not the format (the message names the line or element), or \
-            no point could be imported; 2 a file cannot be read or written.
+            A summary goes to standard error: points read, imported, skipped by reason with a stable code and \
+            the first places, values left out, what was assumed, values rounded with the largest rounding error \
+            in the field's unit; --summary-json writes the same as JSON.
+            Exit status: 0 written; 1 the file is not the format (the message names the line or element), \
+            --strict found a point it cannot import, or no point could be imported; 2 a file cannot be read or \
+            written, or an option is wrong.
             """
     )
 
-    @Option(help: "The input format.")
-    var from: ImportFormat
+    @Option(help: "The input format, or auto to detect it from the content.")
+    var from: ImportFromOption = .auto
 
     @Argument(help: ArgumentHelp("The track file; standard input when absent or '-'.", valueName: "file"))
     var file: String?
@@ -48,6 +79,18 @@ struct ImportCommand: ParsableCommand {
 
     @Option(help: "The batch's install_id (decimal, not 0); a hash of the device id when absent.")
     var installId: UInt64?
+
+    @Flag(help: "Refuse the file at the first point that cannot be imported, instead of skipping and counting it.")
+    var strict = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The time zone of times written without one (an IANA name such as Europe/Zagreb, or UTC).",
+            valueName: "zone"))
+    var timezone = "UTC"
+
+    @Flag(help: "Give the batch monotonic times derived from the fixes' times (boot_id 1), as simulate does for GPX.")
+    var elapsedFromTime = false
 
     @Option(help: "Output format of the LocationBatch.")
     var to: WireFormatOption = .binpb
@@ -63,15 +106,32 @@ struct ImportCommand: ParsableCommand {
         if deviceId.isEmpty || deviceId.utf8.count > 128 {
             throw ValidationError("--device-id needs 1 to 128 bytes of UTF-8, not \(deviceId.utf8.count)")
         }
+        if TimeZone(identifier: timezone) == nil {
+            throw ValidationError(
+                "--timezone \(timezone) is not a time zone (an IANA name such as Europe/Zagreb, or UTC)")
+        }
     }
 
     func run() throws {
         let data = Data(try readFileOrStandardInput(file))
         let name = file ?? "standard input"
+        let format: ImportFormat
+        if let chosen = from.format {
+            format = chosen
+        } else if let detected = FormatDetection.detect(data) {
+            format = detected.format
+            printToStandardError("locwire import: \(name): read as \(format.displayName) (\(detected.evidence))")
+        } else {
+            throw InputRejected(
+                message: "\(name): not a format import reads (GPX, GeoJSON, OwnTracks, Overland or CSV); "
+                    + "name one with --from when it is one")
+        }
+        let options = ImportOptions(
+            strict: strict, timeZone: TimeZone(identifier: timezone)!, elapsedFromTime: elapsedFromTime)
         let batch: LocationBatch
         let summary: ImportSummary
         do {
-            (batch, summary) = try from.importBatch(data, deviceId: deviceId, installId: installId)
+            (batch, summary) = try format.importBatch(data, deviceId: deviceId, installId: installId, options: options)
         } catch {
             throw InputRejected(message: "\(name): \(error)")
         }
@@ -89,14 +149,14 @@ struct ImportCommand: ParsableCommand {
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write the fixes of a LocationBatch as GeoJSON, GPX, OwnTracks or Overland.",
+        abstract: "Write the fixes of a LocationBatch as GeoJSON, GPX, OwnTracks, Overland or CSV.",
         discussion: """
             Every fix is written: the backlog (rows or compact) and then the live fix. Each format keeps what it \
             can hold: GPX time, position, altitude, hdop (accuracy / 5 m) and speed and course (Garmin \
             TrackPointExtension v2); OwnTracks whole seconds and whole metres, km/h and degrees, pressure, battery, battery \
             status and trigger; Overland every accuracy, speed, course and battery value exactly and the \
-            motion; GeoJSON every field exactly but sequence, elapsed_realtime_ms and boot_id (the names are \
-            those of import's CSV columns).
+            motion; GeoJSON and CSV every field exactly but sequence, elapsed_realtime_ms and boot_id (CSV \
+            writes import's own column names, only those some fix has a value for, and reads back exactly).
             Exit status: 0 written; 1 the input is not a LocationBatch; 2 a file cannot be read or written.
             """
     )

@@ -15,7 +15,7 @@ struct StatsCommand: ParsableCommand {
             percentiles. Sizes are of the whole batch with its backlog as rows and as canonical compact fixes, \
             and gzipped (zlib, level 6); per-fix figures divide by every fix.
 
-            To measure a GPX, OwnTracks or Overland file, import it first: locwire import --from gpx track.gpx \
+            To measure a GPX, OwnTracks, Overland or CSV file, import it first: locwire import track.gpx \
             --device-id d1 | locwire stats
             """
     )

@@ -42,7 +42,9 @@ import Testing
         let object =
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as? [String: Any]
         #expect(object?["imported"] as? Int == 7)
-        #expect((object?["skipped"] as? [String: Int])?["no time"] == 1)
+        let noTime = (object?["skipped"] as? [String: Any])?["no time"] as? [String: Any]
+        #expect(noTime?["count"] as? Int == 1 && noTime?["code"] as? String == "no-time")
+        #expect(noTime?["first"] as? [String] == ["[8]"])
         #expect(FileManager.default.fileExists(atPath: output))
     }
 

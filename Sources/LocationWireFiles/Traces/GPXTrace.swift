@@ -22,13 +22,20 @@ public struct GPXTrace: Sendable {
     /// Every `trkpt` and `rtept` in document order, as written.
     public var points: [Point] = []
 
-    /// One track or route point as the file writes it: degrees, metres, m/s, UTC milliseconds.
+    /// One track, route or waypoint as the file writes it: degrees, metres, m/s, UTC milliseconds.
     public struct Point: Sendable, Equatable {
         /// The line of the point's start tag.
         public var line: Int
-        public var latitude: Double
-        public var longitude: Double
-        /// `<time>`, read to UTC milliseconds; nil when the point has none.
+        public var kind: Kind
+        /// The point's `trk` (or `rte`) and `trkseg`, counted from 0 in document order; 0 for a waypoint.
+        public var track = 0
+        public var segment = 0
+        /// `lat` and `lon`; nil when absent or not a number in range (``problem`` says which).
+        public var latitude: Double?
+        public var longitude: Double?
+        /// `<time>` as written, and read to UTC milliseconds (a time without a zone read as UTC); nil when the
+        /// point has none, or when it is not a time (``problem`` says so).
+        public var timeText: String?
         public var timeMs: Int64?
         /// `<ele>`, metres.
         public var elevationM: Double?
@@ -38,6 +45,23 @@ public struct GPXTrace: Sendable {
         public var speedMS: Double?
         /// `<course>` or an extension's `course`, degrees clockwise from true north.
         public var courseDeg: Double?
+        /// The first thing about the point that cannot be read ("lat \"abc\" is not a number"), with the
+        /// element it is in; nil when every value reads.
+        public var problem: Problem?
+
+        /// `trkpt`, `rtept` or `wpt`.
+        public enum Kind: String, Sendable {
+            case track = "trkpt"
+            case route = "rtept"
+            case waypoint = "wpt"
+        }
+
+        /// A value that cannot be read: the element or attribute, and what is wrong.
+        public struct Problem: Sendable, Equatable {
+            /// `lat`, `lon`, `time`, `ele`, `hdop`, `speed`, `course`.
+            public var field: String
+            public var message: String
+        }
     }
 
     /// How the reader fills what GPX lacks.
@@ -55,32 +79,67 @@ public struct GPXTrace: Sendable {
         public var description: String { "line \(line): \(message)" }
     }
 
-    /// Reads GPX bytes. Throws ``ReadError`` for XML that does not parse and for a point without a valid
-    /// `lat`/`lon`, with a `<time>` that is not ISO 8601, or with an `<ele>`, `<hdop>`, speed or course that is
-    /// not a finite number.
+    /// Reads GPX bytes. Throws ``ReadError`` for XML that does not parse and for a track or route point without
+    /// a valid `lat`/`lon`, with a `<time>` that is not ISO 8601, or with an `<ele>`, `<hdop>`, speed or course
+    /// that is not a finite number. Waypoints are not part of the trace.
     public init(data: Data, options: Options = Options()) throws {
+        let reader = try Self.parse(data, options: options)
+        if let bad = reader.points.first(where: { $0.problem != nil && $0.kind != .waypoint }),
+            let problem = bad.problem
+        {
+            throw ReadError(line: bad.line, message: "<\(bad.kind.rawValue)> \(problem.message)")
+        }
+        fixes = reader.fixes
+        untimedPoints = reader.untimedPoints
+        points = reader.points.filter { $0.kind != .waypoint }
+    }
+
+    /// Every `trkpt`, `rtept` and `wpt` of GPX bytes in document order, each with its ``Point/problem`` when a
+    /// value of it cannot be read. Throws ``ReadError`` only for XML that does not parse or is not GPX.
+    public static func points(_ data: Data) throws -> [Point] {
+        try parse(data, options: Options()).points
+    }
+
+    private static func parse(_ data: Data, options: Options) throws -> Reader {
         let reader = Reader(options: options)
-        let parser = XMLParser(data: data)
+        // White space before the XML declaration is not well-formed, but common (a file saved with a blank first
+        // line); libxml2 then reports an error at the end of the file, which points the wrong way.
+        let start = data.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? data.endIndex
+        let skippedLines = data[data.startIndex..<start].count { $0 == 0x0A }
+        reader.lineOffset = skippedLines
+        let parser = XMLParser(data: start == data.startIndex ? data : Data(data[start...]))
         parser.delegate = reader
         parser.shouldResolveExternalEntities = false
         let parsed = parser.parse()
         if let error = reader.error { throw error }
         guard parsed else {
             throw ReadError(
-                line: parser.lineNumber,
-                message: "not well-formed XML: \(parser.parserError.map { "\($0.localizedDescription)" } ?? "?")")
+                line: parser.lineNumber + skippedLines,
+                message: "not well-formed XML: \(parser.parserError.map(Self.describe) ?? "?")")
         }
         guard reader.sawGPX else { throw ReadError(line: 1, message: "no <gpx> element: not a GPX file") }
         // Some XMLParser builds (libxml2 recovering) report success for a document that just stops, or that breaks
         // off at a malformed tag; neither may pass as a short track.
         guard reader.closedGPX else {
             throw ReadError(
-                line: parser.lineNumber,
+                line: parser.lineNumber + skippedLines,
                 message: "the XML breaks off before </gpx>: the file is truncated, or not well-formed from here")
         }
-        fixes = reader.fixes
-        untimedPoints = reader.untimedPoints
-        points = reader.points
+        return reader
+    }
+
+    /// libxml2's error in words: its message when Foundation passes it on, else the error's own description
+    /// ("NSXMLParserErrorDomain error 4" says nothing to a user; 4 is an empty document, 5 one that ends early).
+    static func describe(_ error: any Error) -> String {
+        let code = (error as NSError).code
+        let known: [Int: String] = [
+            4: "the document is empty", 5: "the document ends too early", 9: "a character XML does not allow",
+            23: "an element is not closed", 26: "an entity is not defined", 41: "an attribute is not well-formed",
+            42: "an attribute appears twice",
+            64: "the XML declaration is not at the start of the file",
+            73: "a closing tag is missing its >", 76: "a closing tag does not match its opening tag",
+        ]
+        return known[code].map { "\($0) (libxml2 error \(code))" } ?? "libxml2 error \(code)"
     }
 
     /// A SAX reader: GPX files of real tracks run to tens of megabytes, and a tree of them is not needed.
@@ -92,10 +151,15 @@ public struct GPXTrace: Sendable {
         var error: ReadError?
         var sawGPX = false
         var closedGPX = false
+        /// Lines before the part given to the parser.
+        var lineOffset = 0
         private var point: Point?
         private var text = ""
         private var firstTimeMs: Int64?
         private let times = ISO8601Time()
+        /// The current `trk` or `rte` and `trkseg`, counted from 0; -1 before the first.
+        private var track = -1
+        private var segment = -1
 
         init(options: Options) {
             self.options = options
@@ -106,15 +170,44 @@ public struct GPXTrace: Sendable {
             attributes: [String: String] = [:]
         ) {
             text = ""
-            if name == "gpx" { sawGPX = true }
-            guard name == "trkpt" || name == "rtept" else { return }
-            guard let latitude = attributes["lat"].flatMap(Self.degrees), abs(latitude) <= 90,
-                let longitude = attributes["lon"].flatMap(Self.degrees), abs(longitude) <= 180
-            else {
-                fail(parser, "<\(name)> needs lat in -90...90 and lon in -180...180 (degrees)")
-                return
+            switch name {
+            case "gpx": sawGPX = true
+            case "trk", "rte":
+                track += 1
+                segment = name == "rte" ? 0 : -1
+            case "trkseg": segment += 1
+            default: break
             }
-            point = Point(line: parser.lineNumber, latitude: latitude, longitude: longitude)
+            guard let kind = Point.Kind(rawValue: name) else { return }
+            var started = Point(line: parser.lineNumber + lineOffset, kind: kind)
+            if kind != .waypoint {
+                started.track = max(track, 0)
+                started.segment = max(segment, 0)
+            }
+            started.latitude = coordinate(attributes["lat"], "lat", limit: 90, &started)
+            started.longitude = coordinate(attributes["lon"], "lon", limit: 180, &started)
+            point = started
+        }
+
+        /// A `lat` or `lon` attribute in degrees, or nil (and the point's problem) when absent or not in range.
+        private func coordinate(_ text: String?, _ name: String, limit: Double, _ point: inout Point) -> Double? {
+            guard let text else {
+                record(&point, name, "\(name) is missing")
+                return nil
+            }
+            guard let degrees = Double(text.trimmingCharacters(in: .whitespaces)), degrees.isFinite,
+                abs(degrees) <= limit
+            else {
+                record(
+                    &point, name,
+                    "\(name) \"\(text.prefix(40))\" is not a number in -\(Int(limit))...\(Int(limit)) (degrees)")
+                return nil
+            }
+            return degrees
+        }
+
+        private func record(_ point: inout Point, _ field: String, _ message: String) {
+            if point.problem == nil { point.problem = Point.Problem(field: field, message: message) }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -126,39 +219,45 @@ public struct GPXTrace: Sendable {
         ) {
             defer { text = "" }
             if name == "gpx" { closedGPX = true }
-            guard point != nil else { return }
+            guard var current = point else { return }
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
             // Extensions name their elements with a prefix (gpxtpx:speed); the local name is what counts.
             let localName = name.split(separator: ":").last.map(String.init) ?? name
             switch localName {
             case "time":
-                guard let timeMs = times.milliseconds(value) else {
-                    fail(parser, "<\(name)>\(value)</\(name)> is not an ISO 8601 time")
-                    return
+                current.timeText = value
+                current.timeMs = times.milliseconds(value)
+                if current.timeMs == nil {
+                    record(&current, "time", "<\(name)>\(value.prefix(40))</\(name)> is not an ISO 8601 time")
                 }
-                point?.timeMs = timeMs
-            case "ele": point?.elevationM = number(parser, name, value)
-            case "hdop": point?.hdop = number(parser, name, value)
-            case "speed": point?.speedMS = number(parser, name, value)
-            case "course": point?.courseDeg = number(parser, name, value)
-            case "trkpt", "rtept":
-                if let point { finish(point) }
+            case "ele": current.elevationM = number(&current, name, value)
+            case "hdop": current.hdop = number(&current, name, value)
+            case "speed": current.speedMS = number(&current, name, value)
+            case "course": current.courseDeg = number(&current, name, value)
+            case "trkpt", "rtept", "wpt":
+                finish(current)
                 point = nil
+                return
             default:
-                break
+                return
             }
+            point = current
         }
 
-        /// The trace's fix for a finished point, as described on ``GPXTrace``.
+        /// Keeps a finished point, and makes the trace's fix of a readable, timed track or route point, as
+        /// described on ``GPXTrace``.
         private func finish(_ point: Point) {
             points.append(point)
+            guard point.kind != .waypoint, point.problem == nil, let latitude = point.latitude,
+                let longitude = point.longitude
+            else { return }
             guard let timeMs = point.timeMs else {
                 untimedPoints += 1
                 return
             }
             var fix = LocationFix()
-            fix.latitudeE7 = Int32((point.latitude * 1e7).rounded())
-            fix.longitudeE7 = Int32((point.longitude * 1e7).rounded())
+            fix.latitudeE7 = Int32((latitude * 1e7).rounded())
+            fix.longitudeE7 = Int32((longitude * 1e7).rounded())
             fix.horizontalAccuracyCm = options.horizontalAccuracyCm
             fix.bootId = options.bootId
             fix.source = .gnss
@@ -180,24 +279,14 @@ public struct GPXTrace: Sendable {
             fixes.append(fix)
         }
 
-        /// A finite number, or a failure naming the element.
-        private func number(_ parser: XMLParser, _ name: String, _ text: String) -> Double? {
+        /// A finite number, or nil and the point's problem naming the element.
+        private func number(_ point: inout Point, _ name: String, _ text: String) -> Double? {
             guard let value = Double(text), value.isFinite else {
-                fail(parser, "<\(name)>\(text.prefix(40))</\(name)> is not a finite number")
+                let field = name.split(separator: ":").last.map(String.init) ?? name
+                record(&point, field, "<\(name)>\(text.prefix(40))</\(name)> is not a finite number")
                 return nil
             }
             return value
-        }
-
-        private func fail(_ parser: XMLParser, _ message: String) {
-            error = ReadError(line: parser.lineNumber, message: message)
-            parser.abortParsing()
-        }
-
-        /// Decimal degrees; nil when not a finite number.
-        static func degrees(_ text: String) -> Double? {
-            guard let degrees = Double(text.trimmingCharacters(in: .whitespaces)), degrees.isFinite else { return nil }
-            return degrees
         }
     }
 }

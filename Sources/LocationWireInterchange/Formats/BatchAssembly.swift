@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireFiles
 import LocationWireValidation
 
 /// Builds the LocationBatch an import writes, and reads the fixes an export writes.
@@ -10,12 +11,15 @@ import LocationWireValidation
 /// - `batch_id`: an FNV-1a hash of the device id, the number of fixes and the first and last time (never 0).
 /// - `sent_at_ms`: the time of the latest fix, as if the batch were sent right after it was recorded.
 /// - `boot_id` 0 (unknown) and no `elapsed_realtime_ms`: no format here has a monotonic clock, and one is not
-///   invented. `datum` WGS84: GPX, GeoJSON (RFC 7946), OwnTracks and Overland all use it.
+///   invented, unless asked for (`elapsedFromTime`): then the convention `simulate` applies to a GPX track,
+///   ``GPXTrace/Options``: `boot_id` 1, and `elapsed_realtime_ms` 3,600,000 at the first fix plus the time since
+///   it, so the behaviour commands can replay the batch. `datum` WGS84: GPX, GeoJSON (RFC 7946), OwnTracks,
+///   Overland and the CSV columns all use it.
 /// - Sequences 1 ... n in time order, `fix_sequence_floor` 1, `protocol_revision` 1. Fixes with equal times keep
 ///   their file order; a fix earlier than the one before it in the file is sorted to its place in time.
 public enum BatchAssembly {
     public static func batch(
-        _ fixes: [LocationFix], deviceId: String, installId: UInt64? = nil
+        _ fixes: [LocationFix], deviceId: String, installId: UInt64? = nil, elapsedFromTime: Bool = false
     ) throws(InterchangeError) -> (LocationBatch, outOfOrder: Int, sameTime: Int) {
         guard !fixes.isEmpty else { throw InterchangeError("", "no point could be imported (see the summary)") }
         guard !deviceId.isEmpty, deviceId.utf8.count <= 128 else {
@@ -32,6 +36,14 @@ public enum BatchAssembly {
             if index > 0, sorted[index].timeMs == sorted[index - 1].timeMs { sameTime += 1 }
         }
         var batch = LocationBatch()
+        if elapsedFromTime {
+            let convention = GPXTrace.Options()
+            let first = sorted[0].timeMs
+            batch.bootId = convention.bootId
+            for index in sorted.indices {
+                sorted[index].elapsedRealtimeMs = convention.firstElapsedMs + UInt64(sorted[index].timeMs - first)
+            }
+        }
         batch.deviceId = deviceId
         batch.installId = installId ?? nonZero(fnv1a(Array(deviceId.utf8)))
         let last = sorted[sorted.count - 1].timeMs

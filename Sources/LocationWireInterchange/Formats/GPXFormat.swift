@@ -14,35 +14,50 @@ import LocationWireTools
 /// | `<course>`, `gpxtpx:course` | degrees | `course_cdeg` |
 ///
 /// GPX says nothing of accuracy without `<hdop>`, nor of battery, motion or why a point was recorded; those stay
-/// unset (never a default). Points without `<time>` are counted and skipped.
+/// unset (never a default). Track points without `<time>`, or with a value that cannot be read (`lat="abc"`, a
+/// latitude of 95, no `lat`, a `<time>` that is not a time), are counted and skipped; a `<time>` without a zone is
+/// read in the import's zone. Route points (`<rtept>`, a plan) and waypoints (`<wpt>`, places) are not recorded
+/// fixes: they are counted, not imported.
 /// Written: GPX 1.1, one `trk` of one `trkseg`; `hdop` = accuracy / 5 m, speed and course in Garmin's
 /// TrackPointExtension v2.
 public enum GPXFormat {
     /// GPX readers' usual user-equivalent range error: accuracy = hdop × 5 m (``GPXTrace`` reads it so too).
     static let hdopMetres = 5.0
 
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) -> [LocationFix] {
-        let trace: GPXTrace
+    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
+        let points: [GPXTrace.Point]
         do {
-            trace = try GPXTrace(data: data)
+            points = try GPXTrace.points(data)
         } catch let error as GPXTrace.ReadError {
             throw InterchangeError("line \(error.line)", error.message)
         } catch {
             throw InterchangeError("", "\(error)")
         }
-        var fixes: [LocationFix] = []
-        for gpxPoint in trace.points {
-            var point = TrackPoint(location: "line \(gpxPoint.line)")
-            point.timeMs = gpxPoint.timeMs.map(Double.init)
-            point.latitudeE7 = gpxPoint.latitude * 1e7
-            point.longitudeE7 = gpxPoint.longitude * 1e7
+        for gpxPoint in points {
+            let location = "line \(gpxPoint.line)"
+            switch gpxPoint.kind {
+            case .track: break
+            case .route:
+                converter.ignoreRecord("route point (<rtept>): a planned route, not a recorded fix", at: location)
+                continue
+            case .waypoint:
+                converter.ignoreRecord("waypoint (<wpt>): a marked place, not a recorded fix", at: location)
+                continue
+            }
+            if let problem = gpxPoint.problem {
+                try converter.skip(.unreadable(problem.field), at: location, detail: problem.message)
+                continue
+            }
+            var point = TrackPoint(location: location)
+            point.timeMs = gpxPoint.timeText.flatMap { converter.time($0, at: location) }.map(Double.init)
+            point.latitudeE7 = gpxPoint.latitude.map { $0 * 1e7 }
+            point.longitudeE7 = gpxPoint.longitude.map { $0 * 1e7 }
             point.altitudeCm = gpxPoint.elevationM.map { $0 * 100 }
             point.horizontalAccuracyCm = gpxPoint.hdop.map { $0 * hdopMetres * 100 }
             point.speedCmS = gpxPoint.speedMS.map { $0 * 100 }
             point.courseCdeg = gpxPoint.courseDeg.map { $0 * 100 }
-            if let fix = converter.convert(point) { fixes.append(fix) }
+            try converter.add(point)
         }
-        return fixes
     }
 
     public static func write(_ fixes: [LocationFix], name: String) -> Data {

@@ -4,17 +4,25 @@ import LocationWireFiles
 import LocationWireTools
 
 /// GeoJSON (RFC 7946): a FeatureCollection (or a single Feature) of
-/// - Point features, one fix each, with `properties.time` (ISO 8601) and any of the ``PointField`` names
-///   (`accuracy_m`, `speed_m_s`, `course_deg`, `battery_percent`, `reason`, ...);
-/// - LineString features whose `properties.coordinateProperties.times` (as togeojson writes from GPX) or
-///   `properties.times` give one ISO 8601 time per coordinate; a LineString without times gives untimed points,
-///   which are counted and skipped.
-///
-/// A position's third number is the altitude in metres (RFC 7946, section 3.1.1). Other geometries are counted
-/// as skipped records. Written: a FeatureCollection of Point features, altitude as the third coordinate, the
-/// time and the other values as ``PointField`` properties.
+/// - Point features, one fix each, with the time in the first of `properties.time`, `timestamp`, `datetime`,
+///   `when`, `recorded_at`, `date` that is present (ISO 8601 text, or a Unix time in seconds or milliseconds told
+///   apart by magnitude), and any of the ``PointField`` names (`accuracy_m`, `speed_m_s`, `course_deg`,
+///   `battery_percent`, `reason`, ...);
+/// - LineString features whose `properties.coordinateProperties.times` (as togeojson writes from GPX),
+///   `properties.coordTimes` (older togeojson) or `properties.times` give one time per coordinate;
+/// - MultiLineString features (how togeojson writes a track of several segments), whose times are one array per
+///   line in the same properties.
+/// A coordinate without a time is counted and skipped. A position's third number is the altitude in metres (RFC
+/// 7946, section 3.1.1); numbers written as strings ("15.97") are read as numbers. Other geometries are counted as
+/// records that are not points. Written: a FeatureCollection of Point features, altitude as the third coordinate,
+/// the time and the other values as ``PointField`` properties.
 public enum GeoJSONFormat {
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) -> [LocationFix] {
+    /// The properties a Point feature's time may be in, in the order they are looked for.
+    static let timeKeys = ["time", "timestamp", "datetime", "when", "recorded_at", "date"]
+    /// The properties a line's times may be in: a path of keys each.
+    static let lineTimeKeys = [["coordinateProperties", "times"], ["coordTimes"], ["times"]]
+
+    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
         let root = try JSONInput(try JSONInput.document(data, ""), "")
         let features: [JSONInput]
         switch try root.string("type") {
@@ -24,51 +32,87 @@ public enum GeoJSONFormat {
             }
             var collected: [JSONInput] = []
             for (index, element) in list.enumerated() {
-                collected.append(try JSONInput(element, "features[\(index)]"))
+                let location = "features[\(index)]"
+                guard let feature = try? JSONInput(element, location) else {
+                    converter.ignoreRecord("a feature that is not an object", at: location)
+                    continue
+                }
+                collected.append(feature)
             }
             features = collected
         case "Feature": features = [root]
         case let other:
             throw InterchangeError("type", "expected FeatureCollection or Feature, found \(other ?? "none")")
         }
-        let times = ISO8601Time()
-        var fixes: [LocationFix] = []
         for feature in features {
-            let properties = try feature.object("properties")
-            let geometry = try feature.object("geometry")
-            switch try geometry?.string("type") {
-            case "Point":
+            try read(feature, &converter)
+        }
+    }
+
+    private static func read(_ feature: JSONInput, _ converter: inout PointConverter) throws(InterchangeError) {
+        var geometryType: String?
+        var lines: [Any] = []
+        var properties: JSONInput?
+        var geometry: JSONInput?
+        try converter.record(at: feature.location) { converter throws(InterchangeError) in
+            properties = try feature.object("properties")
+            geometry = try feature.object("geometry")
+            geometryType = try geometry?.string("type")
+        }
+        switch geometryType {
+        case "Point":
+            try converter.record(at: feature.location) { converter throws(InterchangeError) in
                 var point = TrackPoint(location: feature.location)
                 if let coordinates = try pointCoordinates(feature) {
                     point.longitudeE7 = coordinates.longitude * 1e7
                     point.latitudeE7 = coordinates.latitude * 1e7
                     point.altitudeCm = coordinates.altitude.map { $0 * 100 }
                 }
-                if let properties { try apply(properties, to: &point, times) }
-                if let fix = converter.convert(point) { fixes.append(fix) }
-            case "LineString":
-                guard let geometry, let coordinates = try geometry.array("coordinates") else {
-                    throw InterchangeError(feature.path("geometry"), "a LineString needs coordinates")
-                }
-                var lineTimes = try properties?.object("coordinateProperties")?.array("times")
-                if lineTimes == nil { lineTimes = try properties?.array("times") }
-                for (index, position) in coordinates.enumerated() {
-                    let location = geometry.path("coordinates[\(index)]")
+                if let properties { try apply(properties, to: &point, &converter) }
+                try converter.add(point)
+            }
+            return
+        case "LineString", "MultiLineString":
+            guard let geometry, let coordinates = try? geometry.array("coordinates") else {
+                try converter.skip(
+                    .unreadable("coordinates"), at: feature.path("geometry"), detail: "a line needs coordinates")
+                return
+            }
+            lines = geometryType == "LineString" ? [coordinates] : coordinates
+        case let other:
+            converter.ignoreRecord(
+                "geometry \(other ?? "missing") is not a Point, LineString or MultiLineString", at: feature.location)
+            return
+        }
+        guard let geometry else { return }
+        let timesFound = lineTimeKeys.lazy.compactMap { keys in
+            keys.dropLast().reduce(properties) { object, key in try? object?.object(key) }.flatMap {
+                try? $0.array(keys[keys.count - 1])
+            }
+        }.first
+        let isMulti = geometryType == "MultiLineString"
+        for (lineIndex, line) in lines.enumerated() {
+            let linePath = isMulti ? geometry.path("coordinates[\(lineIndex)]") : geometry.path("coordinates")
+            guard let positions = line as? [Any] else {
+                try converter.skip(.unreadable("coordinates"), at: linePath, detail: "a line is an array of positions")
+                continue
+            }
+            let lineTimes = isMulti ? (timesFound?[safe: lineIndex] as? [Any]) : timesFound
+            for (index, position) in positions.enumerated() {
+                let location = "\(linePath)[\(index)]"
+                try converter.record(at: location) { converter throws(InterchangeError) in
                     var point = TrackPoint(location: location)
                     let parsed = try Self.position(position, location)
                     point.longitudeE7 = parsed.longitude * 1e7
                     point.latitudeE7 = parsed.latitude * 1e7
                     point.altitudeCm = parsed.altitude.map { $0 * 100 }
-                    if let lineTimes, index < lineTimes.count {
-                        point.timeMs = try time(lineTimes[index], "times[\(index)]", times)
+                    if let time = lineTimes?[safe: index], !(time is NSNull) {
+                        point.timeMs = try converter.time(value: time, field: "times", at: location + ".time")
                     }
-                    if let fix = converter.convert(point) { fixes.append(fix) }
+                    try converter.add(point)
                 }
-            case let other:
-                converter.skipRecord("geometry \(other ?? "missing") is not a Point or LineString")
             }
         }
-        return fixes
     }
 
     /// A Point feature's [longitude, latitude, altitude?], or nil when it has no geometry.
@@ -91,28 +135,25 @@ public enum GeoJSONFormat {
             throw InterchangeError(location, "a position is [longitude, latitude] or [longitude, latitude, altitude]")
         }
         return (
-            try JSONInput.number(numbers[0], location + "[0]"), try JSONInput.number(numbers[1], location + "[1]"),
-            numbers.count == 3 ? try JSONInput.number(numbers[2], location + "[2]") : nil
+            try JSONInput.number(numbers[0], location + "[0]", allowingText: true),
+            try JSONInput.number(numbers[1], location + "[1]", allowingText: true),
+            numbers.count == 3 && !(numbers[2] is NSNull)
+                ? try JSONInput.number(numbers[2], location + "[2]", allowingText: true) : nil
         )
     }
 
-    private static func time(_ value: Any, _ location: String, _ times: ISO8601Time) throws(InterchangeError) -> Double
-    {
-        guard let text = value as? String, let milliseconds = times.milliseconds(text) else {
-            throw InterchangeError(location, "expected an ISO 8601 time, found \(JSONInput.describe(value))")
-        }
-        return Double(milliseconds)
-    }
-
     private static func apply(
-        _ properties: JSONInput, to point: inout TrackPoint, _ times: ISO8601Time
+        _ properties: JSONInput, to point: inout TrackPoint, _ converter: inout PointConverter
     ) throws(InterchangeError) {
-        for field in PointField.allCases where field != .latitude && field != .longitude {
+        if let key = timeKeys.first(where: { properties.object[$0].map { !($0 is NSNull) } ?? false }),
+            let value = properties.object[key]
+        {
+            point.timeMs = try converter.time(value: value, field: key, at: properties.path(key))
+        }
+        for field in PointField.allCases where field != .latitude && field != .longitude && field != .time {
             guard let value = properties.object[field.rawValue], !(value is NSNull) else { continue }
             let location = properties.path(field.rawValue)
-            if field == .time {
-                point.timeMs = try time(value, location, times)
-            } else if field == .isMock, let flag = JSONInput.boolean(value) {
+            if field == .isMock, let flag = JSONInput.boolean(value) {
                 point.isMock = flag
             } else if field.isEnum {
                 guard let name = value as? String else {
@@ -120,7 +161,7 @@ public enum GeoJSONFormat {
                 }
                 if !field.set(name: name, on: &point) { point.unmapped.append(field.rawValue) }
             } else {
-                field.set(try JSONInput.number(value, location), on: &point)
+                field.set(try JSONInput.number(value, location, allowingText: true), on: &point)
             }
         }
     }

@@ -6,10 +6,14 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     case gpx, geojson, owntracks, overland, csv
 
     /// The fixes of `data` (not yet sequenced: see ``BatchAssembly``) and what became of each point. Throws
-    /// ``InterchangeError`` for a file that is not the format, naming the line or element.
-    public func read(_ data: Data) throws(InterchangeError) -> (fixes: [LocationFix], summary: ImportSummary) {
-        var converter = PointConverter()
-        let fixes: [LocationFix] =
+    /// ``InterchangeError`` for a file that is not the format (naming the line or element, the format it was read
+    /// as, and the format it looks like when that is another), and with ``ImportOptions/strict`` for the first
+    /// point that cannot be imported.
+    public func read(
+        _ data: Data, options: ImportOptions = ImportOptions()
+    ) throws(InterchangeError) -> (fixes: [LocationFix], summary: ImportSummary) {
+        var converter = PointConverter(options: options)
+        do {
             switch self {
             case .gpx: try GPXFormat.read(data, &converter)
             case .geojson: try GeoJSONFormat.read(data, &converter)
@@ -17,18 +21,51 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             case .overland: try OverlandFormat.read(data, &converter)
             case .csv: try CSVFormat.read(data, &converter)
             }
-        return (fixes, converter.summary)
+        } catch  where !error.refusedByStrict {
+            throw explained(error, data)
+        }
+        return (converter.fixes, converter.summary)
+    }
+
+    /// `error` with the format it was read as and, when the content looks like another format, that one.
+    private func explained(_ error: InterchangeError, _ data: Data) -> InterchangeError {
+        var explained = error
+        explained.message = "not valid \(displayName) (read as --from \(rawValue)): \(error.message)"
+        if let likely = FormatDetection.detect(data), likely.format != self {
+            explained.message +=
+                "; the content looks like \(likely.format.displayName) (\(likely.evidence)): "
+                + "try --from \(likely.format.rawValue)"
+        }
+        return explained
+    }
+
+    /// The format's name in messages.
+    public var displayName: String {
+        switch self {
+        case .gpx: "GPX"
+        case .geojson: "GeoJSON"
+        case .owntracks: "OwnTracks"
+        case .overland: "Overland"
+        case .csv: "CSV"
+        }
     }
 
     /// Reads `data` and builds the batch, with the summary completed by the ordering counts.
     public func importBatch(
-        _ data: Data, deviceId: String, installId: UInt64? = nil
+        _ data: Data, deviceId: String, installId: UInt64? = nil, options: ImportOptions = ImportOptions()
     ) throws(InterchangeError) -> (batch: LocationBatch, summary: ImportSummary) {
-        var (fixes, summary) = try read(data)
+        var (fixes, summary) = try read(data, options: options)
         guard !fixes.isEmpty else {
-            throw InterchangeError("", "no point could be imported\n\(summary.text)")
+            var message = "no point could be imported"
+            if let likely = FormatDetection.detect(data), likely.format != self {
+                message +=
+                    " as \(displayName); the content looks like \(likely.format.displayName) "
+                    + "(\(likely.evidence)): try --from \(likely.format.rawValue)"
+            }
+            throw InterchangeError("", "\(message)\n\(summary.text)")
         }
-        let (batch, outOfOrder, sameTime) = try BatchAssembly.batch(fixes, deviceId: deviceId, installId: installId)
+        let (batch, outOfOrder, sameTime) = try BatchAssembly.batch(
+            fixes, deviceId: deviceId, installId: installId, elapsedFromTime: options.elapsedFromTime)
         summary.outOfOrder = outOfOrder
         summary.sameTime = sameTime
         return (batch, summary)
@@ -37,7 +74,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
 
 /// The formats `locwire export` writes.
 public enum ExportFormat: String, CaseIterable, Sendable {
-    case geojson, gpx, owntracks, overland
+    case geojson, gpx, owntracks, overland, csv
 
     /// Every fix of `batch` (backlog rows or compact, then the live fix) in this format. Throws for a fix without
     /// a position, which no format can hold.
@@ -52,6 +89,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         case .gpx: GPXFormat.write(fixes, name: batch.deviceId)
         case .owntracks: OwnTracksFormat.write(fixes)
         case .overland: OverlandFormat.write(fixes, deviceId: batch.deviceId)
+        case .csv: CSVFormat.write(fixes)
         }
     }
 }

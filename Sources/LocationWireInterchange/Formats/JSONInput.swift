@@ -70,7 +70,15 @@ public struct JSONInput {
         return try Self.number(value, path(key))
     }
 
-    static func number(_ value: Any, _ location: String) throws(InterchangeError) -> Double {
+    /// A JSON number; with `allowingText`, also a string that holds one ("15.97"), as some tools write
+    /// coordinates.
+    static func number(_ value: Any, _ location: String, allowingText: Bool = false) throws(InterchangeError) -> Double
+    {
+        if allowingText, let text = value as? String, let number = Double(text.trimmingCharacters(in: .whitespaces)),
+            number.isFinite
+        {
+            return number
+        }
         guard type(of: value) != booleanType, let number = value as? NSNumber else {
             throw InterchangeError(location, "expected a number, found \(describe(value))")
         }
@@ -117,6 +125,11 @@ enum JSONOutput {
         (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data()
     }
+}
+
+extension Array {
+    /// The element at `index`, or nil when there is none.
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
 
 extension Double {

@@ -39,49 +39,54 @@ public enum OverlandFormat {
         "unknown": .unspecified, "unplugged": .unplugged, "charging": .charging, "full": .full,
     ]
 
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) -> [LocationFix] {
+    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
         let root = try JSONInput(try JSONInput.document(data, ""), "")
         guard let locations = try root.array("locations") else {
             throw InterchangeError("", "no \"locations\" array: not an Overland upload")
         }
-        let times = ISO8601Time()
-        var fixes: [LocationFix] = []
         for (index, element) in locations.enumerated() {
-            let feature = try JSONInput(element, "locations[\(index)]")
-            var properties = try feature.object("properties")
-            if properties == nil { properties = try JSONInput([String: Any](), feature.path("properties")) }
-            guard let properties else { continue }
-            var point = TrackPoint(location: feature.location)
-            if let coordinates = try GeoJSONFormat.pointCoordinates(feature) {
-                point.longitudeE7 = coordinates.longitude * 1e7
-                point.latitudeE7 = coordinates.latitude * 1e7
-                point.altitudeCm = coordinates.altitude.map { $0 * 100 }
+            let location = "locations[\(index)]"
+            try converter.record(at: location) { converter throws(InterchangeError) in
+                try converter.add(try point(element, location, &converter))
             }
-            if let timestamp = try properties.string("timestamp") {
-                guard let timeMs = times.milliseconds(timestamp) else {
-                    throw InterchangeError(properties.path("timestamp"), "\"\(timestamp.prefix(40))\" is not ISO 8601")
-                }
-                point.timeMs = Double(timeMs)
-            }
-            try properties.read(numberKeys, into: &point)
-            if let state = try properties.string("battery_state") {
-                if let mapped = batteryStates[state] {
-                    point.batteryState = mapped
-                } else {
-                    point.unmapped.append("battery_state")
-                }
-            }
-            if let motion = try properties.array("motion"), !motion.isEmpty {
-                let names = motion.compactMap { $0 as? String }
-                if let mapped = names.lazy.compactMap({ motions[$0] }).first {
-                    point.motionActivity = mapped
-                } else {
-                    point.unmapped.append("motion_activity")
-                }
-            }
-            if let fix = converter.convert(point) { fixes.append(fix) }
         }
-        return fixes
+    }
+
+    private static func point(
+        _ element: Any, _ location: String, _ converter: inout PointConverter
+    ) throws(InterchangeError) -> TrackPoint {
+        let feature = try JSONInput(element, location)
+        var properties = try JSONInput([String: Any](), feature.path("properties"))
+        if let present = try feature.object("properties") { properties = present }
+        var point = TrackPoint(location: location)
+        if let coordinates = try GeoJSONFormat.pointCoordinates(feature) {
+            point.longitudeE7 = coordinates.longitude * 1e7
+            point.latitudeE7 = coordinates.latitude * 1e7
+            point.altitudeCm = coordinates.altitude.map { $0 * 100 }
+        }
+        if let timestamp = try properties.string("timestamp") {
+            guard let timeMs = converter.time(timestamp, at: properties.path("timestamp")) else {
+                throw InterchangeError(properties.path("timestamp"), "\"\(timestamp.prefix(40))\" is not ISO 8601")
+            }
+            point.timeMs = Double(timeMs)
+        }
+        try properties.read(numberKeys, into: &point)
+        if let state = try properties.string("battery_state") {
+            if let mapped = batteryStates[state] {
+                point.batteryState = mapped
+            } else {
+                point.unmapped.append("battery_state")
+            }
+        }
+        if let motion = try properties.array("motion"), !motion.isEmpty {
+            let names = motion.compactMap { $0 as? String }
+            if let mapped = names.lazy.compactMap({ motions[$0] }).first {
+                point.motionActivity = mapped
+            } else {
+                point.unmapped.append("motion_activity")
+            }
+        }
+        return point
     }
 
     public static func write(_ fixes: [LocationFix], deviceId: String) -> Data {

@@ -42,68 +42,82 @@ public enum OwnTracksFormat {
         ("p", \.pressureHpa, 10),
     ]
 
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) -> [LocationFix] {
-        var fixes: [LocationFix] = []
+    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
         let text = String(decoding: data, as: UTF8.self)
-        if text.first(where: { !$0.isWhitespace }) == "[" {
+        let first = text.first(where: { !$0.isWhitespace })
+        if first == "[" {
             guard let array = try JSONInput.document(data, "") as? [Any] else {
                 throw InterchangeError("", "expected a JSON array of OwnTracks messages")
             }
-            for (index, element) in array.enumerated() {
-                if let fix = try message(element, "[\(index)]", &converter) { fixes.append(fix) }
-            }
-            return fixes
+            return try messages(array, prefix: "", &converter)
         }
-        // One message saved from an HTTP body may be pretty-printed over several lines (a file of one line is
-        // read as lines below, so that its messages say "line 1").
-        if text.first(where: { !$0.isWhitespace }) == "{",
-            text.trimmingCharacters(in: .whitespacesAndNewlines).contains("\n"),
+        // One document saved from an HTTP body, pretty-printed over several lines: one message, or the Recorder
+        // API's answer {"count": N, "data": [messages]} (a file of one line is read as lines below, so that its
+        // messages say "line 1").
+        if first == "{", text.trimmingCharacters(in: .whitespacesAndNewlines).contains("\n"),
             let single = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         {
-            return try message(single, "", &converter).map { [$0] } ?? []
+            if let envelope = single["data"] as? [Any] { return try messages(envelope, prefix: "data", &converter) }
+            return try message(single, "", &converter)
         }
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { continue }
             let location = "line \(index + 1)"
-            var json = Substring(trimmed)
-            if !trimmed.hasPrefix("{") {
-                // Recorder: time, topic (or *), JSON, separated by tabs.
-                let fields = trimmed.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
-                guard fields.count == 3 else {
-                    throw InterchangeError(
-                        location, "neither a JSON object nor a Recorder line (time<TAB>topic<TAB>{json})")
+            try converter.record(at: location) { converter throws(InterchangeError) in
+                var json = Substring(trimmed)
+                if !trimmed.hasPrefix("{") {
+                    // Recorder: time, topic (or *), JSON, separated by tabs.
+                    let fields = trimmed.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+                    guard fields.count == 3 else {
+                        throw InterchangeError(
+                            location, "neither a JSON object nor a Recorder line (time<TAB>topic<TAB>{json})")
+                    }
+                    json = fields[2]
                 }
-                json = fields[2]
+                let value = try JSONInput.document(Data(json.utf8), location)
+                if let envelope = (value as? [String: Any])?["data"] as? [Any] {
+                    try messages(envelope, prefix: "\(location).data", &converter)
+                } else {
+                    try message(value, location, &converter)
+                }
             }
-            let value = try JSONInput.document(Data(json.utf8), location)
-            if let fix = try message(value, location, &converter) { fixes.append(fix) }
         }
-        return fixes
+    }
+
+    private static func messages(
+        _ array: [Any], prefix: String, _ converter: inout PointConverter
+    ) throws(InterchangeError) {
+        for (index, element) in array.enumerated() {
+            try message(element, "\(prefix)[\(index)]", &converter)
+        }
     }
 
     private static func message(
         _ value: Any, _ location: String, _ converter: inout PointConverter
-    ) throws(InterchangeError) -> LocationFix? {
-        let json = try JSONInput(value, location)
-        let type = try json.string("_type")
-        guard type == "location" else {
-            converter.skipRecord("not a location message (_type \(type ?? "missing"))")
-            return nil
-        }
-        var point = TrackPoint(location: location)
-        try json.read(numberKeys, into: &point)
-        if let status = try json.number("bs") {
-            if let index = Int(exactly: status), batteryStates.indices.contains(index) {
-                point.batteryState = batteryStates[index]
-            } else {
-                point.unmapped.append("battery_state")
+    ) throws(InterchangeError) {
+        try converter.record(at: location) { converter throws(InterchangeError) in
+            let json = try JSONInput(value, location)
+            let type = try json.string("_type")
+            // The Recorder's API answers with location messages that may lack _type.
+            guard type == "location" || (type == nil && json.object["tst"] != nil) else {
+                converter.ignoreRecord("not a location message (_type \(type ?? "missing"))", at: location)
+                return
             }
+            var point = TrackPoint(location: location)
+            try json.read(numberKeys, into: &point)
+            if let status = try json.number("bs") {
+                if let index = Int(exactly: status), batteryStates.indices.contains(index) {
+                    point.batteryState = batteryStates[index]
+                } else {
+                    point.unmapped.append("battery_state")
+                }
+            }
+            if let trigger = try json.string("t") {
+                if let reason = triggers[trigger] { point.reason = reason } else { point.unmapped.append("reason") }
+            }
+            try converter.add(point)
         }
-        if let trigger = try json.string("t") {
-            if let reason = triggers[trigger] { point.reason = reason } else { point.unmapped.append("reason") }
-        }
-        return converter.convert(point)
     }
 
     public static func write(_ fixes: [LocationFix]) -> Data {

@@ -37,6 +37,9 @@ public struct TrackPoint: Sendable, Equatable {
     /// Values the reader found but could not map (an unknown trigger letter, motion name or battery state):
     /// the field stays unset and the summary counts each under its field name.
     public var unmapped: [String] = []
+    /// Optional values that could not be read at all (`NaN`, text in a number's place), by field name: left out
+    /// of the fix and counted.
+    public var unreadable: [String] = []
 
     public init(location: String) {
         self.location = location
