@@ -26,10 +26,11 @@ enum BehaviorInput {
         try traceAndEvents(path, format: format).fixes
     }
 
-    /// The fixes of a trace as ``trace(_:format:)`` reads them, and a LocationBatch's fence events (none for GPX).
+    /// The fixes of a trace as ``trace(_:format:)`` reads them, a LocationBatch's fence events (none for GPX), and
+    /// the lifecycle events that break it into recording segments (a GPX file's from its `trkseg`s).
     static func traceAndEvents(
         _ path: String, format: TraceFormat = .auto
-    ) throws -> (fixes: [LocationFix], fenceEvents: [FenceEvent]) {
+    ) throws -> (fixes: [LocationFix], fenceEvents: [FenceEvent], lifecycleEvents: [LifecycleEvent]) {
         let data = try read(path)
         switch format == .auto ? guess(path, data) : format {
         case .gpx:
@@ -42,14 +43,14 @@ enum BehaviorInput {
                 guard !trace.fixes.isEmpty else {
                     throw InputRejected(message: "\(path): no timed track points (<trkpt> with <time>)")
                 }
-                return (trace.fixes, [])
+                return (trace.fixes, [], trace.lifecycleEvents)
             } catch let error as GPXTrace.ReadError {
                 throw InputRejected(message: "\(path): \(error)")
             }
         case .json, .binpb, .auto:
             let batch: LocationBatch = try message(path, data, format == .binpb ? .binpb : nil)
             do {
-                return (try BatchAssembly.fixes(of: batch), batch.fenceEvents)
+                return (try BatchAssembly.fixes(of: batch), batch.fenceEvents, batch.lifecycleEvents)
             } catch {
                 throw InputRejected(message: "\(path): LocationBatch.\(error)")
             }

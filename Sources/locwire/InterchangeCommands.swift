@@ -5,6 +5,7 @@ import LocationWireInterchange
 import LocationWireJSON
 
 extension ExportFormat: ExpressibleByArgument {}
+extension SplitBy: ExpressibleByArgument {}
 
 /// `--from`: a format, or `auto` to detect it from the content.
 enum ImportFromOption: String, ExpressibleByArgument, CaseIterable {
@@ -42,6 +43,14 @@ struct ImportCommand: ParsableCommand {
             monotonic times (no format here has them) unless --elapsed-from-time gives it the convention \
             `simulate` applies to GPX: boot_id 1 and elapsed_realtime_ms 3,600,000 at the first fix plus the \
             time since it, so that `simulate record` can replay it. The batch is validated before it is written.
+
+            Structure is kept. Recording segments (GPX trkseg, GeoJSON lines) become a LAUNCHED lifecycle event \
+            at the first fix of each segment after the first (proto/README.md, trace segments), so that stats \
+            measures each segment and render and export do not join them. A file of several devices (OwnTracks \
+            tid or topic, Overland device_id) is refused unless --split-by device writes a batch for each \
+            (device id: --device-id, a dash, the file's name for it). --split-by segment and --split-by day (in \
+            --timezone) write one batch per segment or day, continuing one installation's sequence numbers. \
+            Several batches go to --output-dir as NAME.binpb (or .json).
 
             CSV: comma, semicolon, tab or | (the header line's commonest; a decimal comma is read with the \
             others). Header names in any case and spelling: time, timestamp, datetime, utc, unix time, \
@@ -92,17 +101,27 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Give the batch monotonic times derived from the fixes' times (boot_id 1), as simulate does for GPX.")
     var elapsedFromTime = false
 
+    @Option(help: "Write one batch per device (OwnTracks tid or topic, Overland device_id), segment or day.")
+    var splitBy: SplitBy = .none
+
     @Option(help: "Output format of the LocationBatch.")
     var to: WireFormatOption = .binpb
 
     @Option(help: ArgumentHelp("Write the batch here instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Write each batch into this directory as NAME.binpb or NAME.json (needed when --split-by gives several).",
+            valueName: "dir"))
+    var outputDir: String?
+
     @Option(help: ArgumentHelp("Also write the summary as JSON to this file.", valueName: "file"))
     var summaryJson: String?
 
     func validate() throws {
         if installId == 0 { throw ValidationError("--install-id must not be 0") }
+        if output != nil && outputDir != nil { throw ValidationError("give --output or --output-dir, not both") }
         if deviceId.isEmpty || deviceId.utf8.count > 128 {
             throw ValidationError("--device-id needs 1 to 128 bytes of UTF-8, not \(deviceId.utf8.count)")
         }
@@ -128,21 +147,44 @@ struct ImportCommand: ParsableCommand {
         }
         let options = ImportOptions(
             strict: strict, timeZone: TimeZone(identifier: timezone)!, elapsedFromTime: elapsedFromTime)
-        let batch: LocationBatch
+        let batches: [ImportedBatch]
         let summary: ImportSummary
         do {
-            (batch, summary) = try format.importBatch(data, deviceId: deviceId, installId: installId, options: options)
+            (batches, summary) = try format.importBatches(
+                data, deviceId: deviceId, installId: installId, options: options, splitBy: splitBy)
         } catch {
             throw InputRejected(message: "\(name): \(error)")
         }
-        printToStandardError("locwire import: \(name)\n\(summary.text)")
+        let segments = batches.reduce(0) { $0 + $1.batch.lifecycleEvents.count } + batches.count
+        var text = summary.text
+        if batches.count > 1 || segments > batches.count {
+            text +=
+                "\nwrote \(batches.count) batch\(batches.count == 1 ? "" : "es")"
+                + (segments > batches.count ? ", \(segments) recording segments (LAUNCHED events between them)" : "")
+        }
+        printToStandardError("locwire import: \(name)\n\(text)")
         if let summaryJson { try writeText(jsonReport(summary.jsonObject), toFile: summaryJson) }
-        let bytes: [UInt8] =
+        func bytes(_ batch: LocationBatch) -> [UInt8] {
             switch to {
             case .binpb: batch.serializedBytes()
             case .json: Array((batch.jsonString(options: JSONPrintOptions(pretty: true)) + "\n").utf8)
             }
-        try writeOutput(bytes, toFile: output)
+        }
+        guard let outputDir else {
+            guard batches.count == 1 else {
+                throw UsageFailure(
+                    message: "--split-by \(splitBy.rawValue) gives \(batches.count) batches: name a directory for "
+                        + "them with --output-dir")
+            }
+            return try writeOutput(bytes(batches[0].batch), toFile: output)
+        }
+        try createOutputDirectory(outputDir)
+        for imported in batches {
+            let stem = (imported.name ?? imported.batch.deviceId).map {
+                $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_"
+            }
+            try writeOutput(bytes(imported.batch), toFile: "\(outputDir)/\(String(stem)).\(to.rawValue)")
+        }
     }
 }
 

@@ -15,7 +15,9 @@ struct RenderCommand: ParsableCommand {
         abstract: "Draw a trace with its regions and fence events as SVG, or as an HTML page with pan, zoom and hover.",
         discussion: """
             The trace is a GPX track or a LocationBatch (protobuf binary or proto3 JSON; its backlog, live fix and \
-            fence events), read as `simulate record` reads it. --regions draws a RegionAssignment (JSON or binary) \
+            fence events), read as `simulate record` reads it. The line is not drawn across a break: a new \
+            recording segment (a GPX trkseg, a LAUNCHED lifecycle event; proto/README.md, trace segments) or a \
+            time gap longer than --gap-seconds. --regions draws a RegionAssignment (JSON or binary) \
             or a GeoJSON catalogue: circles and polygons, shaded by level. --events draws the events that \
             `locwire simulate fences` wrote (its JSON). Fixes without a position are counted and left out.
 
@@ -42,6 +44,12 @@ struct RenderCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Fence events: the JSON `locwire simulate fences` writes.", valueName: "file"))
     var events: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Do not draw a line between fixes further apart in time than this (0: join across any gap).",
+            valueName: "seconds"))
+    var gapSeconds: Double = 3600
 
     @Option(help: "What the track's colour shows.")
     var colorBy: TrackColoringOption = .speed
@@ -90,6 +98,9 @@ struct RenderCommand: ParsableCommand {
         guard (320...8000).contains(width), (240...8000).contains(height) else {
             throw ValidationError("--width must be 320 to 8000 and --height 240 to 8000")
         }
+        guard gapSeconds >= 0, gapSeconds < 1e12 else {
+            throw ValidationError("--gap-seconds must be 0 (no limit) or a positive number of seconds")
+        }
         if vector != nil {
             guard caseId != nil else { throw ValidationError("--vector needs --case ID") }
             guard trace == nil, regions == nil, events == nil else {
@@ -121,10 +132,11 @@ struct RenderCommand: ParsableCommand {
 
     func tracePicture() throws -> TrackPicture {
         let path = trace!
-        let (fixes, batchEvents) = try BehaviorInput.traceAndEvents(path, format: traceFormat)
+        let (fixes, batchEvents, lifecycleEvents) = try BehaviorInput.traceAndEvents(path, format: traceFormat)
         guard !fixes.isEmpty else { throw InputRejected(message: "\(path): the trace has no fixes; nothing to draw") }
         var picture = TrackPicture(title: URL(fileURLWithPath: path).lastPathComponent)
-        picture.setTrack(fixes)
+        picture.setTrack(
+            fixes, lifecycleEvents: lifecycleEvents, gapMs: gapSeconds > 0 ? Int64((gapSeconds * 1000).rounded()) : nil)
         guard !picture.points.isEmpty else {
             throw InputRejected(message: "\(path): none of the \(fixes.count) fixes has a latitude and longitude")
         }

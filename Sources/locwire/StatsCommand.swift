@@ -10,7 +10,10 @@ struct StatsCommand: ParsableCommand {
         abstract: "Report a LocationBatch's fixes, time span, distance, gaps, accuracy and speed, and bytes per fix.",
         discussion: """
             Fixes are the backlog (rows or compact) and the live fix, in batch order. Distance sums the \
-            great-circle distances between consecutive fixes with a position, on the spec's sphere. A gap is an \
+            great-circle distances between consecutive fixes with a position, on the spec's sphere, within each \
+            recording segment: a LAUNCHED, RELAUNCHED_BY_SYSTEM or DEVICE_REBOOTED lifecycle event starts a \
+            segment and TERMINATED ends one (proto/README.md, trace segments; import writes them for GPX \
+            trkseg, GeoJSON lines), and segments are listed with their own distance. A gap is an \
             interval between consecutive fixes longer than --gap-seconds. Distributions give nearest-rank \
             percentiles. Sizes are of the whole batch with its backlog as rows and as canonical compact fixes, \
             and gzipped (zlib, level 6); per-fix figures divide by every fix.
@@ -62,6 +65,9 @@ struct StatsCommand: ParsableCommand {
 
 /// The two renderings of ``TrackStatistics``; JSON names carry their units.
 enum StatsReport {
+    /// The most segments the text lists (the JSON lists every one).
+    static let segmentsListed = 20
+
     static func text(_ statistics: TrackStatistics, gapsListed: Int) -> String {
         var lines: [String] = []
         lines.append("fixes            \(statistics.fixes) (\(statistics.positionedFixes) with a position)")
@@ -70,6 +76,20 @@ enum StatsReport {
                 "time             \(timestamp(first)) to \(timestamp(last)) (\(duration(statistics.spanMs)))")
         }
         lines.append("distance         \(String(format: "%.1f", statistics.distanceM)) m")
+        if statistics.segments.count > 1 {
+            lines.append(
+                "segments         \(statistics.segments.count) (recording stopped and started again; no distance "
+                    + "across them)")
+            for segment in statistics.segments.prefix(segmentsListed) {
+                lines.append(
+                    "                   \(segment.fixes) fixes from fix \(segment.firstFixIndex), "
+                        + "\(String(format: "%.1f", segment.distanceM)) m, \(timestamp(segment.firstTimeMs)) to "
+                        + "\(timestamp(segment.lastTimeMs))")
+            }
+            if statistics.segments.count > segmentsListed {
+                lines.append("                   ... \(statistics.segments.count - segmentsListed) more")
+            }
+        }
         if let interval = statistics.intervalMs {
             lines.append(
                 "interval         median \(duration(Int64(interval.p50))), p90 \(duration(Int64(interval.p90))), "
@@ -111,6 +131,12 @@ enum StatsReport {
             "positionedFixes": statistics.positionedFixes,
             "spanMs": statistics.spanMs,
             "distanceM": (statistics.distanceM * 10).rounded() / 10,
+            "segments": statistics.segments.map {
+                [
+                    "firstFixIndex": $0.firstFixIndex, "fixes": $0.fixes, "firstTimeMs": $0.firstTimeMs,
+                    "lastTimeMs": $0.lastTimeMs, "distanceM": ($0.distanceM * 10).rounded() / 10,
+                ] as [String: Any]
+            },
             "backwardSteps": statistics.backwardSteps,
             "gapThresholdMs": statistics.gapThresholdMs,
             "gapCount": statistics.gaps.count,

@@ -254,6 +254,31 @@ import Testing
         #expect(fixes[1].x - fixes[0].x < 800)
     }
 
+    /// `§trace-segments`: the real track's two timed track segments are not joined, and neither are fixes further
+    /// apart in time than the gap limit.
+    @Test func noLineCrossesABreak() throws {
+        let trace = try GPXTrace(data: Data(contentsOf: RepositoryData.koritaTrack))
+        #expect(trace.lifecycleEvents.count == 1)
+        func drawnPairs(_ picture: TrackPicture) -> Int {
+            let svg = SVGMap().render(picture).svg
+            return svg.components(separatedBy: "<polyline points=\"").dropFirst().reduce(0) { total, line in
+                total + line.prefix { $0 != "\"" }.split(separator: " ").count - 1
+            }
+        }
+        var joined = TrackPicture(title: "korita")
+        joined.setTrack(trace.fixes)
+        var broken = TrackPicture(title: "korita")
+        broken.setTrack(trace.fixes, lifecycleEvents: trace.lifecycleEvents)
+        #expect(joined.breaks.isEmpty && broken.breaks == [176])
+        #expect(drawnPairs(joined) == trace.fixes.count - 1 && drawnPairs(broken) == trace.fixes.count - 2)
+        #expect(broken.lengthM < joined.lengthM)
+        var gapped = TrackPicture(title: "korita")
+        gapped.setTrack(trace.fixes, gapMs: 20_000)
+        let longGaps = zip(trace.fixes, trace.fixes.dropFirst()).filter { $1.timeMs - $0.timeMs > 20_000 }.count
+        #expect(gapped.breaks.count == longGaps && longGaps > 0)
+        #expect(drawnPairs(gapped) == trace.fixes.count - 1 - longGaps)
+    }
+
     @Test("The real track: every timed fix drawn inside the plot, coloured by its speed band")
     func realTrack() throws {
         let trace = try GPXTrace(data: Data(contentsOf: RepositoryData.koritaTrack))

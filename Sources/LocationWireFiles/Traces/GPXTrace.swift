@@ -17,6 +17,9 @@ import LocationWire
 /// `gpxtpx:speed` and `gpxtpx:course`.
 public struct GPXTrace: Sendable {
     public var fixes: [LocationFix] = []
+    /// Where the recording stopped and started again: a `LAUNCHED` event at the first fix of each `trkseg` after
+    /// the first (`§trace-segments`), so that pictures and measures do not join the segments.
+    public var lifecycleEvents: [LifecycleEvent] = []
     /// Track points without a time, which a trace cannot place.
     public var untimedPoints = 0
     /// Every `trkpt` and `rtept` in document order, as written.
@@ -92,6 +95,16 @@ public struct GPXTrace: Sendable {
         fixes = reader.fixes
         untimedPoints = reader.untimedPoints
         points = reader.points.filter { $0.kind != .waypoint }
+        // The timed points, in the order of `fixes`: the first of each (track, segment) after the first starts one.
+        let timed = points.filter { $0.problem == nil && $0.timeMs != nil && $0.kind != .waypoint }
+        var starts: [Int] = []
+        for index in timed.indices
+        where index == 0
+            || (timed[index].track, timed[index].segment) != (timed[index - 1].track, timed[index - 1].segment)
+        {
+            starts.append(index)
+        }
+        lifecycleEvents = TraceSegments.markers(times: fixes.map(\.timeMs), starts: starts)
     }
 
     /// Every `trkpt`, `rtept` and `wpt` of GPX bytes in document order, each with its ``Point/problem`` when a

@@ -1,8 +1,28 @@
+import Foundation
 import LocationWire
 import LocationWireFiles
 import LocationWireValidation
 
-/// Builds the LocationBatch an import writes, and reads the fixes an export writes.
+/// How an import divides its fixes into batches (`locwire import --split-by`).
+public enum SplitBy: String, CaseIterable, Sendable {
+    /// One batch; a file of several devices is refused (a batch is one device's).
+    case none
+    /// One batch per device (OwnTracks `tid` or topic, Overland `device_id`), each its own installation.
+    case device
+    /// One batch per recording segment; the batches continue one installation's sequence.
+    case segment
+    /// One batch per calendar day in the import's time zone; the batches continue one installation's sequence.
+    case day
+}
+
+/// One batch an import writes, with the name a split gives it (the device, `segment-3`, `2024-05-04`).
+public struct ImportedBatch: Sendable {
+    /// Nil for the one batch of an import that is not split.
+    public var name: String?
+    public var batch: LocationBatch
+}
+
+/// Builds the LocationBatches an import writes, and reads the fixes an export writes.
 ///
 /// The batch's own fields, which none of the foreign formats carry, are chosen so that importing the same file
 /// twice gives the same bytes:
@@ -15,35 +35,126 @@ import LocationWireValidation
 ///   ``GPXTrace/Options``: `boot_id` 1, and `elapsed_realtime_ms` 3,600,000 at the first fix plus the time since
 ///   it, so the behaviour commands can replay the batch. `datum` WGS84: GPX, GeoJSON (RFC 7946), OwnTracks,
 ///   Overland and the CSV columns all use it.
-/// - Sequences 1 ... n in time order, `fix_sequence_floor` 1, `protocol_revision` 1. Fixes with equal times keep
-///   their file order; a fix earlier than the one before it in the file is sorted to its place in time.
+/// - Sequences 1 ... n in time order over a device's fixes (split batches continue them), `fix_sequence_floor`
+///   1, `protocol_revision` 1. Fixes with equal times keep their file order; a fix earlier than the one before it
+///   in the file is sorted to its place in time.
+/// - Recording segments (``PointOrigin/segment``) are kept as `§trace-segments` says: a `LAUNCHED` lifecycle
+///   event at the first fix of each segment after the first.
+/// - A device id from the file (``PointOrigin/device``) is appended to the given one (`phone-ic`) when split by
+///   device; without the split, a file of several devices is refused.
 public enum BatchAssembly {
+    /// The one batch of `fixes` (all from one device; segment 0 unless `origins` says otherwise).
     public static func batch(
-        _ fixes: [LocationFix], deviceId: String, installId: UInt64? = nil, elapsedFromTime: Bool = false
+        _ fixes: [LocationFix], origins: [PointOrigin]? = nil, deviceId: String, installId: UInt64? = nil,
+        elapsedFromTime: Bool = false
     ) throws(InterchangeError) -> (LocationBatch, outOfOrder: Int, sameTime: Int) {
+        let result = try batches(
+            fixes, origins: origins, deviceId: deviceId, installId: installId, elapsedFromTime: elapsedFromTime)
+        guard result.batches.count == 1 else {
+            throw InterchangeError("", "the file holds \(result.batches.count) batches' fixes")
+        }
+        return (result.batches[0].batch, result.outOfOrder, result.sameTime)
+    }
+
+    /// The batches of `fixes`, split as asked, with the counts the summary reports.
+    public static func batches(
+        _ fixes: [LocationFix], origins: [PointOrigin]? = nil, deviceId: String, installId: UInt64? = nil,
+        elapsedFromTime: Bool = false, splitBy: SplitBy = .none, timeZone: TimeZone = TimeZone(identifier: "UTC")!
+    ) throws(InterchangeError) -> (batches: [ImportedBatch], outOfOrder: Int, sameTime: Int) {
         guard !fixes.isEmpty else { throw InterchangeError("", "no point could be imported (see the summary)") }
         guard !deviceId.isEmpty, deviceId.utf8.count <= 128 else {
             throw InterchangeError("--device-id", "needs 1 to 128 bytes of UTF-8")
         }
-        var outOfOrder = 0
-        for index in fixes.indices.dropFirst() where fixes[index].timeMs < fixes[index - 1].timeMs { outOfOrder += 1 }
-        // Swift's sort is not stable; sorting by (time, file position) is, and keeps equal times in file order.
-        var sorted = fixes.enumerated().sorted { ($0.element.timeMs, $0.offset) < ($1.element.timeMs, $1.offset) }
-            .map(\.element)
-        var sameTime = 0
-        for index in sorted.indices {
-            sorted[index].sequence = UInt64(index + 1)
-            if index > 0, sorted[index].timeMs == sorted[index - 1].timeMs { sameTime += 1 }
+        let origins = origins ?? Array(repeating: PointOrigin(), count: fixes.count)
+        // The devices, in order of first appearance.
+        var devices: [String?] = []
+        for origin in origins where !devices.contains(origin.device) { devices.append(origin.device) }
+        let named = devices.compactMap { $0 }
+        if splitBy != .device && named.count > 1 {
+            throw InterchangeError(
+                "",
+                "the file holds the fixes of \(named.count) devices (\(named.prefix(5).joined(separator: ", ")))"
+                    + ": --split-by device writes a batch for each")
         }
-        var batch = LocationBatch()
-        if elapsedFromTime {
-            let convention = GPXTrace.Options()
+        var result: [ImportedBatch] = []
+        var outOfOrder = 0
+        var sameTime = 0
+        // Without the device split, the fixes without a device name and those of the one named device are one.
+        for device in splitBy == .device ? devices : [named.first] {
+            let indices =
+                splitBy == .device ? fixes.indices.filter { origins[$0].device == device } : Array(fixes.indices)
+            let deviceName = splitBy == .device ? device.map { "\(deviceId)-\($0)" } ?? deviceId : deviceId
+            guard deviceName.utf8.count <= 128 else {
+                throw InterchangeError("", "the device id \(deviceName.prefix(40))... is longer than 128 bytes")
+            }
+            for (position, index) in indices.enumerated().dropFirst()
+            where fixes[index].timeMs < fixes[indices[position - 1]].timeMs {
+                outOfOrder += 1
+            }
+            // Swift's sort is not stable; sorting by (time, file position) is, and keeps equal times in file order.
+            let order = indices.sorted { (fixes[$0].timeMs, $0) < (fixes[$1].timeMs, $1) }
+            var sorted = order.map { fixes[$0] }
             let first = sorted[0].timeMs
-            batch.bootId = convention.bootId
-            for index in sorted.indices {
-                sorted[index].elapsedRealtimeMs = convention.firstElapsedMs + UInt64(sorted[index].timeMs - first)
+            let convention = GPXTrace.Options()
+            for position in sorted.indices {
+                sorted[position].sequence = UInt64(position + 1)
+                if position > 0, sorted[position].timeMs == sorted[position - 1].timeMs { sameTime += 1 }
+                if elapsedFromTime {
+                    sorted[position].elapsedRealtimeMs =
+                        convention.firstElapsedMs + UInt64(sorted[position].timeMs - first)
+                }
+            }
+            let times = sorted.map(\.timeMs)
+            let segmentOf = order.map { origins[$0].segment }
+            // Each segment's first fix in time order; the earliest segment starts the trace.
+            var segmentStarts: [Int: Int] = [:]
+            for (position, segment) in segmentOf.enumerated() where segmentStarts[segment] == nil {
+                segmentStarts[segment] = position
+            }
+            let markers = TraceSegments.markers(times: times, starts: segmentStarts.values.sorted())
+            let groups: [(name: String?, positions: [Int])]
+            switch splitBy {
+            case .none: groups = [(nil, Array(sorted.indices))]
+            case .device: groups = [(devices.count > 1 ? device ?? "unnamed" : nil, Array(sorted.indices))]
+            case .segment:
+                let ordered = segmentStarts.sorted { $0.value < $1.value }.map(\.key)
+                groups = ordered.enumerated().map { number, segment in
+                    ("segment-\(number + 1)", sorted.indices.filter { segmentOf[$0] == segment })
+                }
+            case .day:
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = timeZone
+                var days: [String: [Int]] = [:]
+                var dayOrder: [String] = []
+                for position in sorted.indices {
+                    let date = Date(timeIntervalSince1970: Double(times[position]) / 1000)
+                    let parts = calendar.dateComponents([.year, .month, .day], from: date)
+                    let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+                    if days[day] == nil { dayOrder.append(day) }
+                    days[day, default: []].append(position)
+                }
+                groups = dayOrder.map { ($0, days[$0] ?? []) }
+            }
+            for group in groups {
+                let members = group.positions.map { sorted[$0] }
+                let span = (members[0].timeMs, members[members.count - 1].timeMs)
+                // A marker belongs to the batch whose fixes it separates: after its first fix, up to its last.
+                let inside = markers.filter { $0.timeMs > span.0 && $0.timeMs <= span.1 }
+                let batch = try assemble(
+                    members, markers: splitBy == .segment ? [] : inside, deviceId: deviceName, installId: installId,
+                    bootId: elapsedFromTime ? convention.bootId : 0)
+                result.append(ImportedBatch(name: group.name, batch: batch))
             }
         }
+        return (result, outOfOrder, sameTime)
+    }
+
+    /// One batch of sequenced fixes in time order.
+    private static func assemble(
+        _ sorted: [LocationFix], markers: [LifecycleEvent], deviceId: String, installId: UInt64?, bootId: UInt64
+    ) throws(InterchangeError) -> LocationBatch {
+        var batch = LocationBatch()
+        batch.bootId = bootId
         batch.deviceId = deviceId
         batch.installId = installId ?? nonZero(fnv1a(Array(deviceId.utf8)))
         let last = sorted[sorted.count - 1].timeMs
@@ -54,6 +165,7 @@ public enum BatchAssembly {
         batch.sentAtMs = last
         batch.datum = .wgs84
         batch.fixes = sorted
+        batch.lifecycleEvents = markers
         batch.fixSequenceFloor = 1
         batch.protocolRevision = 1
         let report = batch.validationReport()
@@ -62,7 +174,7 @@ public enum BatchAssembly {
             throw InterchangeError(
                 "", "internal error: the imported batch breaks \(report.errors.first.map { "\($0)" } ?? "a rule")")
         }
-        return (batch, outOfOrder, sameTime)
+        return batch
     }
 
     /// Every fix of a batch in order: the backlog (rows or compact) and then the live fix. Fixes whose boot_id is

@@ -18,8 +18,8 @@ import LocationWireTools
 /// latitude of 95, no `lat`, a `<time>` that is not a time), are counted and skipped; a `<time>` without a zone is
 /// read in the import's zone. Route points (`<rtept>`, a plan) and waypoints (`<wpt>`, places) are not recorded
 /// fixes: they are counted, not imported.
-/// Written: GPX 1.1, one `trk` of one `trkseg`; `hdop` = accuracy / 5 m, speed and course in Garmin's
-/// TrackPointExtension v2.
+/// Written: GPX 1.1, one `trk` with a `trkseg` per recording segment of the batch (`§trace-segments`), so that
+/// segments survive the round trip; `hdop` = accuracy / 5 m, speed and course in Garmin's TrackPointExtension v2.
 public enum GPXFormat {
     /// GPX readers' usual user-equivalent range error: accuracy = hdop × 5 m (``GPXTrace`` reads it so too).
     static let hdopMetres = 5.0
@@ -33,6 +33,8 @@ public enum GPXFormat {
         } catch {
             throw InterchangeError("", "\(error)")
         }
+        // Segments numbered in file order over (trk, trkseg): an empty trkseg takes no number.
+        var segments: [Int: Int] = [:]
         for gpxPoint in points {
             let location = "line \(gpxPoint.line)"
             switch gpxPoint.kind {
@@ -49,6 +51,9 @@ public enum GPXFormat {
                 continue
             }
             var point = TrackPoint(location: location)
+            let key = gpxPoint.track << 32 | gpxPoint.segment
+            point.segment = segments[key] ?? segments.count
+            segments[key] = point.segment
             point.timeMs = gpxPoint.timeText.flatMap { converter.time($0, at: location) }.map(Double.init)
             point.latitudeE7 = gpxPoint.latitude.map { $0 * 1e7 }
             point.longitudeE7 = gpxPoint.longitude.map { $0 * 1e7 }
@@ -60,7 +65,10 @@ public enum GPXFormat {
         }
     }
 
-    public static func write(_ fixes: [LocationFix], name: String) -> Data {
+    /// GPX 1.1: one `trk`, and one `trkseg` for each recording segment (`breaks`: the fix indices that start a
+    /// new one, ``TraceSegments``).
+    public static func write(_ fixes: [LocationFix], name: String, breaks: [Int] = []) -> Data {
+        let breakSet = Set(breaks)
         let times = ISO8601Time()
         var text = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -71,7 +79,8 @@ public enum GPXFormat {
                 <trkseg>
 
             """
-        for fix in fixes {
+        for (index, fix) in fixes.enumerated() {
+            if breakSet.contains(index) { text += "    </trkseg>\n    <trkseg>\n" }
             let latitude = decimal(Int64(fix.latitudeE7 ?? 0), places: 7)
             let longitude = decimal(Int64(fix.longitudeE7 ?? 0), places: 7)
             text += "      <trkpt lat=\"\(latitude)\" lon=\"\(longitude)\">"

@@ -44,12 +44,16 @@ public enum GeoJSONFormat {
         case let other:
             throw InterchangeError("type", "expected FeatureCollection or Feature, found \(other ?? "none")")
         }
+        // Point features share segment 0; each line is a segment of its own, numbered on from 1.
+        var lines = 0
         for feature in features {
-            try read(feature, &converter)
+            try read(feature, &converter, lines: &lines)
         }
     }
 
-    private static func read(_ feature: JSONInput, _ converter: inout PointConverter) throws(InterchangeError) {
+    private static func read(
+        _ feature: JSONInput, _ converter: inout PointConverter, lines segment: inout Int
+    ) throws(InterchangeError) {
         var geometryType: String?
         var lines: [Any] = []
         var properties: JSONInput?
@@ -98,10 +102,13 @@ public enum GeoJSONFormat {
                 continue
             }
             let lineTimes = isMulti ? (timesFound?[safe: lineIndex] as? [Any]) : timesFound
+            segment += 1
+            let lineSegment = segment
             for (index, position) in positions.enumerated() {
                 let location = "\(linePath)[\(index)]"
                 try converter.record(at: location) { converter throws(InterchangeError) in
                     var point = TrackPoint(location: location)
+                    point.segment = lineSegment
                     let parsed = try Self.position(position, location)
                     point.longitudeE7 = parsed.longitude * 1e7
                     point.latitudeE7 = parsed.latitude * 1e7

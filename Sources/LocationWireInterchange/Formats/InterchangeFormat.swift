@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireFiles
 
 /// The formats `locwire import` reads.
 public enum ImportFormat: String, CaseIterable, Sendable {
@@ -12,6 +13,12 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     public func read(
         _ data: Data, options: ImportOptions = ImportOptions()
     ) throws(InterchangeError) -> (fixes: [LocationFix], summary: ImportSummary) {
+        let converter = try reading(data, options: options)
+        return (converter.fixes, converter.summary)
+    }
+
+    /// The converter after reading all of `data`.
+    private func reading(_ data: Data, options: ImportOptions) throws(InterchangeError) -> PointConverter {
         var converter = PointConverter(options: options)
         do {
             switch self {
@@ -24,7 +31,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         } catch  where !error.refusedByStrict {
             throw explained(error, data)
         }
-        return (converter.fixes, converter.summary)
+        return converter
     }
 
     /// `error` with the format it was read as and, when the content looks like another format, that one.
@@ -50,25 +57,36 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// Reads `data` and builds the batch, with the summary completed by the ordering counts.
+    /// Reads `data` and builds the one batch, with the summary completed by the ordering counts. A file of
+    /// several devices is refused (``importBatches(_:deviceId:installId:options:splitBy:)`` splits it).
     public func importBatch(
         _ data: Data, deviceId: String, installId: UInt64? = nil, options: ImportOptions = ImportOptions()
     ) throws(InterchangeError) -> (batch: LocationBatch, summary: ImportSummary) {
-        var (fixes, summary) = try read(data, options: options)
-        guard !fixes.isEmpty else {
+        let (batches, summary) = try importBatches(data, deviceId: deviceId, installId: installId, options: options)
+        return (batches[0].batch, summary)
+    }
+
+    /// Reads `data` and builds its batches, split as asked (see ``BatchAssembly``), with the summary completed by
+    /// the ordering counts.
+    public func importBatches(
+        _ data: Data, deviceId: String, installId: UInt64? = nil, options: ImportOptions = ImportOptions(),
+        splitBy: SplitBy = .none
+    ) throws(InterchangeError) -> (batches: [ImportedBatch], summary: ImportSummary) {
+        var converter = try reading(data, options: options)
+        guard !converter.fixes.isEmpty else {
             var message = "no point could be imported"
             if let likely = FormatDetection.detect(data), likely.format != self {
                 message +=
                     " as \(displayName); the content looks like \(likely.format.displayName) "
                     + "(\(likely.evidence)): try --from \(likely.format.rawValue)"
             }
-            throw InterchangeError("", "\(message)\n\(summary.text)")
+            throw InterchangeError("", "\(message)\n\(converter.summary.text)")
         }
-        let (batch, outOfOrder, sameTime) = try BatchAssembly.batch(
-            fixes, deviceId: deviceId, installId: installId, elapsedFromTime: options.elapsedFromTime)
-        summary.outOfOrder = outOfOrder
-        summary.sameTime = sameTime
-        return (batch, summary)
+        let (batches, outOfOrder, sameTime) = try BatchAssembly.batches(
+            converter.fixes, origins: converter.origins, deviceId: deviceId, installId: installId,
+            elapsedFromTime: options.elapsedFromTime, splitBy: splitBy, timeZone: options.timeZone)
+        converter.noteOrdering(outOfOrder: outOfOrder, sameTime: sameTime)
+        return (batches, converter.summary)
     }
 }
 
@@ -86,7 +104,10 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         }
         return switch self {
         case .geojson: GeoJSONFormat.write(fixes)
-        case .gpx: GPXFormat.write(fixes, name: batch.deviceId)
+        case .gpx:
+            GPXFormat.write(
+                fixes, name: batch.deviceId,
+                breaks: TraceSegments.breaks(times: fixes.map(\.timeMs), lifecycleEvents: batch.lifecycleEvents))
         case .owntracks: OwnTracksFormat.write(fixes)
         case .overland: OverlandFormat.write(fixes, deviceId: batch.deviceId)
         case .csv: CSVFormat.write(fixes)

@@ -71,6 +71,7 @@ public enum OverlandFormat {
             point.timeMs = Double(timeMs)
         }
         try properties.read(numberKeys, into: &point)
+        point.device = try properties.string("device_id")
         if let state = try properties.string("battery_state") {
             if let mapped = batteryStates[state] {
                 point.batteryState = mapped

@@ -18,7 +18,9 @@ import LocationWire
 /// | `bs` | 0 unknown, 1 unplugged, 2 charging, 3 full | `battery_state` |
 /// | `t` | trigger | `reason`: p ping → HEARTBEAT, c circular region and b beacon → REGION_EVENT, r response to a report request → SERVER_REQUEST, u manual → MANUAL, t timer → PERIODIC, v visit → VISIT |
 ///
-/// `m` (monitoring mode), `conn`, `tid`, `topic` and the rest describe the app, not the fix, and are ignored.
+/// `tid` (the tracker id), else `topic` (the message's or the Recorder line's), names the device: a file of
+/// several devices is imported with `--split-by device`. `m` (monitoring mode), `conn` and the rest describe the
+/// app, not the fix, and are ignored.
 ///
 /// Written: a JSON array, one message a line, with the integers the booklet specifies (`tst` in whole seconds,
 /// `acc`, `alt`, `vac`, `vel`, `cog`, `batt` rounded to whole units), so sub-second times and centimetres do not
@@ -66,6 +68,7 @@ public enum OwnTracksFormat {
             let location = "line \(index + 1)"
             try converter.record(at: location) { converter throws(InterchangeError) in
                 var json = Substring(trimmed)
+                var topic: String?
                 if !trimmed.hasPrefix("{") {
                     // Recorder: time, topic (or *), JSON, separated by tabs.
                     let fields = trimmed.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
@@ -74,12 +77,14 @@ public enum OwnTracksFormat {
                             location, "neither a JSON object nor a Recorder line (time<TAB>topic<TAB>{json})")
                     }
                     json = fields[2]
+                    let named = fields[1].trimmingCharacters(in: .whitespaces)
+                    if named != "*" && !named.isEmpty { topic = named }
                 }
                 let value = try JSONInput.document(Data(json.utf8), location)
                 if let envelope = (value as? [String: Any])?["data"] as? [Any] {
                     try messages(envelope, prefix: "\(location).data", &converter)
                 } else {
-                    try message(value, location, &converter)
+                    try message(value, location, &converter, topic: topic)
                 }
             }
         }
@@ -93,8 +98,9 @@ public enum OwnTracksFormat {
         }
     }
 
+    /// One message; `topic` is the Recorder line's, when it names one.
     private static func message(
-        _ value: Any, _ location: String, _ converter: inout PointConverter
+        _ value: Any, _ location: String, _ converter: inout PointConverter, topic: String? = nil
     ) throws(InterchangeError) {
         try converter.record(at: location) { converter throws(InterchangeError) in
             let json = try JSONInput(value, location)
@@ -105,6 +111,9 @@ public enum OwnTracksFormat {
                 return
             }
             var point = TrackPoint(location: location)
+            let tid = try json.string("tid")
+            let messageTopic = try json.string("topic")
+            point.device = tid ?? messageTopic ?? topic
             try json.read(numberKeys, into: &point)
             if let status = try json.number("bs") {
                 if let index = Int(exactly: status), batteryStates.indices.contains(index) {

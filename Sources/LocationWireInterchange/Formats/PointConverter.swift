@@ -2,6 +2,17 @@ import Foundation
 import LocationWire
 import LocationWireFiles
 
+/// Where an imported fix came from: its segment and device in the file.
+public struct PointOrigin: Sendable, Hashable {
+    public var segment: Int
+    public var device: String?
+
+    public init(segment: Int = 0, device: String? = nil) {
+        self.segment = segment
+        self.device = device
+    }
+}
+
 /// Turns ``TrackPoint``s into LocationFixes: rounds each value to the proto's integer unit, range-checks it and
 /// counts what it did in an ``ImportSummary``. The rules, the same for every format:
 /// - A point without a time, or with a time outside 2000 ... 2100, is skipped; so is one without a latitude and
@@ -18,6 +29,8 @@ public struct PointConverter {
     public private(set) var summary = ImportSummary()
     /// The fixes made so far, in file order.
     public private(set) var fixes: [LocationFix] = []
+    /// Each fix's segment and device (``TrackPoint/segment``, ``TrackPoint/device``), by index in ``fixes``.
+    public private(set) var origins: [PointOrigin] = []
     public let options: ImportOptions
     /// Times as every reader reads them, in the options' zone when the text has none.
     let times: ISO8601Time
@@ -99,12 +112,21 @@ public struct PointConverter {
         return unixTime(try JSONInput.number(value, location), field: field, at: location)
     }
 
+    /// Completes the summary with what putting the fixes in time order found.
+    mutating func noteOrdering(outOfOrder: Int, sameTime: Int) {
+        summary.outOfOrder = outOfOrder
+        summary.sameTime = sameTime
+    }
+
     /// Notes something the reader assumed or ignored (a column read as km/h, a column not used).
     mutating func note(_ what: String, at location: String? = nil) { summary.note(what, at: location) }
 
     /// Converts and keeps `point`, or skips it (counted; with `--strict`, refuses the file).
     public mutating func add(_ point: TrackPoint) throws(InterchangeError) {
-        if let fix = try convert(point) { fixes.append(fix) }
+        if let fix = try convert(point) {
+            fixes.append(fix)
+            origins.append(PointOrigin(segment: point.segment, device: point.device))
+        }
     }
 
     /// The fix for `point`, or nil when it is skipped (and counted).

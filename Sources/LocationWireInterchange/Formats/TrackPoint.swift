@@ -7,6 +7,13 @@ import LocationWire
 public struct TrackPoint: Sendable, Equatable {
     /// Where the point is in its file, for messages: "line 12", "locations[3]", "features[0].coordinates[5]".
     public var location: String
+    /// The point's segment, counted in file order: points of one segment were recorded in one go (a GPX
+    /// `trkseg`, a GeoJSON line, a KML track, a TCX lap); a new segment means the recording stopped and started
+    /// again. Formats without segments leave every point in segment 0.
+    public var segment = 0
+    /// The device that recorded the point, when a file holds several (OwnTracks `tid` or topic, Overland
+    /// `device_id`); nil when the file does not say.
+    public var device: String?
     /// UTC milliseconds since the Unix epoch.
     public var timeMs: Double?
     /// 1e-7 degree.

@@ -1,12 +1,14 @@
 import LocationWire
 import LocationWireBehavior
+import LocationWireFiles
 
 /// What a LocationBatch holds, measured: fixes, time span, distance, gaps, the accuracy and speed
 /// distributions, and what the batch costs on the wire in row form, compact form and gzipped (`locwire stats`).
 ///
 /// Fixes are taken in the batch's order: the backlog (rows or compact) and then the live fix, as
 /// `proto/README.md` orders them. Distances are great-circle distances on the spec's sphere (``Sphere``), between
-/// consecutive fixes that have a position.
+/// consecutive fixes that have a position, within a recording segment: the batch's lifecycle events break it
+/// into segments (`§trace-segments`, ``TraceSegments``), and no distance is counted across a break.
 public struct TrackStatistics: Sendable, Equatable {
     /// Every fix: backlog rows or compact fixes, and the live fix.
     public var fixes: Int
@@ -15,8 +17,10 @@ public struct TrackStatistics: Sendable, Equatable {
     /// The earliest and latest `time_ms` among the fixes (UTC, ms since the epoch); nil without fixes.
     public var firstTimeMs: Int64?
     public var lastTimeMs: Int64?
-    /// Sum of the great-circle distances between consecutive positioned fixes, metres.
+    /// Sum of the great-circle distances between consecutive positioned fixes of one segment, metres.
     public var distanceM: Double
+    /// The recording segments, in batch order; one when the batch has no lifecycle event that breaks it.
+    public var segments: [Segment]
     /// Steps between consecutive fixes whose `time_ms` goes backwards (a clock set back, or a backlog out of
     /// order): they count in no interval and no gap.
     public var backwardSteps: Int
@@ -37,6 +41,18 @@ public struct TrackStatistics: Sendable, Equatable {
     public var spanMs: Int64 {
         guard let firstTimeMs, let lastTimeMs else { return 0 }
         return lastTimeMs - firstTimeMs
+    }
+
+    /// A run of fixes recorded in one go.
+    public struct Segment: Sendable, Equatable {
+        /// The index (in batch order) of its first fix, and how many fixes it has.
+        public var firstFixIndex: Int
+        public var fixes: Int
+        /// `time_ms` of its first and last fix.
+        public var firstTimeMs: Int64
+        public var lastTimeMs: Int64
+        /// Great-circle distance between its consecutive positioned fixes, metres.
+        public var distanceM: Double
     }
 
     /// A time between two consecutive fixes longer than the threshold.
@@ -110,18 +126,24 @@ public struct TrackStatistics: Sendable, Equatable {
         firstTimeMs = all.map(\.timeMs).min()
         lastTimeMs = all.map(\.timeMs).max()
 
-        var distance = 0.0
-        var previousPoint: SpherePoint?
+        let breaks = TraceSegments.breaks(times: all.map(\.timeMs), lifecycleEvents: batch.lifecycleEvents)
         var positioned = 0
-        for fix in all {
-            guard let latitude = fix.latitudeE7, let longitude = fix.longitudeE7 else { continue }
-            positioned += 1
-            let point = SpherePoint(latitudeE7: latitude, longitudeE7: longitude)
-            if let previousPoint { distance += previousPoint.distanceM(to: point) }
-            previousPoint = point
+        segments = TraceSegments.ranges(count: all.count, breaks: breaks).map { range in
+            var distance = 0.0
+            var previousPoint: SpherePoint?
+            for fix in all[range] {
+                guard let latitude = fix.latitudeE7, let longitude = fix.longitudeE7 else { continue }
+                positioned += 1
+                let point = SpherePoint(latitudeE7: latitude, longitudeE7: longitude)
+                if let previousPoint { distance += previousPoint.distanceM(to: point) }
+                previousPoint = point
+            }
+            return Segment(
+                firstFixIndex: range.lowerBound, fixes: range.count, firstTimeMs: all[range.lowerBound].timeMs,
+                lastTimeMs: all[range.upperBound - 1].timeMs, distanceM: distance)
         }
         positionedFixes = positioned
-        distanceM = distance
+        distanceM = segments.reduce(0) { $0 + $1.distanceM }
 
         var intervals: [Double] = []
         var foundGaps: [Gap] = []

@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireBehavior
+import LocationWireFiles
 
 /// Everything a map picture shows, in coordinates: the track, the regions, the markers, and the words around
 /// them. ``SVGMap`` draws it; the builders here turn messages into it.
@@ -43,6 +44,9 @@ public struct TrackPicture: Sendable {
     public var title: String
     public var caption: [String] = []
     public var points: [Point] = []
+    /// Indices into ``points`` that start a new line: the track is not drawn from the point before to these
+    /// (`§trace-segments`, and time gaps longer than the picture's limit).
+    public var breaks: Set<Int> = []
     /// Fixes of the input that have no latitude or longitude: counted, not drawn.
     public var skippedWithoutPosition = 0
     public var regions: [Region] = []
@@ -54,14 +58,28 @@ public struct TrackPicture: Sendable {
     }
 
     /// The track of `fixes`: those with a position, in order; the others are counted in ``skippedWithoutPosition``.
-    public mutating func setTrack(_ fixes: [LocationFix]) {
+    /// The line breaks where `lifecycleEvents` break the trace into segments and at time gaps longer than `gapMs`
+    /// (``TraceSegments``).
+    public mutating func setTrack(
+        _ fixes: [LocationFix], lifecycleEvents: [LifecycleEvent] = [], gapMs: Int64? = nil
+    ) {
         points = []
+        breaks = []
         skippedWithoutPosition = 0
+        var fixBreaks = TraceSegments.breaks(
+            times: fixes.map(\.timeMs), lifecycleEvents: lifecycleEvents, gapMs: gapMs)[...]
         for (index, fix) in fixes.enumerated() {
             guard let latitude = fix.latitudeE7, let longitude = fix.longitudeE7 else {
                 skippedWithoutPosition += 1
                 continue
             }
+            // A break between the previous drawn fix and this one (fixes without a position in between included).
+            var broken = false
+            while let next = fixBreaks.first, next <= index {
+                broken = true
+                fixBreaks = fixBreaks.dropFirst()
+            }
+            if broken && !points.isEmpty { breaks.insert(points.count) }
             points.append(
                 Point(
                     index: index, latitude: Double(latitude) * 1e-7, longitude: Double(longitude) * 1e-7,
@@ -104,9 +122,11 @@ public struct TrackPicture: Sendable {
             latitudeE7: Int32(b.latitude * 1e7), longitudeE7: Int32(b.longitude * 1e7))
     }
 
-    /// The track's length, metres.
+    /// The track's length, metres: the lines drawn, not the jumps across ``breaks``.
     public var lengthM: Double {
-        zip(points, points.dropFirst()).reduce(0) { $0 + Self.distanceM($1.0, $1.1) }
+        points.indices.dropFirst().reduce(0) { total, index in
+            breaks.contains(index) ? total : total + Self.distanceM(points[index - 1], points[index])
+        }
     }
 
     /// Adds fence events as markers. An event without a trigger fix is placed at the track point nearest in

@@ -191,10 +191,17 @@ public struct SVGMap: Sendable {
         var out =
             "<g class=\"track\" fill=\"none\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
         // Consecutive segments of one colour make one polyline: the file stays small on long tracks.
+        // No line crosses a break of the trace (a new recording segment, or a long gap).
         var start = 0
         while start + 1 < projected.count {
+            if picture.breaks.contains(start + 1) {
+                start += 1
+                continue
+            }
             var end = start + 1
-            while end + 1 < projected.count && colors[end + 1] == colors[end] { end += 1 }
+            while end + 1 < projected.count && colors[end + 1] == colors[end] && !picture.breaks.contains(end + 1) {
+                end += 1
+            }
             let points = projected[start...end].map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
             out += "<polyline points=\"\(points)\" stroke=\"\(colors[end])\" vector-effect=\"non-scaling-stroke\"/>\n"
             start = end
