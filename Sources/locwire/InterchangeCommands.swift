@@ -9,7 +9,7 @@ extension SplitBy: ExpressibleByArgument {}
 
 /// `--from`: a format, or `auto` to detect it from the content.
 enum ImportFromOption: String, ExpressibleByArgument, CaseIterable {
-    case auto, gpx, geojson, owntracks, overland, csv
+    case auto, gpx, geojson, owntracks, overland, csv, takeout
 
     var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
 }
@@ -17,11 +17,11 @@ enum ImportFromOption: String, ExpressibleByArgument, CaseIterable {
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Turn a GPX, GeoJSON, OwnTracks, Overland or CSV track into a valid LocationBatch.",
+        abstract: "Turn a GPX, GeoJSON, OwnTracks, Overland, CSV or Google Takeout track into a valid LocationBatch.",
         discussion: """
             The format is detected from the content (--from auto): GPX by its <gpx> root, Overland by its \
-            "locations" features, OwnTracks by "_type" or the Recorder's .rec lines and API envelope, GeoJSON \
-            by its "type", CSV by a first line of delimited names. A file that does not read as the format \
+            "locations" features, Google Takeout by its keys, OwnTracks by "_type" or the Recorder's .rec lines \
+            and API envelope, GeoJSON by its "type", CSV by a first line of delimited names. A file that does not read as the format \
             says which format it was read as, where it failed, and which format the content looks like.
 
             Units are converted to those of proto/locationwire/v1/location_fix.proto and rounded to the nearest \
@@ -67,6 +67,13 @@ struct ImportCommand: ParsableCommand {
             Overland: {"locations": [...]}. GeoJSON: Point features with a time property (time, timestamp, \
             datetime, when, recorded_at or date), LineString and MultiLineString features with per-coordinate \
             times (coordinateProperties.times, coordTimes or times).
+
+            Google Takeout: Records.json ({"locations": [...]}; each deviceTag is a device, so use --split-by \
+            device when there are several), Semantic Location History months ({"timelineObjects": [...]}: \
+            activity segment ends and simplifiedRawPath points; one fix per place visit, at its start, with \
+            reason visit) and the Timeline export (semanticSegments and rawSignals, or the iOS array): \
+            timelinePath points, visits, activity ends, raw positions. Waypoints without times, parking events \
+            and child visits are counted, not imported.
 
             A summary goes to standard error: points read, imported, skipped by reason with a stable code and \
             the first places, values left out, what was assumed, values rounded with the largest rounding error \
@@ -142,7 +149,7 @@ struct ImportCommand: ParsableCommand {
             printToStandardError("locwire import: \(name): read as \(format.displayName) (\(detected.evidence))")
         } else {
             throw InputRejected(
-                message: "\(name): not a format import reads (GPX, GeoJSON, OwnTracks, Overland or CSV); "
+                message: "\(name): not a format import reads (GPX, GeoJSON, OwnTracks, Overland, CSV or Google Takeout); "
                     + "name one with --from when it is one")
         }
         let options = ImportOptions(

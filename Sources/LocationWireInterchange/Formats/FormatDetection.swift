@@ -7,6 +7,9 @@ import Foundation
 /// - JSON: the keys near the start: `"locations"` with `"Feature"` is Overland, `"_type"` (or the Recorder API's
 ///   `"data"` envelope around `"tst"`) is OwnTracks, `"type"` with `"FeatureCollection"` or `"Feature"` is
 ///   GeoJSON.
+/// - JSON of Google Takeout: `"timelineObjects"` (Semantic Location History), `"semanticSegments"` or
+///   `"rawSignals"` (the Timeline export), `"locations"` with `"latitudeE7"` (Records), or an array of
+///   `"startTime"` segments (the iOS Timeline export).
 /// - Lines of `time<TAB>topic<TAB>{json}` are OwnTracks Recorder `.rec` files.
 /// - Any other text whose first line has a delimiter is CSV.
 public enum FormatDetection {
@@ -69,6 +72,20 @@ public enum FormatDetection {
             text.range(of: "\"\(key)\"\\s*:\\s*\"\(value)\"", options: .regularExpression) != nil
         }
         if has("locations"), value("type", "Feature") { return (.overland, "a \"locations\" array of features") }
+        if has("timelineObjects") { return (.takeout, "a \"timelineObjects\" array, Google Semantic Location History") }
+        if has("semanticSegments") || has("rawSignals") {
+            return (.takeout, "\"semanticSegments\" or \"rawSignals\", a Google Timeline export")
+        }
+        if has("locations"), has("latitudeE7") {
+            return (.takeout, "\"locations\" with \"latitudeE7\", Google Takeout Records")
+        }
+        if text.first(where: { !$0.isWhitespace }) == "[", has("startTime"),
+            has("visit") || has("activity") || has("timelinePath")
+        {
+            return (
+                .takeout, "segments with \"startTime\" and a visit, activity or timelinePath, a Google Timeline export"
+            )
+        }
         if value("_type", "location") || has("_type") { return (.owntracks, "messages with \"_type\"") }
         if has("data"), has("tst") { return (.owntracks, "the Recorder API's {\"count\", \"data\"} envelope") }
         if value("type", "FeatureCollection") || value("type", "Feature") {

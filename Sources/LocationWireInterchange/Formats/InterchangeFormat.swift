@@ -4,7 +4,7 @@ import LocationWireFiles
 
 /// The formats `locwire import` reads.
 public enum ImportFormat: String, CaseIterable, Sendable {
-    case gpx, geojson, owntracks, overland, csv
+    case gpx, geojson, owntracks, overland, csv, takeout
 
     /// The fixes of `data` (not yet sequenced: see ``BatchAssembly``) and what became of each point. Throws
     /// ``InterchangeError`` for a file that is not the format (naming the line or element, the format it was read
@@ -27,6 +27,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             case .owntracks: try OwnTracksFormat.read(data, &converter)
             case .overland: try OverlandFormat.read(data, &converter)
             case .csv: try CSVFormat.read(data, &converter)
+            case .takeout: try TakeoutFormat.read(data, &converter)
             }
         } catch  where !error.refusedByStrict {
             throw explained(error, data)
@@ -54,6 +55,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         case .owntracks: "OwnTracks"
         case .overland: "Overland"
         case .csv: "CSV"
+        case .takeout: "Google Takeout"
         }
     }
 
