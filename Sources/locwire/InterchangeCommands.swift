@@ -149,7 +149,8 @@ struct ImportCommand: ParsableCommand {
             printToStandardError("locwire import: \(name): read as \(format.displayName) (\(detected.evidence))")
         } else {
             throw InputRejected(
-                message: "\(name): not a format import reads (GPX, GeoJSON, OwnTracks, Overland, CSV or Google Takeout); "
+                message:
+                    "\(name): not a format import reads (GPX, GeoJSON, OwnTracks, Overland, CSV or Google Takeout); "
                     + "name one with --from when it is one")
         }
         let options = ImportOptions(
