@@ -19,7 +19,7 @@ import PackageDescription
 //   LocationWireSimulation       the session fault simulator over simulated traces           (on Session, Files)
 //   LocationWireInterchange      import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks
 //                                (Formats/), track statistics (Statistics/); Foundation, FoundationXML,
-//                                CSV.swift, zlib                                                   (on Files)
+//                                CSV.swift, ZIPFoundation, zlib                                    (on Files)
 //   LocationWireDevice           the reference device: the engines composed around a SQLite store and the HTTP
 //                                binding; Foundation, FoundationNetworking, the system's SQLite  (on Behavior, Session)
 //   LocationWireConformance      testee protocol, built-in testee, vector file format, runner, matrix, the
@@ -58,6 +58,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // CSV tokenizing (RFC 4180 quoting) from a stream, for `locwire import`.
         .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
+        // ZIP archives: KMZ, for `locwire import`.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         .target(name: "LocationWire", swiftSettings: strictSettings),
@@ -87,13 +89,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The system's zlib, for the gzipped sizes `locwire stats` reports.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The system's zlib, for the gzipped sizes `locwire stats` reports. Not named CZlib: ZIPFoundation has a
+        // module of that name.
+        .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "LocationWireInterchange",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireBehavior",
-                "LocationWireTools", "LocationWireFiles", "CZlib", .product(name: "CSV", package: "CSV.swift"),
+                "LocationWireTools", "LocationWireFiles", "CSystemZlib", .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSettings
         ),

@@ -9,7 +9,7 @@ extension SplitBy: ExpressibleByArgument {}
 
 /// `--from`: a format, or `auto` to detect it from the content.
 enum ImportFromOption: String, ExpressibleByArgument, CaseIterable {
-    case auto, gpx, geojson, owntracks, overland, csv, takeout
+    case auto, gpx, geojson, owntracks, overland, csv, takeout, kml, tcx
 
     var format: ImportFormat? { ImportFormat(rawValue: rawValue) }
 }
@@ -17,9 +17,10 @@ enum ImportFromOption: String, ExpressibleByArgument, CaseIterable {
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Turn a GPX, GeoJSON, OwnTracks, Overland, CSV or Google Takeout track into a valid LocationBatch.",
+        abstract: "Turn a GPX, KML/KMZ, TCX, GeoJSON, OwnTracks, Overland, CSV or Takeout track into a LocationBatch.",
         discussion: """
-            The format is detected from the content (--from auto): GPX by its <gpx> root, Overland by its \
+            The format is detected from the content (--from auto): GPX, KML and TCX by their root element \
+            (a ZIP archive is KMZ), Overland by its \
             "locations" features, Google Takeout by its keys, OwnTracks by "_type" or the Recorder's .rec lines \
             and API envelope, GeoJSON by its "type", CSV by a first line of delimited names. A file that does not read as the format \
             says which format it was read as, where it failed, and which format the content looks like.
@@ -67,6 +68,11 @@ struct ImportCommand: ParsableCommand {
             Overland: {"locations": [...]}. GeoJSON: Point features with a time property (time, timestamp, \
             datetime, when, recorded_at or date), LineString and MultiLineString features with per-coordinate \
             times (coordinateProperties.times, coordTimes or times).
+
+            KML: gx:Track (when and gx:coord pairs, with OpenTracks' speed array) and Point placemarks with a \
+            TimeStamp; a LineString's TimeSpan dates only its first and last coordinate (times are not spread \
+            over a line), so the others are skipped as untimed. KMZ: the doc.kml inside. TCX: Activity \
+            trackpoints, each Track a segment; Course points are a plan, counted, not imported.
 
             Google Takeout: Records.json ({"locations": [...]}; each deviceTag is a device, so use --split-by \
             device when there are several), Semantic Location History months ({"timelineObjects": [...]}: \
@@ -150,7 +156,8 @@ struct ImportCommand: ParsableCommand {
         } else {
             throw InputRejected(
                 message:
-                    "\(name): not a format import reads (GPX, GeoJSON, OwnTracks, Overland, CSV or Google Takeout); "
+                    "\(name): not a format import reads (GPX, KML, TCX, GeoJSON, OwnTracks, Overland, CSV or "
+                    + "Google Takeout); "
                     + "name one with --from when it is one")
         }
         let options = ImportOptions(

@@ -2,6 +2,7 @@ import Foundation
 import LocationWire
 import LocationWireInterchange
 import LocationWireTestSupport
+import LocationWireTools
 import LocationWireValidation
 import Testing
 
@@ -23,6 +24,7 @@ import Testing
 
     static let waypoint = "waypoint (<wpt>): a marked place, not a recorded fix"
     static let route = "route point (<rtept>): a planned route, not a recorded fix"
+    static func marker(_ style: String) -> String { "a \(style) marker placemark, not a recorded fix" }
 
     static let files: [Expected] = [
         Expected(file: "iblue747-logger.csv", format: .csv, read: 747, imported: 747),
@@ -62,6 +64,26 @@ import Testing
         Expected(
             file: "togeojson-gxmultitrack.geojson", format: .geojson, read: 3, imported: 2,
             skipped: ["geometry GeometryCollection is not a Point, LineString or MultiLineString": 1]),
+        Expected(file: "gxtrack.kml", format: .kml, read: 7, imported: 7),
+        Expected(
+            file: "mytracks-gxmultitrack.kml", format: .kml, read: 28, imported: 26,
+            skipped: [marker("#start"): 1, marker("#end"): 1]),
+        Expected(
+            file: "opentracks-gxmultitrack-arraydata.kml", format: .kml, read: 9, imported: 6,
+            skipped: [marker("#start"): 1, marker("#end"): 1, marker("#waypoint"): 1]),
+        Expected(
+            file: "opentracks-gxmultitrack-empty-coords.kml", format: .kml, read: 4, imported: 2,
+            skipped: ["no position": 2]),
+        Expected(
+            file: "skydrop-linestring-timespan.kml", format: .kml, read: 1329, imported: 2,
+            skipped: ["no time (a LineString's TimeSpan dates only its first and last coordinate)": 1327]),
+        Expected(file: "kml-samples-timestamp-points.kmz", format: .kml, read: 361, imported: 361),
+        Expected(
+            file: "fitbit-versa-zeroed.tcx", format: .tcx, read: 4, imported: 1,
+            skipped: ["no position": 2, "position (0, 0), a placeholder": 1]),
+        Expected(
+            file: "garmin-edge520-connect.tcx", format: .tcx, read: 317, imported: 316, skipped: ["no position": 1]),
+        Expected(file: "garmin-forerunner305.tcx", format: .tcx, read: 19, imported: 17, skipped: ["no position": 2]),
         Expected(
             file: "owntracks-ios-2024-03.rec", format: .owntracks, read: 10, imported: 9,
             skipped: ["not a location message (_type transition)": 1]),
@@ -86,6 +108,7 @@ import Testing
         ("70mai-a810-dashcam.txt", "not a format import reads"), ("android-gnsslogger-pixel7.txt", "no column for"),
         ("gpsbabel-garmin-text-tab.txt", "not UTF-8"), ("gpxpy-route.gpx", "no point could be imported"),
         ("dawarich-export-string-coords.geojson", "no point could be imported"),
+        ("tcx-course.tcx", "no point could be imported"),
     ])
     func refusesWithAReason(file: String, reason: String) throws {
         let data = try Data(contentsOf: Self.folder.appendingPathComponent(file))
@@ -98,6 +121,60 @@ import Testing
             _ = try format.importBatch(data, deviceId: "real")
         } catch {
             #expect(error.description.contains(reason), "\(error)")
+        }
+    }
+
+    /// KML's gx:Track pairs, OpenTracks' speed array, a KMZ's doc.kml, TCX's speed extension and its tracks as
+    /// segments (`§trace-segments`).
+    @Test func kmlAndTCXValuesConvertExactly() throws {
+        func batch(_ file: String, _ format: ImportFormat) throws -> LocationBatch {
+            try format.importBatch(try Data(contentsOf: Self.folder.appendingPathComponent(file)), deviceId: "d").batch
+        }
+        // <when>2010-05-28T02:02:09Z</when> ... <gx:coord>-122.207881 37.371915 156.000000</gx:coord>
+        let track = try batch("gxtrack.kml", .kml).fixes[0]
+        #expect(track.timeMs == 1_275_012_129_000 && track.longitudeE7 == -1_222_078_810)
+        #expect(track.latitudeE7 == 373_719_150 && track.altitudeCm == 15_600)
+        let openTracks = try batch("opentracks-gxmultitrack-arraydata.kml", .kml)
+        #expect(openTracks.lifecycleEvents.count == 1 && openTracks.fixes.contains { $0.speedCmS != nil })
+        let kmz = try batch("kml-samples-timestamp-points.kmz", .kml)
+        #expect(kmz.fixes.count == 361 && kmz.validationReport().isValid)
+        // <Time>2007-08-07T02:42:41Z</Time> ... <LatitudeDegrees>37.8959665</LatitudeDegrees> ...
+        // <AltitudeMeters>3.9826660</AltitudeMeters> ... <ns3:Speed>6.008999824523926</ns3:Speed>
+        let forerunner = try batch("garmin-forerunner305.tcx", .tcx)
+        let first = try #require(forerunner.fixes.first)
+        #expect(first.timeMs == 1_186_454_561_000 && first.latitudeE7 == 378_959_665 && first.altitudeCm == 398)
+        #expect(first.speedCmS == 601)
+        #expect(forerunner.lifecycleEvents.count == 2)  // three <Track>s
+    }
+
+    /// A KMZ cut short or with bytes changed, and KML and TCX that break off, are refused with an error, never a
+    /// crash or a partial import.
+    @Test func brokenKMZAndXMLAreRefused() throws {
+        let kmz = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent("kml-samples-timestamp-points.kmz")))
+        var random = SeededGenerator(seed: 25)
+        var refused = 0
+        for round in 0..<40 {
+            var broken = round % 2 == 0 ? Array(kmz.prefix(Int.random(in: 4..<kmz.count, using: &random))) : kmz
+            if round % 2 == 1 {
+                for _ in 0..<8 {
+                    broken[Int.random(in: 30..<broken.count, using: &random)] = UInt8.random(
+                        in: 0...255, using: &random)
+                }
+            }
+            do {
+                let batch = try ImportFormat.kml.importBatch(Data(broken), deviceId: "d").batch
+                #expect(batch.validationReport().isValid)
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(refused > 20)
+        for (format, text) in [
+            (ImportFormat.kml, "<kml><Placemark><gx:Track><when>2010-05-28T02:02:09Z</when>"),
+            (.tcx, "<TrainingCenterDatabase><Activities><Activity><Lap><Track><Trackpoint>"),
+            (.kml, "<gpx></gpx>"), (.tcx, "<kml></kml>"),
+        ] {
+            #expect(throws: InterchangeError.self) { try format.read(Data(text.utf8)) }
         }
     }
 

@@ -143,7 +143,7 @@ public struct GPXTrace: Sendable {
 
     /// libxml2's error in words: its message when Foundation passes it on, else the error's own description
     /// ("NSXMLParserErrorDomain error 4" says nothing to a user; 4 is an empty document, 5 one that ends early).
-    static func describe(_ error: any Error) -> String {
+    public static func describe(_ error: any Error) -> String {
         let code = (error as NSError).code
         let known: [Int: String] = [
             4: "the document is empty", 5: "the document ends too early", 9: "a character XML does not allow",

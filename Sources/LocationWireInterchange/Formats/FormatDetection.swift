@@ -3,7 +3,7 @@ import Foundation
 /// `--from auto`: which format a file is, from its content. Only the start is looked at (``prefixBytes``), so a
 /// large file costs nothing more to detect than a small one.
 ///
-/// - XML: the root element's name: `gpx` is GPX.
+/// - XML: the root element's name: `gpx` is GPX, `kml` KML, `TrainingCenterDatabase` TCX. A ZIP archive is KMZ.
 /// - JSON: the keys near the start: `"locations"` with `"Feature"` is Overland, `"_type"` (or the Recorder API's
 ///   `"data"` envelope around `"tst"`) is OwnTracks, `"type"` with `"FeatureCollection"` or `"Feature"` is
 ///   GeoJSON.
@@ -19,16 +19,19 @@ public enum FormatDetection {
     /// The format `data` looks like, and the evidence in words ("root element <gpx>"); nil when it looks like
     /// none (binary, or text of one column).
     public static func detect(_ data: Data) -> (format: ImportFormat, evidence: String)? {
+        if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return (.kml, "a ZIP archive, read as KMZ") }
         var prefix = data.prefix(prefixBytes)
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { prefix = prefix.dropFirst(3) }
         guard let first = prefix.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
         let text = String(decoding: prefix, as: UTF8.self)
         switch first {
         case UInt8(ascii: "<"):
-            if let root = rootElement(text) {
-                return root == "gpx" ? (.gpx, "root element <gpx>") : nil
+            switch rootElement(text) {
+            case "gpx": return (.gpx, "root element <gpx>")
+            case "kml": return (.kml, "root element <kml>")
+            case "TrainingCenterDatabase": return (.tcx, "root element <TrainingCenterDatabase>")
+            default: return nil
             }
-            return nil
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             return json(text)
         default:

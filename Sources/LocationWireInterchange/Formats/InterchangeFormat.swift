@@ -4,7 +4,7 @@ import LocationWireFiles
 
 /// The formats `locwire import` reads.
 public enum ImportFormat: String, CaseIterable, Sendable {
-    case gpx, geojson, owntracks, overland, csv, takeout
+    case gpx, geojson, owntracks, overland, csv, takeout, kml, tcx
 
     /// The fixes of `data` (not yet sequenced: see ``BatchAssembly``) and what became of each point. Throws
     /// ``InterchangeError`` for a file that is not the format (naming the line or element, the format it was read
@@ -28,6 +28,8 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             case .overland: try OverlandFormat.read(data, &converter)
             case .csv: try CSVFormat.read(data, &converter)
             case .takeout: try TakeoutFormat.read(data, &converter)
+            case .kml: try KMLFormat.read(data, &converter)
+            case .tcx: try TCXFormat.read(data, &converter)
             }
         } catch  where !error.refusedByStrict {
             throw explained(error, data)
@@ -56,6 +58,8 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         case .overland: "Overland"
         case .csv: "CSV"
         case .takeout: "Google Takeout"
+        case .kml: "KML"
+        case .tcx: "TCX"
         }
     }
 

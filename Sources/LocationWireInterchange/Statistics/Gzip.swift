@@ -1,4 +1,4 @@
-import CZlib
+import CSystemZlib
 
 /// gzip through the system's zlib, to measure what a batch costs on a link that compresses it (HTTP's
 /// `Content-Encoding: gzip`, `proto/HTTP.md`). Only sizes are needed, but the bytes are a complete gzip member, so

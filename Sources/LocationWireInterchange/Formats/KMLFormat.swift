@@ -1,0 +1,231 @@
+import Foundation
+import LocationWire
+import ZIPFoundation
+
+/// KML 2.2 (and KMZ, a ZIP holding it: `doc.kml`, else its first `.kml`), read through ``XMLDocumentReader``:
+/// | KML | unit | LocationFix |
+/// |---|---|---|
+/// | `gx:Track`: `<when>` and `<gx:coord>` pairs, in order (grouped or interleaved) | ISO 8601; lon lat alt in degrees and m | `time_ms`, `longitude_e7`, `latitude_e7`, `altitude_cm` |
+/// | `gx:Track`'s `<gx:SimpleArrayData name="speed">` (OpenTracks) | m/s | `speed_cm_s` |
+/// | a `Placemark`'s `Point` with `<TimeStamp><when>` (or `<TimeSpan><begin>`) | lon,lat,alt | one fix |
+/// | a `Placemark`'s `LineString` `<coordinates>` with `<TimeSpan>` | lon,lat,alt tuples | the first at `begin`, the last at `end` |
+///
+/// Each `gx:Track` (also each of a `gx:MultiTrack`) and each `LineString` is a recording segment. A `<gx:coord/>`
+/// left empty is a point without a position, and a `LineString`'s coordinates between its first and last have no
+/// time: both are counted and skipped, as times are never spread over a line (that would invent them). Other
+/// geometries (`Polygon`), and the start, end, statistics and waypoint markers My Tracks and OpenTracks write as
+/// `Point` placemarks (`styleUrl` `#start`, `#end`, `#statistics`, `#waypoint`), are counted as records that are
+/// not points.
+public enum KMLFormat {
+    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
+        let document = try kml(of: data)
+        var state = State()
+        var converterCopy = converter
+        defer { converter = converterCopy }
+        let root = try XMLDocumentReader.walk(
+            document,
+            start: { name, attributes, line throws(InterchangeError) in
+                state.start(name, attributes, line)
+            },
+            end: { name, text, line throws(InterchangeError) in
+                try state.end(name, text, line, &converterCopy)
+            })
+        guard root == "kml" else {
+            throw InterchangeError("line 1", "the root element is <\(root ?? "none")>, not <kml>: not a KML file")
+        }
+    }
+
+    /// The KML document of `data`: `data` itself, or the `.kml` inside a KMZ (a ZIP archive).
+    static func kml(of data: Data) throws(InterchangeError) -> Data {
+        guard data.starts(with: [0x50, 0x4B, 0x03, 0x04]) else { return data }
+        do {
+            let archive = try Archive(data: data, accessMode: .read)
+            let entries = archive.filter { $0.type == .file && $0.path.lowercased().hasSuffix(".kml") }
+            guard let entry = entries.first(where: { $0.path.lowercased() == "doc.kml" }) ?? entries.first else {
+                throw InterchangeError("", "a ZIP archive without a .kml file: not a KMZ")
+            }
+            // A bound on what is unpacked: a small archive may claim or hold a huge document.
+            guard entry.uncompressedSize <= UInt64(FileAccessLimit.unpackedBytes) else {
+                throw InterchangeError(entry.path, "unpacks to \(entry.uncompressedSize) bytes, more than this reads")
+            }
+            var document = Data()
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                guard document.count + chunk.count <= FileAccessLimit.unpackedBytes else {
+                    throw InterchangeError(entry.path, "unpacks to more bytes than this reads")
+                }
+                document.append(chunk)
+            }
+            return document
+        } catch let error as InterchangeError {
+            throw error
+        } catch {
+            throw InterchangeError("", "a ZIP archive that does not unpack: \(error)")
+        }
+    }
+
+    /// What the walk has seen so far.
+    private struct State {
+        /// The styles My Tracks and OpenTracks give the Point placemarks that mark a track's start and end, its
+        /// statistics and the user's waypoints: places on the track, not fixes of their own.
+        static let markerStyles: Set<String> = ["#start", "#end", "#statistics", "#waypoint"]
+
+        var segment = -1
+        // gx:Track
+        var inTrack = false
+        var whens: [(text: String, line: Int)] = []
+        var coords: [(text: String, line: Int)] = []
+        var arrayName: String?
+        var speeds: [String] = []
+        // Placemark
+        var placemarkLine = 0
+        var timeStamp: String?
+        var begin: String?
+        var endTime: String?
+        var pointCoordinates: (text: String, line: Int)?
+        var lineCoordinates: (text: String, line: Int)?
+        var geometry: String?
+        var style: String?
+
+        mutating func start(_ name: String, _ attributes: [String: String], _ line: Int) {
+            switch name {
+            case "Track":
+                inTrack = true
+                whens = []
+                coords = []
+                speeds = []
+            case "SimpleArrayData": arrayName = attributes["name"]
+            case "Placemark":
+                placemarkLine = line
+                timeStamp = nil
+                begin = nil
+                endTime = nil
+                pointCoordinates = nil
+                lineCoordinates = nil
+                geometry = nil
+                style = nil
+            case "Point", "LineString", "Polygon", "LinearRing", "Model":
+                if !inTrack && geometry == nil { geometry = name }
+            default: break
+            }
+        }
+
+        mutating func end(
+            _ name: String, _ text: String, _ line: Int, _ converter: inout PointConverter
+        ) throws(InterchangeError) {
+            switch name {
+            case "when" where inTrack: whens.append((text, line))
+            case "when": timeStamp = text
+            case "coord" where inTrack: coords.append((text, line))
+            case "value" where inTrack && arrayName == "speed": speeds.append(text)
+            case "SimpleArrayData": arrayName = nil
+            case "styleUrl": style = text
+            case "begin": begin = text
+            case "end": endTime = text
+            case "coordinates" where geometry == "Point": pointCoordinates = (text, line)
+            case "coordinates" where geometry == "LineString": lineCoordinates = (text, line)
+            case "Track":
+                inTrack = false
+                segment += 1
+                try emitTrack(&converter)
+            case "Placemark": try emitPlacemark(&converter)
+            default: break
+            }
+        }
+
+        private func emitTrack(_ converter: inout PointConverter) throws(InterchangeError) {
+            for index in 0..<max(whens.count, coords.count) {
+                let line = coords[safe: index]?.line ?? whens[safe: index]?.line ?? placemarkLine
+                let location = "line \(line)"
+                try converter.record(at: location) { converter throws(InterchangeError) in
+                    var point = TrackPoint(location: location)
+                    point.segment = segment
+                    if let when = whens[safe: index]?.text {
+                        guard let time = converter.time(when, at: location) else {
+                            throw InterchangeError(
+                                location, "<when>\(when.prefix(40))</when> is not an ISO 8601 time", field: "when")
+                        }
+                        point.timeMs = Double(time)
+                    }
+                    if let coord = coords[safe: index]?.text, !coord.isEmpty {
+                        let numbers = coord.split(whereSeparator: \.isWhitespace)
+                        try place(numbers, "gx:coord", location, &point)
+                    }
+                    if let speed = speeds[safe: index], let value = Double(speed) { point.speedCmS = value * 100 }
+                    try converter.add(point)
+                }
+            }
+        }
+
+        private mutating func emitPlacemark(_ converter: inout PointConverter) throws(InterchangeError) {
+            let location = "line \(placemarkLine)"
+            if pointCoordinates != nil, let style, Self.markerStyles.contains(style) {
+                converter.ignoreRecord("a \(style) marker placemark, not a recorded fix", at: location)
+            } else if let (text, line) = pointCoordinates {
+                let pointLocation = "line \(line)"
+                try converter.record(at: pointLocation) { converter throws(InterchangeError) in
+                    var point = TrackPoint(location: pointLocation)
+                    point.segment = max(segment, 0)
+                    try place(text.split(separator: ","), "coordinates", pointLocation, &point)
+                    if let when = timeStamp ?? begin {
+                        guard let time = converter.time(when, at: pointLocation) else {
+                            throw InterchangeError(
+                                pointLocation, "\"\(when.prefix(40))\" is not an ISO 8601 time", field: "when")
+                        }
+                        point.timeMs = Double(time)
+                    }
+                    try converter.add(point)
+                }
+            } else if let (text, line) = lineCoordinates {
+                segment += 1
+                let tuples = text.split(whereSeparator: \.isWhitespace)
+                for (index, tuple) in tuples.enumerated() {
+                    let tupleLocation = "line \(line), coordinate \(index + 1)"
+                    let isFirst = index == 0
+                    let isLast = index == tuples.count - 1
+                    guard isFirst || isLast else {
+                        try converter.skip(
+                            SkipReason(
+                                code: "no-time",
+                                text: "no time (a LineString's TimeSpan dates only its first and last coordinate)"),
+                            at: tupleLocation)
+                        continue
+                    }
+                    try converter.record(at: tupleLocation) { converter throws(InterchangeError) in
+                        var point = TrackPoint(location: tupleLocation)
+                        point.segment = segment
+                        try place(tuple.split(separator: ","), "coordinates", tupleLocation, &point)
+                        if let when = isFirst ? begin : endTime, let time = converter.time(when, at: tupleLocation) {
+                            point.timeMs = Double(time)
+                        }
+                        try converter.add(point)
+                    }
+                }
+            } else if let geometry {
+                converter.ignoreRecord("a <\(geometry)> placemark: not a track", at: location)
+            }
+        }
+
+        /// Longitude, latitude and altitude from a tuple's numbers (degrees, degrees, metres).
+        private func place(
+            _ numbers: [Substring], _ field: String, _ location: String, _ point: inout TrackPoint
+        ) throws(InterchangeError) {
+            let values = numbers.map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard (2...3).contains(values.count), let longitude = values[0], let latitude = values[1],
+                longitude.isFinite, latitude.isFinite
+            else {
+                throw InterchangeError(
+                    location, "\"\(numbers.joined(separator: " ").prefix(60))\" is not longitude, latitude[, altitude]",
+                    field: field)
+            }
+            point.longitudeE7 = longitude * 1e7
+            point.latitudeE7 = latitude * 1e7
+            if values.count == 3, let altitude = values[2] { point.altitudeCm = altitude * 100 }
+        }
+    }
+}
+
+/// Bounds on what a reader unpacks from a compressed input.
+enum FileAccessLimit {
+    /// 1 GiB: more than any track this reads whole.
+    static let unpackedBytes = 1 << 30
+}

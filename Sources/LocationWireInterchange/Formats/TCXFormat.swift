@@ -1,0 +1,104 @@
+import Foundation
+import LocationWire
+
+/// Garmin's Training Center XML (TCX 2), read through ``XMLDocumentReader``:
+/// | TCX `Trackpoint` | unit | LocationFix |
+/// |---|---|---|
+/// | `Time` | ISO 8601 | `time_ms` |
+/// | `Position/LatitudeDegrees`, `LongitudeDegrees` | degrees | `latitude_e7`, `longitude_e7` |
+/// | `AltitudeMeters` | m | `altitude_cm` |
+/// | `Extensions/TPX/Speed` (ActivityExtension v2) | m/s | `speed_cm_s` |
+///
+/// Each `Track` of an `Activity` is a recording segment (Garmin starts a new one after a pause). A trackpoint
+/// without a `Position` (a heart-rate sample while the GPS had no fix) is counted and skipped. The `Trackpoint`s of
+/// a `Course` are a planned route, not recorded fixes: counted, not imported. Heart rate, cadence, power and
+/// distance have no field in a fix and are not read.
+public enum TCXFormat {
+    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
+        var state = State()
+        var converterCopy = converter
+        defer { converter = converterCopy }
+        let root = try XMLDocumentReader.walk(
+            data,
+            start: { name, _, line throws(InterchangeError) in
+                state.start(name, line)
+            },
+            end: { name, text, _ throws(InterchangeError) in
+                try state.end(name, text, &converterCopy)
+            })
+        guard root == "TrainingCenterDatabase" else {
+            throw InterchangeError(
+                "line 1", "the root element is <\(root ?? "none")>, not <TrainingCenterDatabase>: not a TCX file")
+        }
+    }
+
+    private struct State {
+        var segment = -1
+        var inCourse = false
+        var point: TrackPoint?
+        var timeText: String?
+
+        mutating func start(_ name: String, _ line: Int) {
+            switch name {
+            case "Course": inCourse = true
+            case "Track" where !inCourse: segment += 1
+            case "Trackpoint":
+                point = TrackPoint(location: "line \(line)")
+                point?.segment = max(segment, 0)
+                timeText = nil
+            default: break
+            }
+        }
+
+        mutating func end(_ name: String, _ text: String, _ converter: inout PointConverter) throws(InterchangeError) {
+            guard point != nil else {
+                if name == "Course" { inCourse = false }
+                return
+            }
+            switch name {
+            case "Time": timeText = text
+            case "LatitudeDegrees":
+                let value = number(text, name)
+                point?.latitudeE7 = value.map { $0 * 1e7 }
+            case "LongitudeDegrees":
+                let value = number(text, name)
+                point?.longitudeE7 = value.map { $0 * 1e7 }
+            case "AltitudeMeters":
+                let value = number(text, name)
+                point?.altitudeCm = value.map { $0 * 100 }
+            case "Speed":
+                let value = number(text, name)
+                point?.speedCmS = value.map { $0 * 100 }
+            case "Trackpoint":
+                guard var finished = point else { return }
+                point = nil
+                let location = finished.location
+                if inCourse {
+                    converter.ignoreRecord("course point (<Course>): a planned route, not a recorded fix", at: location)
+                    return
+                }
+                let time = timeText
+                try converter.record(at: location) { converter throws(InterchangeError) in
+                    if let time {
+                        guard let milliseconds = converter.time(time, at: location) else {
+                            throw InterchangeError(
+                                location, "<Time>\(time.prefix(40))</Time> is not an ISO 8601 time", field: "Time")
+                        }
+                        finished.timeMs = Double(milliseconds)
+                    }
+                    try converter.add(finished)
+                }
+            default: break
+            }
+        }
+
+        /// A value that must be a finite number; an unreadable one is noted on the point, which is then skipped.
+        private mutating func number(_ text: String, _ name: String) -> Double? {
+            guard let value = Double(text), value.isFinite else {
+                point?.unreadable.append(name)
+                return nil
+            }
+            return value
+        }
+    }
+}
