@@ -11,6 +11,7 @@ import Foundation
 // The system calls under names of their own: inside FileAccess, `read` and `write` are its own functions.
 private let systemRead = read
 private let systemWrite = write
+@discardableResult private func closeDescriptor(_ descriptor: Int32) -> Int32 { close(descriptor) }
 
 /// Reading and writing whole files with errors a person can act on: "is a directory", "no such file", "permission
 /// denied", "the disk is full", never Foundation's "The operation could not be completed". Each failure is a
@@ -76,6 +77,102 @@ public enum FileAccess {
             var status = stat()
             if stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG { unlink(path) }
             throw FileAccessError(writing: path, errno: failure)
+        }
+    }
+
+    /// A regular file of any size, mapped into memory rather than read (its pages come from the file as they are
+    /// touched, and need no copy); a pipe, character device or standard input (`path` nil or `-`) is read to its
+    /// end, at most ``maxReadBytes``. For the commands that stream a large file through a parser.
+    public static func mapped(_ path: String?) throws(FileAccessError) -> Data {
+        guard let path, path != "-" else { return Data(try readStandardInput()) }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw FileAccessError(reading: path, errno: errno) }
+        try checkReadable(status, path: path)
+        guard status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return Data(try read(path)) }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            // Permission and the like were checked above; what is left is the read itself.
+            return Data(try read(path, limit: Int.max))
+        }
+    }
+
+    /// A file written in pieces as they are made, so that no output is held whole: ``write(_:)`` buffers about
+    /// 1 MiB and hands it to the file; ``close()`` writes the rest. A failure (the disk is full) removes the
+    /// partial file, as ``write(_:to:)`` does, and is thrown by the write that meets it or by ``close()``.
+    /// `path` nil or `-` is standard output.
+    public final class Writer {
+        private let descriptor: Int32
+        private let path: String?
+        private var buffer: [UInt8] = []
+        private var closed = false
+        static let pieceBytes = 1 << 20
+
+        public init(path: String?) throws(FileAccessError) {
+            if let path, path != "-" {
+                let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                guard descriptor >= 0 else { throw FileAccessError(writing: path, errno: errno) }
+                self.descriptor = descriptor
+                self.path = path
+            } else {
+                descriptor = STDOUT_FILENO
+                self.path = nil
+            }
+            buffer.reserveCapacity(Self.pieceBytes + (64 << 10))
+        }
+
+        deinit {
+            if !closed, let path {
+                closeDescriptor(descriptor)
+                unlink(path)
+            }
+        }
+
+        public func write(_ text: String) throws(FileAccessError) {
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= Self.pieceBytes { try drain() }
+        }
+
+        public func write(_ bytes: some Sequence<UInt8>) throws(FileAccessError) {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= Self.pieceBytes { try drain() }
+        }
+
+        /// Writes what is buffered and closes the file.
+        public func close() throws(FileAccessError) {
+            guard !closed else { return }
+            try drain()
+            closed = true
+            guard let path else { return }
+            if closeDescriptor(descriptor) != 0 {
+                let code = errno
+                unlink(path)
+                throw FileAccessError(writing: path, errno: code)
+            }
+        }
+
+        private func drain() throws(FileAccessError) {
+            var written = 0
+            var failure: Int32 = 0
+            buffer.withUnsafeBytes { bytes in
+                while written < bytes.count {
+                    let count = systemWrite(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    written += count
+                }
+            }
+            buffer.removeAll(keepingCapacity: true)
+            guard failure != 0 else { return }
+            closed = true
+            if let path {
+                closeDescriptor(descriptor)
+                unlink(path)
+            }
+            throw FileAccessError(writing: path ?? "standard output", errno: failure)
         }
     }
 

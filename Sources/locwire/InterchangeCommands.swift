@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWire
+import LocationWireFiles
 import LocationWireInterchange
 import LocationWireJSON
 
@@ -229,10 +230,15 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let (batch, _) = try input.readBatch()
         let name = input.inputName
+        // Written as it goes: an export of a million fixes is never held whole.
         do {
-            try writeOutput(Array(try to.write(batch)), toFile: output)
+            let writer = try FileAccess.Writer(path: output)
+            try to.write(batch, to: writer)
+            try writer.close()
         } catch let error as InterchangeError {
             throw InputRejected(message: "\(name): \(error)")
+        } catch let error as FileAccessError {
+            throw UsageFailure(message: error.description)
         }
     }
 }

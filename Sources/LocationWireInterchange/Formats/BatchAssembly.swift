@@ -177,6 +177,20 @@ public enum BatchAssembly {
         return batch
     }
 
+    /// The fixes an export writes, in order: the backlog (rows as they are, compact expanded) and the live fix;
+    /// `boot_id` is left as it is, since no format writes it. The rows are not copied.
+    public static func exportedFixes(of batch: LocationBatch) throws(InterchangeError) -> ExportedFixes {
+        var backlog = batch.fixes
+        if let compact = batch.compactFixes {
+            do {
+                backlog = try compact.fixes()
+            } catch {
+                throw InterchangeError("compact_fixes", "does not rebuild: \(error.code.rawValue)")
+            }
+        }
+        return ExportedFixes(backlog: backlog, live: batch.liveFix)
+    }
+
     /// Every fix of a batch in order: the backlog (rows or compact) and then the live fix. Fixes whose boot_id is
     /// 0 take the batch's, as `§item-boot` says.
     public static func fixes(of batch: LocationBatch) throws(InterchangeError) -> [LocationFix] {

@@ -104,27 +104,29 @@ public enum CSVFormat {
     }
 
     /// Writes the fixes as CSV that ``read(_:_:)`` reads back exactly: the ``PointField`` names as the header,
-    /// time as ISO 8601 UTC, and only the columns some fix has a value for.
-    public static func write(_ fixes: [LocationFix]) -> Data {
+    /// time as ISO 8601 UTC, and only the columns some fix has a value for (found in a first pass), then a row a
+    /// fix, as it goes.
+    public static func write(_ fixes: some Collection<LocationFix>, to sink: any TextSink) throws {
         let times = ISO8601Time()
-        let rows = fixes.map { fix in
-            var cells: [PointField: String] = [:]
-            for (field, value) in PointField.numbers(of: fix) { cells[field] = "\(value)" }
-            for (field, name) in PointField.names(of: fix) { cells[field] = name }
-            return (fix, cells)
+        var used = Set<PointField>()
+        for fix in fixes {
+            for (field, _) in PointField.numbers(of: fix) { used.insert(field) }
+            for (field, _) in PointField.names(of: fix) { used.insert(field) }
         }
-        let used = Set(rows.flatMap(\.1.keys))
         let optional = PointField.allCases.filter { used.contains($0) }
-        var text = ([PointField.time, .latitude, .longitude] + optional).map(\.rawValue).joined(separator: ",") + "\n"
-        for (fix, cells) in rows {
+        try sink.write(
+            ([PointField.time, .latitude, .longitude] + optional).map(\.rawValue).joined(separator: ",") + "\n")
+        for fix in fixes {
+            var cells: [PointField: String] = [:]
+            for (field, value) in PointField.decimals(of: fix) { cells[field] = value }
+            for (field, name) in PointField.names(of: fix) { cells[field] = name }
             var line = [
                 times.string(milliseconds: fix.timeMs), GPXFormat.decimal(Int64(fix.latitudeE7 ?? 0), places: 7),
                 GPXFormat.decimal(Int64(fix.longitudeE7 ?? 0), places: 7),
             ]
             line += optional.map { cells[$0] ?? "" }
-            text += line.joined(separator: ",") + "\n"
+            try sink.write(line.joined(separator: ",") + "\n")
         }
-        return Data(text.utf8)
     }
 }
 

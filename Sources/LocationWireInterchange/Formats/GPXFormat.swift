@@ -67,7 +67,9 @@ public enum GPXFormat {
 
     /// GPX 1.1: one `trk`, and one `trkseg` for each recording segment (`breaks`: the fix indices that start a
     /// new one, ``TraceSegments``).
-    public static func write(_ fixes: [LocationFix], name: String, breaks: [Int] = []) -> Data {
+    public static func write(
+        _ fixes: some Collection<LocationFix>, name: String, breaks: [Int] = [], to sink: any TextSink
+    ) throws {
         let breakSet = Set(breaks)
         let times = ISO8601Time()
         var text = """
@@ -80,6 +82,9 @@ public enum GPXFormat {
 
             """
         for (index, fix) in fixes.enumerated() {
+            // Handed on a point at a time: the whole document is never held.
+            try sink.write(text)
+            text = ""
             if breakSet.contains(index) { text += "    </trkseg>\n    <trkseg>\n" }
             let latitude = decimal(Int64(fix.latitudeE7 ?? 0), places: 7)
             let longitude = decimal(Int64(fix.longitudeE7 ?? 0), places: 7)
@@ -104,7 +109,7 @@ public enum GPXFormat {
             text += "</trkpt>\n"
         }
         text += "    </trkseg>\n  </trk>\n</gpx>\n"
-        return Data(text.utf8)
+        try sink.write(text)
     }
 
     /// `value` × 10^-places as xsd:decimal text, which GPX's numbers are: exact digits from the integer, never an

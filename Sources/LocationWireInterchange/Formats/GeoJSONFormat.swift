@@ -173,29 +173,44 @@ public enum GeoJSONFormat {
         }
     }
 
-    /// A Point feature for `fix` with the given properties.
-    static func pointFeature(_ fix: LocationFix, properties: [String: Any], withAltitude: Bool) -> [String: Any] {
-        var coordinates: [Double] = [Double(fix.longitudeE7 ?? 0, per: 1e7), Double(fix.latitudeE7 ?? 0, per: 1e7)]
-        if withAltitude, let altitude = fix.altitudeCm { coordinates.append(Double(altitude, per: 100)) }
-        return [
-            "type": "Feature", "geometry": ["type": "Point", "coordinates": coordinates] as [String: Any],
-            "properties": properties,
+    /// A Point feature for `fix`: `properties` are JSON text already, in the order given.
+    static func pointFeature(_ fix: LocationFix, properties: [(String, String)], withAltitude: Bool) -> String {
+        var coordinates = [
+            GPXFormat.decimal(Int64(fix.longitudeE7 ?? 0), places: 7),
+            GPXFormat.decimal(Int64(fix.latitudeE7 ?? 0), places: 7),
         ]
+        if withAltitude, let altitude = fix.altitudeCm {
+            coordinates.append(GPXFormat.decimal(Int64(altitude), places: 2))
+        }
+        return JSONText.object([
+            (
+                "geometry",
+                JSONText.object([
+                    ("coordinates", "[" + coordinates.joined(separator: ",") + "]"), ("type", "\"Point\""),
+                ])
+            ),
+            ("properties", JSONText.object(properties)), ("type", "\"Feature\""),
+        ])
     }
 
-    public static func write(_ fixes: [LocationFix]) -> Data {
+    /// A FeatureCollection, one feature a line, written as it goes.
+    public static func write(_ fixes: some Collection<LocationFix>, to sink: any TextSink) throws {
         let times = ISO8601Time()
-        let features = fixes.map { fix in
-            var properties: [String: Any] = [PointField.time.rawValue: times.string(milliseconds: fix.timeMs)]
+        try sink.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
+        for (index, fix) in fixes.enumerated() {
+            var properties: [(String, String)] = [
+                (PointField.time.rawValue, JSONText.string(times.string(milliseconds: fix.timeMs)))
+            ]
             // The altitude is the position's third coordinate, not also a property.
-            for (field, value) in PointField.numbers(of: fix) where field != .altitudeM {
-                properties[field.rawValue] = value
+            for (field, value) in PointField.decimals(of: fix) where field != .altitudeM {
+                properties.append((field.rawValue, value))
             }
             for (field, name) in PointField.names(of: fix) {
-                properties[field.rawValue] = field == .isMock ? true : name
+                properties.append((field.rawValue, field == .isMock ? "true" : JSONText.string(name)))
             }
-            return pointFeature(fix, properties: properties, withAltitude: true)
+            properties.sort { $0.0 < $1.0 }
+            try sink.write((index == 0 ? "" : ",\n") + pointFeature(fix, properties: properties, withAltitude: true))
         }
-        return JSONOutput.data(["type": "FeatureCollection", "features": features])
+        try sink.write("\n]}\n")
     }
 }

@@ -100,23 +100,39 @@ public enum ImportFormat: String, CaseIterable, Sendable {
 public enum ExportFormat: String, CaseIterable, Sendable {
     case geojson, gpx, owntracks, overland, csv
 
-    /// Every fix of `batch` (backlog rows or compact, then the live fix) in this format. Throws for a fix without
-    /// a position, which no format can hold.
-    public func write(_ batch: LocationBatch) throws(InterchangeError) -> Data {
-        let fixes = try BatchAssembly.fixes(of: batch)
+    /// Every fix of `batch` (backlog rows or compact, then the live fix) in this format, written to `sink` as it
+    /// goes. Throws ``InterchangeError`` for a fix without a position, which no format can hold (before anything
+    /// is written), and what the sink throws.
+    public func write(_ batch: LocationBatch, to sink: any TextSink) throws {
+        let fixes = try BatchAssembly.exportedFixes(of: batch)
         // Every format needs a position; writing (0, 0) for a missing one would invent a place.
         if let index = fixes.firstIndex(where: { $0.latitudeE7 == nil || $0.longitudeE7 == nil }) {
             throw InterchangeError("fix \(index + 1) of \(fixes.count)", "has no latitude and longitude to write")
         }
-        return switch self {
-        case .geojson: GeoJSONFormat.write(fixes)
+        switch self {
+        case .geojson: try GeoJSONFormat.write(fixes, to: sink)
         case .gpx:
-            GPXFormat.write(
+            try GPXFormat.write(
                 fixes, name: batch.deviceId,
-                breaks: TraceSegments.breaks(times: fixes.map(\.timeMs), lifecycleEvents: batch.lifecycleEvents))
-        case .owntracks: OwnTracksFormat.write(fixes)
-        case .overland: OverlandFormat.write(fixes, deviceId: batch.deviceId)
-        case .csv: CSVFormat.write(fixes)
+                breaks: TraceSegments.breaks(times: fixes.map(\.timeMs), lifecycleEvents: batch.lifecycleEvents),
+                to: sink)
+        case .owntracks: try OwnTracksFormat.write(fixes, to: sink)
+        case .overland: try OverlandFormat.write(fixes, deviceId: batch.deviceId, to: sink)
+        case .csv: try CSVFormat.write(fixes, to: sink)
         }
+    }
+
+    /// The whole export in memory.
+    public func write(_ batch: LocationBatch) throws(InterchangeError) -> Data {
+        let sink = MemorySink()
+        do {
+            try write(batch, to: sink)
+        } catch let error as InterchangeError {
+            throw error
+        } catch {
+            // A MemorySink does not fail.
+            throw InterchangeError("", "\(error)")
+        }
+        return sink.data
     }
 }

@@ -118,15 +118,6 @@ public struct JSONInput {
 /// format's unit to the proto's (metres to centimetres: 100).
 typealias NumberKeys = [(key: String, value: any WritableKeyPath<TrackPoint, Double?> & Sendable, scale: Double)]
 
-/// Writing JSON with JSONSerialization: keys sorted so that output is reproducible, slashes left alone.
-enum JSONOutput {
-    static func data(_ object: Any) -> Data {
-        // Only the writers' own dictionaries of strings, numbers and arrays get here, which always serialize.
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data()
-    }
-}
-
 extension Array {
     /// The element at `index`, or nil when there is none.
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }

@@ -90,26 +90,35 @@ public enum OverlandFormat {
         return point
     }
 
-    public static func write(_ fixes: [LocationFix], deviceId: String) -> Data {
+    /// `{"locations": [...]}`, one feature a line, written as it goes.
+    public static func write(_ fixes: some Collection<LocationFix>, deviceId: String, to sink: any TextSink) throws {
         let times = ISO8601Time()
-        let features: [[String: Any]] = fixes.map { fix in
-            var properties: [String: Any] = [
-                "timestamp": times.string(milliseconds: fix.timeMs), "device_id": deviceId,
+        let device = JSONText.string(deviceId)
+        try sink.write("{\"locations\":[\n")
+        for (index, fix) in fixes.enumerated() {
+            var properties: [(String, String)] = [
+                ("timestamp", JSONText.string(times.string(milliseconds: fix.timeMs))), ("device_id", device),
             ]
-            if let value = fix.altitudeCm { properties["altitude"] = Double(value, per: 100) }
-            if let value = fix.horizontalAccuracyCm { properties["horizontal_accuracy"] = Double(value, per: 100) }
-            if let value = fix.verticalAccuracyCm { properties["vertical_accuracy"] = Double(value, per: 100) }
-            if let value = fix.speedCmS { properties["speed"] = Double(value, per: 100) }
-            if let value = fix.speedAccuracyCmS { properties["speed_accuracy"] = Double(value, per: 100) }
-            if let value = fix.courseCdeg { properties["course"] = Double(value, per: 100) }
-            if let value = fix.courseAccuracyCdeg { properties["course_accuracy"] = Double(value, per: 100) }
-            if let value = fix.batteryPercent { properties["battery_level"] = Double(value, per: 100) }
-            if let state = batteryStates.first(where: { $0.value == fix.batteryState && $0.key != "unknown" }) {
-                properties["battery_state"] = state.key
+            func metres(_ key: String, _ value: (some BinaryInteger)?) {
+                if let value { properties.append((key, GPXFormat.decimal(Int64(value), places: 2))) }
             }
-            properties["motion"] = motionNames[fix.motionActivity].map { [$0] } ?? []
-            return GeoJSONFormat.pointFeature(fix, properties: properties, withAltitude: false)
+            metres("altitude", fix.altitudeCm)
+            metres("horizontal_accuracy", fix.horizontalAccuracyCm)
+            metres("vertical_accuracy", fix.verticalAccuracyCm)
+            metres("speed", fix.speedCmS)
+            metres("speed_accuracy", fix.speedAccuracyCmS)
+            metres("course", fix.courseCdeg)
+            metres("course_accuracy", fix.courseAccuracyCdeg)
+            metres("battery_level", fix.batteryPercent)  // percent / 100 is the level, 0 ... 1
+            if let state = batteryStates.first(where: { $0.value == fix.batteryState && $0.key != "unknown" }) {
+                properties.append(("battery_state", JSONText.string(state.key)))
+            }
+            properties.append(("motion", "[" + (motionNames[fix.motionActivity].map(JSONText.string) ?? "") + "]"))
+            properties.sort { $0.0 < $1.0 }
+            try sink.write(
+                (index == 0 ? "" : ",\n") + GeoJSONFormat.pointFeature(fix, properties: properties, withAltitude: false)
+            )
         }
-        return JSONOutput.data(["locations": features])
+        try sink.write("\n]}\n")
     }
 }

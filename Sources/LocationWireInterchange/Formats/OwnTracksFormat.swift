@@ -129,32 +129,34 @@ public enum OwnTracksFormat {
         }
     }
 
-    public static func write(_ fixes: [LocationFix]) -> Data {
-        var lines: [Data] = []
-        for fix in fixes {
-            var message: [String: Any] = ["_type": "location", "tst": Int(fix.timeMs.floorDivided(by: 1000))]
-            if let latitude = fix.latitudeE7 { message["lat"] = Double(latitude, per: 1e7) }
-            if let longitude = fix.longitudeE7 { message["lon"] = Double(longitude, per: 1e7) }
-            if let accuracy = fix.horizontalAccuracyCm { message["acc"] = whole(Double(accuracy) / 100) }
-            if let accuracy = fix.verticalAccuracyCm { message["vac"] = whole(Double(accuracy) / 100) }
-            if let altitude = fix.altitudeCm { message["alt"] = whole(Double(altitude) / 100) }
-            if let speed = fix.speedCmS { message["vel"] = whole(Double(speed) * 3600 / 100_000) }
-            if let course = fix.courseCdeg { message["cog"] = whole(Double(course) / 100) % 360 }
-            if let battery = fix.batteryPercent { message["batt"] = Int(battery) }
-            if let pressure = fix.pressureHpa, let hectopascal = Double("\(pressure)") {
-                message["p"] = hectopascal / 10
+    /// A JSON array, one message a line, written as it goes.
+    public static func write(_ fixes: some Collection<LocationFix>, to sink: any TextSink) throws {
+        try sink.write("[\n")
+        for (index, fix) in fixes.enumerated() {
+            var message: [(String, String)] = [
+                ("_type", "\"location\""), ("tst", "\(fix.timeMs.floorDivided(by: 1000))"),
+            ]
+            if let latitude = fix.latitudeE7 { message.append(("lat", GPXFormat.decimal(Int64(latitude), places: 7))) }
+            if let longitude = fix.longitudeE7 {
+                message.append(("lon", GPXFormat.decimal(Int64(longitude), places: 7)))
             }
-            if let status = batteryStates.firstIndex(of: fix.batteryState), status > 0 { message["bs"] = status }
-            if let trigger = triggerForReason[fix.reason] { message["t"] = trigger }
-            lines.append(JSONOutput.data(message))
+            if let accuracy = fix.horizontalAccuracyCm { message.append(("acc", "\(whole(Double(accuracy) / 100))")) }
+            if let accuracy = fix.verticalAccuracyCm { message.append(("vac", "\(whole(Double(accuracy) / 100))")) }
+            if let altitude = fix.altitudeCm { message.append(("alt", "\(whole(Double(altitude) / 100))")) }
+            if let speed = fix.speedCmS { message.append(("vel", "\(whole(Double(speed) * 3600 / 100_000))")) }
+            if let course = fix.courseCdeg { message.append(("cog", "\(whole(Double(course) / 100) % 360)")) }
+            if let battery = fix.batteryPercent { message.append(("batt", "\(battery)")) }
+            if let pressure = fix.pressureHpa, let hectopascal = Double("\(pressure)") {
+                message.append(("p", "\(hectopascal / 10)"))
+            }
+            if let status = batteryStates.firstIndex(of: fix.batteryState), status > 0 {
+                message.append(("bs", "\(status)"))
+            }
+            if let trigger = triggerForReason[fix.reason] { message.append(("t", JSONText.string(trigger))) }
+            message.sort { $0.0 < $1.0 }
+            try sink.write((index == 0 ? "" : ",\n") + JSONText.object(message))
         }
-        var output = Data("[\n".utf8)
-        for (index, line) in lines.enumerated() {
-            output.append(line)
-            output.append(contentsOf: Array((index == lines.count - 1 ? "\n" : ",\n").utf8))
-        }
-        output.append(contentsOf: Array("]\n".utf8))
-        return output
+        try sink.write("\n]\n")
     }
 
     /// The nearest whole number, halves away from zero.

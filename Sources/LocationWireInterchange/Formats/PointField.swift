@@ -99,6 +99,16 @@ public enum PointField: String, CaseIterable, Sendable {
         return numbers
     }
 
+    /// The numeric fields of `fix` as exact decimal text in the fields' units (`altitude_m` 12.5 for 1250 cm),
+    /// which reads back to the same integers: the writers' form of ``numbers(of:)``.
+    static func decimals(of fix: LocationFix) -> [(PointField, String)] {
+        numbers(of: fix).map { field, value in
+            guard field != .pressureHpa, let scale = field.scale else { return (field, "\(value)") }
+            let places = scale == 1e7 ? 7 : scale == 100 ? 2 : 0
+            return (field, GPXFormat.decimal(Int64((value * scale).rounded()), places: places))
+        }
+    }
+
     /// The enum fields of `fix` that are set, by short name.
     static func names(of fix: LocationFix) -> [(PointField, String)] {
         var names: [(PointField, String)] = []
