@@ -58,14 +58,16 @@ public enum BatchAssembly {
 
     /// The batches of `fixes`, split as asked, with the counts the summary reports.
     public static func batches(
-        _ fixes: [LocationFix], origins: [PointOrigin]? = nil, deviceId: String, installId: UInt64? = nil,
+        _ fixes: consuming [LocationFix], origins: consuming [PointOrigin]? = nil, deviceId: String,
+        installId: UInt64? = nil,
         elapsedFromTime: Bool = false, splitBy: SplitBy = .none, timeZone: TimeZone = TimeZone(identifier: "UTC")!
     ) throws(InterchangeError) -> (batches: [ImportedBatch], outOfOrder: Int, sameTime: Int) {
         guard !fixes.isEmpty else { throw InterchangeError("", "no point could be imported (see the summary)") }
         guard !deviceId.isEmpty, deviceId.utf8.count <= 128 else {
             throw InterchangeError("--device-id", "needs 1 to 128 bytes of UTF-8")
         }
-        let origins = origins ?? Array(repeating: PointOrigin(), count: fixes.count)
+        let count = fixes.count
+        let origins = (consume origins) ?? Array(repeating: PointOrigin(), count: count)
         // The devices, in order of first appearance.
         var devices: [String?] = []
         for origin in origins where !devices.contains(origin.device) { devices.append(origin.device) }
@@ -79,21 +81,28 @@ public enum BatchAssembly {
         var result: [ImportedBatch] = []
         var outOfOrder = 0
         var sameTime = 0
-        // Without the device split, the fixes without a device name and those of the one named device are one.
+        // Without the device split, the fixes without a device name and those of the one named device are one, and
+        // are put in order where they are: a million fixes are not copied.
+        var remaining = consume fixes
+        var remainingOrigins = consume origins
         for device in splitBy == .device ? devices : [named.first] {
-            let indices =
-                splitBy == .device ? fixes.indices.filter { origins[$0].device == device } : Array(fixes.indices)
+            var sorted: [LocationFix]
+            var segmentOf: [Int]
+            if splitBy == .device && devices.count > 1 {
+                let indices = remaining.indices.filter { remainingOrigins[$0].device == device }
+                sorted = indices.map { remaining[$0] }
+                segmentOf = indices.map { remainingOrigins[$0].segment }
+            } else {
+                sorted = remaining
+                segmentOf = remainingOrigins.map(\.segment)
+                remaining = []
+                remainingOrigins = []
+            }
             let deviceName = splitBy == .device ? device.map { "\(deviceId)-\($0)" } ?? deviceId : deviceId
             guard deviceName.utf8.count <= 128 else {
                 throw InterchangeError("", "the device id \(deviceName.prefix(40))... is longer than 128 bytes")
             }
-            for (position, index) in indices.enumerated().dropFirst()
-            where fixes[index].timeMs < fixes[indices[position - 1]].timeMs {
-                outOfOrder += 1
-            }
-            // Swift's sort is not stable; sorting by (time, file position) is, and keeps equal times in file order.
-            let order = indices.sorted { (fixes[$0].timeMs, $0) < (fixes[$1].timeMs, $1) }
-            var sorted = order.map { fixes[$0] }
+            outOfOrder += putInTimeOrder(&sorted, &segmentOf)
             let first = sorted[0].timeMs
             let convention = GPXTrace.Options()
             for position in sorted.indices {
@@ -105,7 +114,6 @@ public enum BatchAssembly {
                 }
             }
             let times = sorted.map(\.timeMs)
-            let segmentOf = order.map { origins[$0].segment }
             // Each segment's first fix in time order; the earliest segment starts the trace.
             var segmentStarts: [Int: Int] = [:]
             for (position, segment) in segmentOf.enumerated() where segmentStarts[segment] == nil {
@@ -136,7 +144,7 @@ public enum BatchAssembly {
                 groups = dayOrder.map { ($0, days[$0] ?? []) }
             }
             for group in groups {
-                let members = group.positions.map { sorted[$0] }
+                let members = group.positions.count == sorted.count ? sorted : group.positions.map { sorted[$0] }
                 let span = (members[0].timeMs, members[members.count - 1].timeMs)
                 // A marker belongs to the batch whose fixes it separates: after its first fix, up to its last.
                 let inside = markers.filter { $0.timeMs > span.0 && $0.timeMs <= span.1 }
@@ -147,6 +155,38 @@ public enum BatchAssembly {
             }
         }
         return (result, outOfOrder, sameTime)
+    }
+
+    /// Sorts `fixes` (and their `segments`) by time, stably, so equal times keep their file order, without a
+    /// second copy of the fixes: a file already in order (the common case) is only checked; another is put in
+    /// order by following the cycles of the sorting permutation. Returns how many fixes were earlier than the
+    /// one before them.
+    static func putInTimeOrder(_ fixes: inout [LocationFix], _ segments: inout [Int]) -> Int {
+        var outOfOrder = 0
+        for index in fixes.indices.dropFirst() where fixes[index].timeMs < fixes[index - 1].timeMs { outOfOrder += 1 }
+        guard outOfOrder > 0 else { return 0 }
+        // Swift's sort is not stable; sorting by (time, file position) is.
+        let order = fixes.indices.sorted { (fixes[$0].timeMs, $0) < (fixes[$1].timeMs, $1) }
+        var placed = [Bool](repeating: false, count: fixes.count)
+        for start in fixes.indices where !placed[start] {
+            // Position `start` takes the fix at order[start], whose position takes the fix at order[...], and so
+            // on back to `start`.
+            let (firstFix, firstSegment) = (fixes[start], segments[start])
+            var position = start
+            while true {
+                placed[position] = true
+                let source = order[position]
+                if source == start {
+                    fixes[position] = firstFix
+                    segments[position] = firstSegment
+                    break
+                }
+                fixes[position] = fixes[source]
+                segments[position] = segments[source]
+                position = source
+            }
+        }
+        return outOfOrder
     }
 
     /// One batch of sequenced fixes in time order.

@@ -44,12 +44,13 @@ public enum CSVFormat {
         let reader: CSVReader
         do {
             reader = try CSVReader(
-                stream: InputStream(data: Data(body)), hasHeaderRow: true, trimFields: true,
+                stream: InputStream(data: Data(body)), hasHeaderRow: true, trimFields: false,
                 delimiter: delimiter)
         } catch {
             throw InterchangeError("line \(linesBefore + 1)", "no header row: \(error)")
         }
-        guard let header = reader.headerRow, header.contains(where: { !$0.isEmpty }) else {
+        guard let header = reader.headerRow.map({ $0.map(CSVColumns.trimmed) }), header.contains(where: { !$0.isEmpty })
+        else {
             throw InterchangeError("line \(linesBefore + 1)", "no header row")
         }
         var line = linesBefore + 1 + Self.lineBreaks(in: header)
@@ -59,7 +60,7 @@ public enum CSVFormat {
             line += 1
             let rowLine = line
             line += Self.lineBreaks(in: row)
-            if row.allSatisfy(\.isEmpty) { continue }
+            if row.allSatisfy({ CSVColumns.trimmed($0).isEmpty }) { continue }
             let location = "line \(rowLine)"
             try converter.record(at: location) { converter throws(InterchangeError) in
                 let cells = decimalComma ? row.map { Self.decimalPoint($0) } : row
@@ -99,7 +100,8 @@ public enum CSVFormat {
 
     /// `45,81` as `45.81`: a number with one comma and no point, in a file whose delimiter is not a comma.
     static func decimalPoint(_ cell: String) -> String {
-        guard cell.contains(","), !cell.contains("."), cell.count(where: { $0 == "," }) == 1 else { return cell }
+        guard cell.utf8.count(where: { $0 == UInt8(ascii: ",") }) == 1, !cell.utf8.contains(UInt8(ascii: "."))
+        else { return cell }
         return cell.replacingOccurrences(of: ",", with: ".")
     }
 
@@ -226,11 +228,14 @@ struct CSVColumns {
     var e7: [PointField: Bool] = [:]
     let names: [String]
     let hasHDOPOnly: Bool
+    /// Battery columns named for a level (`battery_level`), whose values of at most 1 with a point are fractions.
+    let batteryLevelColumns: Set<Int>
     /// A date column, whose rows' clock-only times (`10:59:15`, `063510`) it completes.
     let hasDate: Bool
 
     init(header: [String], line: Int, _ converter: inout PointConverter) throws(InterchangeError) {
         names = header
+        batteryLevelColumns = Set(header.indices.filter { header[$0].lowercased().contains("level") })
         var roles: [Role?] = []
         var unused: [String] = []
         let keys = Set(header.map { Self.normalize($0.lowercased()) })
@@ -334,8 +339,7 @@ struct CSVColumns {
         for (index, raw) in row.enumerated() where index < roles.count {
             // Some loggers pad fields with NUL bytes.
             let cell =
-                raw.contains("\0")
-                ? raw.replacingOccurrences(of: "\0", with: "").trimmingCharacters(in: .whitespaces) : raw
+                raw.utf8.contains(0) ? Self.trimmed(raw.replacingOccurrences(of: "\0", with: "")) : Self.trimmed(raw)
             guard !cell.isEmpty, let role = roles[index] else { continue }
             let cellLocation = "\(location), column \(names[index].prefix(30))"
             switch role {
@@ -384,8 +388,8 @@ struct CSVColumns {
                     if !field.set(name: cell.lowercased(), on: &point) { point.unmapped.append(field.rawValue) }
                 } else if let (value, unitFactor) = Self.number(cell, field), value.isFinite {
                     let scaled =
-                        field == .batteryPercent && names[index].lowercased().contains("level") && value <= 1
-                            && cell.contains(".") ? value * 100 : value * (unitFactor ?? factor)
+                        field == .batteryPercent && batteryLevelColumns.contains(index) && value <= 1
+                            && cell.utf8.contains(UInt8(ascii: ".")) ? value * 100 : value * (unitFactor ?? factor)
                     field.set(scaled, on: &point)
                 } else {
                     point.unreadable.append(field.rawValue)
@@ -426,7 +430,7 @@ struct CSVColumns {
             sign = first == letters.negative ? -1 : 1
             text = text.dropFirst()
         }
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        guard let value = Double(Self.trimmed(String(text))), value.isFinite else {
             throw InterchangeError(
                 location, "\"\(cell.prefix(40))\" is not a \(field.rawValue) in degrees", field: column)
         }
@@ -473,6 +477,17 @@ struct CSVColumns {
             clock = "\(String(digits[0...1])):\(String(digits[2...3])):\(String(digits[4...5]))"
         }
         return "\(date)T\(clock)\(offset ?? "")"
+    }
+
+    /// `text` without spaces and tabs around it; the text itself when it has none (the common case, at no cost).
+    static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text }
+        func blank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        guard blank(first) || blank(last) else { return text }
+        let start = utf8.firstIndex { !blank($0) } ?? utf8.endIndex
+        let end = utf8.lastIndex { !blank($0) }.map { utf8.index(after: $0) } ?? start
+        return start < end ? String(text[start..<end]) : ""
     }
 
     /// `hh:mm`, `hh:mm:ss`, `hh:mm:ss.fff` or `hhmmss`: a time of day without a date.

@@ -88,8 +88,9 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             }
             throw InterchangeError("", "\(message)\n\(converter.summary.text)")
         }
+        let (fixes, origins) = converter.takeFixes()
         let (batches, outOfOrder, sameTime) = try BatchAssembly.batches(
-            converter.fixes, origins: converter.origins, deviceId: deviceId, installId: installId,
+            fixes, origins: origins, deviceId: deviceId, installId: installId,
             elapsedFromTime: options.elapsedFromTime, splitBy: splitBy, timeZone: options.timeZone)
         converter.noteOrdering(outOfOrder: outOfOrder, sameTime: sameTime)
         return (batches, converter.summary)

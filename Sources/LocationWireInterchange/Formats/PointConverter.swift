@@ -112,6 +112,16 @@ public struct PointConverter {
         return unixTime(try JSONInput.number(value, location), field: field, at: location)
     }
 
+    /// The fixes and their origins, handed over: the converter keeps none, so that the caller owns the only copy
+    /// and can put a million fixes in order where they are.
+    mutating func takeFixes() -> (fixes: [LocationFix], origins: [PointOrigin]) {
+        defer {
+            fixes = []
+            origins = []
+        }
+        return (fixes, origins)
+    }
+
     /// Completes the summary with what putting the fixes in time order found.
     mutating func noteOrdering(outOfOrder: Int, sameTime: Int) {
         summary.outOfOrder = outOfOrder
