@@ -80,6 +80,32 @@ public enum FileAccess {
         }
     }
 
+    /// The first `count` bytes of the file at `path` (fewer when it is shorter), with the usual errors: for a
+    /// reader that looks at a file's start before it streams the rest.
+    public static func readPrefix(_ path: String, count: Int) throws(FileAccessError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            var status = stat()
+            if stat(path, &status) == 0 { try checkReadable(status, path: path) }
+            throw FileAccessError(reading: path, errno: code)
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw FileAccessError(reading: path, errno: errno) }
+        try checkReadable(status, path: path)
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress! + filled, count - filled) }
+            if read < 0 && errno == EINTR { continue }
+            if read < 0 { throw FileAccessError(reading: path, errno: errno) }
+            if read == 0 { break }
+            filled += read
+        }
+        return Array(bytes.prefix(filled))
+    }
+
     /// A regular file of any size, mapped into memory rather than read (its pages come from the file as they are
     /// touched, and need no copy); a pipe, character device or standard input (`path` nil or `-`) is read to its
     /// end, at most ``maxReadBytes``. For the commands that stream a large file through a parser.
@@ -294,7 +320,7 @@ public struct FileAccessError: Error, CustomStringConvertible, Sendable, Equatab
         self.writing = writing
     }
 
-    init(reading path: String, errno code: Int32) {
+    public init(reading path: String, errno code: Int32) {
         let reason: String
         switch code {
         case ENOENT:

@@ -146,12 +146,23 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let data = Data(try readFileOrStandardInput(file))
+        // A file is streamed, not read whole, so no cap is needed (standard input is read whole, up to the usual
+        // cap); gzip is decompressed as it is read.
+        let input: ImportInput
+        do throws(FileAccessError) {
+            if let file, file != "-" {
+                input = try ImportInput.file(file)
+            } else {
+                input = ImportInput(Data(try FileAccess.readStandardInput()))
+            }
+        } catch {
+            throw UsageFailure(message: error.description)
+        }
         let name = file ?? "standard input"
         let format: ImportFormat
         if let chosen = from.format {
             format = chosen
-        } else if let detected = FormatDetection.detect(data) {
+        } else if let detected = FormatDetection.detect(input.prefix(FormatDetection.prefixBytes)) {
             format = detected.format
             printToStandardError("locwire import: \(name): read as \(format.displayName) (\(detected.evidence))")
         } else {
@@ -167,7 +178,7 @@ struct ImportCommand: ParsableCommand {
         let summary: ImportSummary
         do {
             (batches, summary) = try format.importBatches(
-                data, deviceId: deviceId, installId: installId, options: options, splitBy: splitBy)
+                input, deviceId: deviceId, installId: installId, options: options, splitBy: splitBy)
         } catch {
             throw InputRejected(message: "\(name): \(error)")
         }

@@ -56,7 +56,7 @@ import Testing
         _ data: Data, _ options: ImportOptions = ImportOptions()
     ) throws(InterchangeError) -> PointConverter {
         var converter = PointConverter(options: options)
-        try TakeoutFormat.read(data, &converter)
+        try TakeoutFormat.read(ImportInput(data), &converter)
         return converter
     }
 

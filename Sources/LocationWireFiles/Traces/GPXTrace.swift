@@ -113,17 +113,37 @@ public struct GPXTrace: Sendable {
         try parse(data, options: Options()).points
     }
 
+    /// ``points(_:)`` one at a time, as the parser finishes each, from a stream of the document's bytes that starts
+    /// after `skippedLines` lines of white space: the points of a file of a million are never held together, nor
+    /// is the file. An error `body` throws ends the walk and is thrown.
+    public static func forEachPoint(
+        stream: InputStream, skippedLines: Int = 0, _ body: (Point) throws -> Void
+    ) throws {
+        try withoutActuallyEscaping(body) { escapable in
+            _ = try parse(XMLParser(stream: stream), skippedLines: skippedLines, options: Options(), visit: escapable)
+        }
+    }
+
     private static func parse(_ data: Data, options: Options) throws -> Reader {
-        let reader = Reader(options: options)
         // White space before the XML declaration is not well-formed, but common (a file saved with a blank first
         // line); libxml2 then reports an error at the end of the file, which points the wrong way.
         let start = data.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? data.endIndex
         let skippedLines = data[data.startIndex..<start].count { $0 == 0x0A }
+        // A stream, not XMLParser(data:): libxml2 takes the data as one chunk and refuses one of hundreds of MB.
+        let parser = XMLParser(stream: InputStream(data: start == data.startIndex ? data : Data(data[start...])))
+        return try parse(parser, skippedLines: skippedLines, options: options)
+    }
+
+    private static func parse(
+        _ parser: XMLParser, skippedLines: Int, options: Options, visit: ((Point) throws -> Void)? = nil
+    ) throws -> Reader {
+        let reader = Reader(options: options)
+        reader.visit = visit
         reader.lineOffset = skippedLines
-        let parser = XMLParser(data: start == data.startIndex ? data : Data(data[start...]))
         parser.delegate = reader
         parser.shouldResolveExternalEntities = false
         let parsed = parser.parse()
+        if let error = reader.visitError { throw error }
         if let error = reader.error { throw error }
         guard parsed else {
             throw ReadError(
@@ -162,6 +182,10 @@ public struct GPXTrace: Sendable {
         var untimedPoints = 0
         var points: [Point] = []
         var error: ReadError?
+        /// Set for ``GPXTrace/forEachPoint(_:_:)``: each finished point goes there instead of into ``points``,
+        /// and no fixes are made.
+        var visit: ((Point) throws -> Void)?
+        var visitError: (any Error)?
         var sawGPX = false
         var closedGPX = false
         /// Lines before the part given to the parser.
@@ -208,7 +232,7 @@ public struct GPXTrace: Sendable {
                 record(&point, name, "\(name) is missing")
                 return nil
             }
-            guard let degrees = Double(text.trimmingCharacters(in: .whitespaces)), degrees.isFinite,
+            guard let degrees = Double(text.trimmingASCIIWhitespace()), degrees.isFinite,
                 abs(degrees) <= limit
             else {
                 record(
@@ -233,9 +257,9 @@ public struct GPXTrace: Sendable {
             defer { text = "" }
             if name == "gpx" { closedGPX = true }
             guard var current = point else { return }
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = text.trimmingASCIIWhitespace()
             // Extensions name their elements with a prefix (gpxtpx:speed); the local name is what counts.
-            let localName = name.split(separator: ":").last.map(String.init) ?? name
+            let localName = name.localXMLName
             switch localName {
             case "time":
                 current.timeText = value
@@ -248,8 +272,17 @@ public struct GPXTrace: Sendable {
             case "speed": current.speedMS = number(&current, name, value)
             case "course": current.courseDeg = number(&current, name, value)
             case "trkpt", "rtept", "wpt":
-                finish(current)
                 point = nil
+                if let visit {
+                    do {
+                        try visit(current)
+                    } catch {
+                        visitError = error
+                        parser.abortParsing()
+                    }
+                } else {
+                    finish(current)
+                }
                 return
             default:
                 return
@@ -295,7 +328,7 @@ public struct GPXTrace: Sendable {
         /// A finite number, or nil and the point's problem naming the element.
         private func number(_ point: inout Point, _ name: String, _ text: String) -> Double? {
             guard let value = Double(text), value.isFinite else {
-                let field = name.split(separator: ":").last.map(String.init) ?? name
+                let field = name.localXMLName
                 record(&point, field, "<\(name)>\(text.prefix(40))</\(name)> is not a finite number")
                 return nil
             }

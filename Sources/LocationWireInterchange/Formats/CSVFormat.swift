@@ -25,26 +25,31 @@ import LocationWireTools
 ///   (`NaN`, text) is left out of its fix and counted. Line numbers count the header's line as its own and follow
 ///   line breaks inside quoted fields.
 public enum CSVFormat {
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
-        var body = data
+    public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
+        // The preamble (a byte order mark, blank and comment lines before the header) is found in the first 64 KiB,
+        // and the rows are streamed after it.
+        let head = input.prefix(64 << 10)
+        var body = head[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-        // Preamble: blank and comment lines before the header.
         var linesBefore = 0
         while let newline = body.firstIndex(of: 0x0A) {
             let line = body[body.startIndex..<newline]
-            let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            let trimmed = line.drop { (byte: UInt8) -> Bool in [0x20, 0x09, 0x0D].contains(byte) }
             guard trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") else { break }
             body = body[(newline + 1)...]
             linesBefore += 1
         }
-        guard String(data: body, encoding: .utf8) != nil else {
+        // Only the start is checked here (a multi-byte character may be cut at its end); CSV.swift refuses invalid
+        // UTF-8 further on.
+        guard String(validating: body.prefix(max(0, body.count - 4)), as: UTF8.self) != nil else {
             throw InterchangeError("", "not UTF-8 text (save the CSV as UTF-8)")
         }
         let delimiter = Self.delimiter(ofHeaderIn: body)
         let reader: CSVReader
         do {
             reader = try CSVReader(
-                stream: InputStream(data: Data(body)), hasHeaderRow: true, trimFields: false,
+                stream: input.stream(droppingFirst: body.startIndex - head.startIndex), hasHeaderRow: true,
+                trimFields: false,
                 delimiter: delimiter)
         } catch {
             throw InterchangeError("line \(linesBefore + 1)", "no header row: \(error)")
@@ -67,11 +72,14 @@ public enum CSVFormat {
                 try converter.add(try columns.point(cells, location, &converter))
             }
         }
-        if let error = reader.error { throw InterchangeError("line \(line)", "not valid CSV: \(error)") }
+        if let error = reader.error {
+            let cause = (error as? InterchangeError)?.message ?? "\(error)"
+            throw InterchangeError("line \(line)", "not valid CSV: \(cause)")
+        }
     }
 
     /// The delimiter the header line has most of (outside quotes): comma, semicolon, tab or `|`; comma on a tie.
-    static func delimiter(ofHeaderIn data: Data) -> UnicodeScalar {
+    static func delimiter(ofHeaderIn data: Data.SubSequence) -> UnicodeScalar {
         var counts: [UInt8: Int] = [:]
         var quoted = false
         for byte in data {
@@ -479,16 +487,8 @@ struct CSVColumns {
         return "\(date)T\(clock)\(offset ?? "")"
     }
 
-    /// `text` without spaces and tabs around it; the text itself when it has none (the common case, at no cost).
-    static func trimmed(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard let first = utf8.first, let last = utf8.last else { return text }
-        func blank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-        guard blank(first) || blank(last) else { return text }
-        let start = utf8.firstIndex { !blank($0) } ?? utf8.endIndex
-        let end = utf8.lastIndex { !blank($0) }.map { utf8.index(after: $0) } ?? start
-        return start < end ? String(text[start..<end]) : ""
-    }
+    /// `text` without spaces and tabs (and line breaks) around it.
+    static func trimmed(_ text: String) -> String { text.trimmingASCIIWhitespace() }
 
     /// `hh:mm`, `hh:mm:ss`, `hh:mm:ss.fff` or `hhmmss`: a time of day without a date.
     static func isClock(_ cell: String) -> Bool {

@@ -24,45 +24,60 @@ public enum GPXFormat {
     /// GPX readers' usual user-equivalent range error: accuracy = hdop × 5 m (``GPXTrace`` reads it so too).
     static let hdopMetres = 5.0
 
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
-        let points: [GPXTrace.Point]
+    public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
+        // Segments numbered in file order over (trk, trkseg): an empty trkseg takes no number.
+        var segments: [Int: Int] = [:]
+        var reading = converter
+        defer { converter = reading }
+        let blank = input.leadingWhitespace()
+        let stream = input.stream(droppingFirst: blank.bytes)
         do {
-            points = try GPXTrace.points(data)
+            try GPXTrace.forEachPoint(stream: stream, skippedLines: blank.lines) { gpxPoint in
+                try add(gpxPoint, &reading, &segments)
+            }
+        } catch let error as InterchangeError {
+            throw error
         } catch let error as GPXTrace.ReadError {
+            // A stream that failed (a gzip file cut short) is what went wrong, not the XML it left unfinished.
+            if let failure = stream.streamError as? InterchangeError { throw failure }
             throw InterchangeError("line \(error.line)", error.message)
+        } catch let error as InterchangeError {
+            throw error
         } catch {
             throw InterchangeError("", "\(error)")
         }
-        // Segments numbered in file order over (trk, trkseg): an empty trkseg takes no number.
-        var segments: [Int: Int] = [:]
-        for gpxPoint in points {
-            let location = "line \(gpxPoint.line)"
-            switch gpxPoint.kind {
-            case .track: break
-            case .route:
-                converter.ignoreRecord("route point (<rtept>): a planned route, not a recorded fix", at: location)
-                continue
-            case .waypoint:
-                converter.ignoreRecord("waypoint (<wpt>): a marked place, not a recorded fix", at: location)
-                continue
-            }
-            if let problem = gpxPoint.problem {
-                try converter.skip(.unreadable(problem.field), at: location, detail: problem.message)
-                continue
-            }
-            var point = TrackPoint(location: location)
-            let key = gpxPoint.track << 32 | gpxPoint.segment
-            point.segment = segments[key] ?? segments.count
-            segments[key] = point.segment
-            point.timeMs = gpxPoint.timeText.flatMap { converter.time($0, at: location) }.map(Double.init)
-            point.latitudeE7 = gpxPoint.latitude.map { $0 * 1e7 }
-            point.longitudeE7 = gpxPoint.longitude.map { $0 * 1e7 }
-            point.altitudeCm = gpxPoint.elevationM.map { $0 * 100 }
-            point.horizontalAccuracyCm = gpxPoint.hdop.map { $0 * hdopMetres * 100 }
-            point.speedCmS = gpxPoint.speedMS.map { $0 * 100 }
-            point.courseCdeg = gpxPoint.courseDeg.map { $0 * 100 }
-            try converter.add(point)
+    }
+
+    /// One point of the file, to the converter.
+    private static func add(
+        _ gpxPoint: GPXTrace.Point, _ converter: inout PointConverter, _ segments: inout [Int: Int]
+    ) throws(InterchangeError) {
+        let location = "line \(gpxPoint.line)"
+        switch gpxPoint.kind {
+        case .track: break
+        case .route:
+            converter.ignoreRecord("route point (<rtept>): a planned route, not a recorded fix", at: location)
+            return
+        case .waypoint:
+            converter.ignoreRecord("waypoint (<wpt>): a marked place, not a recorded fix", at: location)
+            return
         }
+        if let problem = gpxPoint.problem {
+            try converter.skip(.unreadable(problem.field), at: location, detail: problem.message)
+            return
+        }
+        var point = TrackPoint(location: location)
+        let key = gpxPoint.track << 32 | gpxPoint.segment
+        point.segment = segments[key] ?? segments.count
+        segments[key] = point.segment
+        point.timeMs = gpxPoint.timeText.flatMap { converter.time($0, at: location) }.map(Double.init)
+        point.latitudeE7 = gpxPoint.latitude.map { $0 * 1e7 }
+        point.longitudeE7 = gpxPoint.longitude.map { $0 * 1e7 }
+        point.altitudeCm = gpxPoint.elevationM.map { $0 * 100 }
+        point.horizontalAccuracyCm = gpxPoint.hdop.map { $0 * hdopMetres * 100 }
+        point.speedCmS = gpxPoint.speedMS.map { $0 * 100 }
+        point.courseCdeg = gpxPoint.courseDeg.map { $0 * 100 }
+        try converter.add(point)
     }
 
     /// GPX 1.1: one `trk`, and one `trkseg` for each recording segment (`breaks`: the fix indices that start a

@@ -22,7 +22,8 @@ public enum GeoJSONFormat {
     /// The properties a line's times may be in: a path of keys each.
     static let lineTimeKeys = [["coordinateProperties", "times"], ["coordTimes"], ["times"]]
 
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
+    public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
+        let data = try input.bytes()
         let root = try JSONInput(try JSONInput.document(data, ""), "")
         let features: [JSONInput]
         switch try root.string("type") {

@@ -13,35 +13,36 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     public func read(
         _ data: Data, options: ImportOptions = ImportOptions()
     ) throws(InterchangeError) -> (fixes: [LocationFix], summary: ImportSummary) {
-        let converter = try reading(data, options: options)
+        let converter = try reading(ImportInput(data), options: options)
         return (converter.fixes, converter.summary)
     }
 
-    /// The converter after reading all of `data`.
-    private func reading(_ data: Data, options: ImportOptions) throws(InterchangeError) -> PointConverter {
+    /// The converter after reading all of `input`.
+    private func reading(_ input: ImportInput, options: ImportOptions) throws(InterchangeError) -> PointConverter {
         var converter = PointConverter(options: options)
         do {
             switch self {
-            case .gpx: try GPXFormat.read(data, &converter)
-            case .geojson: try GeoJSONFormat.read(data, &converter)
-            case .owntracks: try OwnTracksFormat.read(data, &converter)
-            case .overland: try OverlandFormat.read(data, &converter)
-            case .csv: try CSVFormat.read(data, &converter)
-            case .takeout: try TakeoutFormat.read(data, &converter)
-            case .kml: try KMLFormat.read(data, &converter)
-            case .tcx: try TCXFormat.read(data, &converter)
+            case .gpx: try GPXFormat.read(input, &converter)
+            case .geojson: try GeoJSONFormat.read(input, &converter)
+            case .owntracks: try OwnTracksFormat.read(input, &converter)
+            case .overland: try OverlandFormat.read(input, &converter)
+            case .csv: try CSVFormat.read(input, &converter)
+            case .takeout: try TakeoutFormat.read(input, &converter)
+            case .kml: try KMLFormat.read(input, &converter)
+            case .tcx: try TCXFormat.read(input, &converter)
             }
         } catch  where !error.refusedByStrict {
-            throw explained(error, data)
+            throw explained(error, input.prefix(FormatDetection.prefixBytes))
         }
         return converter
     }
 
-    /// `error` with the format it was read as and, when the content looks like another format, that one.
-    private func explained(_ error: InterchangeError, _ data: Data) -> InterchangeError {
+    /// `error` with the format it was read as and, when the content (its start, `head`) looks like another
+    /// format, that one.
+    private func explained(_ error: InterchangeError, _ head: Data) -> InterchangeError {
         var explained = error
         explained.message = "not valid \(displayName) (read as --from \(rawValue)): \(error.message)"
-        if let likely = FormatDetection.detect(data), likely.format != self {
+        if let likely = FormatDetection.detect(head), likely.format != self {
             explained.message +=
                 "; the content looks like \(likely.format.displayName) (\(likely.evidence)): "
                 + "try --from \(likely.format.rawValue)"
@@ -78,10 +79,19 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         _ data: Data, deviceId: String, installId: UInt64? = nil, options: ImportOptions = ImportOptions(),
         splitBy: SplitBy = .none
     ) throws(InterchangeError) -> (batches: [ImportedBatch], summary: ImportSummary) {
-        var converter = try reading(data, options: options)
+        try importBatches(
+            ImportInput(data), deviceId: deviceId, installId: installId, options: options, splitBy: splitBy)
+    }
+
+    /// ``importBatches(_:deviceId:installId:options:splitBy:)`` of a file or other input.
+    public func importBatches(
+        _ input: ImportInput, deviceId: String, installId: UInt64? = nil, options: ImportOptions = ImportOptions(),
+        splitBy: SplitBy = .none
+    ) throws(InterchangeError) -> (batches: [ImportedBatch], summary: ImportSummary) {
+        var converter = try reading(input, options: options)
         guard !converter.fixes.isEmpty else {
             var message = "no point could be imported"
-            if let likely = FormatDetection.detect(data), likely.format != self {
+            if let likely = FormatDetection.detect(input.prefix(FormatDetection.prefixBytes)), likely.format != self {
                 message +=
                     " as \(displayName); the content looks like \(likely.format.displayName) "
                     + "(\(likely.evidence)): try --from \(likely.format.rawValue)"

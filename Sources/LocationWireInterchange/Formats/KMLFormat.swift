@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireFiles
 import ZIPFoundation
 
 /// KML 2.2 (and KMZ, a ZIP holding it: `doc.kml`, else its first `.kml`), read through ``XMLDocumentReader``:
@@ -17,8 +18,9 @@ import ZIPFoundation
 /// `Point` placemarks (`styleUrl` `#start`, `#end`, `#statistics`, `#waypoint`), are counted as records that are
 /// not points.
 public enum KMLFormat {
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
-        let document = try kml(of: data)
+    public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
+        let document =
+            input.prefix(4).starts(with: [0x50, 0x4B, 0x03, 0x04]) ? ImportInput(try kml(of: input.bytes())) : input
         var state = State()
         var converterCopy = converter
         defer { converter = converterCopy }
@@ -209,7 +211,7 @@ public enum KMLFormat {
         private func place(
             _ numbers: [Substring], _ field: String, _ location: String, _ point: inout TrackPoint
         ) throws(InterchangeError) {
-            let values = numbers.map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let values = numbers.map { Double(String($0).trimmingASCIIWhitespace()) }
             guard (2...3).contains(values.count), let longitude = values[0], let latitude = values[1],
                 longitude.isFinite, latitude.isFinite
             else {

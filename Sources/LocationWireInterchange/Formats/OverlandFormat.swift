@@ -39,7 +39,8 @@ public enum OverlandFormat {
         "unknown": .unspecified, "unplugged": .unplugged, "charging": .charging, "full": .full,
     ]
 
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
+    public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
+        let data = try input.bytes()
         let root = try JSONInput(try JSONInput.document(data, ""), "")
         guard let locations = try root.array("locations") else {
             throw InterchangeError("", "no \"locations\" array: not an Overland upload")

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireFiles
 
 /// OwnTracks `_type: location` messages (https://owntracks.org/booklet/tech/json/).
 ///
@@ -44,7 +45,8 @@ public enum OwnTracksFormat {
         ("p", \.pressureHpa, 10),
     ]
 
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
+    public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
+        let data = try input.bytes()
         let text = String(decoding: data, as: UTF8.self)
         let first = text.first(where: { !$0.isWhitespace })
         if first == "[" {
@@ -63,7 +65,7 @@ public enum OwnTracksFormat {
             return try message(single, "", &converter)
         }
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = String(line).trimmingASCIIWhitespace()
             guard !trimmed.isEmpty else { continue }
             let location = "line \(index + 1)"
             try converter.record(at: location) { converter throws(InterchangeError) in
@@ -77,7 +79,7 @@ public enum OwnTracksFormat {
                             location, "neither a JSON object nor a Recorder line (time<TAB>topic<TAB>{json})")
                     }
                     json = fields[2]
-                    let named = fields[1].trimmingCharacters(in: .whitespaces)
+                    let named = String(fields[1]).trimmingASCIIWhitespace()
                     if named != "*" && !named.isEmpty { topic = named }
                 }
                 let value = try JSONInput.document(Data(json.utf8), location)

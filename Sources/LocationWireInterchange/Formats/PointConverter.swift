@@ -104,7 +104,7 @@ public struct PointConverter {
     mutating func time(value: Any, field: String, at location: String) throws(InterchangeError) -> Double? {
         if let text = value as? String {
             if let milliseconds = time(text, at: location) { return Double(milliseconds) }
-            if let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite {
+            if let number = Double(text.trimmingASCIIWhitespace()), number.isFinite {
                 return unixTime(number, field: field, at: location)
             }
             throw InterchangeError(location, "\"\(text.prefix(40))\" is neither ISO 8601 nor a Unix time")

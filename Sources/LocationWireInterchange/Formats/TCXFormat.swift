@@ -14,12 +14,12 @@ import LocationWire
 /// a `Course` are a planned route, not recorded fixes: counted, not imported. Heart rate, cadence, power and
 /// distance have no field in a fix and are not read.
 public enum TCXFormat {
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
+    public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
         var state = State()
         var converterCopy = converter
         defer { converter = converterCopy }
         let root = try XMLDocumentReader.walk(
-            data,
+            input,
             start: { name, _, line throws(InterchangeError) in
                 state.start(name, line)
             },

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireFiles
 
 /// Google Takeout location history, in its three shapes, told apart by the top level:
 /// - `{"locations": [...]}`: Location History `Records.json` (older name `Location History.json`), a stream of
@@ -74,7 +75,8 @@ public enum TakeoutFormat {
         ("speedMetersPerSecond", \.speedCmS, 100),
     ]
 
-    public static func read(_ data: Data, _ converter: inout PointConverter) throws(InterchangeError) {
+    public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
+        let data = try input.bytes()
         let document = try JSONInput.document(data, "")
         if let segments = document as? [Any] {
             let known = ["startTime", "endTime", "visit", "activity", "timelinePath", "timelineMemory"]
@@ -421,7 +423,7 @@ public enum TakeoutFormat {
     static func position(
         _ text: String, _ location: String
     ) throws(InterchangeError) -> (latitudeE7: Double, longitudeE7: Double) {
-        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        var body = Substring(text.trimmingASCIIWhitespace())
         if body.hasPrefix("geo:") { body = body.dropFirst(4) }
         let parts = body.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2, let latitude = e7(parts[0]), let longitude = e7(parts[1]) else {
@@ -434,7 +436,7 @@ public enum TakeoutFormat {
 
     /// Degrees written as a decimal (`-27.4127738`, `163.5638958°`) in 1e-7 degree; nil for anything else.
     static func e7(_ text: Substring) -> Double? {
-        var number = Substring(text.trimmingCharacters(in: .whitespaces))
+        var number = Substring(String(text).trimmingASCIIWhitespace())
         if number.hasSuffix("°") { number = number.dropLast() }
         var negative = false
         if let sign = number.first, sign == "-" || sign == "+" {

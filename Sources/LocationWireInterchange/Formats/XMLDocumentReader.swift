@@ -27,16 +27,21 @@ final class XMLDocumentReader: NSObject, XMLParserDelegate {
         self.end = end
     }
 
-    /// Walks `data`; throws the first error a callback threw, or one for XML that does not parse or breaks off.
-    static func walk(_ data: Data, start: @escaping Start, end: @escaping End) throws(InterchangeError) -> String? {
+    /// Walks the document `input` streams; throws the first error a callback threw, or one for XML that does not
+    /// parse or breaks off, or for input that cannot be read.
+    static func walk(
+        _ input: ImportInput, start: @escaping Start, end: @escaping End
+    ) throws(InterchangeError) -> String? {
         let reader = XMLDocumentReader(start: start, end: end)
-        let first = data.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? data.endIndex
-        reader.lineOffset = data[data.startIndex..<first].count { $0 == 0x0A }
-        let parser = XMLParser(data: first == data.startIndex ? data : Data(data[first...]))
+        let blank = input.leadingWhitespace()
+        reader.lineOffset = blank.lines
+        let stream = input.stream(droppingFirst: blank.bytes)
+        let parser = XMLParser(stream: stream)
         parser.delegate = reader
         parser.shouldResolveExternalEntities = false
         let parsed = parser.parse()
         if let failure = reader.failure { throw failure }
+        if let failure = stream.streamError as? InterchangeError { throw failure }
         let line = "line \(parser.lineNumber + reader.lineOffset)"
         guard parsed else {
             throw InterchangeError(
@@ -49,19 +54,15 @@ final class XMLDocumentReader: NSObject, XMLParserDelegate {
         return reader.rootName
     }
 
-    private static func local(_ name: String) -> String {
-        name.split(separator: ":").last.map(String.init) ?? name
-    }
-
     func parser(
         _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
         attributes: [String: String] = [:]
     ) {
         text = ""
-        if rootName == nil { rootName = Self.local(name) }
+        if rootName == nil { rootName = name.localXMLName }
         depth += 1
         do {
-            try start(Self.local(name), attributes, parser.lineNumber + lineOffset)
+            try start(name.localXMLName, attributes, parser.lineNumber + lineOffset)
         } catch {
             failure = error
             parser.abortParsing()
@@ -82,7 +83,7 @@ final class XMLDocumentReader: NSObject, XMLParserDelegate {
         if depth == 0 { closedRoot = true }
         do {
             try end(
-                Self.local(name), text.trimmingCharacters(in: .whitespacesAndNewlines), parser.lineNumber + lineOffset)
+                name.localXMLName, text.trimmingASCIIWhitespace(), parser.lineNumber + lineOffset)
         } catch {
             failure = error
             parser.abortParsing()
