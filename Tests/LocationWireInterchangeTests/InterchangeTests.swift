@@ -284,7 +284,11 @@ import Testing
             error(.overland, #"{"locations":[{"properties":{"timestamp":"May 4th"}}]}"#)?.location
                 == "locations[0].properties.timestamp")
         #expect(error(.overland, #"{"location":[]}"#)?.message.contains("not an Overland upload") == true)
-        #expect(error(.overland, "{\"locations\":[\n{\"type\":\"Feature\"},\n{\"type\": x}\n]}")?.location == "line 3")
+        let located =
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[15.9,45.8]},"#
+            + #""properties":{"timestamp":"2024-05-04T08:10:00Z"}}"#
+        #expect(
+            error(.overland, "{\"locations\":[\n\(located),\n{\"type\": x}\n]}")?.location == "locations[1] (line 3)")
         #expect(
             error(.csv, "time,latitude,longitude\n2024-05-04T08:10:00Z,45,15\n2024-05-04T08:10:01Z,north,15\n")?
                 .location == "line 3, column latitude")

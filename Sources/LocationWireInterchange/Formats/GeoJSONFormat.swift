@@ -23,32 +23,45 @@ public enum GeoJSONFormat {
     static let lineTimeKeys = [["coordinateProperties", "times"], ["coordTimes"], ["times"]]
 
     public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
-        let data = try input.bytes()
-        let root = try JSONInput(try JSONInput.document(data, ""), "")
-        let features: [JSONInput]
-        switch try root.string("type") {
-        case "FeatureCollection":
-            guard let list = try root.array("features") else {
-                throw InterchangeError("features", "a FeatureCollection needs a \"features\" array")
-            }
-            var collected: [JSONInput] = []
-            for (index, element) in list.enumerated() {
-                let location = "features[\(index)]"
-                guard let feature = try? JSONInput(element, location) else {
-                    converter.ignoreRecord("a feature that is not an object", at: location)
-                    continue
-                }
-                collected.append(feature)
-            }
-            features = collected
-        case "Feature": features = [root]
-        case let other:
-            throw InterchangeError("type", "expected FeatureCollection or Feature, found \(other ?? "none")")
-        }
+        // The features are streamed, one at a time; a single Feature's members are gathered and read at the end.
+        var type: Any?
+        var single: [String: Any] = [:]
         // Point features share segment 0; each line is a segment of its own, numbered on from 1.
         var lines = 0
-        for feature in features {
-            try read(feature, &converter, lines: &lines)
+        var reading = converter
+        defer { converter = reading }
+        let (root, keys) = try JSONFraming.walk(
+            input, arrayKeys: ["features"],
+            member: { key, value throws(InterchangeError) in
+                let parsed = try JSONInput.document(value.bytes, "\(key) (line \(value.line))")
+                if key == "type" { type = parsed } else { single[key] = parsed }
+            },
+            element: { _, index, value throws(InterchangeError) in
+                let location = "features[\(index)]"
+                var object: Any?
+                try reading.record(at: location) { _ throws(InterchangeError) in
+                    object = try JSONInput.document(value.bytes, "\(location) (line \(value.line))")
+                }
+                guard let object else { return }
+                guard let feature = try? JSONInput(object, location) else {
+                    reading.ignoreRecord("a feature that is not an object", at: location)
+                    return
+                }
+                try read(feature, &reading, lines: &lines)
+            })
+        guard root == .object else { throw InterchangeError("", "a GeoJSON document is an object, not an array") }
+        switch type as? String {
+        case "FeatureCollection":
+            // A "features" array went to the elements; one in `single` is not an array.
+            guard keys.contains("features"), single["features"] == nil else {
+                throw InterchangeError("features", "a FeatureCollection needs a \"features\" array")
+            }
+        case "Feature":
+            single["type"] = "Feature"
+            try read(try JSONInput(single, ""), &reading, lines: &lines)
+        default:
+            let found = type.map { JSONInput.describe($0) } ?? "none"
+            throw InterchangeError("type", "expected FeatureCollection or Feature, found \(found)")
         }
     }
 

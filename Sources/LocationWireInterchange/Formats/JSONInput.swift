@@ -4,11 +4,11 @@ import Foundation
 /// of the wrong type is an error naming it (`locations[3].properties.speed: expected a number, found "fast"`); an
 /// absent key or `null` is an absent value.
 public struct JSONInput {
-    /// Parses a whole document (an object or an array). Numbers too large for a Double and nesting deeper than
+    /// Parses a whole document (an object or an array, or a single value: one member of a streamed document). Numbers too large for a Double and nesting deeper than
     /// Foundation's limit are its errors, reported here with the reader's description.
     public static func document(_ data: Data, _ location: String) throws(InterchangeError) -> Any {
         do {
-            return try JSONSerialization.jsonObject(with: data)
+            return try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey].map { "\($0)" } ?? "\(error)"
             // A document that is one line of a file already has its line.

@@ -40,16 +40,25 @@ public enum OverlandFormat {
     ]
 
     public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
-        let data = try input.bytes()
-        let root = try JSONInput(try JSONInput.document(data, ""), "")
-        guard let locations = try root.array("locations") else {
+        // The locations are streamed, one at a time.
+        var reading = converter
+        defer { converter = reading }
+        let (root, keys) = try JSONFraming.walk(
+            input, arrayKeys: ["locations"],
+            member: { key, value throws(InterchangeError) in
+                if key == "locations" {
+                    throw InterchangeError("locations (line \(value.line))", "expected an array of features")
+                }
+            },
+            element: { _, index, value throws(InterchangeError) in
+                let location = "locations[\(index)]"
+                try reading.record(at: location) { converter throws(InterchangeError) in
+                    let element = try JSONInput.document(value.bytes, "\(location) (line \(value.line))")
+                    try converter.add(try point(element, location, &converter))
+                }
+            })
+        guard root == .object, keys.contains("locations") else {
             throw InterchangeError("", "no \"locations\" array: not an Overland upload")
-        }
-        for (index, element) in locations.enumerated() {
-            let location = "locations[\(index)]"
-            try converter.record(at: location) { converter throws(InterchangeError) in
-                try converter.add(try point(element, location, &converter))
-            }
         }
     }
 

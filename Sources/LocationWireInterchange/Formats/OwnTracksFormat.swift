@@ -46,15 +46,26 @@ public enum OwnTracksFormat {
     ]
 
     public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
+        let head = input.prefix(64 << 10)
+        if head.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "[") {
+            // An array of messages, streamed one at a time.
+            var reading = converter
+            defer { converter = reading }
+            try JSONFraming.walk(
+                input, arrayKeys: [], member: { _, _ throws(InterchangeError) in },
+                element: { _, index, value throws(InterchangeError) in
+                    let location = "[\(index)]"
+                    var parsed: Any?
+                    try reading.record(at: location) { _ throws(InterchangeError) in
+                        parsed = try JSONInput.document(value.bytes, "\(location) (line \(value.line))")
+                    }
+                    if let parsed { try message(parsed, location, &reading) }
+                })
+            return
+        }
         let data = try input.bytes()
         let text = String(decoding: data, as: UTF8.self)
         let first = text.first(where: { !$0.isWhitespace })
-        if first == "[" {
-            guard let array = try JSONInput.document(data, "") as? [Any] else {
-                throw InterchangeError("", "expected a JSON array of OwnTracks messages")
-            }
-            return try messages(array, prefix: "", &converter)
-        }
         // One document saved from an HTTP body, pretty-printed over several lines: one message, or the Recorder
         // API's answer {"count": N, "data": [messages]} (a file of one line is read as lines below, so that its
         // messages say "line 1").

@@ -76,32 +76,47 @@ public enum TakeoutFormat {
     ]
 
     public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
-        let data = try input.bytes()
-        let document = try JSONInput.document(data, "")
-        if let segments = document as? [Any] {
-            let known = ["startTime", "endTime", "visit", "activity", "timelinePath", "timelineMemory"]
-            let isTimeline = segments.contains { element in
-                (element as? [String: Any]).map { object in known.contains { object[$0] != nil } } ?? false
-            }
-            guard isTimeline || segments.isEmpty else {
-                throw InterchangeError(
-                    "",
-                    "an array without \"startTime\", \"visit\", \"activity\" or \"timelinePath\": not a Timeline export"
-                )
-            }
-            try readTimeline(segments, "", &converter)
+        // Records' locations (the file that grows to gigabytes) are streamed one at a time; the other members, and
+        // a top-level array, are gathered and read as a whole.
+        var reading = converter
+        defer { converter = reading }
+        var members: [String: Any] = [:]
+        var topLevel: [Any] = []
+        var activityFound = false
+        let (root, keys) = try JSONFraming.walk(
+            input, arrayKeys: ["locations"],
+            member: { key, value throws(InterchangeError) in
+                members[key] = try JSONInput.document(value.bytes, "\(key) (line \(value.line))")
+            },
+            element: { key, index, value throws(InterchangeError) in
+                guard key == "locations" else {
+                    topLevel.append(try JSONInput.document(value.bytes, "[\(index)] (line \(value.line))"))
+                    return
+                }
+                let location = "locations[\(index)]"
+                try reading.record(at: location) { converter throws(InterchangeError) in
+                    let element = try JSONInput.document(value.bytes, "\(location) (line \(value.line))")
+                    try readRecord(element, location, &converter, activityFound: &activityFound)
+                }
+            })
+        if root == .array {
+            try readTimelineArray(topLevel, &reading)
             return
         }
-        let root = try JSONInput(document, "")
-        if let locations = try root.array("locations") {
-            try readRecords(locations, &converter)
-        } else if let objects = try root.array("timelineObjects") {
-            try readSemantic(objects, &converter)
-        } else if ["semanticSegments", "rawSignals", "userLocationProfile"].contains(where: { has(root, $0) }) {
-            if let segments = try root.array("semanticSegments") {
-                try readTimeline(segments, "semanticSegments", &converter)
+        if keys.contains("locations") {
+            if activityFound {
+                reading.note("\"activity\" of Records (activity recognition with its own times) not used")
             }
-            if let signals = try root.array("rawSignals") { try readRawSignals(signals, &converter) }
+            return
+        }
+        let document = try JSONInput(members, "")
+        if let objects = try document.array("timelineObjects") {
+            try readSemantic(objects, &reading)
+        } else if ["semanticSegments", "rawSignals", "userLocationProfile"].contains(where: { has(document, $0) }) {
+            if let segments = try document.array("semanticSegments") {
+                try readTimeline(segments, "semanticSegments", &reading)
+            }
+            if let signals = try document.array("rawSignals") { try readRawSignals(signals, &reading) }
         } else {
             throw InterchangeError(
                 "",
@@ -110,33 +125,42 @@ public enum TakeoutFormat {
         }
     }
 
+    /// The iOS Timeline export: a top-level array of segments.
+    private static func readTimelineArray(_ segments: [Any], _ converter: inout PointConverter) throws(InterchangeError)
+    {
+        let known = ["startTime", "endTime", "visit", "activity", "timelinePath", "timelineMemory"]
+        let isTimeline = segments.contains { element in
+            (element as? [String: Any]).map { object in known.contains { object[$0] != nil } } ?? false
+        }
+        guard isTimeline || segments.isEmpty else {
+            throw InterchangeError(
+                "", "an array without \"startTime\", \"visit\", \"activity\" or \"timelinePath\": not a Timeline export"
+            )
+        }
+        try readTimeline(segments, "", &converter)
+    }
+
     // MARK: - Records.json
 
-    private static func readRecords(_ locations: [Any], _ converter: inout PointConverter) throws(InterchangeError) {
-        var activityFound = false
-        for (index, element) in locations.enumerated() {
-            let location = "locations[\(index)]"
-            try converter.record(at: location) { converter throws(InterchangeError) in
-                let record = try JSONInput(element, location)
-                var point = TrackPoint(location: location)
-                point.latitudeE7 = try record.number("latitudeE7")
-                point.longitudeE7 = try record.number("longitudeE7")
-                point.timeMs = try time(record, "timestamp", &converter)
-                try record.read(recordNumbers, into: &point)
-                try setSource(record, &point)
-                if let tag = try record.number("deviceTag") {
-                    guard let device = Int64(exactly: tag) else {
-                        throw InterchangeError(record.path("deviceTag"), "expected an integer, found \(tag)")
-                    }
-                    point.device = String(device)
-                }
-                if has(record, "activity") { activityFound = true }
-                try converter.add(point)
+    /// One element of Records' `locations`.
+    private static func readRecord(
+        _ element: Any, _ location: String, _ converter: inout PointConverter, activityFound: inout Bool
+    ) throws(InterchangeError) {
+        let record = try JSONInput(element, location)
+        var point = TrackPoint(location: location)
+        point.latitudeE7 = try record.number("latitudeE7")
+        point.longitudeE7 = try record.number("longitudeE7")
+        point.timeMs = try time(record, "timestamp", &converter)
+        try record.read(recordNumbers, into: &point)
+        try setSource(record, &point)
+        if let tag = try record.number("deviceTag") {
+            guard let device = Int64(exactly: tag) else {
+                throw InterchangeError(record.path("deviceTag"), "expected an integer, found \(tag)")
             }
+            point.device = String(device)
         }
-        if activityFound {
-            converter.note("\"activity\" of Records (activity recognition with its own times) not used")
-        }
+        if has(record, "activity") { activityFound = true }
+        try converter.add(point)
     }
 
     // MARK: - Semantic Location History
