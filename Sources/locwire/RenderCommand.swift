@@ -25,7 +25,10 @@ struct RenderCommand: ParsableCommand {
             recorded fixes) it expects outlined and an implementation's filled, those that differ ringed. The \
             implementation is the built-in engines, or --testee.
 
-            The picture is self-contained: no map tiles, fonts or scripts are fetched, so it works offline.
+            The picture is self-contained: no map tiles, fonts or scripts are fetched, so it works offline. A \
+            long track is thinned to what the picture can show: a fix is drawn when it lands in another pixel \
+            than the one drawn before it (coarser cells while the track would take more than about 4.5 MB), \
+            so any input gives a page a browser opens at once; every fix drawn keeps its exact details.
 
             Exit status: 0 drawn; 1 the input does not read or has nothing to draw (the error names the file and \
             the line or field); 2 usage or I/O error.
@@ -121,6 +124,11 @@ struct RenderCommand: ParsableCommand {
         let (svg, fixes) = map.render(picture)
         let text = html ? HTMLPage.mapPage(title: picture.title, svg: svg) : svg
         try writeText(text, toFile: output)
+        if fixes.count < picture.points.count {
+            printToStandardError(
+                "locwire render: drew \(fixes.count) of \(picture.points.count) fixes, one per pixel of path (each "
+                    + "fix drawn has its own details; the others lie within a pixel or a few of one drawn)")
+        }
         if let debugProjection {
             let object: [String: Any] = [
                 "width": width, "height": height,
@@ -146,7 +154,7 @@ struct RenderCommand: ParsableCommand {
         let hours = Double((picture.points.map(\.timeMs).max() ?? 0) - (picture.points.map(\.timeMs).min() ?? 0))
         picture.caption.append(
             String(
-                format: "%ld fixes drawn, %.2f km, %.1f h; %ld regions, %ld events", picture.points.count,
+                format: "%ld fixes, %.2f km, %.1f h; %ld regions, %ld events", picture.points.count,
                 picture.lengthM / 1000, hours / 3_600_000, picture.regions.count, picture.markers.count))
         return picture
     }

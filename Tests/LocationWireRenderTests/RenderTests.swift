@@ -254,6 +254,33 @@ import Testing
         #expect(fixes[1].x - fixes[0].x < 800)
     }
 
+    /// A dense track is thinned to one fix per pixel of path, keeping its ends and the fixes beside a break, and a
+    /// picture of 200,000 fixes stays under the budget.
+    @Test func denseTracksAreThinnedToWhatThePictureShows() {
+        let projected: [(x: Double, y: Double)] = [
+            (0, 0), (0.2, 0.3), (0.9, 0.1), (1.5, 0), (1.6, 0.2), (3, 3), (3.1, 3.2),
+        ]
+        #expect(SVGMap.thinned(projected, breaks: [], cell: 1) == [0, 3, 5, 6])
+        #expect(SVGMap.thinned(projected, breaks: [2], cell: 1) == [0, 1, 2, 3, 5, 6])
+        var fixes: [LocationFix] = []
+        for index in 0..<200_000 {
+            var fix = LocationFix()
+            fix.timeMs = 1_714_810_200_000 + Int64(index) * 1000
+            // A walk back and forth over a few kilometres: most fixes share a pixel with the one before.
+            let phase = Double(index) / 2000
+            fix.latitudeE7 = Int32(458_000_000 + Int(sin(phase) * 200_000))
+            fix.longitudeE7 = Int32(159_000_000 + Int(Double(index % 20_000) * 10))
+            fix.speedCmS = UInt32(index % 300)
+            fixes.append(fix)
+        }
+        var picture = TrackPicture(title: "dense")
+        picture.setTrack(fixes)
+        let (svg, drawn) = SVGMap().render(picture)
+        #expect(drawn.count < fixes.count / 10 && drawn.first?.index == 0 && drawn.last?.index == fixes.count - 1)
+        #expect(svg.utf8.count < 5_000_000)
+        #expect(Self.xmlError(svg) == nil)
+    }
+
     /// `§trace-segments`: the real track's two timed track segments are not joined, and neither are fixes further
     /// apart in time than the gap limit.
     @Test func noLineCrossesABreak() throws {

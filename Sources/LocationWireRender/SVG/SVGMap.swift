@@ -181,25 +181,65 @@ public struct SVGMap: Sendable {
         return out + "</g>\n"
     }
 
+    /// The most bytes the drawn track may take (its lines and its fixes with their hover details): a picture of
+    /// a million fixes is thinned until it fits, so that a browser opens it at once.
+    public static let trackByteBudget = 4_500_000
+
+    /// The points of `picture` worth drawing at these pixel positions: a point is kept when it lands in another
+    /// cell (`cell` pixels square) than the point kept before it, and always the first and last point and the
+    /// points on either side of a break. The shape is kept to the cell's size; the points dropped lie within a
+    /// cell of one that is drawn.
+    static func thinned(
+        _ projected: [(x: Double, y: Double)], breaks: Set<Int>, cell: Double
+    ) -> [Int] {
+        guard cell > 0, projected.count > 2 else { return Array(projected.indices) }
+        var kept: [Int] = [0]
+        var last = (x: (projected[0].x / cell).rounded(.down), y: (projected[0].y / cell).rounded(.down))
+        for index in projected.indices.dropFirst() {
+            let here = (x: (projected[index].x / cell).rounded(.down), y: (projected[index].y / cell).rounded(.down))
+            let edge = index == projected.count - 1 || breaks.contains(index) || breaks.contains(index + 1)
+            if edge || here != last {
+                kept.append(index)
+                last = here
+            }
+        }
+        return kept
+    }
+
     func track(
         _ picture: TrackPicture, _ place: (Double, Double) -> (x: Double, y: Double)
     ) -> (
         String, [ProjectedFix]
     ) {
-        let projected = picture.points.map { place($0.latitude, $0.longitude) }
-        let colors = picture.points.indices.map { picture.color(ofPoint: $0) }
+        let allProjected = picture.points.map { place($0.latitude, $0.longitude) }
+        // One point per pixel of path, coarser cells while the fixes would take more than the budget (about 300
+        // bytes a drawn fix with its details).
+        var cell = 1.0
+        var kept = Self.thinned(allProjected, breaks: picture.breaks, cell: cell)
+        while kept.count * 300 > Self.trackByteBudget && cell < 64 {
+            cell *= 2
+            kept = Self.thinned(allProjected, breaks: picture.breaks, cell: cell)
+        }
+        let projected = kept.map { allProjected[$0] }
+        let colors = kept.map { picture.color(ofPoint: $0) }
+        // A break between two kept points: one among the points from the previous kept one to this one.
+        var keptBreaks = Set<Int>()
+        for (position, index) in kept.enumerated().dropFirst()
+        where (kept[position - 1] + 1...index).contains(where: picture.breaks.contains) {
+            keptBreaks.insert(position)
+        }
         var out =
             "<g class=\"track\" fill=\"none\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
         // Consecutive segments of one colour make one polyline: the file stays small on long tracks.
         // No line crosses a break of the trace (a new recording segment, or a long gap).
         var start = 0
         while start + 1 < projected.count {
-            if picture.breaks.contains(start + 1) {
+            if keptBreaks.contains(start + 1) {
                 start += 1
                 continue
             }
             var end = start + 1
-            while end + 1 < projected.count && colors[end + 1] == colors[end] && !picture.breaks.contains(end + 1) {
+            while end + 1 < projected.count && colors[end + 1] == colors[end] && !keptBreaks.contains(end + 1) {
                 end += 1
             }
             let points = projected[start...end].map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
@@ -208,13 +248,14 @@ public struct SVGMap: Sendable {
         }
         out += "</g>\n<g class=\"fixes\">\n"
         var fixes: [ProjectedFix] = []
-        for (number, point) in picture.points.enumerated() {
-            let (x, y) = projected[number]
+        for (position, number) in kept.enumerated() {
+            let point = picture.points[number]
+            let (x, y) = projected[position]
             let speed = number > 0 ? picture.segmentSpeedMS(endingAt: number) : point.speedMS
             let details = picture.details(ofPoint: point, speed: speed)
-            out += "<circle class=\"fix\" cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"3\" data-r=\"3\" fill=\"\(colors[number])\""
+            out += "<circle class=\"fix\" cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"3\" data-r=\"3\" fill=\"\(colors[position])\""
             out += " data-index=\"\(point.index)\" data-info=\"\(attribute(details))\"/>\n"
-            fixes.append(ProjectedFix(index: point.index, x: x, y: y, color: colors[number]))
+            fixes.append(ProjectedFix(index: point.index, x: x, y: y, color: colors[position]))
         }
         return (out + "</g>\n", fixes)
     }
