@@ -253,7 +253,8 @@ public struct SVGMap: Sendable {
             let (x, y) = projected[position]
             let speed = number > 0 ? picture.segmentSpeedMS(endingAt: number) : point.speedMS
             let details = picture.details(ofPoint: point, speed: speed)
-            out += "<circle class=\"fix\" cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"3\" data-r=\"3\" fill=\"\(colors[position])\""
+            out +=
+                "<circle class=\"fix\" cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"3\" data-r=\"3\" fill=\"\(colors[position])\""
             out += " data-index=\"\(point.index)\" data-info=\"\(attribute(details))\"/>\n"
             fixes.append(ProjectedFix(index: point.index, x: x, y: y, color: colors[position]))
         }
