@@ -26,7 +26,7 @@ apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-
 pip_packages=("protobuf==7.36.2" "jsonschema==4.26.0")
 case "${1:-}" in
   --ci)
-    apt_packages+=(sqlite3 chromium groff-base man-db)
+    apt_packages+=(sqlite3 chromium groff-base man-db time)
     pip_packages+=("pillow==13.0.0" "websocket-client==1.9.2")
     ;;
   "") ;;
