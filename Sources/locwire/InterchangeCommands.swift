@@ -44,7 +44,9 @@ struct ImportCommand: ParsableCommand {
             id, fix count and first and last time, so the same file gives the same bytes; no boot id and no \
             monotonic times (no format here has them) unless --elapsed-from-time gives it the convention \
             `simulate` applies to GPX: boot_id 1 and elapsed_realtime_ms 3,600,000 at the first fix plus the \
-            time since it, so that `simulate record` can replay it. The batch is validated before it is written.
+            time since it, so that `simulate record` can replay it; --default-accuracy-m states the accuracy of \
+            points whose file gives none (simulate assumes 5 m for GPX), so that the two agree. The batch is \
+            validated before it is written.
 
             Structure is kept. Recording segments (GPX trkseg, GeoJSON lines) become a LAUNCHED lifecycle event \
             at the first fix of each segment after the first (proto/README.md, trace segments), so that stats \
@@ -115,6 +117,12 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Give the batch monotonic times derived from the fixes' times (boot_id 1), as simulate does for GPX.")
     var elapsedFromTime = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The horizontal accuracy of points whose file gives none (simulate assumes 5 m for GPX).",
+            valueName: "metres"))
+    var defaultAccuracyM: Double?
+
     @Option(help: "Write one batch per device (OwnTracks tid or topic, Overland device_id), segment or day.")
     var splitBy: SplitBy = .none
 
@@ -138,6 +146,9 @@ struct ImportCommand: ParsableCommand {
         if output != nil && outputDir != nil { throw ValidationError("give --output or --output-dir, not both") }
         if deviceId.isEmpty || deviceId.utf8.count > 128 {
             throw ValidationError("--device-id needs 1 to 128 bytes of UTF-8, not \(deviceId.utf8.count)")
+        }
+        if let defaultAccuracyM, !(defaultAccuracyM > 0 && defaultAccuracyM < 40_000_000) {
+            throw ValidationError("--default-accuracy-m must be a positive number of metres")
         }
         if TimeZone(identifier: timezone) == nil {
             throw ValidationError(
@@ -173,7 +184,8 @@ struct ImportCommand: ParsableCommand {
                     + "name one with --from when it is one")
         }
         let options = ImportOptions(
-            strict: strict, timeZone: TimeZone(identifier: timezone)!, elapsedFromTime: elapsedFromTime)
+            strict: strict, timeZone: TimeZone(identifier: timezone)!, elapsedFromTime: elapsedFromTime,
+            defaultAccuracyM: defaultAccuracyM)
         let batches: [ImportedBatch]
         let summary: ImportSummary
         do {

@@ -48,6 +48,34 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: output))
     }
 
+    /// From import to behaviour: the real GPX track imported with monotonic times and the accuracy simulate assumes
+    /// for GPX records the same fixes under `simulate record` as the GPX file itself.
+    @Test func anImportedTrackRecordsAsTheGPXDoes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gpx = RepositoryData.koritaTrack.path
+        let batch = folder.appendingPathComponent("korita.binpb").path
+        let policy = RepositoryData.repository.appendingPathComponent("examples/walker-policy.json").path
+        let imported = try cli.run([
+            "import", gpx, "--device-id", "hiker", "--elapsed-from-time", "--default-accuracy-m", "5", "--output",
+            batch,
+        ])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        func recorded(_ trace: String) throws -> [Any] {
+            let run = try cli.run(["simulate", "record", "--trace", trace, "--policy", policy])
+            #expect(run.status == 0, "\(run.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any]
+            return try #require(object?["recorded"] as? [Any])
+        }
+        let fromBatch = try recorded(batch)
+        let fromGPX = try recorded(gpx)
+        #expect(fromBatch.count == fromGPX.count && fromBatch.count > 100)
+        #expect(
+            try JSONSerialization.data(withJSONObject: fromBatch, options: .sortedKeys)
+                == JSONSerialization.data(withJSONObject: fromGPX, options: .sortedKeys))
+    }
+
     @Test func badFilesExitOneAndUnreadableFilesTwo() throws {
         let bad = try cli.run(
             ["import", "--from", "owntracks", "--device-id", "m"],

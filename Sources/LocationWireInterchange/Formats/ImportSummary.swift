@@ -13,13 +13,18 @@ public struct ImportOptions: Sendable {
     }
     /// Give the batch monotonic times derived from the fixes' times (see ``BatchAssembly``).
     public var elapsedFromTime = false
+    /// The horizontal accuracy, metres, of points whose file gives none (GPX without `<hdop>` says nothing of it):
+    /// nil leaves it unset. The user's statement, counted in the summary's notes; `simulate` assumes 5 m for GPX.
+    public var defaultAccuracyM: Double?
 
     public init(
-        strict: Bool = false, timeZone: TimeZone = TimeZone(identifier: "UTC")!, elapsedFromTime: Bool = false
+        strict: Bool = false, timeZone: TimeZone = TimeZone(identifier: "UTC")!, elapsedFromTime: Bool = false,
+        defaultAccuracyM: Double? = nil
     ) {
         self.strict = strict
         self.timeZone = timeZone
         self.elapsedFromTime = elapsedFromTime
+        self.defaultAccuracyM = defaultAccuracyM
     }
 }
 

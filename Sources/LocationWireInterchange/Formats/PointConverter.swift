@@ -166,6 +166,11 @@ public struct PointConverter {
             return nil
         }
         summary.pointsRead += 1
+        var point = point
+        if point.horizontalAccuracyCm == nil, let metres = options.defaultAccuracyM {
+            point.horizontalAccuracyCm = metres * 100
+            summary.note("horizontal accuracy \(metres) m where the file gives none (--default-accuracy-m)")
+        }
         var fix = LocationFix()
         fix.timeMs = Int64(timeMs)
         fix.latitudeE7 = Int32(latitude)
