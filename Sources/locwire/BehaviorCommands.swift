@@ -145,6 +145,9 @@ struct TraceReplayOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A TrackingPolicy, JSON or binary; the default policy when absent.", valueName: "file"))
     var policy: String?
 
+    @Flag(help: "Replay a trace that breaks the spec's rules (its violations are printed as warnings).")
+    var force = false
+
     @Option(help: ArgumentHelp("json (default), or binpb: the result as a LocationBatch.", valueName: "format"))
     var format: WireFormatOption = .json
 
@@ -153,7 +156,7 @@ struct TraceReplayOptions: ParsableArguments {
 
     /// The trace's fixes and the policy.
     func load() throws -> ([LocationFix], TrackingPolicy) {
-        let fixes = try BehaviorInput.trace(trace, format: traceFormat)
+        let fixes = try BehaviorInput.trace(trace, format: traceFormat, force: force)
         let policy: TrackingPolicy = try self.policy.map { try BehaviorInput.message($0) } ?? TrackingPolicy()
         return (fixes, policy)
     }

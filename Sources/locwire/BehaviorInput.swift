@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWire
+import LocationWireValidation
 import LocationWireFiles
 import LocationWireInterchange
 import LocationWireJSON
@@ -22,14 +23,42 @@ enum BehaviorInput {
     /// The fixes of a trace, in delivery order: a GPX track, or a LocationBatch (binary or proto3 JSON) whose
     /// backlog (rows or compact) and live fix are the trace. Fixes whose boot_id is 0 take the batch's, as
     /// `§item-boot` says.
-    static func trace(_ path: String, format: TraceFormat = .auto) throws -> [LocationFix] {
-        try traceAndEvents(path, format: format).fixes
+    static func trace(_ path: String, format: TraceFormat = .auto, force: Bool = false) throws -> [LocationFix] {
+        try traceAndEvents(path, format: format, force: force).fixes
+    }
+
+    /// Checks a trace's fixes against the spec's rules for a fix before a command replays or draws them (the
+    /// batch around them, device id and the like, does not matter to a replay). A fix without a sequence number is
+    /// numbered by its place, as GPX fixes are. Warnings are printed (the first few); errors refuse the trace (exit
+    /// status 1) unless `force`, since an engine fed a fix dated 1901 or a latitude of 95 answers about input no
+    /// device sends.
+    static func check(_ fixes: [LocationFix], _ name: String, _ path: String, force: Bool) throws {
+        var report = ValidationReport()
+        for (index, fix) in fixes.enumerated() {
+            var numbered = fix
+            if numbered.sequence == 0 { numbered.sequence = UInt64(index + 1) }
+            numbered.validate(into: &report, at: FieldPath(message: name).appending(index: index))
+        }
+        let shown = 5
+        for violation in report.warnings.prefix(shown) { printToStandardError("locwire: \(path): \(violation)") }
+        if report.warnings.count > shown {
+            printToStandardError("locwire: \(path): ... \(report.warnings.count - shown) more warnings")
+        }
+        let errors = report.errors
+        guard !errors.isEmpty else { return }
+        if force {
+            for violation in errors.prefix(shown) { printToStandardError("locwire: \(path): \(violation) (--force)") }
+            return
+        }
+        throw InputRejected(
+            message: "\(path): the trace breaks \(errors.count) rule\(errors.count == 1 ? "" : "s") of the spec; "
+                + "the first: \(errors[0])\n(--force runs it anyway)")
     }
 
     /// The fixes of a trace as ``trace(_:format:)`` reads them, a LocationBatch's fence events (none for GPX), and
     /// the lifecycle events that break it into recording segments (a GPX file's from its `trkseg`s).
     static func traceAndEvents(
-        _ path: String, format: TraceFormat = .auto
+        _ path: String, format: TraceFormat = .auto, force: Bool = false
     ) throws -> (fixes: [LocationFix], fenceEvents: [FenceEvent], lifecycleEvents: [LifecycleEvent]) {
         let data = try read(path)
         switch format == .auto ? guess(path, data) : format {
@@ -43,6 +72,7 @@ enum BehaviorInput {
                 guard !trace.fixes.isEmpty else {
                     throw InputRejected(message: "\(path): no timed track points (<trkpt> with <time>)")
                 }
+                try check(trace.fixes, "trkpt", path, force: force)
                 return (trace.fixes, [], trace.lifecycleEvents)
             } catch let error as GPXTrace.ReadError {
                 throw InputRejected(message: "\(path): \(error)")
@@ -50,7 +80,9 @@ enum BehaviorInput {
         case .json, .binpb, .auto:
             let batch: LocationBatch = try message(path, data, format == .binpb ? .binpb : nil)
             do {
-                return (try BatchAssembly.fixes(of: batch), batch.fenceEvents, batch.lifecycleEvents)
+                let fixes = try BatchAssembly.fixes(of: batch)
+                try check(fixes, "fixes", path, force: force)
+                return (fixes, batch.fenceEvents, batch.lifecycleEvents)
             } catch {
                 throw InputRejected(message: "\(path): LocationBatch.\(error)")
             }

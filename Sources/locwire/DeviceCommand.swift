@@ -108,7 +108,7 @@ struct DeviceRunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let fixes = try BehaviorInput.trace(trace)
+        let fixes = try BehaviorInput.trace(trace, force: true)  // warnings only: the device replays what it is given
         let initialPolicy: TrackingPolicy? = try policy.map { try BehaviorInput.message($0) }
         var configuration = DeviceConfiguration(
             deviceId: deviceId, platform: platform.platform, platformSlotLimit: platform.slots,

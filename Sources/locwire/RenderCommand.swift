@@ -57,6 +57,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "What the track's colour shows.")
     var colorBy: TrackColoringOption = .speed
 
+    @Flag(help: "Draw a trace that breaks the spec's rules (its violations are printed as warnings).")
+    var force = false
+
     @Flag(help: "Write an HTML page (inline SVG and script: pan, zoom, hover details) instead of SVG.")
     var html = false
 
@@ -140,7 +143,8 @@ struct RenderCommand: ParsableCommand {
 
     func tracePicture() throws -> TrackPicture {
         let path = trace!
-        let (fixes, batchEvents, lifecycleEvents) = try BehaviorInput.traceAndEvents(path, format: traceFormat)
+        let (fixes, batchEvents, lifecycleEvents) = try BehaviorInput.traceAndEvents(
+            path, format: traceFormat, force: force)
         guard !fixes.isEmpty else { throw InputRejected(message: "\(path): the trace has no fixes; nothing to draw") }
         var picture = TrackPicture(title: URL(fileURLWithPath: path).lastPathComponent)
         picture.setTrack(

@@ -26,7 +26,10 @@ extension CLITests {
                "detectedAtMs": "1772352120000"}]}
             """
         let path = try renderFile("batch.json", batch)
-        let outcome = try run(["render", path, "--color-by", "reason"])
+        // A fix without a position breaks the spec's rules: refused, unless --force draws the rest.
+        let refused = try run(["render", path])
+        #expect(refused.status == 1 && refused.stderr.contains("(--force runs it anyway)"), "\(refused.stderr)")
+        let outcome = try run(["render", path, "--color-by", "reason", "--force"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let svg = outcome.text
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
@@ -43,7 +46,7 @@ extension CLITests {
         let emptyOutcome = try run(["render", empty])
         #expect(emptyOutcome.status == 1 && emptyOutcome.stderr.contains("no fixes"), "\(emptyOutcome.stderr)")
         let noPosition = try renderFile("nopos.json", #"{"fixes": [{"sequence": "1", "timeMs": "5"}]}"#)
-        let noPositionOutcome = try run(["render", noPosition])
+        let noPositionOutcome = try run(["render", noPosition, "--force"])
         #expect(noPositionOutcome.status == 1 && noPositionOutcome.stderr.contains("none of the 1 fixes"))
         let gpx = try renderFile("empty.gpx", "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg/></trk></gpx>")
         #expect(try run(["render", gpx]).status == 1)
@@ -52,7 +55,9 @@ extension CLITests {
         #expect(brokenOutcome.status == 1 && brokenOutcome.stderr.contains("broken.json"))
         let one = try renderFile(
             "one.json", #"{"fixes": [{"sequence": "1", "timeMs": "5", "latitudeE7": 10, "longitudeE7": 20}]}"#)
-        let oneOutcome = try run(["render", one, "--html", "--width", "400", "--height", "300"])
+        // Dated 1970: out of the spec's range, so drawn only with --force.
+        #expect(try run(["render", one]).status == 1)
+        let oneOutcome = try run(["render", one, "--html", "--width", "400", "--height", "300", "--force"])
         #expect(oneOutcome.status == 0 && oneOutcome.text.hasPrefix("<!DOCTYPE html>"), "\(oneOutcome.stderr)")
         #expect(!oneOutcome.text.contains("http://") && !oneOutcome.text.contains("https://"))
         #expect(try run(["render"]).status == 2)
