@@ -27,18 +27,8 @@ public enum FileAccess {
 
     /// The whole file at `path`, at most `limit` bytes.
     public static func read(_ path: String, limit: Int = maxReadBytes) throws(FileAccessError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            // A socket refuses open with "no such device or address": say what the path is instead.
-            var status = stat()
-            if stat(path, &status) == 0 { try checkReadable(status, path: path) }
-            throw FileAccessError(reading: path, errno: code)
-        }
+        let (descriptor, status) = try openForReading(path)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw FileAccessError(reading: path, errno: errno) }
-        try checkReadable(status, path: path)
         let kind = status.st_mode & S_IFMT
         if kind == S_IFREG && Int(status.st_size) > limit {
             throw FileAccessError(path: path, reason: tooLarge(size: Int(status.st_size), limit: limit))
@@ -80,20 +70,37 @@ public enum FileAccess {
         }
     }
 
-    /// The first `count` bytes of the file at `path` (fewer when it is shorter), with the usual errors: for a
-    /// reader that looks at a file's start before it streams the rest.
-    public static func readPrefix(_ path: String, count: Int) throws(FileAccessError) -> [UInt8] {
+    /// The file at `path` opened for reading, with its status, once it is known to be something a reader can read
+    /// (not a directory or socket); the caller closes it.
+    private static func openForReading(_ path: String) throws(FileAccessError) -> (Int32, stat) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
+            // A socket refuses open with "no such device or address": say what the path is instead.
             var status = stat()
             if stat(path, &status) == 0 { try checkReadable(status, path: path) }
             throw FileAccessError(reading: path, errno: code)
         }
-        defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw FileAccessError(reading: path, errno: errno) }
-        try checkReadable(status, path: path)
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw FileAccessError(reading: path, errno: code)
+        }
+        do {
+            try checkReadable(status, path: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        return (descriptor, status)
+    }
+
+    /// The first `count` bytes of the file at `path` (fewer when it is shorter), with the usual errors: for a
+    /// reader that looks at a file's start before it streams the rest.
+    public static func readPrefix(_ path: String, count: Int) throws(FileAccessError) -> [UInt8] {
+        let (descriptor, _) = try openForReading(path)
+        defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {

@@ -184,33 +184,32 @@ final class GzipBytes: ByteSource {
         input.deallocate()
     }
 
+    /// Reads the next compressed bytes into `input`; false (and ``failure``) when the source fails.
+    private func refill() -> Bool {
+        let read = source.read(input.baseAddress!, input.count)
+        if read < 0 {
+            failure = source.failure ?? InterchangeError("", "the compressed input cannot be read")
+            return false
+        }
+        if read == 0 { inputEnd = true }
+        stream.next_in = input.baseAddress
+        stream.avail_in = UInt32(read)
+        return true
+    }
+
     func read(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
         guard !finished, failure == nil else { return failure == nil ? 0 : -1 }
         stream.next_out = buffer
         stream.avail_out = UInt32(min(count, Int(UInt32.max)))
         while stream.avail_out > 0 {
             if stream.avail_in == 0 && !inputEnd {
-                let read = source.read(input.baseAddress!, input.count)
-                if read < 0 {
-                    failure = source.failure ?? InterchangeError("", "the compressed input cannot be read")
-                    return -1
-                }
-                if read == 0 { inputEnd = true }
-                stream.next_in = input.baseAddress
-                stream.avail_in = UInt32(read)
+                guard refill() else { return -1 }
             }
             let status = inflate(&stream, Z_NO_FLUSH)
             if status == Z_STREAM_END {
                 // Another member may follow: look for more input before deciding that this was the last.
                 if stream.avail_in == 0 && !inputEnd {
-                    let read = source.read(input.baseAddress!, input.count)
-                    if read < 0 {
-                        failure = source.failure ?? InterchangeError("", "the compressed input cannot be read")
-                        return -1
-                    }
-                    if read == 0 { inputEnd = true }
-                    stream.next_in = input.baseAddress
-                    stream.avail_in = UInt32(read)
+                    guard refill() else { return -1 }
                 }
                 if stream.avail_in == 0 && inputEnd {
                     finished = true
