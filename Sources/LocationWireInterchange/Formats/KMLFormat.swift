@@ -74,10 +74,12 @@ public enum KMLFormat {
         var segment = -1
         // gx:Track
         var inTrack = false
-        var whens: [(text: String, line: Int)] = []
-        var coords: [(text: String, line: Int)] = []
+        /// A track's times and places as read, kept small until the track ends (a track of a million points
+        /// holds them all): a time in milliseconds, the text only when it is not a time; a place as numbers.
+        var whens: [(milliseconds: Int64?, unreadable: String?, line: Int)] = []
+        var coords: [(place: Place?, unreadable: String?, line: Int)] = []
         var arrayName: String?
-        var speeds: [String] = []
+        var speeds: [Double?] = []
         // Placemark
         var placemarkLine = 0
         var timeStamp: String?
@@ -115,10 +117,14 @@ public enum KMLFormat {
             _ name: String, _ text: String, _ line: Int, _ converter: inout PointConverter
         ) throws(InterchangeError) {
             switch name {
-            case "when" where inTrack: whens.append((text, line))
+            case "when" where inTrack:
+                let milliseconds = converter.time(text, at: "line \(line)")
+                whens.append((milliseconds, milliseconds == nil ? text : nil, line))
             case "when": timeStamp = text
-            case "coord" where inTrack: coords.append((text, line))
-            case "value" where inTrack && arrayName == "speed": speeds.append(text)
+            case "coord" where inTrack:
+                let place = text.isEmpty ? nil : Place(text.split(whereSeparator: \.isWhitespace))
+                coords.append((place, place == nil && !text.isEmpty ? text : nil, line))
+            case "value" where inTrack && arrayName == "speed": speeds.append(Double(text))
             case "SimpleArrayData": arrayName = nil
             case "styleUrl": style = text
             case "begin": begin = text
@@ -141,18 +147,23 @@ public enum KMLFormat {
                 try converter.record(at: location) { converter throws(InterchangeError) in
                     var point = TrackPoint(location: location)
                     point.segment = segment
-                    if let when = whens[safe: index]?.text {
-                        guard let time = converter.time(when, at: location) else {
+                    if let when = whens[safe: index] {
+                        guard let time = when.milliseconds else {
                             throw InterchangeError(
-                                location, "<when>\(when.prefix(40))</when> is not an ISO 8601 time", field: "when")
+                                location, "<when>\((when.unreadable ?? "").prefix(40))</when> is not an ISO 8601 time",
+                                field: "when")
                         }
                         point.timeMs = Double(time)
                     }
-                    if let coord = coords[safe: index]?.text, !coord.isEmpty {
-                        let numbers = coord.split(whereSeparator: \.isWhitespace)
-                        try place(numbers, "gx:coord", location, &point)
+                    if let coord = coords[safe: index] {
+                        if let unreadable = coord.unreadable {
+                            throw InterchangeError(
+                                location, "\"\(unreadable.prefix(60))\" is not longitude, latitude[, altitude]",
+                                field: "gx:coord")
+                        }
+                        coord.place?.set(on: &point)
                     }
-                    if let speed = speeds[safe: index], let value = Double(speed) { point.speedCmS = value * 100 }
+                    if let speed = speeds[safe: index] ?? nil { point.speedCmS = speed * 100 }
                     try converter.add(point)
                 }
             }
@@ -211,17 +222,36 @@ public enum KMLFormat {
         private func place(
             _ numbers: [Substring], _ field: String, _ location: String, _ point: inout TrackPoint
         ) throws(InterchangeError) {
-            let values = numbers.map { Double(String($0).trimmingASCIIWhitespace()) }
-            guard (2...3).contains(values.count), let longitude = values[0], let latitude = values[1],
-                longitude.isFinite, latitude.isFinite
-            else {
+            guard let place = Place(numbers) else {
                 throw InterchangeError(
                     location, "\"\(numbers.joined(separator: " ").prefix(60))\" is not longitude, latitude[, altitude]",
                     field: field)
             }
+            place.set(on: &point)
+        }
+    }
+
+    /// A position as KML writes it: longitude and latitude in degrees, and the altitude in metres.
+    struct Place {
+        var longitude: Double
+        var latitude: Double
+        var altitude: Double?
+
+        /// Nil unless `numbers` are two or three finite numbers.
+        init?(_ numbers: [Substring]) {
+            let values = numbers.map { Double(String($0).trimmingASCIIWhitespace()) }
+            guard (2...3).contains(values.count), let longitude = values[0], let latitude = values[1],
+                longitude.isFinite, latitude.isFinite
+            else { return nil }
+            self.longitude = longitude
+            self.latitude = latitude
+            altitude = values.count == 3 ? values[2] : nil
+        }
+
+        func set(on point: inout TrackPoint) {
             point.longitudeE7 = longitude * 1e7
             point.latitudeE7 = latitude * 1e7
-            if values.count == 3, let altitude = values[2] { point.altitudeCm = altitude * 100 }
+            point.altitudeCm = altitude.map { $0 * 100 }
         }
     }
 }
