@@ -234,7 +234,8 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             Every fix is written: the backlog (rows or compact) and then the live fix. Each format keeps what it \
             can hold: GPX time, position, altitude, hdop (accuracy / 5 m) and speed and course (Garmin \
-            TrackPointExtension v2); OwnTracks whole seconds and whole metres, km/h and degrees, pressure, battery, battery \
+            TrackPointExtension v2); OwnTracks (a JSON array, or with owntracks-rec the Recorder's .rec lines) \
+            whole seconds and whole metres, km/h and degrees, pressure, battery, battery \
             status and trigger; Overland every accuracy, speed, course and battery value exactly and the \
             motion; GeoJSON and CSV every field exactly but sequence, elapsed_realtime_ms and boot_id (CSV \
             writes import's own column names, only those some fix has a value for, and reads back exactly).

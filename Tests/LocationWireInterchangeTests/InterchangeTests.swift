@@ -409,7 +409,7 @@ import Testing
             kept.batteryState = fix.batteryState
             // ON_FOOT and UNKNOWN have no Overland name.
             kept.motionActivity = [.onFoot, .unknown].contains(fix.motionActivity) ? .unspecified : fix.motionActivity
-        case .owntracks:
+        case .owntracks, .owntracksRec:
             // Whole seconds, whole metres, whole km/h and whole degrees, as the booklet writes them.
             kept.timeMs = fix.timeMs - fix.timeMs % 1000
             func metres(_ cm: Int64) -> Int64 { Int64((Double(cm) / 100).rounded()) * 100 }
@@ -436,7 +436,7 @@ import Testing
 
     func roundTrip(_ batch: LocationBatch, through format: ExportFormat) throws -> LocationBatch {
         let written = try format.write(batch)
-        let importFormat = try #require(ImportFormat(rawValue: format.rawValue))
+        let importFormat = try #require(ImportFormat(rawValue: format == .owntracksRec ? "owntracks" : format.rawValue))
         let back = try importFormat.importBatch(written, deviceId: batch.deviceId)
         #expect(back.summary.imported == batch.fixes.count, "\(format): \(back.summary.text)")
         #expect(back.batch.validationReport().isValid)

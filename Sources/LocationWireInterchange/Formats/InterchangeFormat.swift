@@ -110,6 +110,8 @@ public enum ImportFormat: String, CaseIterable, Sendable {
 /// The formats `locwire export` writes.
 public enum ExportFormat: String, CaseIterable, Sendable {
     case geojson, gpx, owntracks, overland, csv
+    /// The OwnTracks Recorder's `.rec` lines.
+    case owntracksRec = "owntracks-rec"
 
     /// Every fix of `batch` (backlog rows or compact, then the live fix) in this format, written to `sink` as it
     /// goes. Throws ``InterchangeError`` for a fix without a position, which no format can hold (before anything
@@ -128,6 +130,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
                 breaks: TraceSegments.breaks(times: fixes.map(\.timeMs), lifecycleEvents: batch.lifecycleEvents),
                 to: sink)
         case .owntracks: try OwnTracksFormat.write(fixes, to: sink)
+        case .owntracksRec: try OwnTracksFormat.writeRecorder(fixes, to: sink)
         case .overland: try OverlandFormat.write(fixes, deviceId: batch.deviceId, to: sink)
         case .csv: try CSVFormat.write(fixes, to: sink)
         }

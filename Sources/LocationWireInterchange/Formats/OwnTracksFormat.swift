@@ -143,33 +143,47 @@ public enum OwnTracksFormat {
     }
 
     /// A JSON array, one message a line, written as it goes.
+    /// A JSON array, one message a line, written as it goes.
     public static func write(_ fixes: some Collection<LocationFix>, to sink: any TextSink) throws {
         try sink.write("[\n")
         for (index, fix) in fixes.enumerated() {
-            var message: [(String, String)] = [
-                ("_type", "\"location\""), ("tst", "\(fix.timeMs.floorDivided(by: 1000))"),
-            ]
-            if let latitude = fix.latitudeE7 { message.append(("lat", GPXFormat.decimal(Int64(latitude), places: 7))) }
-            if let longitude = fix.longitudeE7 {
-                message.append(("lon", GPXFormat.decimal(Int64(longitude), places: 7)))
-            }
-            if let accuracy = fix.horizontalAccuracyCm { message.append(("acc", "\(whole(Double(accuracy) / 100))")) }
-            if let accuracy = fix.verticalAccuracyCm { message.append(("vac", "\(whole(Double(accuracy) / 100))")) }
-            if let altitude = fix.altitudeCm { message.append(("alt", "\(whole(Double(altitude) / 100))")) }
-            if let speed = fix.speedCmS { message.append(("vel", "\(whole(Double(speed) * 3600 / 100_000))")) }
-            if let course = fix.courseCdeg { message.append(("cog", "\(whole(Double(course) / 100) % 360)")) }
-            if let battery = fix.batteryPercent { message.append(("batt", "\(battery)")) }
-            if let pressure = fix.pressureHpa, let hectopascal = Double("\(pressure)") {
-                message.append(("p", "\(hectopascal / 10)"))
-            }
-            if let status = batteryStates.firstIndex(of: fix.batteryState), status > 0 {
-                message.append(("bs", "\(status)"))
-            }
-            if let trigger = triggerForReason[fix.reason] { message.append(("t", JSONText.string(trigger))) }
-            message.sort { $0.0 < $1.0 }
-            try sink.write((index == 0 ? "" : ",\n") + JSONText.object(message))
+            try sink.write((index == 0 ? "" : ",\n") + message(fix))
         }
         try sink.write("\n]\n")
+    }
+
+    /// The OwnTracks Recorder's `.rec` file: a line a message, `time<TAB>*<TAB>{json}`, the time the message's
+    /// own (`tst`) in ISO 8601 and the topic `*`, as the Recorder writes a message whose topic it does not keep.
+    public static func writeRecorder(_ fixes: some Collection<LocationFix>, to sink: any TextSink) throws {
+        let times = ISO8601Time()
+        for fix in fixes {
+            let wholeSecond = fix.timeMs.floorDivided(by: 1000) * 1000
+            try sink.write("\(times.string(milliseconds: wholeSecond))\t*                 \t\(message(fix))\n")
+        }
+    }
+
+    /// One `_type: location` message with the integers the booklet specifies, keys sorted.
+    static func message(_ fix: LocationFix) -> String {
+        var message: [(String, String)] = [
+            ("_type", "\"location\""), ("tst", "\(fix.timeMs.floorDivided(by: 1000))"),
+        ]
+        if let latitude = fix.latitudeE7 { message.append(("lat", GPXFormat.decimal(Int64(latitude), places: 7))) }
+        if let longitude = fix.longitudeE7 { message.append(("lon", GPXFormat.decimal(Int64(longitude), places: 7))) }
+        if let accuracy = fix.horizontalAccuracyCm { message.append(("acc", "\(whole(Double(accuracy) / 100))")) }
+        if let accuracy = fix.verticalAccuracyCm { message.append(("vac", "\(whole(Double(accuracy) / 100))")) }
+        if let altitude = fix.altitudeCm { message.append(("alt", "\(whole(Double(altitude) / 100))")) }
+        if let speed = fix.speedCmS { message.append(("vel", "\(whole(Double(speed) * 3600 / 100_000))")) }
+        if let course = fix.courseCdeg { message.append(("cog", "\(whole(Double(course) / 100) % 360)")) }
+        if let battery = fix.batteryPercent { message.append(("batt", "\(battery)")) }
+        if let pressure = fix.pressureHpa, let hectopascal = Double("\(pressure)") {
+            message.append(("p", "\(hectopascal / 10)"))
+        }
+        if let status = batteryStates.firstIndex(of: fix.batteryState), status > 0 {
+            message.append(("bs", "\(status)"))
+        }
+        if let trigger = triggerForReason[fix.reason] { message.append(("t", JSONText.string(trigger))) }
+        message.sort { $0.0 < $1.0 }
+        return JSONText.object(message)
     }
 
     /// The nearest whole number, halves away from zero.
