@@ -127,6 +127,16 @@ import Testing
         #expect(strictError(.csv, multiline)?.location == "line 5")
     }
 
+    @Test func anUnclosedQuoteIsCountedNotLostWithoutAWord() throws {
+        let rows = (0..<20).map { "2024-05-04T08:10:\(String(format: "%02d", $0))Z,45.8,15.9,x" }
+        let csv = "time,lat,lon,note\n2024-05-04T08:09:00Z,45.8,15.9,\"open\n" + rows.joined(separator: "\n") + "\n"
+        let (fixes, summary) = try read(.csv, csv)
+        #expect(fixes.isEmpty)
+        let tally = try #require(summary.skipped.first { $0.key.code == "unclosed-quote" }?.value)
+        #expect(tally.count == 1 && tally.first == ["line 2: a cell runs over 22 lines, to line 23"])
+        #expect(strictError(.csv, csv)?.location == "line 2")
+    }
+
     @Test func csvTimesAndCoordinatesInEveryWritingFound() throws {
         let csv = """
             date,time,latitude,longitude,N/S,E/W

@@ -64,9 +64,20 @@ public enum CSVFormat {
         while let row = reader.next() {
             line += 1
             let rowLine = line
-            line += Self.lineBreaks(in: row)
+            let breaks = Self.lineBreaks(in: row)
+            line += breaks
             if row.allSatisfy({ CSVColumns.trimmed($0).isEmpty }) { continue }
             let location = "line \(rowLine)"
+            // A track's cells do not run over many lines; a quote left open makes one cell of the rest of the file
+            // (CSV.swift reads it so), and those lines must not vanish without a word.
+            if breaks > Self.mostLinesInACell {
+                try converter.skip(
+                    SkipReason(
+                        code: "unclosed-quote",
+                        text: "a quoted cell over many lines (a quote left open?): the lines inside it are not read"),
+                    at: location, detail: "a cell runs over \(breaks + 1) lines, to line \(line)")
+                continue
+            }
             try converter.record(at: location) { converter throws(InterchangeError) in
                 let cells = decimalComma ? row.map { Self.decimalPoint($0) } : row
                 try converter.add(try columns.point(cells, location, &converter))
@@ -77,6 +88,9 @@ public enum CSVFormat {
             throw InterchangeError("line \(line)", "not valid CSV: \(cause)")
         }
     }
+
+    /// More line breaks than this in one row is a quote left open, not a note with line breaks.
+    static let mostLinesInACell = 10
 
     /// The delimiter the header line has most of (outside quotes): comma, semicolon, tab or `|`; comma on a tie.
     static func delimiter(ofHeaderIn data: Data.SubSequence) -> UnicodeScalar {
