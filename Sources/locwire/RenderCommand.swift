@@ -26,9 +26,9 @@ struct RenderCommand: ParsableCommand {
             implementation is the built-in engines, or --testee.
 
             The picture is self-contained: no map tiles, fonts or scripts are fetched, so it works offline. A \
-            long track is thinned to what the picture can show: a fix is drawn when it lands in another pixel \
-            than the one drawn before it (coarser cells while the track would take more than about 4.5 MB), \
-            so any input gives a page a browser opens at once; every fix drawn keeps its exact details.
+            long track is thinned to what the picture can show: a fix is drawn when it lies a pixel or more from \
+            the one drawn before it (more pixels while the track would take more than about 4.5 MB), so any \
+            input gives a page a browser opens at once; every fix drawn keeps its exact details.
 
             Exit status: 0 drawn; 1 the input does not read or has nothing to draw (the error names the file and \
             the line or field); 2 usage or I/O error.

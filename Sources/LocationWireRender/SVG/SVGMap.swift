@@ -185,20 +185,24 @@ public struct SVGMap: Sendable {
     /// a million fixes is thinned until it fits, so that a browser opens it at once.
     public static let trackByteBudget = 4_500_000
 
-    /// The points of `picture` worth drawing at these pixel positions: a point is kept when it lands in another
-    /// cell (`cell` pixels square) than the point kept before it, and always the first and last point and the
-    /// points on either side of a break. The shape is kept to the cell's size; the points dropped lie within a
-    /// cell of one that is drawn.
+    /// The points of `picture` worth drawing at these pixel positions: a point is kept when it lies at least
+    /// `cell` pixels from the point kept before it, and always the first and last point and the points on either
+    /// side of a break. The points dropped lie within `cell` pixels of one drawn, so the path keeps its shape to
+    /// that size; measuring from the last point kept, not snapping to a grid, keeps the drawn points spaced along
+    /// the path rather than lined up on cell edges.
     static func thinned(
         _ projected: [(x: Double, y: Double)], breaks: Set<Int>, cell: Double
     ) -> [Int] {
         guard cell > 0, projected.count > 2 else { return Array(projected.indices) }
         var kept: [Int] = [0]
-        var last = (x: (projected[0].x / cell).rounded(.down), y: (projected[0].y / cell).rounded(.down))
+        var last = projected[0]
+        let squared = cell * cell
         for index in projected.indices.dropFirst() {
-            let here = (x: (projected[index].x / cell).rounded(.down), y: (projected[index].y / cell).rounded(.down))
+            let here = projected[index]
+            let dx = here.x - last.x
+            let dy = here.y - last.y
             let edge = index == projected.count - 1 || breaks.contains(index) || breaks.contains(index + 1)
-            if edge || here != last {
+            if edge || dx * dx + dy * dy >= squared {
                 kept.append(index)
                 last = here
             }
