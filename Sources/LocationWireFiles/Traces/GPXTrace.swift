@@ -107,15 +107,11 @@ public struct GPXTrace: Sendable {
         lifecycleEvents = TraceSegments.markers(times: fixes.map(\.timeMs), starts: starts)
     }
 
-    /// Every `trkpt`, `rtept` and `wpt` of GPX bytes in document order, each with its ``Point/problem`` when a
-    /// value of it cannot be read. Throws ``ReadError`` only for XML that does not parse or is not GPX.
-    public static func points(_ data: Data) throws -> [Point] {
-        try parse(data, options: Options()).points
-    }
-
-    /// ``points(_:)`` one at a time, as the parser finishes each, from a stream of the document's bytes that starts
-    /// after `skippedLines` lines of white space: the points of a file of a million are never held together, nor
-    /// is the file. An error `body` throws ends the walk and is thrown.
+    /// Every `trkpt`, `rtept` and `wpt` of a GPX document in document order, each with its ``Point/problem`` when
+    /// a value of it cannot be read, one at a time as the parser finishes each, from a stream of the document's
+    /// bytes that starts after `skippedLines` lines of white space: the points of a file of a million are never
+    /// held together, nor is the file. Throws ``ReadError`` for XML that does not parse or is not GPX; an error
+    /// `body` throws ends the walk and is thrown.
     public static func forEachPoint(
         stream: InputStream, skippedLines: Int = 0, _ body: (Point) throws -> Void
     ) throws {
