@@ -48,19 +48,7 @@ public enum FileAccess {
     public static func write(_ bytes: [UInt8], to path: String) throws(FileAccessError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileAccessError(writing: path, errno: errno) }
-        var written = 0
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let count = systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                written += count
-            }
-        }
+        var failure = writeAll(bytes, to: descriptor)
         // On network and some local file systems the disk-full error arrives only at close.
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure != 0 {
@@ -185,19 +173,7 @@ public enum FileAccess {
         }
 
         private func drain() throws(FileAccessError) {
-            var written = 0
-            var failure: Int32 = 0
-            buffer.withUnsafeBytes { bytes in
-                while written < bytes.count {
-                    let count = systemWrite(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        failure = errno
-                        return
-                    }
-                    written += count
-                }
-            }
+            let failure = writeAll(buffer, to: descriptor)
             buffer.removeAll(keepingCapacity: true)
             guard failure != 0 else { return }
             closed = true
@@ -207,6 +183,24 @@ public enum FileAccess {
             }
             throw FileAccessError(writing: path ?? "standard output", errno: failure)
         }
+    }
+
+    /// Writes every byte to `descriptor`, again after an interrupted write; the errno of a failure, or 0.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
+        var written = 0
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let count = systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                written += count
+            }
+        }
+        return failure
     }
 
     /// Checks, before a long run, that `path` could be written at its end: it is opened for writing without

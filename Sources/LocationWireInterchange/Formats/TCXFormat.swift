@@ -33,6 +33,13 @@ public enum TCXFormat {
     }
 
     private struct State {
+        /// The table above, for the numbers: the element, the ``TrackPoint`` value it sets, and the factor to the
+        /// proto's unit.
+        static let numbers: [String: (any WritableKeyPath<TrackPoint, Double?> & Sendable, Double)] = [
+            "LatitudeDegrees": (\.latitudeE7, 1e7), "LongitudeDegrees": (\.longitudeE7, 1e7),
+            "AltitudeMeters": (\.altitudeCm, 100), "Speed": (\.speedCmS, 100),
+        ]
+
         var segment = -1
         var inCourse = false
         var point: TrackPoint?
@@ -57,18 +64,10 @@ public enum TCXFormat {
             }
             switch name {
             case "Time": timeText = text
-            case "LatitudeDegrees":
+            case _ where Self.numbers[name] != nil:
+                guard let (field, scale) = Self.numbers[name] else { return }
                 let value = number(text, name)
-                point?.latitudeE7 = value.map { $0 * 1e7 }
-            case "LongitudeDegrees":
-                let value = number(text, name)
-                point?.longitudeE7 = value.map { $0 * 1e7 }
-            case "AltitudeMeters":
-                let value = number(text, name)
-                point?.altitudeCm = value.map { $0 * 100 }
-            case "Speed":
-                let value = number(text, name)
-                point?.speedCmS = value.map { $0 * 100 }
+                point?[keyPath: field] = value.map { $0 * scale }
             case "Trackpoint":
                 guard var finished = point else { return }
                 point = nil
