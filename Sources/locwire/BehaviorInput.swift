@@ -39,6 +39,12 @@ enum BehaviorInput {
             if numbered.sequence == 0 { numbered.sequence = UInt64(index + 1) }
             numbered.validate(into: &report, at: FieldPath(message: name).appending(index: index))
         }
+        try enforce(report, on: "the trace", path, force: force)
+    }
+
+    /// Prints a report's warnings (the first few) and refuses the input (exit status 1) for its errors, unless
+    /// `force`, which prints them instead: `what` names the input in the refusal ("the trace", "the catalogue").
+    static func enforce(_ report: ValidationReport, on what: String, _ path: String, force: Bool) throws {
         let shown = 5
         for violation in report.warnings.prefix(shown) { printToStandardError("locwire: \(path): \(violation)") }
         if report.warnings.count > shown {
@@ -51,7 +57,7 @@ enum BehaviorInput {
             return
         }
         throw InputRejected(
-            message: "\(path): the trace breaks \(errors.count) rule\(errors.count == 1 ? "" : "s") of the spec; "
+            message: "\(path): \(what) breaks \(errors.count) rule\(errors.count == 1 ? "" : "s") of the spec; "
                 + "the first: \(errors[0])\n(--force runs it anyway)")
     }
 

@@ -5,6 +5,7 @@ import LocationWireBehavior
 import LocationWireFiles
 import LocationWireJSON
 import LocationWireTools
+import LocationWireValidation
 
 struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,8 +21,13 @@ struct PlanCommand: ParsableCommand {
             --at takes degrees; write a negative latitude as --at=-33.86,151.21. --now defaults to the current \
             time.
 
-            Exit status: 0 planned; 1 a catalogue or previous assignment that does not parse or breaks the \
-            catalogue's rules (the error names the file and the line or field); 2 usage or I/O error.
+            Each region of the catalogue is checked against the spec's rules for a region, and the previous \
+            assignment against those for an assignment: warnings are printed, and errors refuse the input \
+            unless --force (then they are printed too).
+
+            Exit status: 0 planned; 1 a catalogue or previous assignment that does not parse, breaks the \
+            catalogue's rules or (without --force) the spec's (the error names the file and the line or field); \
+            2 usage or I/O error.
             """
     )
 
@@ -48,6 +54,9 @@ struct PlanCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: OutputFormat = .json
 
+    @Flag(help: "Plan from a catalogue or previous assignment that breaks the spec's rules (printed as warnings).")
+    var force = false
+
     @Option(help: ArgumentHelp("Write the assignment here instead of standard output.", valueName: "file"))
     var output: String?
 
@@ -73,7 +82,18 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         let position = try position()
         let regions = try RegionCatalogueFile.read(catalogue)
+        // The planner answers about regions a device could be sent: each is checked against the spec's rules for
+        // a region, and the previous assignment against those for an assignment.
+        var report = ValidationReport()
+        for (index, region) in regions.enumerated() {
+            region.validate(into: &report, at: FieldPath(message: "regions").appending(index: index))
+        }
+        try BehaviorInput.enforce(report, on: "the catalogue", catalogue, force: force)
         let previousAssignment = try previous.map { try RegionCatalogueFile.readAssignment($0) }
+        if let previous, let previousAssignment {
+            try BehaviorInput.enforce(
+                previousAssignment.validationReport(), on: "the previous assignment", previous, force: force)
+        }
         let nowMs = now ?? Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         let planner = RegionPlanner(catalogue: regions)
         let assignment = planner.plan(

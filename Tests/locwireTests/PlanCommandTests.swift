@@ -126,6 +126,30 @@ extension CLITests {
         #expect(outcome.stderr.contains(catalogue) && outcome.stderr.contains(names), "\(outcome.stderr)")
     }
 
+    @Test("locwire plan: a catalogue that breaks the spec's rules is refused, or planned with --force")
+    func planChecksTheSpecsRules() throws {
+        // Reads as a catalogue (ids unique, every circle whole), but region b:2 notifies on nothing
+        // (no-transition, an error) and a:1 has a loitering delay without dwell (an error too).
+        let text = #"""
+            {"type": "FeatureCollection", "features": [
+            {"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]},
+             "properties": {"id": "a:1", "level": "site", "radius_m": 50, "notify_on_entry": true, "loitering_delay_ms": 5000}},
+            {"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2.001]},
+             "properties": {"id": "b:2", "level": "site", "radius_m": 50}}]}
+            """#
+        let catalogue = try temporaryFile("rules.geojson", Array(text.utf8))
+        let refused = try run(["plan", "--catalogue", catalogue, "--at", "2,1", "--budget", "5"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the catalogue breaks 2 rules of the spec"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("loitering-delay-without-dwell at regions[0].loitering_delay_ms"))
+        #expect(refused.stderr.contains("--force"))
+        let forced = try run(["plan", "--catalogue", catalogue, "--at", "2,1", "--budget", "5", "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(
+            forced.stderr.contains("no-transition at regions[1].notify_on_entry") && forced.stderr.contains("(--force)")
+        )
+    }
+
     @Test("locwire plan: a bad position or budget is a usage error")
     func planUsageErrors() throws {
         let catalogue = try temporaryFile("usage.geojson", Array(Self.geoJSONCatalogue.utf8))
