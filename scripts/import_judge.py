@@ -4,7 +4,8 @@
 It reads each file again with a Python reading of the import rules (written from the rules text, not from
 locwire's Swift sources; GPX through gpxpy), runs `locwire import` on the same file, and compares:
 the imported points in time order (time_ms, latitude_e7, longitude_e7 and, where present, altitude_cm,
-horizontal_accuracy_cm, speed_cm_s, course_cdeg), the number imported and the number skipped.
+horizontal_accuracy_cm, speed_cm_s, course_cdeg), the number imported and the number skipped; for GPX also the
+waypoints and routes that `import --waypoints --routes` writes (names, positions to 1e-7 degree, order).
 
     scripts/import_judge.py --locwire PATH [--report FILE.md] FILE...
     scripts/import_judge.py --locwire PATH --self-test
@@ -153,6 +154,8 @@ class Reading:
         self.skipped: dict[str, int] = {}
         self.points_read = 0
         self.refused: str | None = None          # why the judge imports nothing from the file
+        self.waypoints: list[tuple] = []         # GPX: (name, latitude, longitude) in file order
+        self.routes: list[tuple] = []            # GPX: (name, [(latitude, longitude, point name)]) per route
 
     def skip(self, reason: str):
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
@@ -529,6 +532,9 @@ def read_gpx(path: str) -> Reading:
     except Exception as e:  # noqa: BLE001
         reading.refused = f"gpxpy cannot read it: {e}"
         return reading
+    # Waypoints and routes as gpxpy reads them, for the run that keeps them (--waypoints, --routes).
+    reading.waypoints = [(w.name, w.latitude, w.longitude) for w in gpx.waypoints]
+    reading.routes = [(r.name, [(p.latitude, p.longitude, p.name) for p in r.points]) for r in gpx.routes]
     not_points = len(gpx.waypoints) + sum(len(r.points) for r in gpx.routes)
     for _ in range(not_points):
         reading.skip("not a point (wpt/rtept)")
@@ -666,13 +672,56 @@ def compare(reading: Reading, result: LocwireResult, limit: int = 5) -> list[str
     return diffs
 
 
+def e7(degrees) -> int:
+    """Degrees to the nearest 1e-7 degree, halves away from zero, from the exact value."""
+    return round_half_away(Fraction(degrees) * 10 ** 7)
+
+
+def compare_marked(locwire: str, path: str, workdir: str, reading: Reading) -> list[str]:
+    """GPX: `import --waypoints --routes` against gpxpy's waypoints and routes (names, positions to 1e-7 degree,
+    order, the points of each route). Waypoints and route points without a position in range are left out of
+    both sides: locwire counts them as unreadable."""
+    if not reading.waypoints and not reading.routes:
+        return []
+    waypoints_file, routes_file = os.path.join(workdir, "waypoints.json"), os.path.join(workdir, "routes.json")
+    p = subprocess.run([locwire, "import", path, "--device-id", "judge", "--output", os.devnull,
+                        "--waypoints", waypoints_file, "--routes", routes_file], capture_output=True, text=True)
+    if p.returncode != 0:
+        return [f"import --waypoints --routes exits {p.returncode}: {p.stderr.strip()[-200:]}"]
+    in_range = lambda lat, lon: lat is not None and lon is not None and abs(lat) <= 90 and abs(lon) <= 180
+    diffs = []
+    theirs = [((f["properties"].get("name")), e7(f["geometry"]["coordinates"][1]), e7(f["geometry"]["coordinates"][0]))
+              for f in json.load(open(waypoints_file))["features"]]
+    ours = [((name.strip() if name else None) or None, e7(float_exact(lat)), e7(float_exact(lon)))
+            for name, lat, lon in reading.waypoints if in_range(lat, lon)]
+    if ours != theirs:
+        first = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+        diffs.append(f"waypoints: judge {len(ours)}, locwire {len(theirs)}; first difference at {first}: "
+                     f"judge {ours[first:first + 1]}, locwire {theirs[first:first + 1]}")
+    theirs = [(f["properties"].get("name"), [(e7(c[1]), e7(c[0])) for c in f["geometry"]["coordinates"]],
+               f["properties"]["point_names"]) for f in json.load(open(routes_file))["features"]]
+    ours = []
+    for name, points in reading.routes:
+        kept = [(lat, lon, point_name) for lat, lon, point_name in points if in_range(lat, lon)]
+        if kept:
+            ours.append(((name.strip() if name else None) or None,
+                         [(e7(float_exact(lat)), e7(float_exact(lon))) for lat, lon, _ in kept],
+                         [(n.strip() if n else None) or None for _, _, n in kept]))
+    if ours != theirs:
+        diffs.append(f"routes: judge {[(n, len(p)) for n, p, _ in ours]}, locwire {[(n, len(p)) for n, p, _ in theirs]}")
+    return diffs
+
+
 def judge_file(locwire: str, path: str, workdir: str, force: str | None = None):
     fmt = force or detect_format(path)
     if fmt is None:
         return None, None, [f"not a CSV or GPX file; not judged"]
     reading = read_gpx(path) if fmt == "gpx" else read_csv(path)
     result = run_locwire(locwire, path, workdir, force)
-    return reading, result, compare(reading, result)
+    diffs = compare(reading, result)
+    if fmt == "gpx" and not (reading.refused or "").startswith("gpxpy cannot"):
+        diffs += compare_marked(locwire, path, workdir, reading)
+    return reading, result, diffs
 
 
 def report_row(path: str, reading: Reading | None, result: LocwireResult | None, diffs: list[str]) -> str:

@@ -78,6 +78,53 @@ struct JSONReader: ~Copyable {
         }
     }
 
+    /// Reads the whole input as one value of any kind, for JSON no message describes (``JSONValue``).
+    mutating func readDocument() throws(JSONError) -> JSONValue {
+        skipWhitespace()
+        let value = try readAnyValue(depth: 0)
+        skipWhitespace()
+        guard position == bytes.count else { throw syntaxError("unexpected characters after the JSON value") }
+        return value
+    }
+
+    /// Reads one value of any kind at nesting depth `depth`, as ``skipValue(depth:)`` checks it.
+    private mutating func readAnyValue(depth: Int) throws(JSONError) -> JSONValue {
+        guard let byte = peek() else { throw syntaxError("unexpected end of input, expected a value") }
+        switch byte {
+        case UInt8(ascii: "{"):
+            var members: [JSONObject.Member] = []
+            guard try beginObject(depth: depth + 1) else { return .object(JSONObject()) }
+            repeat {
+                // The name is made a String before the value is read: both may be in the scratch buffer.
+                let key = String(decoding: try readMemberName().name, as: UTF8.self)
+                members.append(JSONObject.Member(key: key, value: try readAnyValue(depth: depth + 1)))
+            } while try endMember()
+            return .object(JSONObject(members))
+        case UInt8(ascii: "["):
+            var elements: [JSONValue] = []
+            guard try beginArray(depth: depth + 1) else { return .array([]) }
+            repeat {
+                elements.append(try readAnyValue(depth: depth + 1))
+            } while try endElement()
+            return .array(elements)
+        case UInt8(ascii: "\""): return .string(String(decoding: try readString(), as: UTF8.self))
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool(try readBoolean())
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = position
+            try skipNumber()
+            let number = JSONNumberText.doubleValue(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+            guard number.isFinite else {
+                throw JSONError(code: .outOfRange, offset: start, message: "a number beyond the range of a double")
+            }
+            return .number(number)
+        default:
+            throw syntaxError("unexpected character, expected a value")
+        }
+    }
+
     // MARK: - Schema-driven reading
 
     /// Reads the value of a message field (or the top-level message) at depth `depth`: an object, or mismatch.
@@ -173,12 +220,7 @@ struct JSONReader: ~Copyable {
     ) throws(JSONError) -> Scalar {
         switch peek() ?? 0 {
         case UInt8(ascii: "\""): return .string(try readString())
-        case UInt8(ascii: "t"):
-            try expect("true")
-            return .bool(true)
-        case UInt8(ascii: "f"):
-            try expect("false")
-            return .bool(false)
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool(try readBoolean())
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let start = position
             try skipNumber()
@@ -431,6 +473,16 @@ struct JSONReader: ~Copyable {
     @inline(__always)
     private func peek() -> UInt8? {
         position < bytes.count ? bytes[position] : nil
+    }
+
+    /// `true` or `false` at `position` (which is at a `t` or an `f`).
+    private mutating func readBoolean() throws(JSONError) -> Bool {
+        if peek() == UInt8(ascii: "t") {
+            try expect("true")
+            return true
+        }
+        try expect("false")
+        return false
     }
 
     private mutating func expect(_ literal: StaticString) throws(JSONError) {

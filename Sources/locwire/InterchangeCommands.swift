@@ -75,7 +75,14 @@ struct ImportCommand: ParsableCommand {
             KML: gx:Track (when and gx:coord pairs, with OpenTracks' speed array) and Point placemarks with a \
             TimeStamp; a LineString's TimeSpan dates only its first and last coordinate (times are not spread \
             over a line), so the others are skipped as untimed. KMZ: the doc.kml inside. TCX: Activity \
-            trackpoints, each Track a segment; Course points are a plan, counted, not imported.
+            trackpoints, each Track a segment; a Course's trackpoints are a plan, counted, not imported.
+
+            Waypoints and routes are not fixes (nobody was there at a time): counted, not imported, unless asked \
+            for, and then written as what they are. --waypoints FILE writes the waypoints (GPX wpt, KML \
+            #waypoint markers and untimed Point placemarks, TCX CoursePoints) as a region catalogue in GeoJSON \
+            that locwire plan reads: a circle of --waypoint-radius-m around each, level site, the id the \
+            waypoint's name (made unique). --routes FILE writes the routes (GPX rte, TCX Course trackpoints) as \
+            GeoJSON LineStrings with their names. A file with waypoints or routes and no fix writes no batch.
 
             Google Takeout: Records.json ({"locations": [...]}; each deviceTag is a device, so use --split-by \
             device when there are several), Semantic Location History months ({"timelineObjects": [...]}: \
@@ -123,6 +130,17 @@ struct ImportCommand: ParsableCommand {
             valueName: "metres"))
     var defaultAccuracyM: Double?
 
+    @Option(
+        help: ArgumentHelp(
+            "Write the waypoints as a GeoJSON region catalogue (for locwire plan) to this file.", valueName: "file"))
+    var waypoints: String?
+
+    @Option(help: ArgumentHelp("The radius of each waypoint's region, metres (1 to 1000000).", valueName: "metres"))
+    var waypointRadiusM = 100
+
+    @Option(help: ArgumentHelp("Write the routes as GeoJSON LineStrings to this file.", valueName: "file"))
+    var routes: String?
+
     @Option(help: "Write one batch per device (OwnTracks tid or topic, Overland device_id), segment or day.")
     var splitBy: SplitBy = .none
 
@@ -149,6 +167,9 @@ struct ImportCommand: ParsableCommand {
         }
         if let defaultAccuracyM, !(defaultAccuracyM > 0 && defaultAccuracyM < 40_000_000) {
             throw ValidationError("--default-accuracy-m must be a positive number of metres")
+        }
+        if !(1...1_000_000).contains(waypointRadiusM) {
+            throw ValidationError("--waypoint-radius-m must be 1 to 1000000 metres, not \(waypointRadiusM)")
         }
         if TimeZone(identifier: timezone) == nil {
             throw ValidationError(
@@ -185,15 +206,16 @@ struct ImportCommand: ParsableCommand {
         }
         let options = ImportOptions(
             strict: strict, timeZone: TimeZone(identifier: timezone)!, elapsedFromTime: elapsedFromTime,
-            defaultAccuracyM: defaultAccuracyM)
-        let batches: [ImportedBatch]
-        let summary: ImportSummary
+            defaultAccuracyM: defaultAccuracyM,
+            keep: MarkedKinds().union(waypoints == nil ? [] : .waypoints).union(routes == nil ? [] : .routes))
+        let imported: ImportFormat.Imported
         do {
-            (batches, summary) = try format.importBatches(
+            imported = try format.importFile(
                 input, deviceId: deviceId, installId: installId, options: options, splitBy: splitBy)
         } catch {
             throw InputRejected(message: "\(name): \(error)")
         }
+        let (batches, summary) = (imported.batches, imported.summary)
         let segments = batches.reduce(0) { $0 + $1.batch.lifecycleEvents.count } + batches.count
         var text = summary.text
         if batches.count > 1 || segments > batches.count {
@@ -201,8 +223,14 @@ struct ImportCommand: ParsableCommand {
                 "\nwrote \(batches.count) batch\(batches.count == 1 ? "" : "es")"
                 + (segments > batches.count ? ", \(segments) recording segments (LAUNCHED events between them)" : "")
         }
+        if batches.isEmpty { text += "\nno fix: no batch written" }
         printToStandardError("locwire import: \(name)\n\(text)")
         if let summaryJson { try writeText(jsonReport(summary.jsonObject), toFile: summaryJson) }
+        if let waypoints {
+            try writeText(MarkedPlaces.regionCatalogue(imported.marked, radiusM: waypointRadiusM), toFile: waypoints)
+        }
+        if let routes { try writeText(MarkedPlaces.routeLines(imported.marked), toFile: routes) }
+        if batches.isEmpty { return }
         func bytes(_ batch: LocationBatch) -> [UInt8] {
             switch to {
             case .binpb: batch.serializedBytes()

@@ -202,21 +202,19 @@ struct RenderCommand: ParsableCommand {
     /// The events of `locwire simulate fences`'s JSON report (its `events` array), or a bare array of them.
     static func simulatedEvents(_ path: String) throws -> [FenceEvent] {
         let data = try BehaviorInput.read(path)
-        let root: Any
+        let root: JSONValue
         do {
             root = try JSONInput.document(data, "")
         } catch {
             throw InputRejected(message: "\(path): \(error)")
         }
-        guard let list = (root as? [String: Any]).map({ $0["events"] }) ?? root as? [Any], let events = list as? [Any]
-        else {
+        guard let events = root.object.map({ $0["events"]?.array }) ?? root.array else {
             throw InputRejected(
                 message: "\(path): no \"events\" array (expected the JSON `locwire simulate fences` writes)")
         }
         return try events.enumerated().map { number, event in
             do {
-                let text = try JSONSerialization.data(withJSONObject: event, options: [.fragmentsAllowed])
-                return try FenceEvent(jsonString: String(decoding: text, as: UTF8.self))
+                return try FenceEvent(jsonString: event.text)
             } catch let error as JSONError {
                 throw InputRejected(message: "\(path): events[\(number)]: not a FenceEvent: \(error)")
             } catch {

@@ -27,6 +27,33 @@ import Testing
         #expect(json.status == 0 && json.text.contains("\"deviceId\": \"m\""))
     }
 
+    @Test func waypointsImportAsARegionCatalogueThatPlanReads() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("waypoints-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gpx = RepositoryData.repository.appendingPathComponent(
+            "conformance/data/interchange/expertgps-wpt-rte-trk.gpx"
+        ).path
+        let catalogue = folder.appendingPathComponent("waypoints.geojson").path
+        let routes = folder.appendingPathComponent("routes.geojson").path
+        let imported = try cli.run([
+            "import", gpx, "--device-id", "hiker", "--output", folder.appendingPathComponent("b.binpb").path,
+            "--waypoints", catalogue, "--waypoint-radius-m", "150", "--routes", routes,
+        ])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("kept 86 waypoints (not fixes)"))
+        #expect(imported.stderr.contains("kept 46 route points (not fixes)"))
+        // 5066 is the first waypoint of the file, at 42.438878, -71.119277.
+        let planned = try cli.run([
+            "plan", "--catalogue", catalogue, "--at", "42.438878,-71.119277", "--budget", "3", "--format", "json",
+        ])
+        #expect(planned.status == 0, "\(planned.stderr)")
+        #expect(planned.text.contains("\"id\":\"waypoint:5066\"") && planned.text.contains("\"radiusM\":150"))
+        #expect(try String(contentsOfFile: routes, encoding: .utf8).contains("\"type\":\"LineString\""))
+        let refused = try cli.run(["import", gpx, "--device-id", "h", "--waypoint-radius-m", "0"])
+        #expect(refused.status == 2 && refused.stderr.contains("--waypoint-radius-m must be 1 to 1000000"))
+    }
+
     @Test func summaryJSONIsWritten() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("interchange-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireJSON
 
 // The expectations of the `session` (device side) and `ledger` (server side) families. A vector of these
 // families carries its request as proto3 JSON (`request`) and states only what the spec fixes: which items a
@@ -7,56 +8,8 @@ import LocationWire
 // item's result and the keys it keeps. What implementations may do differently (how ranges are coalesced, how a
 // batch is cut to fit a byte limit) is left out.
 
-/// Any JSON value: how a vector file embeds a request in proto3 JSON as readable JSON, not as an escaped string.
-public indirect enum JSONValue: Codable, Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value):
-            // Integers as integers (proto3 JSON prints 32-bit ones as numbers), so the file reads as it was printed.
-            if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
-                try container.encode(Int64(value))
-            } else {
-                try container.encode(value)
-            }
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
-
-    /// The value from JSON text.
-    public static func parse(_ text: String) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-    }
-
-    /// The value as compact JSON text.
+extension JSONValue {
+    /// The value as compact JSON text, keys sorted, as a vector file holds it.
     public var text: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

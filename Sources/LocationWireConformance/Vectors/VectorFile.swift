@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireJSON
 
 /// A file of conformance vectors, one per family (`conformance/vectors/<family>.json`), as described by
 /// `conformance/vectors.schema.json` (which rejects unknown keys).

@@ -42,6 +42,10 @@ public struct GPXTrace: Sendable {
         public var timeMs: Int64?
         /// `<ele>`, metres.
         public var elevationM: Double?
+        /// The point's `<name>` (a waypoint's, a route point's), and its `trk`'s or `rte`'s `<name>` when written
+        /// before its points.
+        public var name: String?
+        public var trackName: String?
         /// `<hdop>`, dimensionless.
         public var hdop: Double?
         /// `<speed>` or an extension's `speed`, metres per second.
@@ -193,6 +197,8 @@ public struct GPXTrace: Sendable {
         /// The current `trk` or `rte` and `trkseg`, counted from 0; -1 before the first.
         private var track = -1
         private var segment = -1
+        /// The current `trk`'s or `rte`'s `<name>`.
+        private var trackName: String?
 
         init(options: Options) {
             self.options = options
@@ -207,6 +213,7 @@ public struct GPXTrace: Sendable {
             case "gpx": sawGPX = true
             case "trk", "rte":
                 track += 1
+                trackName = nil
                 segment = name == "rte" ? 0 : -1
             case "trkseg": segment += 1
             default: break
@@ -216,6 +223,7 @@ public struct GPXTrace: Sendable {
             if kind != .waypoint {
                 started.track = max(track, 0)
                 started.segment = max(segment, 0)
+                started.trackName = trackName
             }
             started.latitude = coordinate(attributes["lat"], "lat", limit: 90, &started)
             started.longitude = coordinate(attributes["lon"], "lon", limit: 180, &started)
@@ -252,8 +260,11 @@ public struct GPXTrace: Sendable {
         ) {
             defer { text = "" }
             if name == "gpx" { closedGPX = true }
-            guard var current = point else { return }
             let value = text.trimmingASCIIWhitespace()
+            guard var current = point else {
+                if name == "name" && track >= 0 { trackName = value }
+                return
+            }
             // Extensions name their elements with a prefix (gpxtpx:speed); the local name is what counts.
             let localName = name.localXMLName
             switch localName {
@@ -264,6 +275,7 @@ public struct GPXTrace: Sendable {
                     record(&current, "time", "<\(name)>\(value.prefix(40))</\(name)> is not an ISO 8601 time")
                 }
             case "ele": current.elevationM = number(&current, name, value)
+            case "name": current.name = value
             case "hdop": current.hdop = number(&current, name, value)
             case "speed": current.speedMS = number(&current, name, value)
             case "course": current.courseDeg = number(&current, name, value)

@@ -17,7 +17,7 @@ import LocationWireTools
 /// unset (never a default). Track points without `<time>`, or with a value that cannot be read (`lat="abc"`, a
 /// latitude of 95, no `lat`, a `<time>` that is not a time), are counted and skipped; a `<time>` without a zone is
 /// read in the import's zone. Route points (`<rtept>`, a plan) and waypoints (`<wpt>`, places) are not recorded
-/// fixes: they are counted, not imported.
+/// fixes: they are counted, or kept as ``MarkedPoint``s when ``ImportOptions/keep`` asks for them.
 /// Written: GPX 1.1, one `trk` with a `trkseg` per recording segment of the batch (`§trace-segments`), so that
 /// segments survive the round trip; `hdop` = accuracy / 5 m, speed and course in Garmin's TrackPointExtension v2.
 public enum GPXFormat {
@@ -53,13 +53,26 @@ public enum GPXFormat {
         _ gpxPoint: GPXTrace.Point, _ converter: inout PointConverter, _ segments: inout [Int: Int]
     ) throws(InterchangeError) {
         let location = "line \(gpxPoint.line)"
-        switch gpxPoint.kind {
-        case .track: break
-        case .route:
-            converter.ignoreRecord("route point (<rtept>): a planned route, not a recorded fix", at: location)
-            return
-        case .waypoint:
-            converter.ignoreRecord("waypoint (<wpt>): a marked place, not a recorded fix", at: location)
+        let marked: (kind: MarkedPoint.Kind, what: String)? =
+            switch gpxPoint.kind {
+            case .track: nil
+            case .route: (.routePoint, "route point (<rtept>): a planned route, not a recorded fix")
+            case .waypoint: (.waypoint, "waypoint (<wpt>): a marked place, not a recorded fix")
+            }
+        if let marked {
+            // Kept on request (its position must read then), otherwise counted.
+            guard converter.options.keep.contains(marked.kind) else {
+                return converter.ignoreRecord(marked.what, at: location)
+            }
+            guard let latitude = gpxPoint.latitude, let longitude = gpxPoint.longitude else {
+                let problem = gpxPoint.problem.map { ($0.field, $0.message) } ?? ("lat", "no position")
+                return try converter.skip(.unreadable(problem.0), at: location, detail: problem.1)
+            }
+            converter.mark(
+                MarkedPoint(
+                    kind: marked.kind, name: gpxPoint.name, latitude: latitude, longitude: longitude,
+                    route: gpxPoint.track, routeName: gpxPoint.trackName, location: location),
+                otherwise: marked.what)
             return
         }
         if let problem = gpxPoint.problem {

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireJSON
 import LocationWireFiles
 import LocationWireTools
 
@@ -12,7 +13,8 @@ import LocationWireTools
 ///   `properties.coordTimes` (older togeojson) or `properties.times` give one time per coordinate;
 /// - MultiLineString features (how togeojson writes a track of several segments), whose times are one array per
 ///   line in the same properties.
-/// A coordinate without a time is counted and skipped. A position's third number is the altitude in metres (RFC
+/// A coordinate without a time is counted and skipped; a Point feature without a time is kept as a waypoint
+/// (named by its `name` property) when ``ImportOptions/keep`` asks for waypoints. A position's third number is the altitude in metres (RFC
 /// 7946, section 3.1.1); numbers written as strings ("15.97") are read as numbers. Other geometries are counted as
 /// records that are not points. Written: a FeatureCollection of Point features, altitude as the third coordinate,
 /// the time and the other values as ``PointField`` properties.
@@ -24,8 +26,8 @@ public enum GeoJSONFormat {
 
     public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
         // The features are streamed, one at a time; a single Feature's members are gathered and read at the end.
-        var type: Any?
-        var single: [String: Any] = [:]
+        var type: JSONValue?
+        var single = JSONObject()
         // Point features share segment 0; each line is a segment of its own, numbered on from 1.
         var lines = 0
         var reading = converter
@@ -38,7 +40,7 @@ public enum GeoJSONFormat {
             },
             element: { _, index, value throws(InterchangeError) in
                 let location = "features[\(index)]"
-                var object: Any?
+                var object: JSONValue?
                 try reading.record(at: location) { _ throws(InterchangeError) in
                     object = try JSONInput.document(value.bytes, "\(location) (line \(value.line))")
                 }
@@ -50,17 +52,17 @@ public enum GeoJSONFormat {
                 try read(feature, &reading, lines: &lines)
             })
         guard root == .object else { throw InterchangeError("", "a GeoJSON document is an object, not an array") }
-        switch type as? String {
+        switch type?.string {
         case "FeatureCollection":
             // A "features" array went to the elements; one in `single` is not an array.
             guard keys.contains("features"), single["features"] == nil else {
                 throw InterchangeError("features", "a FeatureCollection needs a \"features\" array")
             }
         case "Feature":
-            single["type"] = "Feature"
-            try read(try JSONInput(single, ""), &reading, lines: &lines)
+            single["type"] = .string("Feature")
+            try read(JSONInput(single, ""), &reading, lines: &lines)
         default:
-            let found = type.map { JSONInput.describe($0) } ?? "none"
+            let found = type?.summary ?? "none"
             throw InterchangeError("type", "expected FeatureCollection or Feature, found \(found)")
         }
     }
@@ -69,7 +71,7 @@ public enum GeoJSONFormat {
         _ feature: JSONInput, _ converter: inout PointConverter, lines segment: inout Int
     ) throws(InterchangeError) {
         var geometryType: String?
-        var lines: [Any] = []
+        var lines: [JSONValue] = []
         var properties: JSONInput?
         var geometry: JSONInput?
         try converter.record(at: feature.location) { converter throws(InterchangeError) in
@@ -78,6 +80,25 @@ public enum GeoJSONFormat {
             geometryType = try geometry?.string("type")
         }
         switch geometryType {
+        case "Point"
+        where converter.options.keep.contains(.waypoints) && !timeKeys.contains { properties?.present($0) != nil }:
+            // A Point without a time is a place, not a fix: a waypoint, when they are kept.
+            try converter.record(at: feature.location) { converter throws(InterchangeError) in
+                guard let coordinates = try pointCoordinates(feature) else {
+                    throw InterchangeError(feature.path("geometry"), "a Point needs coordinates", field: "coordinates")
+                }
+                guard abs(coordinates.latitude) <= 90, abs(coordinates.longitude) <= 180 else {
+                    throw InterchangeError(
+                        feature.path("geometry.coordinates"), "not a longitude and latitude in range",
+                        field: "coordinates")
+                }
+                converter.mark(
+                    MarkedPoint(
+                        kind: .waypoint, name: try properties?.string("name"), latitude: coordinates.latitude,
+                        longitude: coordinates.longitude, location: feature.location),
+                    otherwise: "a Point feature without a time")
+            }
+            return
         case "Point":
             try converter.record(at: feature.location) { converter throws(InterchangeError) in
                 var point = TrackPoint(location: feature.location)
@@ -96,7 +117,7 @@ public enum GeoJSONFormat {
                     .unreadable("coordinates"), at: feature.path("geometry"), detail: "a line needs coordinates")
                 return
             }
-            lines = geometryType == "LineString" ? [coordinates] : coordinates
+            lines = geometryType == "LineString" ? [.array(coordinates)] : coordinates
         case let other:
             converter.ignoreRecord(
                 "geometry \(other ?? "missing") is not a Point, LineString or MultiLineString", at: feature.location)
@@ -111,11 +132,11 @@ public enum GeoJSONFormat {
         let isMulti = geometryType == "MultiLineString"
         for (lineIndex, line) in lines.enumerated() {
             let linePath = isMulti ? geometry.path("coordinates[\(lineIndex)]") : geometry.path("coordinates")
-            guard let positions = line as? [Any] else {
+            guard let positions = line.array else {
                 try converter.skip(.unreadable("coordinates"), at: linePath, detail: "a line is an array of positions")
                 continue
             }
-            let lineTimes = isMulti ? (timesFound?[safe: lineIndex] as? [Any]) : timesFound
+            let lineTimes = isMulti ? timesFound?[safe: lineIndex]?.array : timesFound
             segment += 1
             let lineSegment = segment
             for (index, position) in positions.enumerated() {
@@ -127,7 +148,7 @@ public enum GeoJSONFormat {
                     point.longitudeE7 = parsed.longitude * 1e7
                     point.latitudeE7 = parsed.latitude * 1e7
                     point.altitudeCm = parsed.altitude.map { $0 * 100 }
-                    if let time = lineTimes?[safe: index], !(time is NSNull) {
+                    if let time = lineTimes?[safe: index]?.nonNull {
                         point.timeMs = try converter.time(value: time, field: "times", at: location + ".time")
                     }
                     try converter.add(point)
@@ -146,19 +167,19 @@ public enum GeoJSONFormat {
             throw InterchangeError(geometry.path("type"), "expected a Point, found \(type ?? "none")")
         }
         guard let coordinates = try geometry.array("coordinates") else { return nil }
-        return try position(coordinates, geometry.path("coordinates"))
+        return try position(.array(coordinates), geometry.path("coordinates"))
     }
 
     private static func position(
-        _ value: Any, _ location: String
+        _ value: JSONValue, _ location: String
     ) throws(InterchangeError) -> (longitude: Double, latitude: Double, altitude: Double?) {
-        guard let numbers = value as? [Any], (2...3).contains(numbers.count) else {
+        guard let numbers = value.array, (2...3).contains(numbers.count) else {
             throw InterchangeError(location, "a position is [longitude, latitude] or [longitude, latitude, altitude]")
         }
         return (
             try JSONInput.number(numbers[0], location + "[0]", allowingText: true),
             try JSONInput.number(numbers[1], location + "[1]", allowingText: true),
-            numbers.count == 3 && !(numbers[2] is NSNull)
+            numbers.count == 3 && !numbers[2].isNull
                 ? try JSONInput.number(numbers[2], location + "[2]", allowingText: true) : nil
         )
     }
@@ -166,19 +187,17 @@ public enum GeoJSONFormat {
     private static func apply(
         _ properties: JSONInput, to point: inout TrackPoint, _ converter: inout PointConverter
     ) throws(InterchangeError) {
-        if let key = timeKeys.first(where: { properties.object[$0].map { !($0 is NSNull) } ?? false }),
-            let value = properties.object[key]
-        {
+        if let key = timeKeys.first(where: { properties.present($0) != nil }), let value = properties.present(key) {
             point.timeMs = try converter.time(value: value, field: key, at: properties.path(key))
         }
         for field in PointField.allCases where field != .latitude && field != .longitude && field != .time {
-            guard let value = properties.object[field.rawValue], !(value is NSNull) else { continue }
+            guard let value = properties.present(field.rawValue) else { continue }
             let location = properties.path(field.rawValue)
-            if field == .isMock, let flag = JSONInput.boolean(value) {
+            if field == .isMock, let flag = value.bool {
                 point.isMock = flag
             } else if field.isEnum {
-                guard let name = value as? String else {
-                    throw InterchangeError(location, "expected a name, found \(JSONInput.describe(value))")
+                guard let name = value.string else {
+                    throw InterchangeError(location, "expected a name, found \(value.summary)")
                 }
                 if !field.set(name: name, on: &point) { point.unmapped.append(field.rawValue) }
             } else {

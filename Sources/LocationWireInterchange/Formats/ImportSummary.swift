@@ -16,11 +16,15 @@ public struct ImportOptions: Sendable {
     /// The horizontal accuracy, metres, of points whose file gives none (GPX without `<hdop>` says nothing of it):
     /// nil leaves it unset. The user's statement, counted in the summary's notes; `simulate` assumes 5 m for GPX.
     public var defaultAccuracyM: Double?
+    /// The waypoints and route points to keep (as what they are, not as fixes); the others are counted as records
+    /// that are not points.
+    public var keep: MarkedKinds = []
 
     public init(
         strict: Bool = false, timeZone: TimeZone = TimeZone(identifier: "UTC")!, elapsedFromTime: Bool = false,
-        defaultAccuracyM: Double? = nil
+        defaultAccuracyM: Double? = nil, keep: MarkedKinds = []
     ) {
+        self.keep = keep
         self.strict = strict
         self.timeZone = timeZone
         self.elapsedFromTime = elapsedFromTime
@@ -64,12 +68,15 @@ public struct SkipReason: Hashable, Sendable, Comparable {
 
 /// What an import did with each point: how many were read and imported, why the others were skipped and where,
 /// which values were left out, what was assumed, and how much rounding changed the values kept. A point is never
-/// invented and never silently dropped: every point read is either imported or counted under a skip reason.
+/// invented and never silently dropped: every point read is imported, kept as a marked point (``marked``), or counted
+/// under a skip reason.
 public struct ImportSummary: Sendable, Equatable {
     /// Points (and other records: an OwnTracks `_type: card`, a GeoJSON polygon) the reader found.
     public var pointsRead = 0
     /// Points that became fixes.
     public var imported = 0
+    /// Waypoints and route points kept on request, by kind ("waypoint", "route point"): read, not fixes.
+    public internal(set) var marked: [String: Int] = [:]
     /// Points and records left out, by reason.
     public var skipped: [SkipReason: Tally] = [:]
     /// Values left out of otherwise imported points, by "field: reason": the fix is imported without them.
@@ -125,6 +132,9 @@ public struct ImportSummary: Sendable, Equatable {
     /// Lines for standard error.
     public var text: String {
         var lines = ["read \(pointsRead) points, imported \(imported)"]
+        for (kind, count) in marked.sorted(by: { $0.key < $1.key }) {
+            lines.append("kept \(count) \(kind)\(count == 1 ? "" : "s") (not fixes)")
+        }
         func places(_ tally: Tally) -> String {
             guard !tally.first.isEmpty else { return "" }
             return " (first at \(tally.first.joined(separator: "; "))\(tally.count > tally.first.count ? "; ..." : ""))"
@@ -156,7 +166,7 @@ public struct ImportSummary: Sendable, Equatable {
     public var jsonObject: [String: Any] {
         func tally(_ tally: Tally) -> [String: Any] { ["count": tally.count, "first": tally.first] }
         return [
-            "points_read": pointsRead, "imported": imported,
+            "points_read": pointsRead, "imported": imported, "marked": marked,
             "skipped": Dictionary(
                 uniqueKeysWithValues: skipped.map { reason, value in
                     (reason.text, tally(value).merging(["code": reason.code]) { $1 })

@@ -88,7 +88,31 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         _ input: ImportInput, deviceId: String, installId: UInt64? = nil, options: ImportOptions = ImportOptions(),
         splitBy: SplitBy = .none
     ) throws(InterchangeError) -> (batches: [ImportedBatch], summary: ImportSummary) {
+        let imported = try importFile(
+            input, deviceId: deviceId, installId: installId, options: options, splitBy: splitBy)
+        return (imported.batches, imported.summary)
+    }
+
+    /// What an import made: the batches, the summary, and the waypoints and route points kept on request
+    /// (``ImportOptions/keep``).
+    public struct Imported {
+        /// In time order; empty only when the file had no fix but marked points were kept.
+        public var batches: [ImportedBatch]
+        public var summary: ImportSummary
+        /// In file order.
+        public var marked: [MarkedPoint]
+    }
+
+    /// Reads `input` and builds its batches, split as asked, and keeps the marked points asked for. A file with no
+    /// point that can be imported is refused, unless marked points were kept from it.
+    public func importFile(
+        _ input: ImportInput, deviceId: String, installId: UInt64? = nil, options: ImportOptions = ImportOptions(),
+        splitBy: SplitBy = .none
+    ) throws(InterchangeError) -> Imported {
         var converter = try reading(input, options: options)
+        if converter.fixes.isEmpty && !converter.marked.isEmpty {
+            return Imported(batches: [], summary: converter.summary, marked: converter.marked)
+        }
         guard !converter.fixes.isEmpty else {
             var message = "no point could be imported"
             if let likely = FormatDetection.detect(input.prefix(FormatDetection.prefixBytes)), likely.format != self {
@@ -103,7 +127,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             fixes, origins: origins, deviceId: deviceId, installId: installId,
             elapsedFromTime: options.elapsedFromTime, splitBy: splitBy, timeZone: options.timeZone)
         converter.noteOrdering(outOfOrder: outOfOrder, sameTime: sameTime)
-        return (batches, converter.summary)
+        return Imported(batches: batches, summary: converter.summary, marked: converter.marked)
     }
 }
 

@@ -1,69 +1,44 @@
 import Foundation
+import LocationWireJSON
 
-/// Reading JSON with Foundation's JSONSerialization, with the location of each value kept for messages. A value
-/// of the wrong type is an error naming it (`locations[3].properties.speed: expected a number, found "fast"`); an
-/// absent key or `null` is an absent value.
+/// Reading JSON with LocationWire's own strict reader (``JSONValue``), with the location of each value kept for
+/// messages. A value of the wrong type is an error naming it (`locations[3].properties.speed: expected a number,
+/// found "fast"`); an absent key or `null` is an absent value.
 public struct JSONInput {
-    /// Parses a whole document (an object or an array, or a single value: one member of a streamed document). Numbers too large for a Double and nesting deeper than
-    /// Foundation's limit are its errors, reported here with the reader's description.
-    public static func document(_ data: Data, _ location: String) throws(InterchangeError) -> Any {
+    /// Parses a whole document (an object or an array, or a single value: one member of a streamed document). A
+    /// syntax error, a number beyond a double or nesting deeper than ``JSONValue/defaultMaxDepth`` is an error
+    /// saying what and where.
+    public static func document(_ data: Data, _ location: String) throws(InterchangeError) -> JSONValue {
         do {
-            return try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+            return try JSONValue.parse(data)
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey].map { "\($0)" } ?? "\(error)"
-            // A document that is one line of a file already has its line.
-            let place = location.isEmpty ? lineOf(detail, in: data) ?? location : location
-            throw InterchangeError(place, "not valid JSON: \(detail)")
+            // A document that is one value cut out of a file already has its line.
+            let line = data.prefix(error.offset).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            let place = location.isEmpty ? "line \(line)" : location
+            throw InterchangeError(place, "not valid JSON: \(error.message) (byte \(error.offset))")
         }
     }
 
-    /// "line L" for Foundation's "... around character N." (a byte offset), so that a syntax error in a document
-    /// of many lines says where it is; nil when the message gives no offset.
-    private static func lineOf(_ detail: String, in data: Data) -> String? {
-        guard let range = detail.range(of: "character ") else { return nil }
-        let digits = detail[range.upperBound...].prefix(while: \.isNumber)
-        guard let offset = Int(digits), offset <= data.count else { return nil }
-        return "line \(data.prefix(offset).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })"
-    }
-
-    /// The type JSONSerialization gives `true` and `false`: a subclass of NSNumber that `as? Double` would
-    /// otherwise accept as 1 and 0.
-    private static let booleanType: Any.Type = {
-        let parsed = try? JSONSerialization.jsonObject(with: Data("[true]".utf8)) as? [Any]
-        return parsed.map { type(of: $0[0]) } ?? Bool.self
-    }()
-
-    /// `true` or `false`, or nil for any other value.
-    static func boolean(_ value: Any) -> Bool? {
-        guard type(of: value) == booleanType else { return nil }
-        return (value as? NSNumber)?.boolValue
-    }
-
-    static func describe(_ value: Any) -> String {
-        if let string = value as? String { return "\"\(string.prefix(40))\"" }
-        if value is [Any] { return "an array" }
-        if value is [String: Any] { return "an object" }
-        if type(of: value) == booleanType { return "a boolean" }
-        return "\(value)".prefix(40).description
-    }
-
-    let object: [String: Any]
+    let object: JSONObject
     let location: String
 
-    init(_ value: Any, _ location: String) throws(InterchangeError) {
-        guard let object = value as? [String: Any] else {
-            throw InterchangeError(location, "expected an object, found \(Self.describe(value))")
+    init(_ value: JSONValue, _ location: String) throws(InterchangeError) {
+        guard let object = value.object else {
+            throw InterchangeError(location, "expected an object, found \(value.summary)")
         }
+        self.object = object
+        self.location = location
+    }
+
+    init(_ object: JSONObject, _ location: String) {
         self.object = object
         self.location = location
     }
 
     func path(_ key: String) -> String { location.isEmpty ? key : "\(location).\(key)" }
 
-    private func present(_ key: String) -> Any? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        return value
-    }
+    /// The member named `key`, nil when it is absent or `null`.
+    func present(_ key: String) -> JSONValue? { object[key]?.nonNull }
 
     func number(_ key: String) throws(InterchangeError) -> Double? {
         guard let value = present(key) else { return nil }
@@ -72,31 +47,32 @@ public struct JSONInput {
 
     /// A JSON number; with `allowingText`, also a string that holds one ("15.97"), as some tools write
     /// coordinates.
-    static func number(_ value: Any, _ location: String, allowingText: Bool = false) throws(InterchangeError) -> Double
+    static func number(
+        _ value: JSONValue, _ location: String, allowingText: Bool = false
+    ) throws(InterchangeError)
+        -> Double
     {
-        if allowingText, let text = value as? String, let number = Double(text.trimmingCharacters(in: .whitespaces)),
-            number.isFinite
-        {
-            return number
+        switch value {
+        case .number(let number): return number
+        case .string(let text) where allowingText:
+            if let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite { return number }
+        default: break
         }
-        guard type(of: value) != booleanType, let number = value as? NSNumber else {
-            throw InterchangeError(location, "expected a number, found \(describe(value))")
-        }
-        return number.doubleValue
+        throw InterchangeError(location, "expected a number, found \(value.summary)")
     }
 
     func string(_ key: String) throws(InterchangeError) -> String? {
         guard let value = present(key) else { return nil }
-        guard let string = value as? String else {
-            throw InterchangeError(path(key), "expected a string, found \(Self.describe(value))")
+        guard let string = value.string else {
+            throw InterchangeError(path(key), "expected a string, found \(value.summary)")
         }
         return string
     }
 
-    func array(_ key: String) throws(InterchangeError) -> [Any]? {
+    func array(_ key: String) throws(InterchangeError) -> [JSONValue]? {
         guard let value = present(key) else { return nil }
-        guard let array = value as? [Any] else {
-            throw InterchangeError(path(key), "expected an array, found \(Self.describe(value))")
+        guard let array = value.array else {
+            throw InterchangeError(path(key), "expected an array, found \(value.summary)")
         }
         return array
     }

@@ -16,7 +16,8 @@ import ZIPFoundation
 /// time: both are counted and skipped, as times are never spread over a line (that would invent them). Other
 /// geometries (`Polygon`), and the start, end, statistics and waypoint markers My Tracks and OpenTracks write as
 /// `Point` placemarks (`styleUrl` `#start`, `#end`, `#statistics`, `#waypoint`), are counted as records that are
-/// not points.
+/// not points. When ``ImportOptions/keep`` asks for waypoints, the `#waypoint` markers and every `Point` placemark
+/// without a time (and not a marker) are kept as waypoints, with the placemark's `<name>`.
 public enum KMLFormat {
     public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
         let document =
@@ -89,6 +90,8 @@ public enum KMLFormat {
         var lineCoordinates: (text: String, line: Int)?
         var geometry: String?
         var style: String?
+        /// The placemark's `<name>`.
+        var placemarkName: String?
 
         mutating func start(_ name: String, _ attributes: [String: String], _ line: Int) {
             switch name {
@@ -107,6 +110,7 @@ public enum KMLFormat {
                 lineCoordinates = nil
                 geometry = nil
                 style = nil
+                placemarkName = nil
             case "Point", "LineString", "Polygon", "LinearRing", "Model":
                 if !inTrack && geometry == nil { geometry = name }
             default: break
@@ -127,6 +131,7 @@ public enum KMLFormat {
             case "value" where inTrack && arrayName == "speed": speeds.append(Double(text))
             case "SimpleArrayData": arrayName = nil
             case "styleUrl": style = text
+            case "name" where !inTrack && geometry == nil: placemarkName = text
             case "begin": begin = text
             case "end": endTime = text
             case "coordinates" where geometry == "Point": pointCoordinates = (text, line)
@@ -171,7 +176,27 @@ public enum KMLFormat {
 
         private mutating func emitPlacemark(_ converter: inout PointConverter) throws(InterchangeError) {
             let location = "line \(placemarkLine)"
-            if pointCoordinates != nil, let style, Self.markerStyles.contains(style) {
+            let keepsWaypoints = converter.options.keep.contains(.waypoints)
+            let isMarker = style.map(Self.markerStyles.contains) ?? false
+            let isUntimed = timeStamp == nil && begin == nil
+            // A place the user marked: My Tracks' and OpenTracks' waypoint markers, or, when waypoints are kept, any
+            // Point placemark without a time that is not a marker.
+            if let (text, line) = pointCoordinates, style == "#waypoint" || (keepsWaypoints && isUntimed && !isMarker) {
+                let what = "a \(style ?? "Point") marker placemark, not a recorded fix"
+                guard keepsWaypoints else { return converter.ignoreRecord(what, at: location) }
+                guard let place = Place(text.split(separator: ",")), abs(place.latitude) <= 90,
+                    abs(place.longitude) <= 180
+                else {
+                    return try converter.skip(
+                        .unreadable("coordinates"), at: "line \(line)",
+                        detail: "\"\(text.prefix(40))\" is not longitude,latitude[,altitude] in range")
+                }
+                converter.mark(
+                    MarkedPoint(
+                        kind: .waypoint, name: placemarkName, latitude: place.latitude, longitude: place.longitude,
+                        location: "line \(line)"),
+                    otherwise: what)
+            } else if pointCoordinates != nil, let style, Self.markerStyles.contains(style) {
                 converter.ignoreRecord("a \(style) marker placemark, not a recorded fix", at: location)
             } else if let (text, line) = pointCoordinates {
                 let pointLocation = "line \(line)"

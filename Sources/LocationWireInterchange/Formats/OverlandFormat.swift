@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireJSON
 import LocationWire
 import LocationWireFiles
 import LocationWireTools
@@ -63,11 +64,10 @@ public enum OverlandFormat {
     }
 
     private static func point(
-        _ element: Any, _ location: String, _ converter: inout PointConverter
+        _ element: JSONValue, _ location: String, _ converter: inout PointConverter
     ) throws(InterchangeError) -> TrackPoint {
         let feature = try JSONInput(element, location)
-        var properties = try JSONInput([String: Any](), feature.path("properties"))
-        if let present = try feature.object("properties") { properties = present }
+        let properties = try feature.object("properties") ?? JSONInput(JSONObject(), feature.path("properties"))
         var point = TrackPoint(location: location)
         if let coordinates = try GeoJSONFormat.pointCoordinates(feature) {
             point.longitudeE7 = coordinates.longitude * 1e7
@@ -90,7 +90,7 @@ public enum OverlandFormat {
             }
         }
         if let motion = try properties.array("motion"), !motion.isEmpty {
-            let names = motion.compactMap { $0 as? String }
+            let names = motion.compactMap(\.string)
             if let mapped = names.lazy.compactMap({ motions[$0] }).first {
                 point.motionActivity = mapped
             } else {

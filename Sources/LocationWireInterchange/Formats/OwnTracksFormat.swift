@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireFiles
+import LocationWireJSON
 
 /// OwnTracks `_type: location` messages (https://owntracks.org/booklet/tech/json/).
 ///
@@ -55,7 +56,7 @@ public enum OwnTracksFormat {
                 input, arrayKeys: [], member: { _, _ throws(InterchangeError) in },
                 element: { _, index, value throws(InterchangeError) in
                     let location = "[\(index)]"
-                    var parsed: Any?
+                    var parsed: JSONValue?
                     try reading.record(at: location) { _ throws(InterchangeError) in
                         parsed = try JSONInput.document(value.bytes, "\(location) (line \(value.line))")
                     }
@@ -70,9 +71,9 @@ public enum OwnTracksFormat {
         // API's answer {"count": N, "data": [messages]} (a file of one line is read as lines below, so that its
         // messages say "line 1").
         if first == "{", text.trimmingCharacters(in: .whitespacesAndNewlines).contains("\n"),
-            let single = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let single = try? JSONValue.parse(data), single.object != nil
         {
-            if let envelope = single["data"] as? [Any] { return try messages(envelope, prefix: "data", &converter) }
+            if let envelope = single["data"]?.array { return try messages(envelope, prefix: "data", &converter) }
             return try message(single, "", &converter)
         }
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
@@ -94,7 +95,7 @@ public enum OwnTracksFormat {
                     if named != "*" && !named.isEmpty { topic = named }
                 }
                 let value = try JSONInput.document(Data(json.utf8), location)
-                if let envelope = (value as? [String: Any])?["data"] as? [Any] {
+                if let envelope = value["data"]?.array {
                     try messages(envelope, prefix: "\(location).data", &converter)
                 } else {
                     try message(value, location, &converter, topic: topic)
@@ -104,7 +105,7 @@ public enum OwnTracksFormat {
     }
 
     private static func messages(
-        _ array: [Any], prefix: String, _ converter: inout PointConverter
+        _ array: [JSONValue], prefix: String, _ converter: inout PointConverter
     ) throws(InterchangeError) {
         for (index, element) in array.enumerated() {
             try message(element, "\(prefix)[\(index)]", &converter)
@@ -113,7 +114,7 @@ public enum OwnTracksFormat {
 
     /// One message; `topic` is the Recorder line's, when it names one.
     private static func message(
-        _ value: Any, _ location: String, _ converter: inout PointConverter, topic: String? = nil
+        _ value: JSONValue, _ location: String, _ converter: inout PointConverter, topic: String? = nil
     ) throws(InterchangeError) {
         try converter.record(at: location) { converter throws(InterchangeError) in
             let json = try JSONInput(value, location)
@@ -142,7 +143,6 @@ public enum OwnTracksFormat {
         }
     }
 
-    /// A JSON array, one message a line, written as it goes.
     /// A JSON array, one message a line, written as it goes.
     public static func write(_ fixes: some Collection<LocationFix>, to sink: any TextSink) throws {
         try sink.write("[\n")

@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireJSON
 import LocationWire
 import LocationWireFiles
 
@@ -31,6 +32,8 @@ public struct PointConverter {
     public private(set) var fixes: [LocationFix] = []
     /// Each fix's segment and device (``TrackPoint/segment``, ``TrackPoint/device``), by index in ``fixes``.
     public private(set) var origins: [PointOrigin] = []
+    /// The waypoints and route points kept (``mark(_:otherwise:)``), in file order.
+    public private(set) var marked: [MarkedPoint] = []
     public let options: ImportOptions
     /// Times as every reader reads them, in the options' zone when the text has none.
     let times: ISO8601Time
@@ -49,6 +52,15 @@ public struct PointConverter {
     public mutating func ignoreRecord(_ what: String, at location: String?) {
         summary.pointsRead += 1
         summary.skip(.notAPoint(what), at: location)
+    }
+
+    /// A waypoint or route point: kept when the options ask for its kind (``ImportOptions/keep``), otherwise counted
+    /// as a record that is not a point, `what` saying what it is.
+    public mutating func mark(_ point: MarkedPoint, otherwise what: String) {
+        guard options.keep.contains(point.kind) else { return ignoreRecord(what, at: point.location) }
+        summary.pointsRead += 1
+        summary.marked[point.kind.rawValue, default: 0] += 1
+        marked.append(point)
     }
 
     /// Counts a point that cannot be imported; with `--strict`, refuses the file instead.
@@ -101,8 +113,8 @@ public struct PointConverter {
 
     /// A time written as ISO 8601 text or as a Unix number (see ``unixTime(_:field:at:)``); nil when it is
     /// neither (the caller decides what that means).
-    mutating func time(value: Any, field: String, at location: String) throws(InterchangeError) -> Double? {
-        if let text = value as? String {
+    mutating func time(value: JSONValue, field: String, at location: String) throws(InterchangeError) -> Double? {
+        if let text = value.string {
             if let milliseconds = time(text, at: location) { return Double(milliseconds) }
             if let number = Double(text.trimmingASCIIWhitespace()), number.isFinite {
                 return unixTime(number, field: field, at: location)

@@ -11,7 +11,8 @@ import LocationWire
 ///
 /// Each `Track` of an `Activity` is a recording segment (Garmin starts a new one after a pause). A trackpoint
 /// without a `Position` (a heart-rate sample while the GPS had no fix) is counted and skipped. The `Trackpoint`s of
-/// a `Course` are a planned route, not recorded fixes: counted, not imported. Heart rate, cadence, power and
+/// a `Course` are a planned route and its `CoursePoint`s marked places, not recorded fixes: counted, or kept as
+/// route points and waypoints (with the course's and the point's `Name`) when ``ImportOptions/keep`` asks. Heart rate, cadence, power and
 /// distance have no field in a fix and are not read.
 public enum TCXFormat {
     public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
@@ -42,16 +43,27 @@ public enum TCXFormat {
 
         var segment = -1
         var inCourse = false
+        /// The current `Course`, counted from 0, and its `Name`.
+        var course = -1
+        var courseName: String?
         var point: TrackPoint?
+        /// The current point is a `CoursePoint`, and its `Name`.
+        var isCoursePoint = false
+        var pointName: String?
         var timeText: String?
 
         mutating func start(_ name: String, _ line: Int) {
             switch name {
-            case "Course": inCourse = true
+            case "Course":
+                inCourse = true
+                course += 1
+                courseName = nil
             case "Track" where !inCourse: segment += 1
-            case "Trackpoint":
+            case "Trackpoint", "CoursePoint":
                 point = TrackPoint(location: "line \(line)")
                 point?.segment = max(segment, 0)
+                isCoursePoint = name == "CoursePoint"
+                pointName = nil
                 timeText = nil
             default: break
             }
@@ -60,21 +72,29 @@ public enum TCXFormat {
         mutating func end(_ name: String, _ text: String, _ converter: inout PointConverter) throws(InterchangeError) {
             guard point != nil else {
                 if name == "Course" { inCourse = false }
+                if name == "Name" && inCourse { courseName = text }
                 return
             }
             switch name {
             case "Time": timeText = text
+            case "Name": pointName = text
             case _ where Self.numbers[name] != nil:
                 guard let (field, scale) = Self.numbers[name] else { return }
                 let value = number(text, name)
                 point?[keyPath: field] = value.map { $0 * scale }
+            case "CoursePoint":
+                guard let finished = point else { return }
+                point = nil
+                try mark(
+                    finished, .waypoint, "course point (<CoursePoint>): a marked place, not a recorded fix", &converter)
             case "Trackpoint":
                 guard var finished = point else { return }
                 point = nil
                 let location = finished.location
                 if inCourse {
-                    converter.ignoreRecord("course point (<Course>): a planned route, not a recorded fix", at: location)
-                    return
+                    return try mark(
+                        finished, .routePoint, "a <Course>'s trackpoint: a planned route, not a recorded fix",
+                        &converter)
                 }
                 let time = timeText
                 try converter.record(at: location) { converter throws(InterchangeError) in
@@ -89,6 +109,23 @@ public enum TCXFormat {
                 }
             default: break
             }
+        }
+
+        /// A course's trackpoint or course point: kept when asked for (its position must read then), else counted.
+        private func mark(
+            _ point: TrackPoint, _ kind: MarkedPoint.Kind, _ what: String, _ converter: inout PointConverter
+        ) throws(InterchangeError) {
+            guard converter.options.keep.contains(kind) else { return converter.ignoreRecord(what, at: point.location) }
+            guard let latitudeE7 = point.latitudeE7, let longitudeE7 = point.longitudeE7, abs(latitudeE7) <= 90e7,
+                abs(longitudeE7) <= 180e7
+            else {
+                return try converter.skip(.unreadable("Position"), at: point.location, detail: "no position in range")
+            }
+            converter.mark(
+                MarkedPoint(
+                    kind: kind, name: kind == .waypoint ? pointName : nil, latitude: latitudeE7 / 1e7,
+                    longitude: longitudeE7 / 1e7, route: course, routeName: courseName, location: point.location),
+                otherwise: what)
         }
 
         /// A value that must be a finite number; an unreadable one is noted on the point, which is then skipped.

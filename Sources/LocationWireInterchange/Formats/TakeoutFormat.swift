@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireFiles
+import LocationWireJSON
 
 /// Google Takeout location history, in its three shapes, told apart by the top level:
 /// - `{"locations": [...]}`: Location History `Records.json` (older name `Location History.json`), a stream of
@@ -80,8 +81,8 @@ public enum TakeoutFormat {
         // a top-level array, are gathered and read as a whole.
         var reading = converter
         defer { converter = reading }
-        var members: [String: Any] = [:]
-        var topLevel: [Any] = []
+        var members = JSONObject()
+        var topLevel: [JSONValue] = []
         var activityFound = false
         let (root, keys) = try JSONFraming.walk(
             input, arrayKeys: ["locations"],
@@ -109,7 +110,7 @@ public enum TakeoutFormat {
             }
             return
         }
-        let document = try JSONInput(members, "")
+        let document = JSONInput(members, "")
         if let objects = try document.array("timelineObjects") {
             try readSemantic(objects, &reading)
         } else if ["semanticSegments", "rawSignals", "userLocationProfile"].contains(where: { has(document, $0) }) {
@@ -126,11 +127,12 @@ public enum TakeoutFormat {
     }
 
     /// The iOS Timeline export: a top-level array of segments.
-    private static func readTimelineArray(_ segments: [Any], _ converter: inout PointConverter) throws(InterchangeError)
-    {
+    private static func readTimelineArray(
+        _ segments: [JSONValue], _ converter: inout PointConverter
+    ) throws(InterchangeError) {
         let known = ["startTime", "endTime", "visit", "activity", "timelinePath", "timelineMemory"]
         let isTimeline = segments.contains { element in
-            (element as? [String: Any]).map { object in known.contains { object[$0] != nil } } ?? false
+            element.object.map { object in known.contains { object[$0] != nil } } ?? false
         }
         guard isTimeline || segments.isEmpty else {
             throw InterchangeError(
@@ -144,7 +146,7 @@ public enum TakeoutFormat {
 
     /// One element of Records' `locations`.
     private static func readRecord(
-        _ element: Any, _ location: String, _ converter: inout PointConverter, activityFound: inout Bool
+        _ element: JSONValue, _ location: String, _ converter: inout PointConverter, activityFound: inout Bool
     ) throws(InterchangeError) {
         let record = try JSONInput(element, location)
         var point = TrackPoint(location: location)
@@ -165,7 +167,8 @@ public enum TakeoutFormat {
 
     // MARK: - Semantic Location History
 
-    private static func readSemantic(_ objects: [Any], _ converter: inout PointConverter) throws(InterchangeError) {
+    private static func readSemantic(_ objects: [JSONValue], _ converter: inout PointConverter) throws(InterchangeError)
+    {
         for (index, element) in objects.enumerated() {
             let location = "timelineObjects[\(index)]"
             guard
@@ -300,7 +303,7 @@ public enum TakeoutFormat {
 
     /// Reads the semantic segments.
     private static func readTimeline(
-        _ segments: [Any], _ name: String, _ converter: inout PointConverter
+        _ segments: [JSONValue], _ name: String, _ converter: inout PointConverter
     ) throws(InterchangeError) {
         for (index, element) in segments.enumerated() {
             let location = "\(name)[\(index)]"
@@ -350,7 +353,7 @@ public enum TakeoutFormat {
                 }
                 if has(entry, "time") {
                     point.timeMs = try time(entry, "time", &converter)
-                } else if let offset = entry.object["durationMinutesOffsetFromStartTime"], !(offset is NSNull) {
+                } else if let offset = entry.present("durationMinutesOffsetFromStartTime") {
                     let minutes = try JSONInput.number(
                         offset, entry.path("durationMinutesOffsetFromStartTime"), allowingText: true)
                     point.timeMs = try time(object, "startTime", &converter).map { $0 + minutes * 60_000 }
@@ -368,7 +371,7 @@ public enum TakeoutFormat {
         var isChild = false
         try converter.record(at: location) { converter throws(InterchangeError) in
             guard let visit = try object.object("visit") else { return }
-            if let level = visit.object["hierarchyLevel"], !(level is NSNull),
+            if let level = visit.present("hierarchyLevel"),
                 try JSONInput.number(level, visit.path("hierarchyLevel"), allowingText: true) > 0
             {
                 isChild = true
@@ -407,7 +410,7 @@ public enum TakeoutFormat {
     }
 
     private static func readRawSignals(
-        _ signals: [Any], _ converter: inout PointConverter
+        _ signals: [JSONValue], _ converter: inout PointConverter
     ) throws(InterchangeError) {
         for (index, element) in signals.enumerated() {
             let location = "rawSignals[\(index)]"
@@ -491,8 +494,8 @@ public enum TakeoutFormat {
     private static func positionText(
         _ object: JSONInput, _ key: String
     ) throws(InterchangeError) -> (value: String, location: String)? {
-        guard let value = object.object[key], !(value is NSNull) else { return nil }
-        if let text = value as? String { return (text, object.path(key)) }
+        guard let value = object.present(key) else { return nil }
+        if let text = value.string { return (text, object.path(key)) }
         let nested = try JSONInput(value, object.path(key))
         return try nested.string("latLng").map { ($0, nested.path("latLng")) }
     }
@@ -502,7 +505,7 @@ public enum TakeoutFormat {
     private static func time(
         _ object: JSONInput, _ key: String, _ converter: inout PointConverter
     ) throws(InterchangeError) -> Double? {
-        if let value = object.object[key + "Ms"], !(value is NSNull) {
+        if let value = object.present(key + "Ms") {
             return try JSONInput.number(value, object.path(key + "Ms"), allowingText: true)
         }
         guard let text = try object.string(key) else { return nil }
@@ -532,7 +535,7 @@ public enum TakeoutFormat {
 
     /// Whether `key` is present and not null.
     private static func has(_ object: JSONInput, _ key: String) -> Bool {
-        object.object[key].map { !($0 is NSNull) } ?? false
+        object.present(key) != nil
     }
 
     /// Whether a location object has a coordinate at all (2013 exports write `{}` for an unknown one).
