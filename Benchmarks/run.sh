@@ -5,7 +5,9 @@
 # the same inputs, interleaved sample by sample, and writes Benchmarks/RESULTS.md and Benchmarks/results.json.
 # About 12 minutes with the defaults (10 rounds, the instruction counts); a quiet machine gives steadier figures.
 # Arguments go to `locwire-bench run` (see --help): --quick for a rough run in a few minutes, --rounds N,
-# --only IMPLEMENTATION, --workload NAME, --output FILE.
+# --only IMPLEMENTATION, --workload NAME, --output FILE. A slice (--only, --workload) builds only the harnesses it
+# names, measures what it selects (the targets it cannot judge say "not measured in this run") and writes its
+# report to Benchmarks/.build/slice/ unless --output says where, so the committed report stays whole.
 # The region planner's and the engines' benchmarks run alone: `.build/release/locwire-bench planner|engines`.
 #
 # Needs the peers (Debian: scripts/install-peers.sh as root) and a Swift 6.1+ toolchain.
@@ -13,7 +15,33 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 
-for script in build.sh build-upb.sh build-go.sh build-java.sh; do
+# With --only, only the harnesses of the implementations named are built (a slice should not wait for Java).
+only=()
+previous=""
+for argument in "$@"; do
+    case $argument in
+        --only=*) only+=("${argument#--only=}") ;;
+        *) [[ $previous == --only ]] && only+=("$argument") ;;
+    esac
+    previous=$argument
+done
+# selected IMPLEMENTATION...: true when there is no --only, or it names one of them.
+selected() {
+    ((${#only[@]} == 0)) && return 0
+    local name wanted
+    for name in "$@"; do for wanted in "${only[@]}"; do [[ $name == "$wanted" ]] && return 0; done; done
+    return 1
+}
+builds=(
+    "build.sh cpp-libprotobuf c-protobuf-c python-protobuf-upb-backend"
+    "build-upb.sh upb"
+    "build-go.sh go-protobuf"
+    "build-java.sh java-protobuf"
+)
+for entry in "${builds[@]}"; do
+    read -r script implementations <<<"$entry"
+    # shellcheck disable=SC2086 # the implementations are words
+    selected $implementations || continue
     echo "run.sh: building the peer harnesses: peers/$script" >&2
     "$here/peers/$script" >&2
 done

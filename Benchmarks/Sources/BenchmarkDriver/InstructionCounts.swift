@@ -38,7 +38,11 @@ enum InstructionCounts {
             "locwire-bench-callgrind-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        for (workload, _) in plan {
+        // Only the planned workloads of this run: a slice (`--workload`) has written no others.
+        let selected = plan.filter { workload, _ in
+            FileManager.default.fileExists(atPath: workloads.appendingPathComponent("\(workload).meta.json").path)
+        }
+        for (workload, _) in selected {
             for suffix in ["meta.json", "binpb.frames", "json.frames"] {
                 try FileManager.default.copyItem(
                     at: workloads.appendingPathComponent("\(workload).\(suffix)"),
@@ -58,7 +62,7 @@ enum InstructionCounts {
         for (harness, client) in harnesses where implementations.contains(client.implementation) {
             var command = harness.command
             if client.implementation == Implementations.locationWire { command[0] = stripped }
-            for (workload, kinds) in plan {
+            for (workload, kinds) in selected {
                 for operation in client.operations where kinds.contains(OperationKind(operation)) {
                     progress("callgrind: \(client.implementation) \(operation) \(workload)")
                     func instructions(_ iterations: Int) throws -> Int? {

@@ -56,6 +56,9 @@ struct Run: ParsableCommand {
             to stderr; the targets' verdicts to stdout. Exit status 0 when everything was measured and every
             cross-check passed (a missed target is a result, not an error), 1 when a harness failed or disagreed,
             2 on a bad command line.
+
+            A slice (--only, --workload) measures what it selects; targets it has no figures for say "not measured
+            in this run", and its report goes to Benchmarks/.build/slice/RESULTS.md unless --output says where.
             """)
 
     @OptionGroup var repository: RepositoryOptions
@@ -86,7 +89,38 @@ struct Run: ParsableCommand {
     @Option(help: "Where to write every sample as JSON (default: results.json beside the report).")
     var json: String?
 
+    func validate() throws {
+        let known = HarnessCommand.all(root: repository.rootURL).map(\.implementation)
+        let unknown = only.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw ValidationError(
+                "unknown implementations: \(unknown.joined(separator: ", ")) (known: \(known.joined(separator: ", ")))")
+        }
+        let names = Workloads.all().map(\.name)
+        let unknownWorkloads = workload.filter { !names.contains($0) }
+        guard unknownWorkloads.isEmpty else {
+            throw ValidationError(
+                "unknown workloads: \(unknownWorkloads.joined(separator: ", ")) (`locwire-bench workloads DIR` lists them)"
+            )
+        }
+    }
+
+    /// A slice (`--only`, `--workload`) reports what it measured, and by default not over the full report.
+    var isSlice: Bool { !only.isEmpty || !workload.isEmpty }
+
     func run() throws {
+        do {
+            try measure()
+        } catch let error as BenchmarkError {
+            throw error
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw BenchmarkError(BenchmarkError.words(error))
+        }
+    }
+
+    private func measure() throws {
         let root = repository.rootURL
         let startedAt = Date()
         let loadAverage = Environment.loadAverage
@@ -103,13 +137,7 @@ struct Run: ParsableCommand {
         }
 
         var workloads = Workloads.all()
-        if !workload.isEmpty {
-            let unknown = Set(workload).subtracting(workloads.map(\.name))
-            guard unknown.isEmpty else {
-                throw ValidationError("unknown workloads: \(unknown.sorted().joined(separator: ", "))")
-            }
-            workloads = workloads.filter { workload.contains($0.name) }
-        }
+        if !workload.isEmpty { workloads = workloads.filter { workload.contains($0.name) } }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "locwire-bench-workloads-\(getpid())")
         progress("writing \(workloads.count) workloads to \(directory.path)")
@@ -169,7 +197,12 @@ struct Run: ParsableCommand {
         }
         let sizes = try SizeComparison.measure(inputs)
 
-        let reportURL = output.map { URL(fileURLWithPath: $0) } ?? root.appendingPathComponent("Benchmarks/RESULTS.md")
+        // A slice's report goes beside the build, not over the committed full report.
+        let reportURL =
+            output.map { URL(fileURLWithPath: $0) }
+            ?? root.appendingPathComponent(isSlice ? "Benchmarks/.build/slice/RESULTS.md" : "Benchmarks/RESULTS.md")
+        try FileManager.default.createDirectory(
+            at: reportURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         let jsonURL =
             json.map { URL(fileURLWithPath: $0) }
             ?? reportURL.deletingLastPathComponent().appendingPathComponent("results.json")

@@ -1,12 +1,20 @@
 /// A target of issue 14 (and the earlier ones still held), judged from one run.
 struct Target {
     let name: String
-    /// What was measured, in words and figures.
+    /// What was measured, in words and figures; "not measured in this run" when nothing it needs was (a slice
+    /// of the benchmark without its workloads or implementations).
     let measured: String
     /// nil when the figures needed are missing (a harness was not run).
     let met: Bool?
     /// Met or missed by the median, but the confidence interval reaches the other side.
     var withinNoise = false
+
+    init(name: String, measured: String, met: Bool?, withinNoise: Bool = false) {
+        self.name = name
+        self.measured = measured.isEmpty ? "not measured in this run" : measured
+        self.met = measured.isEmpty ? nil : met
+        self.withinNoise = withinNoise
+    }
 }
 
 enum Implementations {

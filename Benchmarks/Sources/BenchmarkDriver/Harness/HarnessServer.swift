@@ -180,4 +180,19 @@ enum Clock {
 struct BenchmarkError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// Any error in words: a file error names the file and what is wrong with it, not Foundation's domain and
+    /// code ("NSCocoaErrorDomain Code=260").
+    static func words(_ error: any Error) -> String {
+        guard let error = error as? CocoaError else { return "\(error)" }
+        let file = error.filePath ?? error.url?.path ?? "a file"
+        switch error.code {
+        case .fileNoSuchFile, .fileReadNoSuchFile: return "\(file) does not exist"
+        case .fileReadNoPermission, .fileWriteNoPermission: return "\(file): permission denied"
+        case .fileWriteOutOfSpace: return "\(file): the disk is full"
+        case .fileWriteFileExists: return "\(file) already exists"
+        case .fileReadCorruptFile: return "\(file) is not in the format expected"
+        default: return "\(file): \(error.localizedDescription)"
+        }
+    }
 }
