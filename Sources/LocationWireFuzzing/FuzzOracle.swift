@@ -10,7 +10,9 @@ import LocationWireValidation
 ///   1. encode(m) decodes again to a message equal to m (equality is bit-exact, unknown fields included);
 ///   2. encoding is a fixed point: encode(decode(encode(m))) == encode(m);
 ///   3. m prints as JSON, that JSON parses, and printing the result gives the same JSON again;
-///   4. validation runs (and, for compact fixes, row reconstruction) without trapping.
+///   4. validation runs (and, for compact fixes, row reconstruction) without trapping;
+///   5. decoding into a message that already holds something (`decode(serializedBytes:)`, the reuse API) gives
+///      the same message, or the same error, as a fresh decode.
 /// For JSON input: parsing either throws a JSONError or yields m, and then the same checks hold.
 public enum FuzzOracle {
     /// Inputs larger than this are skipped, to keep the work per input bounded (and fuzzers fast).
@@ -91,8 +93,29 @@ public enum FuzzOracle {
     public static func checkBinary(
         _ type: any LocationWireMessage.Type, _ input: [UInt8], validate: Bool
     ) throws(Violation) {
+        try checkReuse(type, input)
         guard let message = try? AnyMessageCodec(type).decodeBinary(input) else { return }
         try checkDecoded(message, validate: validate)
+    }
+
+    /// Property 5: a message that held the input's fields twice over (merged twice: every repeated field doubled),
+    /// decoded into again, is what a fresh decode gives, or fails with the same error.
+    private static func checkReuse<Message: LocationWireMessage>(
+        _ type: Message.Type, _ input: [UInt8]
+    ) throws(Violation) {
+        let fresh = Result { () throws(DecodingError) in try Message(serializedBytes: input) }
+        var reused = Message()
+        try? reused.merge(serializedBytes: input)
+        try? reused.merge(serializedBytes: input)
+        let again = Result { () throws(DecodingError) in
+            try reused.decode(serializedBytes: input)
+            return reused
+        }
+        guard again == fresh else {
+            throw Violation(
+                description:
+                    "\(Message.messageName): decoding into a used message gave \(again), a fresh decode \(fresh)")
+        }
     }
 
     public static func checkJSON(_ type: any LocationWireMessage.Type, _ input: [UInt8]) throws(Violation) {

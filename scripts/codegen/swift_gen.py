@@ -56,6 +56,21 @@ def messages_file(schema):
     return "\n".join(parts)
 
 
+def _clear_keeping_capacity(fields):
+    """`clearKeepingCapacity()`: each field as `init()` leaves it, the repeated ones emptied in place."""
+    lines = ["    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied",
+             "    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).",
+             "    public mutating func clearKeepingCapacity() {"]
+    for field in fields:
+        if field.label == "repeated":
+            lines.append(f"        {field.property_name}.removeAll(keepingCapacity: true)")
+        else:
+            default = field.default
+            lines.append(f"        {field.property_name} = {default if default is not None else 'nil'}")
+    lines += ["        unknownFields.removeAll(keepingCapacity: true)", "    }", ""]
+    return lines
+
+
 def _message(message):
     lines = doc(message.doc + ["", f"`{message.full_name}` ({message.file}); its codec is hand-written in "
                                f"Sources/LocationWire/Messages/{message.name}.swift."], 0)
@@ -66,6 +81,7 @@ def _message(message):
         lines.append(f"    public var {field.property_name}: {field.swift_type}"
                      + (f" = {default}" if default is not None else ""))
     lines += ["    public var unknownFields = UnknownFields()", "", "    public init() {}", ""]
+    lines += _clear_keeping_capacity(message.fields)
     if message.full_name not in overrides.OWN_DECODE_LOOP:
         # Called on the concrete type, the shared loop inlines the message's switch; as the protocol's default it
         # would reach the switch through a witness thunk per field (4 % more instructions for a one-fix batch).

@@ -23,6 +23,17 @@ public struct AckRange: HandCodedMessage {
 
     public init() {}
 
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        firstSequence = 0
+        lastSequence = 0
+        result = .unspecified
+        rejectReason = .unspecified
+        detail = ""
+        unknownFields.removeAll(keepingCapacity: true)
+    }
+
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         try decodeFieldByField(from: &reader)
@@ -67,6 +78,16 @@ public struct ArmedRegions: HandCodedMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        assignmentVersion = 0
+        regionIds.removeAll(keepingCapacity: true)
+        failedRegionIds.removeAll(keepingCapacity: true)
+        failureReasons.removeAll(keepingCapacity: true)
+        unknownFields.removeAll(keepingCapacity: true)
+    }
 
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
@@ -134,6 +155,24 @@ public struct BatchAck: HandCodedMessage {
 
     public init() {}
 
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        batchId = 0
+        fixResults.removeAll(keepingCapacity: true)
+        fenceEventResults.removeAll(keepingCapacity: true)
+        retryAfterMs = nil
+        serverTimeMs = 0
+        latestAssignmentVersion = 0
+        trackingPolicy = nil
+        outcome = .unspecified
+        holdReason = .unspecified
+        maxBatchBytes = nil
+        protocolRevision = 0
+        commands.removeAll(keepingCapacity: true)
+        unknownFields.removeAll(keepingCapacity: true)
+    }
+
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         try decodeFieldByField(from: &reader)
@@ -182,6 +221,15 @@ public struct Circle: HandCodedMessage {
 
     public init() {}
 
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        centerLatitudeE7 = nil
+        centerLongitudeE7 = nil
+        radiusM = 0
+        unknownFields.removeAll(keepingCapacity: true)
+    }
+
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         try decodeFieldByField(from: &reader)
@@ -220,6 +268,15 @@ public struct DeviceCommand: HandCodedMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        commandId = 0
+        kind = .unspecified
+        expiresAtMs = 0
+        unknownFields.removeAll(keepingCapacity: true)
+    }
 
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
@@ -272,6 +329,21 @@ public struct DeviceStatus: HandCodedMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        observedAtMs = 0
+        authorization = .unspecified
+        accuracy = .unspecified
+        locationServicesEnabled = nil
+        backgroundRefreshEnabled = nil
+        lowPowerMode = nil
+        platform = .unspecified
+        osVersion = ""
+        appVersion = ""
+        unknownFields.removeAll(keepingCapacity: true)
+    }
 
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
@@ -344,6 +416,24 @@ public struct FenceEvent: HandCodedMessage {
 
     public init() {}
 
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        eventSequence = 0
+        regionId = ""
+        regionVersion = 0
+        assignmentVersion = 0
+        kind = .unspecified
+        osEventTimeMs = 0
+        detectedAtMs = 0
+        triggerFix = nil
+        source = .unspecified
+        detectedElapsedRealtimeMs = nil
+        dwellMs = nil
+        bootId = 0
+        unknownFields.removeAll(keepingCapacity: true)
+    }
+
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         try decodeFieldByField(from: &reader)
@@ -394,6 +484,15 @@ public struct FixColumn: HandCodedMessage {
 
     public init() {}
 
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        deltas.removeAll(keepingCapacity: true)
+        runLengths.removeAll(keepingCapacity: true)
+        presence = []
+        unknownFields.removeAll(keepingCapacity: true)
+    }
+
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         try decodeFieldByField(from: &reader)
@@ -435,6 +534,17 @@ public struct LifecycleEvent: HandCodedMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        kind = .unspecified
+        timeMs = 0
+        elapsedRealtimeMs = nil
+        relaunchReason = .unspecified
+        bootId = 0
+        unknownFields.removeAll(keepingCapacity: true)
+    }
 
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
@@ -524,6 +634,29 @@ public struct LocationBatch: HandCodedMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        deviceId = ""
+        batchId = 0
+        bootId = 0
+        sentAtMs = 0
+        sentElapsedRealtimeMs = nil
+        datum = .unspecified
+        fixes.removeAll(keepingCapacity: true)
+        liveFix = nil
+        compactFixes = nil
+        fenceEvents.removeAll(keepingCapacity: true)
+        deviceStatus = nil
+        lifecycleEvents.removeAll(keepingCapacity: true)
+        armedRegions = nil
+        installId = 0
+        fixSequenceFloor = 0
+        eventSequenceFloor = 0
+        protocolRevision = 0
+        unknownFields.removeAll(keepingCapacity: true)
+    }
 
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
@@ -652,6 +785,36 @@ public struct LocationFix: HandCodedMessage {
 
     public init() {}
 
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        sequence = 0
+        timeMs = 0
+        latitudeE7 = nil
+        longitudeE7 = nil
+        horizontalAccuracyCm = nil
+        altitudeCm = nil
+        verticalAccuracyCm = nil
+        speedCmS = nil
+        speedAccuracyCmS = nil
+        courseCdeg = nil
+        courseAccuracyCdeg = nil
+        elapsedRealtimeMs = nil
+        reason = .unspecified
+        source = .unspecified
+        batteryPercent = nil
+        batteryState = .unspecified
+        motionActivity = .unspecified
+        motionConfidencePct = nil
+        floor = nil
+        ageMs = nil
+        isMock = false
+        ellipsoidalHeightCm = nil
+        pressureHpaBits = nil
+        bootId = 0
+        unknownFields.removeAll(keepingCapacity: true)
+    }
+
     /// The fields of `locationwire.v1.LocationFix`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
         case sequence, timeMs, latitudeE7, longitudeE7, horizontalAccuracyCm, altitudeCm, verticalAccuracyCm, speedCmS,
@@ -707,6 +870,14 @@ public struct Polygon: HandCodedMessage {
 
     public init() {}
 
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        latitudesE7.removeAll(keepingCapacity: true)
+        longitudesE7.removeAll(keepingCapacity: true)
+        unknownFields.removeAll(keepingCapacity: true)
+    }
+
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         try decodeFieldByField(from: &reader)
@@ -748,6 +919,17 @@ public struct RefreshPolicy: HandCodedMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        refreshDistanceM = nil
+        anchorLatitudeE7 = nil
+        anchorLongitudeE7 = nil
+        onRefineEntry = false
+        minIntervalMs = 0
+        unknownFields.removeAll(keepingCapacity: true)
+    }
 
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
@@ -819,6 +1001,26 @@ public struct Region: HandCodedMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        id = ""
+        version = 0
+        circle = nil
+        polygon = nil
+        level = .unspecified
+        parentId = ""
+        notifyOnEntry = false
+        notifyOnExit = false
+        notifyOnDwell = false
+        loiteringDelayMs = 0
+        priority = 0
+        expiresAtMs = 0
+        refineOnEntry = false
+        name = ""
+        unknownFields.removeAll(keepingCapacity: true)
+    }
 
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
@@ -895,6 +1097,23 @@ public struct RegionAssignment: HandCodedMessage {
 
     public init() {}
 
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        assignmentVersion = 0
+        issuedAtMs = 0
+        expiresAtMs = 0
+        mode = .unspecified
+        baseVersion = 0
+        regions.removeAll(keepingCapacity: true)
+        removedRegionIds.removeAll(keepingCapacity: true)
+        monitoringEnabled = nil
+        slotBudget = 0
+        refresh = nil
+        datum = .unspecified
+        unknownFields.removeAll(keepingCapacity: true)
+    }
+
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
         try decodeFieldByField(from: &reader)
@@ -957,6 +1176,22 @@ public struct RegionRequest: HandCodedMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        deviceId = ""
+        reason = .unspecified
+        currentFix = nil
+        platformSlotLimit = 0
+        reservedAppSlots = 0
+        armed = nil
+        refineRegionId = ""
+        datum = .unspecified
+        sentAtMs = 0
+        platform = .unspecified
+        unknownFields.removeAll(keepingCapacity: true)
+    }
 
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
@@ -1063,6 +1298,33 @@ public struct TrackingPolicy: HandCodedMessage {
     public var unknownFields = UnknownFields()
 
     public init() {}
+
+    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
+    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    public mutating func clearKeepingCapacity() {
+        policyVersion = 0
+        speedThresholdCmS = nil
+        timeIntervalMs = nil
+        distanceIntervalM = nil
+        maxHorizontalAccuracyCm = nil
+        uploadIntervalMs = nil
+        maxBatchSize = nil
+        maxBatchAgeMs = nil
+        stationaryRadiusM = nil
+        stopTimeoutMs = nil
+        heartbeatIntervalMs = nil
+        compactFixesAccepted = false
+        trackingEnabled = nil
+        maxBatchBytes = nil
+        maxBatchesInFlight = nil
+        fixWindowMs = nil
+        dutyCycleOnMs = nil
+        dutyCycleOffMs = nil
+        fenceHysteresisM = nil
+        fenceConfirmMs = nil
+        fenceMaxAccuracyCm = nil
+        unknownFields.removeAll(keepingCapacity: true)
+    }
 
     /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {

@@ -20,6 +20,11 @@ public protocol LocationWireMessage: Sendable, Hashable, MessageSchemaProvider {
 
     /// Encodes every field in canonical form. This is the codec's own entry point; use ``serializedBytes()``.
     func encodeFields(to writer: inout WireWriter)
+
+    /// Sets every field as ``init()`` leaves it, keeping the capacity of the arrays that hold repeated fields and
+    /// unknown fields, so that the next ``decode(serializedBytes:limits:)`` into this message fills them without
+    /// allocating (generated for each message from its field list).
+    mutating func clearKeepingCapacity()
 }
 
 extension LocationWireMessage {
@@ -35,6 +40,33 @@ extension LocationWireMessage {
     ) throws(DecodingError) {
         self.init()
         try merge(serializedBytes: bytes, limits: limits)
+    }
+
+    /// Decodes protobuf binary into this message, replacing what it holds, as C++'s `Clear()` then
+    /// `ParseFromArray` on a message kept from one decode to the next: the result, the errors and the limits are
+    /// those of ``init(serializedBytes:limits:)``, but the arrays of the repeated fields keep their capacity, and
+    /// the decoded value is not copied out. A caller that decodes message after message (a server reading one
+    /// upload after another, a harness) keeps one message and decodes into it. After an error the message holds
+    /// what was decoded before it: decode into it again, or discard it.
+    public mutating func decode(
+        serializedBytes bytes: some Sequence<UInt8>, limits: DecodingLimits = .default
+    ) throws(DecodingError) {
+        clearKeepingCapacity()
+        try merge(serializedBytes: bytes, limits: limits)
+    }
+
+    /// A message without a generated field list (the testee protocol's, ``CompactFixes``) starts afresh: correct,
+    /// but its arrays are allocated again.
+    public mutating func clearKeepingCapacity() {
+        self = Self()
+    }
+
+    /// ``decode(serializedBytes:limits:)`` from raw memory.
+    public mutating func decode(
+        serializedBytes buffer: UnsafeRawBufferPointer, limits: DecodingLimits = .default
+    ) throws(DecodingError) {
+        clearKeepingCapacity()
+        if let failure = mergeCatching(buffer, limits: limits) { throw failure }
     }
 
     /// Decodes protobuf binary into this message, merging with what it holds, as protobuf's `MergeFrom` does.

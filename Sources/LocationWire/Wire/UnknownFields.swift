@@ -19,6 +19,11 @@ public struct UnknownFields: Hashable, Sendable {
 
     public var isEmpty: Bool { bytes.isEmpty }
 
+    /// Removes every field, keeping the array's capacity for the next decode into the same message.
+    public mutating func removeAll(keepingCapacity: Bool) {
+        bytes.removeAll(keepingCapacity: keepingCapacity)
+    }
+
     /// Makes room for `count` more bytes.
     mutating func reserveCapacity(forAdditional count: Int) {
         bytes.reserveCapacity(bytes.count + count)

@@ -410,6 +410,19 @@ public struct WireReader: ~Copyable {
         into array: inout [Message]
     ) throws(DecodingError) {
         let (key, capacity) = try countOccurrences()
+        if array.capacity >= capacity {
+            // A message decoded into again (`decode(serializedBytes:)`) kept its array: fill it, allocating nothing.
+            while true {
+                let index = array.count
+                array.append(Message())
+                do throws(DecodingError) {
+                    try readMessage(into: &array[index])
+                } catch {
+                    throw error.prefixed(with: .index(index))
+                }
+                guard array.count < capacity, readTag(ifEqualTo: key) else { return }
+            }
+        }
         var failure: DecodingError?
         array = [Message](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             var element = buffer.baseAddress!

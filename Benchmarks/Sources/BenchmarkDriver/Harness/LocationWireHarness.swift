@@ -9,7 +9,8 @@ struct LocationWireHarness: SwiftHarness {
     let implementation = Self.name
     let version: String
     let operations = [
-        "decode", "decode-read-all", "decode-expand", "encode", "encode-reuse", "json-print", "json-parse", "validate",
+        "decode", "decode-reuse", "decode-read-all", "decode-expand", "encode", "encode-reuse", "json-print",
+        "json-parse", "validate",
     ]
 
     func prepare(_ operation: String, on workload: WorkloadFiles) throws -> PreparedOperation? {
@@ -31,6 +32,17 @@ struct LocationWireHarness: SwiftHarness {
                 loop: { iterations, cursor in
                     timedLoop(iterations, &cursor, count) { index in
                         consume((try! Message(serializedBytes: inputs[index])).unknownFields.bytes.count)
+                    }
+                }, checks: [:])
+        case "decode-reuse":
+            // Into one message kept across operations (`decode(serializedBytes:)`), as C++'s decode-reuse parses
+            // into a message it keeps: no copy out, and the repeated fields' arrays keep their capacity.
+            var message = Message()
+            return PreparedOperation(
+                loop: { iterations, cursor in
+                    timedLoop(iterations, &cursor, count) { index in
+                        try! message.decode(serializedBytes: inputs[index])
+                        consume(message.unknownFields.bytes.count)
                     }
                 }, checks: [:])
         case "decode-read-all":

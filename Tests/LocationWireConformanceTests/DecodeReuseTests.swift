@@ -1,0 +1,83 @@
+import Foundation
+import LocationWire
+import LocationWireConformance
+import LocationWireTestSupport
+import LocationWireTools
+import Testing
+
+/// Decoding into storage the caller keeps (`decode(serializedBytes:)`, issue 26) gives what a fresh decode gives:
+/// the same message or the same error (code, offset, field path), for every binary input of the committed wire
+/// vectors, each decoded into one message per type that still holds the previous vector's fields.
+@Suite struct DecodeReuseTests {
+    /// A message kept per type, decoded into vector after vector.
+    final class Kept {
+        var messages: [String: any LocationWireMessage] = [:]
+    }
+
+    func reuse<Message: LocationWireMessage>(
+        _ type: Message.Type, _ input: [UInt8], _ kept: Kept
+    ) -> (same: Bool, fresh: String, reused: String) {
+        let fresh = Result { () throws(DecodingError) in try Message(serializedBytes: input) }
+        var message = kept.messages[Message.messageName] as? Message ?? Message()
+        let reused = Result { () throws(DecodingError) in
+            try message.decode(serializedBytes: input)
+            return message
+        }
+        kept.messages[Message.messageName] = message
+        return (reused == fresh, "\(fresh)", "\(reused)")
+    }
+
+    @Test(arguments: ["wire", "canonical", "compact"])
+    func everyBinaryVectorDecodesTheSameIntoAUsedMessage(family: String) throws {
+        let url = RepositoryData.repository.appendingPathComponent("conformance/vectors/\(family).json")
+        let file = try VectorFile.decode(Data(contentsOf: url))
+        let kept = Kept()
+        var checked = 0
+        var failures = 0
+        for vector in file.vectors {
+            guard let hex = vector.inputHex, let input = Hex.decode(hex),
+                let codec = AnyMessageCodec(typeName: vector.messageType)
+            else { continue }
+            // Twice: the second time the kept message holds this very input's fields.
+            for _ in 0..<2 {
+                let outcome = reuse(codec.messageType, input, kept)
+                checked += 1
+                if !outcome.same {
+                    failures += 1
+                    if failures <= 3 {
+                        Issue.record(
+                            "\(vector.id): reused \(outcome.reused.prefix(300)), fresh \(outcome.fresh.prefix(300))")
+                    }
+                }
+            }
+        }
+        #expect(checked > 50)
+        #expect(failures == 0)
+    }
+
+    @Test func theArraysKeepTheirCapacity() throws {
+        var batch = LocationBatch()
+        batch.deviceId = "device-1"
+        batch.installId = 7
+        batch.fixes = (1...50).map { index in
+            var fix = LocationFix()
+            fix.sequence = UInt64(index)
+            fix.timeMs = 1_700_000_000_000 + Int64(index)
+            return fix
+        }
+        let bytes = batch.serializedBytes()
+        var kept = LocationBatch()
+        try kept.decode(serializedBytes: bytes)
+        let capacity = kept.fixes.capacity
+        let address = kept.fixes.withUnsafeBufferPointer { $0.baseAddress }
+        try kept.decode(serializedBytes: bytes)
+        #expect(kept == batch)
+        #expect(kept.fixes.capacity == capacity)
+        #expect(kept.fixes.withUnsafeBufferPointer { $0.baseAddress } == address)
+        // A field the next input lacks is cleared, not kept from the last.
+        var shorter = LocationBatch()
+        shorter.deviceId = "device-2"
+        try kept.decode(serializedBytes: shorter.serializedBytes())
+        #expect(kept == shorter)
+    }
+}
