@@ -59,7 +59,7 @@ import Testing
         var batch = LocationBatch()
         batch.deviceId = "device-1"
         batch.installId = 7
-        batch.fixes = (1...50).map { index in
+        batch.fixes = (1...10).map { index in
             var fix = LocationFix()
             fix.sequence = UInt64(index)
             fix.timeMs = 1_700_000_000_000 + Int64(index)
@@ -74,6 +74,14 @@ import Testing
         #expect(kept == batch)
         #expect(kept.fixes.capacity == capacity)
         #expect(kept.fixes.withUnsafeBufferPointer { $0.baseAddress } == address)
+        // A longer run gets an array of its own (filling in place is cheaper than appending), with the same result.
+        batch.fixes += batch.fixes.map { fix in
+            var later = fix
+            later.sequence += 10
+            return later
+        }
+        try kept.decode(serializedBytes: batch.serializedBytes())
+        #expect(kept == batch)
         // A field the next input lacks is cleared, not kept from the last.
         var shorter = LocationBatch()
         shorter.deviceId = "device-2"

@@ -33,6 +33,9 @@ struct DecodeProfile: ParsableCommand {
     var scale = 1
     @Flag(help: "Skip the allocation count (under valgrind it only adds noise).")
     var noAllocations = false
+    @Flag(
+        help: "Decode into one message kept across decodes (`decode(serializedBytes:)`), as the decode-reuse variant.")
+    var reuse = false
 
     func bytes() -> [UInt8] {
         switch input {
@@ -58,23 +61,38 @@ struct DecodeProfile: ParsableCommand {
     }
 
     func run() throws {
-        let bytes = bytes()
-        let decode: () throws -> Int
         switch input {
-        case .fence: decode = { try FenceEvent(serializedBytes: bytes).regionId.utf8.count }
-        case .assignment: decode = { try RegionAssignment(serializedBytes: bytes).regions.count }
-        default: decode = { try LocationBatch(serializedBytes: bytes).fixes.count }
+        case .fence: try profile(FenceEvent.self) { $0.regionId.utf8.count }
+        case .assignment: try profile(RegionAssignment.self) { $0.regions.count }
+        default: try profile(LocationBatch.self) { $0.fixes.count }
         }
-        _ = try decode()
+    }
+
+    /// Decodes the input `iterations` times (fresh, or with `--reuse` into one kept message), after counting the
+    /// allocations of as many decodes unless `--no-allocations`.
+    private func profile<Message: LocationWireMessage>(_ type: Message.Type, _ use: (Message) -> Int) throws {
+        let bytes = bytes()
+        var kept = Message()
+        func decodeAll() throws {
+            if reuse {
+                for _ in 0..<iterations {
+                    try kept.decode(serializedBytes: bytes)
+                    consume(use(kept))
+                }
+            } else {
+                for _ in 0..<iterations { consume(use(try Message(serializedBytes: bytes))) }
+            }
+        }
+        consume(use(try Message(serializedBytes: bytes)))
         if !noAllocations {
             lw_allocation_counting_start()
-            for _ in 0..<iterations { consume(try decode()) }
+            try decodeAll()
             let count = lw_allocation_counting_stop()
             let requested = lw_allocated_bytes()
             print(
                 "\(input.rawValue): \(bytes.count) bytes, \(Double(count) / Double(iterations)) allocations and "
                     + "\(Double(requested) / Double(iterations)) bytes requested per decode")
         }
-        for _ in 0..<iterations { consume(try decode()) }
+        try decodeAll()
     }
 }

@@ -44,8 +44,9 @@ extension LocationWireMessage {
 
     /// Decodes protobuf binary into this message, replacing what it holds, as C++'s `Clear()` then
     /// `ParseFromArray` on a message kept from one decode to the next: the result, the errors and the limits are
-    /// those of ``init(serializedBytes:limits:)``, but the arrays of the repeated fields keep their capacity, and
-    /// the decoded value is not copied out. A caller that decodes message after message (a server reading one
+    /// those of ``init(serializedBytes:limits:)``, but the decoded value is not copied out, and the arrays of the
+    /// repeated fields keep their capacity (a repeated message field of more than 16 elements gets a new array,
+    /// filled in place: cheaper, at that size, than appending to the old one). A caller that decodes message after message (a server reading one
     /// upload after another, a harness) keeps one message and decodes into it. After an error the message holds
     /// what was decoded before it: decode into it again, or discard it.
     public mutating func decode(
