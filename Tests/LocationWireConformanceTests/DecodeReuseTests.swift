@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireFuzzing
 import LocationWireTestSupport
 import LocationWireTools
 import Testing
@@ -53,6 +54,25 @@ import Testing
         }
         #expect(checked > 50)
         #expect(failures == 0)
+    }
+
+    /// The fuzz oracle's property 5 (a used message decodes as a fresh one) on 3,000 mutations of the wire
+    /// vectors' valid inputs: truncated, spliced, duplicated and reordered fields, most of them errors.
+    @Test func mutatedInputsDecodeTheSameIntoAUsedMessage() throws {
+        let url = RepositoryData.repository.appendingPathComponent("conformance/vectors/wire.json")
+        let inputs = try VectorFile.decode(Data(contentsOf: url)).vectors.compactMap { vector in
+            vector.inputHex.flatMap(Hex.decode).flatMap { bytes in
+                AnyMessageCodec(typeName: vector.messageType).map { (bytes, $0.messageType) }
+            }
+        }
+        var mutator = WireMutator(random: SeededRandom(seed: 26))
+        var random = SeededRandom(seed: 2026)
+        for round in 0..<3000 {
+            let (input, type) = inputs[round % inputs.count]
+            let donor = inputs[Int.random(in: 0..<inputs.count, using: &random)].0
+            let mutated = mutator.mutate(input, schema: type.schema, donor: donor)
+            #expect(throws: Never.self) { try FuzzOracle.checkBinary(type, mutated, validate: false) }
+        }
     }
 
     @Test func theArraysKeepTheirCapacity() throws {

@@ -62,6 +62,14 @@ extension LocationWireMessage {
         self = Self()
     }
 
+    /// ``decode(serializedBytes:limits:)`` from an array, its commonest form: straight to its bytes, without the
+    /// generic sequence entry's `withContiguousStorageIfAvailable`.
+    public mutating func decode(serializedBytes bytes: [UInt8], limits: DecodingLimits = .default) throws(DecodingError)
+    {
+        clearKeepingCapacity()
+        if let failure = bytes.withUnsafeBytes({ mergeCatching($0, limits: limits) }) { throw failure }
+    }
+
     /// ``decode(serializedBytes:limits:)`` from raw memory.
     public mutating func decode(
         serializedBytes buffer: UnsafeRawBufferPointer, limits: DecodingLimits = .default

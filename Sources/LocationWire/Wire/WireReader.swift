@@ -406,17 +406,21 @@ public struct WireReader: ~Copyable {
     /// (``countOccurrences()``). Each element is built in place in the array's storage: appending would build a
     /// default element (184 bytes for a fix) and then copy it in. Elements that come after other fields are
     /// appended later, into the capacity already there.
-    /// Up to this many elements, a run is appended to an array a kept message held (no allocation); a longer run
-    /// gets a new array filled in place, as a fresh decode's, because appending costs about 28 instructions an
-    /// element more than filling, while an allocation costs about 200 in all (callgrind, 1000-fix batch).
+    /// A kept message's array of up to this capacity is appended to (no allocation while the run fits, and no
+    /// count of the run); a larger one is replaced by a new array filled in place, as a fresh decode's, because
+    /// appending costs about 28 instructions an element more than filling, while an allocation costs about 200 in
+    /// all (callgrind, 1000-fix batch).
     static let keptRunLimit = 16
 
     private mutating func readMessageRun<Message: LocationWireMessage>(
         into array: inout [Message]
     ) throws(DecodingError) {
-        let (key, capacity) = try countOccurrences()
-        if array.capacity >= capacity && capacity <= Self.keptRunLimit {
-            // A message decoded into again (`decode(serializedBytes:)`) kept its array: fill it, allocating nothing.
+        if array.capacity > 0, array.capacity <= Self.keptRunLimit, (end - fieldStart) / 2 <= limits.maxRepeatedCount,
+            let key = keyOfCurrentField()
+        {
+            // A message decoded into again (`decode(serializedBytes:)`) kept a short array: append to it, with no
+            // allocation while the run fits. No count is needed: every occurrence takes at least two bytes, so
+            // there cannot be more than the limit allows, and the count is what would have refused them.
             while true {
                 let index = array.count
                 array.append(Message())
@@ -425,9 +429,10 @@ public struct WireReader: ~Copyable {
                 } catch {
                     throw error.prefixed(with: .index(index))
                 }
-                guard array.count < capacity, readTag(ifEqualTo: key) else { return }
+                guard readTag(ifEqualTo: key) else { return }
             }
         }
+        let (key, capacity) = try countOccurrences()
         var failure: DecodingError?
         array = [Message](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             var element = buffer.baseAddress!
@@ -504,6 +509,12 @@ public struct WireReader: ~Copyable {
                 .tooManyElements, at: position,
                 "repeated field would hold \(count) elements, more than the limit of \(limits.maxRepeatedCount)")
         }
+    }
+
+    /// The key of the field whose tag was just read (at ``fieldStart``).
+    private func keyOfCurrentField() -> FieldKey? {
+        var probe = fieldStart
+        return skimTag(&probe)
     }
 
     private func skimTag(_ probe: inout UnsafeRawPointer) -> FieldKey? {
