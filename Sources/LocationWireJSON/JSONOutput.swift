@@ -6,6 +6,8 @@ struct JSONOutput: ~Copyable {
     private var capacity: Int
     /// Bytes written so far.
     private(set) var count = 0
+    /// Writing into memory the caller owns (``init(into:)``), until it would overflow it.
+    private(set) var isInCallersMemory = false
 
     /// A buffer with room for `initialCapacity` bytes before it must grow.
     init(initialCapacity: Int = 256) {
@@ -13,8 +15,16 @@ struct JSONOutput: ~Copyable {
         storage = .allocate(capacity: capacity)
     }
 
+    /// Writes into `memory` (a string's storage being initialized), with no copy; should the text outgrow it,
+    /// the bytes move to a buffer of the output's own and ``isInCallersMemory`` turns false.
+    init(into memory: UnsafeMutableBufferPointer<UInt8>) {
+        storage = memory.baseAddress!
+        capacity = memory.count
+        isInCallersMemory = true
+    }
+
     deinit {
-        storage.deallocate()
+        if !isInCallersMemory { storage.deallocate() }
     }
 
     @inline(__always)
@@ -28,7 +38,8 @@ struct JSONOutput: ~Copyable {
         while newCapacity - count < byteCount { newCapacity *= 2 }
         let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newStorage.update(from: storage, count: count)
-        storage.deallocate()
+        if !isInCallersMemory { storage.deallocate() }
+        isInCallersMemory = false
         storage = newStorage
         capacity = newCapacity
     }

@@ -33,6 +33,12 @@ struct JSONPrinter: ~Copyable {
         self.output = JSONOutput(initialCapacity: initialCapacity)
     }
 
+    /// A printer that writes into `memory` while the text fits (``JSONOutput/init(into:)``).
+    init(options: JSONPrintOptions, into memory: UnsafeMutableBufferPointer<UInt8>) {
+        self.options = options
+        self.output = JSONOutput(into: memory)
+    }
+
     mutating func printMessage(_ bytes: [UInt8], schema: MessageSchema) throws(DecodingError) {
         if bytes.isEmpty {
             output.append(contentsOf: "{}")
