@@ -66,7 +66,7 @@ struct JSONPrinter: ~Copyable {
             let number = occurrence.number
             // Unknown fields are not printed; nor are known numbers out of canonical order, which only unknown
             // fields can hold. The walker passes over what is not read.
-            guard let field = occurrence.field, number >= lastNumber,
+            guard let field = occurrence.info, number >= lastNumber,
                 number > lastNumber || (field.label == .repeated && openArray)
             else { continue }
             if number > lastNumber, openArray {
@@ -79,7 +79,7 @@ struct JSONPrinter: ~Copyable {
                 printedAny = true
                 newline()
                 output.append(UInt8(ascii: "\""))
-                output.append(contentsOf: field.jsonNameUTF8)
+                output.append(contentsOf: field.jsonName)
                 output.append(UInt8(ascii: "\""))
                 output.append(UInt8(ascii: ":"))
                 if options.pretty { output.append(UInt8(ascii: " ")) }
@@ -88,21 +88,21 @@ struct JSONPrinter: ~Copyable {
                     output.append(UInt8(ascii: "["))
                     depth += 1
                     if occurrence.isPacked {
-                        try printPacked(&walker, occurrence, type: field.type)
+                        try printPacked(&walker, occurrence, field)
                         closeArray()
                     } else {
                         newline()
-                        try printValue(&walker, occurrence, type: field.type)
+                        try printValue(&walker, occurrence, field)
                         openArray = true
                     }
                     continue
                 }
-                try printValue(&walker, occurrence, type: field.type)
+                try printValue(&walker, occurrence, field)
             } else {
                 // The next element of an open unpacked array.
                 output.append(UInt8(ascii: ","))
                 newline()
-                try printValue(&walker, occurrence, type: field.type)
+                try printValue(&walker, occurrence, field)
             }
         }
         if openArray { closeArray() }
@@ -124,15 +124,15 @@ struct JSONPrinter: ~Copyable {
     }
 
     private mutating func printPacked(
-        _ walker: inout SchemaFieldWalker, _ occurrence: FieldOccurrence, type: FieldType
+        _ walker: inout SchemaFieldWalker, _ occurrence: FieldOccurrence, _ field: FieldInfo
     ) throws(DecodingError) {
         let level = try walker.enter(occurrence)
         var first = true
-        while let element = try walker.nextElement(type.wireType) {
+        while let element = try walker.nextElement(WireType(rawValue: field.wireTypeBits)!) {
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
             newline()
-            printScalar(element.bits, type: type)
+            printScalar(element.bits, field)
         }
         walker.leave(level)
     }
@@ -150,9 +150,9 @@ struct JSONPrinter: ~Copyable {
     /// Prints the value of a known field occurrence of `type` (its wire type already checked by the walker).
     @inline(__always)
     private mutating func printValue(
-        _ walker: inout SchemaFieldWalker, _ occurrence: FieldOccurrence, type: FieldType
+        _ walker: inout SchemaFieldWalker, _ occurrence: FieldOccurrence, _ field: FieldInfo
     ) throws(DecodingError) {
-        switch type {
+        switch field.kind {
         case .string:
             guard JSONTextWriter.appendString(utf8: walker.bytes(of: occurrence), to: &output) else {
                 throw DecodingError(
@@ -162,23 +162,32 @@ struct JSONPrinter: ~Copyable {
             output.append(UInt8(ascii: "\""))
             output.append(contentsOf: Array(JSONTextWriter.base64(Array(walker.bytes(of: occurrence))).utf8))
             output.append(UInt8(ascii: "\""))
-        case .message(let schema):
+        case .message:
             if occurrence.length == 0 {
                 output.append(contentsOf: "{}")
                 return
             }
             let level = try walker.enter(occurrence)
-            try printFields(&walker, schema: schema)
+            // The nested schema borrowed, not counted (FieldInfo).
+            var failure: DecodingError?
+            field.withMessageSchema { schema in
+                do throws(DecodingError) {
+                    try printFields(&walker, schema: schema)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
             walker.leave(level)
         default:
-            printScalar(occurrence.bits, type: type)
+            printScalar(occurrence.bits, field)
         }
     }
 
     /// Prints a numeric, bool or enum value from its wire bits (a varint, or a fixed-width value's bits).
     @inline(__always)
-    private mutating func printScalar(_ bits: UInt64, type: FieldType) {
-        switch type {
+    private mutating func printScalar(_ bits: UInt64, _ field: FieldInfo) {
+        switch field.kind {
         case .int32: appendDecimal(Int32(truncatingIfNeeded: bits))
         case .uint32: appendDecimal(UInt32(truncatingIfNeeded: bits))
         case .sint32: appendDecimal(ZigZag.decode(UInt32(truncatingIfNeeded: bits)))
@@ -186,9 +195,9 @@ struct JSONPrinter: ~Copyable {
         case .uint64: appendQuotedDecimal(bits)
         case .sint64: appendQuotedDecimal(ZigZag.decode(bits))
         case .bool: output.append(contentsOf: bits != 0 ? "true" : "false")
-        case .enumeration(let schema):
+        case .enumeration:
             let number = Int32(truncatingIfNeeded: bits)
-            if let name = schema.nameUTF8(of: number) {
+            if let name = field.withEnumSchema({ $0.nameBytes(of: number) }) {
                 output.append(UInt8(ascii: "\""))
                 output.append(contentsOf: name)
                 output.append(UInt8(ascii: "\""))

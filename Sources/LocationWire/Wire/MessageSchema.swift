@@ -19,6 +19,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
     /// Every field's JSON name, then every `.proto` name that differs from it, with the field's index: the JSON
     /// reader matches member names in the input bytes with it.
     private let fieldIndexByNameUTF8: UTF8NameTable
+    /// ``FieldSchema/info`` of each field, by index in ``fields``: what the walker and the JSON printer read for
+    /// every value, with no reference to count.
+    package let fieldInfos: [FieldInfo]
 
     public init(_ fullName: String, fields: [FieldSchema]) {
         self.fullName = fullName
@@ -39,9 +42,20 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
             byLowNumber[Int(field.number)] = index + 1
         }
         self.fieldIndexByLowNumber = byLowNumber
+        self.fieldInfos = sorted.map(\.info)
         self.fieldIndexByNameUTF8 = UTF8NameTable(
             sorted.indices.map { (sorted[$0].jsonName, Int32($0)) }
                 + sorted.indices.filter { sorted[$0].name != sorted[$0].jsonName }.map { (sorted[$0].name, Int32($0)) })
+    }
+
+    /// The index in ``fields`` of the field with this number, if the schema has one.
+    @inline(__always)
+    package func fieldIndex(number: UInt32) -> Int? {
+        if number < 128 {
+            let index = fieldIndexByLowNumber[Int(number)]
+            return index == 0 ? nil : index - 1
+        }
+        return fieldIndexByNumber[number]
     }
 
     /// The field with this number, if the schema has one.
@@ -85,7 +99,10 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
 ///
 /// A class, not a struct: JSON and the schema walkers look fields up once per value, and handing out one
 /// reference is far cheaper than copying two strings and a type (three reference counts) each time.
-public final class FieldSchema: Sendable, Hashable {
+///
+/// `@unchecked Sendable`: besides its constants it owns the memory of ``FieldInfo/jsonName``, written once in `init`
+/// and only read after.
+public final class FieldSchema: @unchecked Sendable, Hashable {
     /// How often a field occurs, and whether an unset field is distinguishable from its zero value.
     public enum Label: Sendable, Hashable {
         /// proto3 implicit presence: the zero value is not sent and reads back as "not set".
@@ -105,14 +122,28 @@ public final class FieldSchema: Sendable, Hashable {
     package let jsonNameUTF8: [UInt8]
     public let type: FieldType
     public let label: Label
+    /// What the walker and the JSON printer read for every value, as plain values (``FieldInfo``).
+    package let info: FieldInfo
+    /// The memory of ``FieldInfo/jsonName``: the field's own, freed with it.
+    private let jsonNameStorage: UnsafeMutableBufferPointer<UInt8>
 
     public init(_ number: UInt32, _ name: String, _ type: FieldType, _ label: Label = .singular) {
         self.number = number
         self.name = name
-        self.jsonName = FieldSchema.jsonName(for: name)
+        let jsonName = FieldSchema.jsonName(for: name)
+        self.jsonName = jsonName
         self.jsonNameUTF8 = Array(jsonName.utf8)
         self.type = type
         self.label = label
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(jsonNameUTF8.count, 1))
+        _ = storage.initialize(from: jsonNameUTF8)
+        jsonNameStorage = storage
+        info = FieldInfo(
+            type: type, label: label, jsonName: UnsafeBufferPointer(rebasing: storage[..<jsonNameUTF8.count]))
+    }
+
+    deinit {
+        jsonNameStorage.deallocate()
     }
 
     /// Messages always have explicit presence, so a message field is never `.singular` in the sense of
@@ -157,7 +188,10 @@ public final class FieldSchema: Sendable, Hashable {
 }
 
 /// A description of one enum type: its full name and its named values.
-public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
+///
+/// `@unchecked Sendable`: besides its constants it owns the memory of ``nameBytes(of:)``, written once in `init`
+/// and only read after.
+public final class EnumSchema: @unchecked Sendable, Hashable, CustomStringConvertible {
     public let fullName: String
     public let name: String
     /// The named values in declaration order (which is numeric order in `proto/`).
@@ -167,6 +201,11 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
     /// ``nameUTF8ByNumber`` for the numbers 0 to the largest below 64, indexed without hashing: the JSON printer
     /// looks a name up for every enum value it prints, and LocationWire's enums are small and dense.
     private let nameUTF8ByLowNumber: [[UInt8]?]
+    /// The names again, in one block of memory the schema owns (``nameBytes(of:)``): by number for the low numbers
+    /// (an empty buffer without a base address for a number without a name), and the others by number.
+    private let nameBytesByLowNumber: [UnsafeBufferPointer<UInt8>]
+    private let nameBytesOfOthers: [Int32: UnsafeBufferPointer<UInt8>]
+    private let nameStorage: UnsafeMutableBufferPointer<UInt8>
     private let numberByName: [String: Int32]
     /// ``values`` for ``number(namedUTF8:)``.
     private let numberByNameUTF8: UTF8NameTable
@@ -182,6 +221,31 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
         let lowCount = (nameUTF8ByNumber.keys.filter { $0 >= 0 && $0 < 64 }.max() ?? -1) + 1
         self.nameUTF8ByLowNumber = (0..<lowCount).map { nameUTF8ByNumber[$0] }
         self.numberByNameUTF8 = UTF8NameTable(values.map { (name: $0.0, value: $0.1) })
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(
+            capacity: max(nameUTF8ByNumber.values.reduce(0) { $0 + $1.count }, 1))
+        var offset = 0
+        var byNumber: [Int32: UnsafeBufferPointer<UInt8>] = [:]
+        for (number, name) in nameUTF8ByNumber {
+            _ = UnsafeMutableBufferPointer(rebasing: storage[offset..<(offset + name.count)]).initialize(from: name)
+            byNumber[number] = UnsafeBufferPointer(rebasing: storage[offset..<(offset + name.count)])
+            offset += name.count
+        }
+        nameStorage = storage
+        nameBytesByLowNumber = (0..<lowCount).map { byNumber[$0] ?? UnsafeBufferPointer(start: nil, count: 0) }
+        nameBytesOfOthers = byNumber.filter { !(0..<lowCount).contains($0.key) }
+    }
+
+    deinit {
+        nameStorage.deallocate()
+    }
+
+    /// ``nameUTF8(of:)`` in memory the schema owns, for the JSON printer: no array to count.
+    package func nameBytes(of number: Int32) -> UnsafeBufferPointer<UInt8>? {
+        if number >= 0, number < nameBytesByLowNumber.count {
+            let name = nameBytesByLowNumber[Int(number)]
+            return name.baseAddress == nil ? nil : name
+        }
+        return nameUTF8ByNumber[number].map { _ in nameBytesOfOthers[number]! }
     }
 
     /// ``name(of:)`` as UTF-8, for printers that write bytes.
@@ -206,4 +270,70 @@ public final class EnumSchema: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (lhs: EnumSchema, rhs: EnumSchema) -> Bool { lhs.fullName == rhs.fullName }
     public func hash(into hasher: inout Hasher) { hasher.combine(fullName) }
+}
+
+/// What the schema walker and the JSON printer read about a field for every value, as plain values: reading them
+/// counts no reference. (Reading the ``FieldSchema`` itself, its ``FieldType`` and its name's array counted three
+/// references a value: in time, nearly half of printing a batch's JSON went to those atomic counts.)
+package struct FieldInfo: @unchecked Sendable {
+    /// The case of ``FieldType``, without its schema.
+    package enum Kind: UInt8 {
+        case int32, int64, uint32, uint64, sint32, sint64, fixed32, fixed64, sfixed32, sfixed64
+        case bool, float, double, string, bytes, enumeration, message
+    }
+
+    package let kind: Kind
+    package let label: FieldSchema.Label
+    /// The wire type of one value (``FieldType/wireType``), and whether a length-delimited occurrence is a packed
+    /// run (``FieldSchema/isPacked``).
+    package let wireTypeBits: UInt8
+    package let isPacked: Bool
+    /// The JSON name's bytes, in memory the field schema owns.
+    package let jsonName: UnsafeBufferPointer<UInt8>
+    /// The message's or enum's schema, unretained: the field schema holds it, and the caller holds the schema that
+    /// holds the field.
+    package let nested: UnsafeRawPointer?
+
+    init(type: FieldType, label: FieldSchema.Label, jsonName: UnsafeBufferPointer<UInt8>) {
+        switch type {
+        case .int32: kind = .int32
+        case .int64: kind = .int64
+        case .uint32: kind = .uint32
+        case .uint64: kind = .uint64
+        case .sint32: kind = .sint32
+        case .sint64: kind = .sint64
+        case .fixed32: kind = .fixed32
+        case .fixed64: kind = .fixed64
+        case .sfixed32: kind = .sfixed32
+        case .sfixed64: kind = .sfixed64
+        case .bool: kind = .bool
+        case .float: kind = .float
+        case .double: kind = .double
+        case .string: kind = .string
+        case .bytes: kind = .bytes
+        case .enumeration: kind = .enumeration
+        case .message: kind = .message
+        }
+        switch type {
+        case .enumeration(let schema): nested = UnsafeRawPointer(Unmanaged.passUnretained(schema).toOpaque())
+        case .message(let schema): nested = UnsafeRawPointer(Unmanaged.passUnretained(schema).toOpaque())
+        default: nested = nil
+        }
+        self.label = label
+        wireTypeBits = type.wireType.rawValue
+        isPacked = label == .repeated && type.isPackable
+        self.jsonName = jsonName
+    }
+
+    /// The enum's schema of an enumeration field, borrowed for `body`.
+    @inline(__always)
+    package func withEnumSchema<Result>(_ body: (EnumSchema) -> Result) -> Result {
+        Unmanaged<EnumSchema>.fromOpaque(nested!)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The message's schema of a message field, borrowed for `body`.
+    @inline(__always)
+    package func withMessageSchema<Result>(_ body: (MessageSchema) -> Result) -> Result {
+        Unmanaged<MessageSchema>.fromOpaque(nested!)._withUnsafeGuaranteedRef(body)
+    }
 }

@@ -9,9 +9,15 @@ package struct FieldOccurrence {
     /// the field's own, or length-delimited for a packed repeated field. nil for an unknown field, including a known
     /// number with a foreign wire type (decoders keep such an occurrence as an unknown field, as C++ and upb do).
     ///
-    /// Not counted: the schema passed to ``SchemaFieldWalker/next(in:)`` owns its fields and outlives the walk, so
-    /// an occurrence is a plain value that copies without reference counting (JSON printing makes one per value).
-    package unowned(unsafe) let field: FieldSchema?
+    /// Not counted in the occurrence: the schema passed to ``SchemaFieldWalker/next(in:)`` owns its fields and
+    /// outlives the walk, so an occurrence is a plain value that copies without reference counting (JSON printing
+    /// makes one per value, and reads ``info`` instead).
+    package var field: FieldSchema? { fieldIndex < 0 ? nil : schema.fields[fieldIndex] }
+    /// ``field``'s ``FieldSchema/info``, read without counting a reference (what the JSON printer reads).
+    package let info: FieldInfo?
+    /// The schema walked, and ``field``'s index in its fields (-1 for none).
+    fileprivate unowned(unsafe) let schema: MessageSchema
+    fileprivate let fieldIndex: Int
     /// The number is in the schema but the wire type is not the field's: an unknown field that looks known.
     package let hasForeignWireType: Bool
     /// A packed run of a repeated scalar field: the payload holds elements, read with
@@ -91,16 +97,20 @@ package struct SchemaFieldWalker: ~Copyable {
         if reader.isAtEnd { return nil }
         let tagStart = reader.offset
         let key = try reader.readTag()
-        var field: FieldSchema?
+        var fieldIndex = -1
+        var info: FieldInfo?
         var isPacked = false
         var hasForeignWireType = false
         let wireType = key.wireTypeBits
-        if let candidate = schema.field(number: key.fieldNumber) {
+        if let index = schema.fieldIndex(number: key.fieldNumber) {
+            let candidate = schema.fieldInfos[index]
             // The rule for known fields: the field's own wire type, or a packed run of a packable repeated field.
-            if wireType == candidate.type.wireType.rawValue {
-                field = candidate
+            if wireType == candidate.wireTypeBits {
+                fieldIndex = index
+                info = candidate
             } else if wireType == WireType.lengthDelimited.rawValue && candidate.isPacked {
-                field = candidate
+                fieldIndex = index
+                info = candidate
                 isPacked = true
             } else {
                 hasForeignWireType = true
@@ -122,8 +132,8 @@ package struct SchemaFieldWalker: ~Copyable {
         }
         if wireType != WireType.lengthDelimited.rawValue { pendingEnd = reader.offset }
         return FieldOccurrence(
-            key: key, field: field, hasForeignWireType: hasForeignWireType, isPacked: isPacked, tagStart: tagStart,
-            valueStart: valueStart, end: pendingEnd, bits: bits)
+            key: key, info: info, schema: schema, fieldIndex: fieldIndex, hasForeignWireType: hasForeignWireType,
+            isPacked: isPacked, tagStart: tagStart, valueStart: valueStart, end: pendingEnd, bits: bits)
     }
 
     /// Skips a group that was not entered (checking it as a decoder does), or rejects an end-group tag that
