@@ -97,8 +97,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
 
 /// One field of a message.
 ///
-/// A class, not a struct: JSON and the schema walkers look fields up once per value, and handing out one
-/// reference is far cheaper than copying two strings and a type (three reference counts) each time.
+/// A class, not a struct: the schema's users look fields up by number and name, and handing out one reference is
+/// cheaper than copying two strings and a type (three reference counts) each time. What is read for every value
+/// (the walker, the JSON printer) is its ``info``, which counts none.
 ///
 /// `@unchecked Sendable`: besides its constants it owns the memory of ``FieldInfo/jsonName``, written once in `init`
 /// and only read after.
@@ -118,8 +119,6 @@ public final class FieldSchema: @unchecked Sendable, Hashable {
     public let name: String
     /// The proto3 JSON name (lowerCamelCase), derived from `name` as protoc derives it.
     public let jsonName: String
-    /// `jsonName` as UTF-8, for printers that write bytes.
-    package let jsonNameUTF8: [UInt8]
     public let type: FieldType
     public let label: Label
     /// What the walker and the JSON printer read for every value, as plain values (``FieldInfo``).
@@ -132,14 +131,13 @@ public final class FieldSchema: @unchecked Sendable, Hashable {
         self.name = name
         let jsonName = FieldSchema.jsonName(for: name)
         self.jsonName = jsonName
-        self.jsonNameUTF8 = Array(jsonName.utf8)
         self.type = type
         self.label = label
-        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(jsonNameUTF8.count, 1))
-        _ = storage.initialize(from: jsonNameUTF8)
+        let utf8 = Array(jsonName.utf8)
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(utf8.count, 1))
+        _ = storage.initialize(from: utf8)
         jsonNameStorage = storage
-        info = FieldInfo(
-            type: type, label: label, jsonName: UnsafeBufferPointer(rebasing: storage[..<jsonNameUTF8.count]))
+        info = FieldInfo(type: type, label: label, jsonName: UnsafeBufferPointer(rebasing: storage[..<utf8.count]))
     }
 
     deinit {
@@ -197,12 +195,10 @@ public final class EnumSchema: @unchecked Sendable, Hashable, CustomStringConver
     /// The named values in declaration order (which is numeric order in `proto/`).
     public let values: [(name: String, number: Int32)]
     private let nameByNumber: [Int32: String]
-    private let nameUTF8ByNumber: [Int32: [UInt8]]
-    /// ``nameUTF8ByNumber`` for the numbers 0 to the largest below 64, indexed without hashing: the JSON printer
-    /// looks a name up for every enum value it prints, and LocationWire's enums are small and dense.
-    private let nameUTF8ByLowNumber: [[UInt8]?]
-    /// The names again, in one block of memory the schema owns (``nameBytes(of:)``): by number for the low numbers
-    /// (an empty buffer without a base address for a number without a name), and the others by number.
+    /// The names as UTF-8, in one block of memory the schema owns (``nameBytes(of:)``): indexed without hashing for
+    /// the numbers 0 to the largest below 64 (an empty buffer without a base address for a number without a name;
+    /// the JSON printer looks a name up for every enum value it prints, and LocationWire's enums are small and
+    /// dense), by number for the others.
     private let nameBytesByLowNumber: [UnsafeBufferPointer<UInt8>]
     private let nameBytesOfOthers: [Int32: UnsafeBufferPointer<UInt8>]
     private let nameStorage: UnsafeMutableBufferPointer<UInt8>
@@ -217,9 +213,7 @@ public final class EnumSchema: @unchecked Sendable, Hashable, CustomStringConver
         self.nameByNumber = Dictionary(values.map { ($0.1, $0.0) }, uniquingKeysWith: { first, _ in first })
         self.numberByName = Dictionary(values.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
         let nameUTF8ByNumber = nameByNumber.mapValues { Array($0.utf8) }
-        self.nameUTF8ByNumber = nameUTF8ByNumber
         let lowCount = (nameUTF8ByNumber.keys.filter { $0 >= 0 && $0 < 64 }.max() ?? -1) + 1
-        self.nameUTF8ByLowNumber = (0..<lowCount).map { nameUTF8ByNumber[$0] }
         self.numberByNameUTF8 = UTF8NameTable(values.map { (name: $0.0, value: $0.1) })
         let storage = UnsafeMutableBufferPointer<UInt8>.allocate(
             capacity: max(nameUTF8ByNumber.values.reduce(0) { $0 + $1.count }, 1))
@@ -239,19 +233,13 @@ public final class EnumSchema: @unchecked Sendable, Hashable, CustomStringConver
         nameStorage.deallocate()
     }
 
-    /// ``nameUTF8(of:)`` in memory the schema owns, for the JSON printer: no array to count.
+    /// ``name(of:)`` as UTF-8, in memory the schema owns, for printers that write bytes: no array to count.
     package func nameBytes(of number: Int32) -> UnsafeBufferPointer<UInt8>? {
         if number >= 0, number < nameBytesByLowNumber.count {
             let name = nameBytesByLowNumber[Int(number)]
             return name.baseAddress == nil ? nil : name
         }
-        return nameUTF8ByNumber[number].map { _ in nameBytesOfOthers[number]! }
-    }
-
-    /// ``name(of:)`` as UTF-8, for printers that write bytes.
-    package func nameUTF8(of number: Int32) -> [UInt8]? {
-        if number >= 0, number < nameUTF8ByLowNumber.count { return nameUTF8ByLowNumber[Int(number)] }
-        return nameUTF8ByNumber[number]
+        return nameBytesOfOthers[number]
     }
 
     /// The name of a value, nil for a number the schema does not name (enums are open: such values are kept).
