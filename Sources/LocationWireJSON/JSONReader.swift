@@ -141,7 +141,10 @@ struct JSONReader: ~Copyable {
         guard try beginObject(depth: depth + 1) else { return }
         repeat {
             let (nameOffset, name) = try readMemberName()
-            if let field = schema.field(namedUTF8: name, hint: &hint) {
+            if let found = schema.field(namedUTF8: name, hint: &hint) {
+                // Not counted: the schema holds its fields for the whole read, and every error path below (an
+                // autoclosure) would otherwise retain it for each value read.
+                unowned(unsafe) let field = found
                 guard seen.insert(field.number) else {
                     throw JSONError(
                         code: .duplicateField, offset: nameOffset, fieldPath: path().appending(field: field.name),
@@ -161,8 +164,9 @@ struct JSONReader: ~Copyable {
     /// Reads a member's value for `field`; `depth` is the nesting depth of the object the member is in (an object
     /// or array value is one deeper).
     private mutating func readField(
-        _ field: FieldSchema, path: @autoclosure () -> FieldPath, depth: Int, into writer: inout WireWriter
+        _ fieldReference: FieldSchema, path: @autoclosure () -> FieldPath, depth: Int, into writer: inout WireWriter
     ) throws(JSONError) {
+        unowned(unsafe) let field = fieldReference  // captured by the paths below without a count
         if peek() == UInt8(ascii: "n") {  // null: the field is not set
             try expect("null")
             return
@@ -251,8 +255,9 @@ struct JSONReader: ~Copyable {
 
     /// Reads one value of `field` (an element, for a repeated field) and writes it.
     private mutating func readElement(
-        _ field: FieldSchema, path: @autoclosure () -> FieldPath, depth: Int, into writer: inout WireWriter
+        _ fieldReference: FieldSchema, path: @autoclosure () -> FieldPath, depth: Int, into writer: inout WireWriter
     ) throws(JSONError) {
+        unowned(unsafe) let field = fieldReference  // captured by the paths below without a count
         let key = FieldKey.make(field.number, field.type.wireType)
         let offset = position
         switch field.type {
