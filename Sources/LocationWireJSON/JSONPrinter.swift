@@ -128,7 +128,7 @@ struct JSONPrinter: ~Copyable {
     ) throws(DecodingError) {
         let level = try walker.enter(occurrence)
         var first = true
-        while let element = try walker.nextElement(WireType(rawValue: field.wireTypeBits)!) {
+        while let element = try walker.nextElement(field.wireType) {
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
             newline()

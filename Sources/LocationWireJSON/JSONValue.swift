@@ -35,7 +35,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
 
     /// Parses JSON text.
     public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
-        try parse(Array(text.utf8), maxDepth: maxDepth)
+        try parse(text.utf8, maxDepth: maxDepth)
     }
 
     /// Parses the UTF-8 bytes of `bytes` (a `Data`, an array, a slice).

@@ -149,7 +149,7 @@ public final class FieldSchema: @unchecked Sendable, Hashable {
     public var hasPresence: Bool { label == .optional || (label == .singular && type.isMessage) }
 
     /// Packed encoding applies to repeated numeric scalars (proto3 packs them by default).
-    public var isPacked: Bool { label == .repeated && type.isPackable }
+    public var isPacked: Bool { info.isPacked }
 
     /// The key an element of this field carries in canonical encoding.
     public var canonicalKey: FieldKey {
@@ -274,7 +274,7 @@ package struct FieldInfo: @unchecked Sendable {
     package let label: FieldSchema.Label
     /// The wire type of one value (``FieldType/wireType``), and whether a length-delimited occurrence is a packed
     /// run (``FieldSchema/isPacked``).
-    package let wireTypeBits: UInt8
+    package let wireType: WireType
     package let isPacked: Bool
     /// The JSON name's bytes, in memory the field schema owns.
     package let jsonName: UnsafeBufferPointer<UInt8>
@@ -308,7 +308,7 @@ package struct FieldInfo: @unchecked Sendable {
         default: nested = nil
         }
         self.label = label
-        wireTypeBits = type.wireType.rawValue
+        wireType = type.wireType
         isPacked = label == .repeated && type.isPackable
         self.jsonName = jsonName
     }

@@ -105,7 +105,7 @@ package struct SchemaFieldWalker: ~Copyable {
         if let index = schema.fieldIndex(number: key.fieldNumber) {
             let candidate = schema.fieldInfos[index]
             // The rule for known fields: the field's own wire type, or a packed run of a packable repeated field.
-            if wireType == candidate.wireTypeBits {
+            if wireType == candidate.wireType.rawValue {
                 fieldIndex = index
                 info = candidate
             } else if wireType == WireType.lengthDelimited.rawValue && candidate.isPacked {

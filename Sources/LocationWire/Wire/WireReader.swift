@@ -478,10 +478,9 @@ public struct WireReader: ~Copyable {
     /// the message, so the count never exceeds what the input holds. Throws when it exceeds
     /// ``DecodingLimits/maxRepeatedCount``.
     package func countOccurrences() throws(DecodingError) -> (key: FieldKey, count: Int) {
-        var probe = fieldStart
         // readTag has just read this tag, so skimming it again cannot fail.
-        guard let key = skimTag(&probe) else { return (0, 1) }
-        probe = fieldStart
+        guard let key = keyOfCurrentField() else { return (0, 1) }
+        var probe = fieldStart
         var count = 0
         while probe < end {
             // A one-byte key with a one-byte length: how canonical encoders write a small repeated message or
