@@ -129,11 +129,20 @@ public struct WireWriter: ~Copyable, FieldWriter {
 
     package mutating func writeStringField(_ key: FieldKey, _ value: String) {
         writeKey(key)
-        var value = value
-        value.withUTF8 { utf8 in
+        // A native string lends its UTF-8 in place; only a foreign (bridged) string, which Linux never makes, is
+        // copied. (`withUTF8` would need a mutable copy of `value`: a retain and a release per string.)
+        let written: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
             writeVarint(UInt64(utf8.count))
             writeRaw(UnsafeRawBufferPointer(utf8))
         }
+        if written == nil { writeForeignString(value) }
+    }
+
+    @inline(never)
+    private mutating func writeForeignString(_ value: String) {
+        let utf8 = Array(value.utf8)
+        writeVarint(UInt64(utf8.count))
+        utf8.withUnsafeBytes { writeRaw($0) }
     }
 
     package mutating func writeBytesField(_ key: FieldKey, _ value: [UInt8]) {
