@@ -1,4 +1,4 @@
-/// Any JSON value, read by the same strict RFC 8259 reader as the messages (``JSONReader``), for JSON that no
+/// Any JSON value, read by the same strict RFC 8259 reader as the messages (`JSONReader`), for JSON that no
 /// message describes: the interchange formats (GeoJSON, OwnTracks, Overland, Google Takeout) that `locwire import`
 /// reads. A typed tree, so that reading a member is a switch rather than Foundation's bridging of `Any` (which was
 /// most of a GeoJSON import's time on Linux).
@@ -9,7 +9,7 @@
 /// JavaScript's `JSON.parse` do; two objects are equal when they have the same keys with equal values, in any
 /// order.
 ///
-/// Also how a conformance vector file embeds a request in proto3 JSON as readable JSON (``Codable``: an object is
+/// Also how a conformance vector file embeds a request in proto3 JSON as readable JSON (`Codable`: an object is
 /// encoded with its keys, and decoded with its keys sorted, since a decoder does not keep their order).
 public enum JSONValue: Hashable, Sendable, Codable {
     case null
@@ -19,8 +19,8 @@ public enum JSONValue: Hashable, Sendable, Codable {
     case array([JSONValue])
     case object(JSONObject)
 
-    /// The default nesting limit of ``parse(_:maxDepth:)``: deep enough for any GeoJSON geometry, shallow enough
-    /// that hostile input cannot exhaust the stack.
+    /// The default nesting limit of ``parse(_:maxDepth:)-(Collection<UInt8>,_)`` and its overloads: deep enough for
+    /// any GeoJSON geometry, shallow enough that hostile input cannot exhaust the stack.
     public static let defaultMaxDepth = 256
 
     /// Parses `bytes` as one JSON text (any value at the top level, with white space around it).

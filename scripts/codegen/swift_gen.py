@@ -59,7 +59,8 @@ def messages_file(schema):
 def _clear_keeping_capacity(fields):
     """`clearKeepingCapacity()`: each field as `init()` leaves it, the repeated ones emptied in place."""
     lines = ["    /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied",
-             "    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).",
+             "    /// in place, keeping their capacity",
+             "    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).",
              "    public mutating func clearKeepingCapacity() {"]
     for field in fields:
         if field.label == "repeated":

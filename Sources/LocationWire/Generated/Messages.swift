@@ -24,7 +24,8 @@ public struct AckRange: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         firstSequence = 0
         lastSequence = 0
@@ -80,7 +81,8 @@ public struct ArmedRegions: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         assignmentVersion = 0
         regionIds.removeAll(keepingCapacity: true)
@@ -156,7 +158,8 @@ public struct BatchAck: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         batchId = 0
         fixResults.removeAll(keepingCapacity: true)
@@ -222,7 +225,8 @@ public struct Circle: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         centerLatitudeE7 = nil
         centerLongitudeE7 = nil
@@ -270,7 +274,8 @@ public struct DeviceCommand: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         commandId = 0
         kind = .unspecified
@@ -331,7 +336,8 @@ public struct DeviceStatus: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         observedAtMs = 0
         authorization = .unspecified
@@ -417,7 +423,8 @@ public struct FenceEvent: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         eventSequence = 0
         regionId = ""
@@ -485,7 +492,8 @@ public struct FixColumn: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         deltas.removeAll(keepingCapacity: true)
         runLengths.removeAll(keepingCapacity: true)
@@ -536,7 +544,8 @@ public struct LifecycleEvent: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         kind = .unspecified
         timeMs = 0
@@ -636,7 +645,8 @@ public struct LocationBatch: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         deviceId = ""
         batchId = 0
@@ -786,7 +796,8 @@ public struct LocationFix: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         sequence = 0
         timeMs = 0
@@ -871,7 +882,8 @@ public struct Polygon: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         latitudesE7.removeAll(keepingCapacity: true)
         longitudesE7.removeAll(keepingCapacity: true)
@@ -921,7 +933,8 @@ public struct RefreshPolicy: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         refreshDistanceM = nil
         anchorLatitudeE7 = nil
@@ -1003,7 +1016,8 @@ public struct Region: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         id = ""
         version = 0
@@ -1098,7 +1112,8 @@ public struct RegionAssignment: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         assignmentVersion = 0
         issuedAtMs = 0
@@ -1178,7 +1193,8 @@ public struct RegionRequest: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         deviceId = ""
         reason = .unspecified
@@ -1300,7 +1316,8 @@ public struct TrackingPolicy: HandCodedMessage {
     public init() {}
 
     /// Every field as ``init()`` leaves it, the arrays of the repeated fields and of the unknown fields emptied
-    /// in place, keeping their capacity (``LocationWireMessage/decode(serializedBytes:limits:)``).
+    /// in place, keeping their capacity
+    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         policyVersion = 0
         speedThresholdCmS = nil

@@ -22,7 +22,7 @@ public protocol LocationWireMessage: Sendable, Hashable, MessageSchemaProvider {
     func encodeFields(to writer: inout WireWriter)
 
     /// Sets every field as ``init()`` leaves it, keeping the capacity of the arrays that hold repeated fields and
-    /// unknown fields, so that the next ``decode(serializedBytes:limits:)`` into this message fills them without
+    /// unknown fields, so that the next ``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)`` into this message fills them without
     /// allocating (generated for each message from its field list).
     mutating func clearKeepingCapacity()
 }

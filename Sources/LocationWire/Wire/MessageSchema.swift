@@ -99,9 +99,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
 ///
 /// A class, not a struct: the schema's users look fields up by number and name, and handing out one reference is
 /// cheaper than copying two strings and a type (three reference counts) each time. What is read for every value
-/// (the walker, the JSON printer) is its ``info``, which counts none.
+/// (the walker, the JSON printer) is its `info`, which counts none.
 ///
-/// `@unchecked Sendable`: besides its constants it owns the memory of ``FieldInfo/jsonName``, written once in `init`
+/// `@unchecked Sendable`: besides its constants it owns the memory of `FieldInfo.jsonName`, written once in `init`
 /// and only read after.
 public final class FieldSchema: @unchecked Sendable, Hashable {
     /// How often a field occurs, and whether an unset field is distinguishable from its zero value.
@@ -187,7 +187,7 @@ public final class FieldSchema: @unchecked Sendable, Hashable {
 
 /// A description of one enum type: its full name and its named values.
 ///
-/// `@unchecked Sendable`: besides its constants it owns the memory of ``nameBytes(of:)``, written once in `init`
+/// `@unchecked Sendable`: besides its constants it owns the memory of `nameBytes(of:)`, written once in `init`
 /// and only read after.
 public final class EnumSchema: @unchecked Sendable, Hashable, CustomStringConvertible {
     public let fullName: String
