@@ -56,7 +56,9 @@ import Testing
         var random = SeededGenerator(seed: seed)
         var compact = CompactFixes()
         let wild = random.chance(40)
-        let fixCount = random.below(70)
+        // Mostly small; a quarter long enough to span several of the expansion's blocks of 64 rows, so that runs
+        // and running sums carry across block boundaries.
+        let fixCount = random.chance(25) ? random.below(300) : random.below(70)
         compact.count = UInt32(fixCount)
         for field in LocationFix.Field.allCases where random.chance(70) {
             compact[column: Int(field.number)] = column(&random, field: field, fixCount: fixCount, wild: wild)
