@@ -246,8 +246,8 @@ struct GeoJSONCatalogue {
             throw fail(field, "a polygon needs 3 to 1000 distinct vertices, this one has \(positions.count)")
         }
         var polygon = Polygon()
-        polygon.latitudesE7 = positions.map(\.latitudeE7)
-        polygon.longitudesE7 = positions.map(\.longitudeE7)
+        polygon.latitudesE7 = CoordinateList(positions.map(\.latitudeE7))
+        polygon.longitudesE7 = CoordinateList(positions.map(\.longitudeE7))
         return polygon
     }
 

@@ -9,10 +9,10 @@ extension Region: Validatable {
         } else {
             report.add(.requiredFieldMissing, path().appending(field: "circle"), "a circle is required")
         }
-        if let polygon {
-            polygon.validate(into: &report, at: path().appending(field: "polygon"))
+        if polygon != nil {  // read in place: `if let` copied the polygon
+            polygon!.validate(into: &report, at: path().appending(field: "polygon"))
             if let circle {
-                checkPolygon(polygon, inside: circle, into: &report, at: path().appending(field: "polygon"))
+                checkPolygon(polygon!, inside: circle, into: &report, at: path().appending(field: "polygon"))
             }
         }
         report.require(level != .unspecified, path().appending(field: "level"), "a level")
@@ -222,8 +222,9 @@ private struct RegionIdIndex {
         if regions.count <= Self.scanLimit {
             fingerprints = []
             fingerprints!.reserveCapacity(regions.count)
-            for region in regions {
-                guard let fingerprint = Self.asciiFingerprint(region.id) else {
+            // By index: `for region in regions` copied each region (and retained all it holds) to read its id.
+            for index in regions.indices {
+                guard let fingerprint = Self.asciiFingerprint(regions[index].id) else {
                     fingerprints = nil
                     break
                 }

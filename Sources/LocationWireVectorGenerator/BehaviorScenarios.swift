@@ -183,8 +183,8 @@ enum RegionWriter {
             id, latitude: centerLatitude, longitude: centerLongitude, radiusM: UInt32(radius.rounded(.up)) + 2,
             level: level, entry: entry, exit: exit, dwellMs: dwellMs, priority: priority, parent: parent)
         var polygon = Polygon()
-        polygon.latitudesE7 = vertices.map { TraceWriter.e7($0.0) }
-        polygon.longitudesE7 = vertices.map { TraceWriter.e7($0.1) }
+        polygon.latitudesE7 = CoordinateList(vertices.map { TraceWriter.e7($0.0) })
+        polygon.longitudesE7 = CoordinateList(vertices.map { TraceWriter.e7($0.1) })
         region.polygon = polygon
         return region
     }

@@ -118,8 +118,8 @@ import Testing
     @Test func subMessagesOf128BytesOrMoreGetMultiByteLengths() throws {
         var region = Region()
         region.polygon = Polygon()
-        region.polygon!.latitudesE7 = Array(repeating: 1, count: 40)  // 160 bytes of packed values
-        region.polygon!.longitudesE7 = Array(repeating: 2, count: 40)
+        region.polygon!.latitudesE7 = CoordinateList(repeating: 1, count: 40)  // 160 bytes of packed values
+        region.polygon!.longitudesE7 = CoordinateList(repeating: 2, count: 40)
         let encoded = region.serializedBytes()
         // polygon: key 0x22, length 326 = 0xc6 0x02; latitudes: key 0x0a, length 160 = 0xa0 0x01.
         #expect(Array(encoded.prefix(5)) == bytes("22c6020aa0"))

@@ -55,6 +55,9 @@ def decode_case(field):
         if field.proto_type == "bytes":
             return [f"case {key}: {p}.append(try reader.readBytes())"]
         unpacked = f"Field.{field.case_name}.unpackedKey"
+        if field.collection_type == "CoordinateList":
+            return [f"case {key}: try reader.readPackedCoordinates(appendingTo: &{p})",
+                    f"case {unpacked}: try reader.readCoordinate(appendingTo: &{p})"]
         if field.proto_type in _FIXED32 and field.kind == "scalar":
             packed = f"try reader.readPackedFixed32(appendingTo: &{p}) {{ {_from_fixed(field, '$0')} }}"
         elif field.proto_type in _FIXED64 and field.kind == "scalar":

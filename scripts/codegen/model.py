@@ -100,6 +100,7 @@ class Field:
     property_name: str  # the stored property: latitudeE7 (pressureHpaBits by override)
     element_type: str  # the Swift type of one value: Int32, FixReason, Circle
     doc_note: list = dataclass_field(default_factory=list)  # what an override adds to the comment
+    collection_type: str = None  # a repeated field's Swift collection when not an array (CoordinateList)
     enum: Enum = None  # the enum type, for an enum field
     oneof: "Oneof" = None  # the real oneof it is a member of (label "oneof")
 
@@ -121,7 +122,7 @@ class Field:
     @property
     def swift_type(self):
         if self.label == "repeated":
-            return f"[{self.element_type}]"
+            return self.collection_type or f"[{self.element_type}]"
         if self.label == "optional" or self.kind == "message":
             return f"{self.element_type}?"
         return self.element_type
@@ -335,6 +336,7 @@ def _field(message, raw, doc, enums, swift_names, oneof):
         field.property_name = override.get("property", field.property_name)
         field.element_type = override.get("swift_type", field.element_type)
         field.doc_note = override.get("doc_note", [])
+        field.collection_type = override.get("collection_type")
     return field
 
 

@@ -13,6 +13,16 @@ FIELDS = {
         "doc_note": ["Stored as the IEEE 754 binary32 bit pattern, so that equality is bit-exact (NaN payloads and",
                      "-0.0 survive a round trip and compare equal to themselves); `pressureHpa` reads it as a Float."],
     },
+    # A polygon's coordinates: in a buffer the lists of one decode share (one allocation for an assignment's
+    # vertices instead of two arrays per polygon), still a value with copy on write (CoordinateList.swift).
+    "locationwire.v1.Polygon.latitudes_e7": {
+        "collection_type": "CoordinateList",
+        "doc_note": ["A ``CoordinateList``: used as `[Int32]`, but decoded lists share one buffer."],
+    },
+    "locationwire.v1.Polygon.longitudes_e7": {
+        "collection_type": "CoordinateList",
+        "doc_note": ["A ``CoordinateList``: used as `[Int32]`, but decoded lists share one buffer."],
+    },
 }
 
 # Messages with a decoding loop of their own (a faster path first) in their hand-written file: the others get

@@ -874,9 +874,13 @@ public struct LocationFix: HandCodedMessage {
 /// Sources/LocationWire/Messages/Polygon.swift.
 public struct Polygon: HandCodedMessage {
     /// Vertex latitudes, 1e-7 degree, one per vertex. Packed.
-    public var latitudesE7: [Int32] = []
+    ///
+    /// A ``CoordinateList``: used as `[Int32]`, but decoded lists share one buffer.
+    public var latitudesE7: CoordinateList = []
     /// Vertex longitudes, 1e-7 degree, as many as latitudes_e7. Packed.
-    public var longitudesE7: [Int32] = []
+    ///
+    /// A ``CoordinateList``: used as `[Int32]`, but decoded lists share one buffer.
+    public var longitudesE7: CoordinateList = []
     public var unknownFields = UnknownFields()
 
     public init() {}

@@ -5,16 +5,10 @@ extension Polygon {
     @inline(__always)
     public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
         switch key {
-        case Field.latitudesE7.key:
-            try reader.readPackedFixed32(appendingTo: &latitudesE7) { Int32(bitPattern: $0) }
-        case Field.latitudesE7.unpackedKey:
-            try reader.checkCanAppend(to: latitudesE7)
-            latitudesE7.append(Int32(bitPattern: try reader.readFixed32()))
-        case Field.longitudesE7.key:
-            try reader.readPackedFixed32(appendingTo: &longitudesE7) { Int32(bitPattern: $0) }
-        case Field.longitudesE7.unpackedKey:
-            try reader.checkCanAppend(to: longitudesE7)
-            longitudesE7.append(Int32(bitPattern: try reader.readFixed32()))
+        case Field.latitudesE7.key: try reader.readPackedCoordinates(appendingTo: &latitudesE7)
+        case Field.latitudesE7.unpackedKey: try reader.readCoordinate(appendingTo: &latitudesE7)
+        case Field.longitudesE7.key: try reader.readPackedCoordinates(appendingTo: &longitudesE7)
+        case Field.longitudesE7.unpackedKey: try reader.readCoordinate(appendingTo: &longitudesE7)
         default: return false
         }
         return true

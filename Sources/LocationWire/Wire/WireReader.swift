@@ -27,6 +27,9 @@ public struct WireReader: ~Copyable {
     /// invisible to callers.
     private var lastLongString = ""
     private var lastLongStringBytes = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// The buffer the polygons' coordinate lists of this decode share (`CoordinateList`): one allocation for
+    /// all of an assignment's vertices instead of two arrays per polygon. Made by the first coordinate read.
+    private var sharedCoordinates: CoordinateStorage?
 
     /// A reader over `buffer`, which must have a base address (callers handle empty input without a reader).
     package init(_ buffer: UnsafeRawBufferPointer, limits: DecodingLimits) {
@@ -667,6 +670,31 @@ public struct WireReader: ~Copyable {
             array.append(convert(UInt32(littleEndian: cursor.loadUnaligned(as: UInt32.self))))
             cursor += 4
         }
+    }
+
+    /// Reads a packed run of `sfixed32` coordinates and appends it to `list`, in the buffer this decode's lists
+    /// share; the same checks as `readPackedFixed32(appendingTo:_:)`.
+    package mutating func readPackedCoordinates(appendingTo list: inout CoordinateList) throws(DecodingError) {
+        let lengthStart = cursor
+        let length = try readLength()
+        guard length % 4 == 0 else {
+            throw error(
+                .invalidPackedLength, at: lengthStart, "packed 4-byte values take \(length) bytes, not a multiple of 4")
+        }
+        try checkElementCount(list.count + length / 4, at: fieldStart)
+        list.appendDecoded(
+            cursor, count: length / 4, shared: &sharedCoordinates, coordinatesLeft: (inputEnd - cursor) / 4)
+        cursor += length
+    }
+
+    /// Reads one unpacked `sfixed32` coordinate and appends it to `list`, checking the element limit.
+    package mutating func readCoordinate(appendingTo list: inout CoordinateList) throws(DecodingError) {
+        if list.count >= limits.maxRepeatedCount {
+            try checkElementCount(list.count + 1, at: fieldStart)
+        }
+        let value = cursor
+        _ = try readFixed32()
+        list.appendDecoded(value, count: 1, shared: &sharedCoordinates, coordinatesLeft: (inputEnd - value) / 4)
     }
 
     /// Appends one unpacked element of a repeated scalar field, checking the element limit.

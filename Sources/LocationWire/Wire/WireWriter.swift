@@ -225,11 +225,21 @@ public struct WireWriter: ~Copyable, FieldWriter {
     /// Writes a packed repeated sfixed32 field; nothing when `values` is empty. On a little-endian host the
     /// array's memory already is the wire form, so it is copied whole instead of value by value.
     package mutating func writePackedFixed32(_ key: FieldKey, _ values: [Int32]) {
+        values.withUnsafeBufferPointer { writePackedFixed32(key, $0) }
+    }
+
+    /// A packed `sfixed32` field of coordinates (a polygon's), as `[Int32]`'s.
+    package mutating func writePackedFixed32(_ key: FieldKey, _ values: CoordinateList) {
+        values.withUnsafeBufferPointer { writePackedFixed32(key, $0) }
+    }
+
+    @inline(__always)
+    private mutating func writePackedFixed32(_ key: FieldKey, _ values: UnsafeBufferPointer<Int32>) {
         guard !values.isEmpty else { return }
         writeKey(key)
         writeVarint(UInt64(values.count &* 4))
         #if _endian(little)
-            values.withUnsafeBytes { writeRaw($0) }
+            writeRaw(UnsafeRawBufferPointer(values))
         #else
             reserve(values.count &* 4)
             for value in values {

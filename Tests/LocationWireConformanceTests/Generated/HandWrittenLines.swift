@@ -573,12 +573,12 @@ enum HandWrittenLines {
         "locationwire.v1.Polygon": [
             1: Lines(
                 decode:
-                    "case Field.latitudesE7.key:\n    try reader.readPackedFixed32(appendingTo: &latitudesE7) { Int32(bitPattern: $0) }\ncase Field.latitudesE7.unpackedKey:\n    try reader.checkCanAppend(to: latitudesE7)\n    latitudesE7.append(Int32(bitPattern: try reader.readFixed32()))",
+                    "case Field.latitudesE7.key: try reader.readPackedCoordinates(appendingTo: &latitudesE7)\ncase Field.latitudesE7.unpackedKey: try reader.readCoordinate(appendingTo: &latitudesE7)",
                 fastDecode: nil,
                 encode: "writer.writePackedFixed32(Field.latitudesE7.key, latitudesE7)"),
             2: Lines(
                 decode:
-                    "case Field.longitudesE7.key:\n    try reader.readPackedFixed32(appendingTo: &longitudesE7) { Int32(bitPattern: $0) }\ncase Field.longitudesE7.unpackedKey:\n    try reader.checkCanAppend(to: longitudesE7)\n    longitudesE7.append(Int32(bitPattern: try reader.readFixed32()))",
+                    "case Field.longitudesE7.key: try reader.readPackedCoordinates(appendingTo: &longitudesE7)\ncase Field.longitudesE7.unpackedKey: try reader.readCoordinate(appendingTo: &longitudesE7)",
                 fastDecode: nil,
                 encode: "writer.writePackedFixed32(Field.longitudesE7.key, longitudesE7)"),
         ],
