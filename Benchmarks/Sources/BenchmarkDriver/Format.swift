@@ -49,8 +49,8 @@ enum Format {
     }
 
     static func count(_ value: Int) -> String {
-        let digits = String(value)
-        var result = ""
+        let digits = String(value.magnitude)
+        var result = value < 0 ? "-" : ""
         for (index, character) in digits.enumerated() {
             if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
             result.append(character)
