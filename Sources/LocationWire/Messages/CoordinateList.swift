@@ -19,8 +19,8 @@ public struct CoordinateList: @unchecked Sendable {
     /// instructions, where a plain reference is one retain.
     @usableFromInline var storage: CoordinateStorage
     /// The first coordinate, in `storage` (which keeps it alive). A pointer rather than an index, so that reading a
-    /// value touches neither `storage` nor its reference count (an index into the buffer cost a retain and a
-    /// release per value read).
+    /// value does not go through the buffer (with the buffer's own accessor and an index, encoding the 20-region
+    /// assignment took 41,065 instructions; with the pointer, 38,906).
     @usableFromInline var first: UnsafeMutablePointer<Int32>
     /// How many coordinates the list holds, from `first`.
     @usableFromInline var length = 0
@@ -120,9 +120,9 @@ extension CoordinateList: RandomAccessCollection, MutableCollection {
     public typealias Index = Int
     public typealias Indices = Range<Int>
 
-    // Every index operation and the iterator are written out and inlinable: the defaults the standard library
-    // supplies were reached through the conformance from other modules, unspecialised, at a generic call and
-    // an index copy per value (validating a 20-region assignment cost 9,000 instructions more).
+    // Every index operation and the iterator are written out and inlinable, so that other modules compile them in
+    // place (measured: no change from the standard library's defaults on validating an assignment, 88,088 and
+    // 88,087 instructions; kept so that no read of a coordinate depends on how a default is specialised).
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { length }
     @inlinable public var count: Int { length }
