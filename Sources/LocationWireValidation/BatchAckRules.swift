@@ -103,6 +103,7 @@ extension TrackingPolicy: Validatable {
         report.checkRange(fenceHysteresisM, 0...10_000, path().appending(field: "fence_hysteresis_m"))
         report.checkRange(fenceConfirmMs, 0...600_000, path().appending(field: "fence_confirm_ms"))
         report.checkRange(fenceMaxAccuracyCm, 1...10_000_000, path().appending(field: "fence_max_accuracy_cm"))
+        report.checkRange(retentionDays, 1...36_500, path().appending(field: "retention_days"))
     }
 
     /// The range of `max_batch_bytes`, in TrackingPolicy and in BatchAck: 16 KiB to 64 MiB.

@@ -487,6 +487,8 @@ package enum ViolationCases {
             .valueOutOfRange, "TrackingPolicy.fence_max_accuracy_cm",
             modified(TrackingPolicy()) { $0.fenceMaxAccuracyCm = 0 }),
         .init(
+            .valueOutOfRange, "TrackingPolicy.retention_days", modified(TrackingPolicy()) { $0.retentionDays = 0 }),
+        .init(
             .compact(.runLengthsMismatch), "FixColumn.run_lengths[1]", FixColumn(deltas: [1, 2], runLengths: [1, 0])),
         .init(
             .compact(.presenceMismatch), "CompactFixes.latitude_e7",

@@ -139,15 +139,18 @@ public struct BatchAck: HandCodedMessage {
     /// The newest RegionAssignment.assignment_version the server holds for this device. When it is greater than
     /// ArmedRegions.assignment_version, the device sends a RegionRequest. 0 means the server says nothing.
     public var latestAssignmentVersion: UInt64 = 0
-    /// A new tracking policy, present only when it changed since the device's last one.
+    /// The server's tracking policy. Present in every PROCESSED ack whose batch states a lower
+    /// LocationBatch.policy_version than this policy's, and optional in the others (proto/README.md, §policy-in-acks).
+    /// The device takes it when its policy_version is higher than that of the policy it holds.
     public var trackingPolicy: TrackingPolicy?
     /// What the server did with the batch as a whole. Required: an ack without an outcome, or with one the device does
     /// not know, is ignored as a whole (everything is kept).
     public var outcome: BatchOutcome = .unspecified
     /// Why the server holds the batch, when outcome is HOLD; UNSPECIFIED otherwise.
     public var holdReason: HoldReason = .unspecified
-    /// With outcome TOO_LARGE: the largest encoded LocationBatch, in bytes, the server takes. Range 16384 to 67108864.
-    /// The device splits its batches to fit and sends again.
+    /// With outcome TOO_LARGE: the largest LocationBatch the server takes, in bytes, measured as it travels (its binary
+    /// encoding, or its JSON text when sent as JSON; before any transport compression). Range 16384 to 67108864. The
+    /// device splits its batches to fit and sends again.
     public var maxBatchBytes: UInt32?
     /// The revision of this specification the server follows (see LocationBatch.protocol_revision).
     public var protocolRevision: UInt32 = 0
@@ -640,6 +643,10 @@ public struct LocationBatch: HandCodedMessage {
     /// The revision of this specification the device follows: 1 for the rules in this file; 0 (absent) for the first
     /// publication, before install_id, the floors, per-fix boot ids and BatchAck.outcome.
     public var protocolRevision: UInt32 = 0
+    /// The policy_version of the TrackingPolicy the device holds; 0 while it holds the default policy. A server puts
+    /// its policy in the ack when its version is higher (proto/README.md, §policy-in-acks), so it needs no memory of
+    /// what each device holds.
+    public var policyVersion: UInt64 = 0
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -665,6 +672,7 @@ public struct LocationBatch: HandCodedMessage {
         fixSequenceFloor = 0
         eventSequenceFloor = 0
         protocolRevision = 0
+        policyVersion = 0
         unknownFields.removeAll(keepingCapacity: true)
     }
 
@@ -677,7 +685,7 @@ public struct LocationBatch: HandCodedMessage {
     public enum Field: MessageFields {
         case deviceId, batchId, bootId, sentAtMs, sentElapsedRealtimeMs, datum, fixes, liveFix, compactFixes,
             fenceEvents, deviceStatus, lifecycleEvents, armedRegions, installId, fixSequenceFloor, eventSequenceFloor,
-            protocolRevision
+            protocolRevision, policyVersion
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -699,6 +707,7 @@ public struct LocationBatch: HandCodedMessage {
             case .fixSequenceFloor: FieldDeclaration(15, "fix_sequence_floor", .uint64)
             case .eventSequenceFloor: FieldDeclaration(16, "event_sequence_floor", .uint64)
             case .protocolRevision: FieldDeclaration(17, "protocol_revision", .uint32)
+            case .policyVersion: FieldDeclaration(18, "policy_version", .uint64)
             }
         }
     }
@@ -1292,8 +1301,10 @@ public struct TrackingPolicy: HandCodedMessage {
     public var compactFixesAccepted: Bool = false
     /// Whether tracking is on at all. Absent: on.
     public var trackingEnabled: Bool?
-    /// The largest encoded LocationBatch the server takes, in bytes. Default 1048576 (1 MiB). Range 16384 to 67108864.
-    /// The device builds every batch within it; a server that gets a larger one answers TOO_LARGE.
+    /// The largest LocationBatch the server takes, in bytes, measured as it travels: its binary encoding, or its JSON
+    /// text when sent as JSON, before any transport compression (proto/README.md, §batch-size). Default 1048576 (1
+    /// MiB). Range 16384 to 67108864. The device builds every batch within it; a server that gets a larger one answers
+    /// TOO_LARGE.
     public var maxBatchBytes: UInt32?
     /// How many batches the device may have sent and not yet seen answered (nor given up on) at once. Default 1. Range
     /// 1 to 16. Acks apply only to the items of their own batch, so any number is safe; more than one only speeds up a
@@ -1315,6 +1326,9 @@ public struct TrackingPolicy: HandCodedMessage {
     /// Fixes with a horizontal accuracy of this many centimetres or more do not count for fences (`§fence-gate`).
     /// Default 10000 (100 m). Range 1 to 10000000.
     public var fenceMaxAccuracyCm: UInt32?
+    /// How long the server keeps what it stores, in days counted from receipt; it may keep items longer, never shorter
+    /// (proto/HTTP.md, §http-retention-stated). Absent: the server states no limit. Range 1 to 36500.
+    public var retentionDays: UInt32?
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -1344,6 +1358,7 @@ public struct TrackingPolicy: HandCodedMessage {
         fenceHysteresisM = nil
         fenceConfirmMs = nil
         fenceMaxAccuracyCm = nil
+        retentionDays = nil
         unknownFields.removeAll(keepingCapacity: true)
     }
 
@@ -1357,7 +1372,7 @@ public struct TrackingPolicy: HandCodedMessage {
         case policyVersion, speedThresholdCmS, timeIntervalMs, distanceIntervalM, maxHorizontalAccuracyCm,
             uploadIntervalMs, maxBatchSize, maxBatchAgeMs, stationaryRadiusM, stopTimeoutMs, heartbeatIntervalMs,
             compactFixesAccepted, trackingEnabled, maxBatchBytes, maxBatchesInFlight, fixWindowMs, dutyCycleOnMs,
-            dutyCycleOffMs, fenceHysteresisM, fenceConfirmMs, fenceMaxAccuracyCm
+            dutyCycleOffMs, fenceHysteresisM, fenceConfirmMs, fenceMaxAccuracyCm, retentionDays
 
         @inline(__always)
         public var declaration: FieldDeclaration {
@@ -1383,6 +1398,7 @@ public struct TrackingPolicy: HandCodedMessage {
             case .fenceHysteresisM: FieldDeclaration(19, "fence_hysteresis_m", .uint32, .optional)
             case .fenceConfirmMs: FieldDeclaration(20, "fence_confirm_ms", .uint32, .optional)
             case .fenceMaxAccuracyCm: FieldDeclaration(21, "fence_max_accuracy_cm", .uint32, .optional)
+            case .retentionDays: FieldDeclaration(22, "retention_days", .uint32, .optional)
             }
         }
     }

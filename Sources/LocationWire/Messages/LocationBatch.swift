@@ -32,6 +32,7 @@ extension LocationBatch {
         case Field.fixSequenceFloor.key: fixSequenceFloor = try reader.readVarint()
         case Field.eventSequenceFloor.key: eventSequenceFloor = try reader.readVarint()
         case Field.protocolRevision.key: protocolRevision = try reader.readUInt32()
+        case Field.policyVersion.key: policyVersion = try reader.readVarint()
         default: return false
         }
         return true
@@ -76,6 +77,7 @@ extension LocationBatch {
         if fixSequenceFloor != 0 { writer.writeVarintField(Field.fixSequenceFloor.key, fixSequenceFloor) }
         if eventSequenceFloor != 0 { writer.writeVarintField(Field.eventSequenceFloor.key, eventSequenceFloor) }
         if protocolRevision != 0 { writer.writeVarintField(Field.protocolRevision.key, UInt64(protocolRevision)) }
+        if policyVersion != 0 { writer.writeVarintField(Field.policyVersion.key, policyVersion) }
         writer.writeUnknownFields(unknownFields)
     }
 }

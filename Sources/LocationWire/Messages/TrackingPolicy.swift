@@ -59,6 +59,7 @@ extension TrackingPolicy {
         case Field.fenceHysteresisM.key: fenceHysteresisM = try reader.readUInt32()
         case Field.fenceConfirmMs.key: fenceConfirmMs = try reader.readUInt32()
         case Field.fenceMaxAccuracyCm.key: fenceMaxAccuracyCm = try reader.readUInt32()
+        case Field.retentionDays.key: retentionDays = try reader.readUInt32()
         default: return false
         }
         return true
@@ -104,6 +105,7 @@ extension TrackingPolicy {
         if let fenceMaxAccuracyCm {
             writer.writeVarintField(Field.fenceMaxAccuracyCm.key, UInt64(fenceMaxAccuracyCm))
         }
+        if let retentionDays { writer.writeVarintField(Field.retentionDays.key, UInt64(retentionDays)) }
         writer.writeUnknownFields(unknownFields)
     }
 }

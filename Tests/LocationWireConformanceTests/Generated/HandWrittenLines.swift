@@ -411,6 +411,10 @@ enum HandWrittenLines {
                 encode:
                     "if protocolRevision != 0 { writer.writeVarintField(Field.protocolRevision.key, UInt64(protocolRevision)) }"
             ),
+            18: Lines(
+                decode: "case Field.policyVersion.key: policyVersion = try reader.readVarint()",
+                fastDecode: nil,
+                encode: "if policyVersion != 0 { writer.writeVarintField(Field.policyVersion.key, policyVersion) }"),
         ],
         "locationwire.v1.LocationFix": [
             1: Lines(
@@ -895,6 +899,11 @@ enum HandWrittenLines {
                 encode:
                     "if let fenceMaxAccuracyCm { writer.writeVarintField(Field.fenceMaxAccuracyCm.key, UInt64(fenceMaxAccuracyCm)) }"
             ),
+            22: Lines(
+                decode: "case Field.retentionDays.key: retentionDays = try reader.readUInt32()",
+                fastDecode: nil,
+                encode:
+                    "if let retentionDays { writer.writeVarintField(Field.retentionDays.key, UInt64(retentionDays)) }"),
         ],
     ]
 }

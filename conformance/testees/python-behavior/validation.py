@@ -713,6 +713,7 @@ POLICY_RANGES = [
     ("max_batch_bytes", 16384, 67108864), ("max_batches_in_flight", 1, 16),
     ("fix_window_ms", 0, 3600000), ("duty_cycle_on_ms", 0, 3600000), ("duty_cycle_off_ms", 0, 86400000),
     ("fence_hysteresis_m", 0, 10000), ("fence_confirm_ms", 0, 600000), ("fence_max_accuracy_cm", 1, 10000000),
+    ("retention_days", 1, 36500),
 ]
 
 

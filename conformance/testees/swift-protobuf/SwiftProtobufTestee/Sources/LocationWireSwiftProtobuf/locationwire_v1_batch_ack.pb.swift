@@ -361,7 +361,9 @@ public nonisolated struct Locationwire_V1_BatchAck: Sendable {
   /// ArmedRegions.assignment_version, the device sends a RegionRequest. 0 means the server says nothing.
   public var latestAssignmentVersion: UInt64 = 0
 
-  /// A new tracking policy, present only when it changed since the device's last one.
+  /// The server's tracking policy. Present in every PROCESSED ack whose batch states a lower
+  /// LocationBatch.policy_version than this policy's, and optional in the others (proto/README.md,
+  /// §policy-in-acks). The device takes it when its policy_version is higher than that of the policy it holds.
   public var trackingPolicy: Locationwire_V1_TrackingPolicy {
     get {_trackingPolicy ?? Locationwire_V1_TrackingPolicy()}
     set {_trackingPolicy = newValue}
@@ -378,7 +380,8 @@ public nonisolated struct Locationwire_V1_BatchAck: Sendable {
   /// Why the server holds the batch, when outcome is HOLD; UNSPECIFIED otherwise.
   public var holdReason: Locationwire_V1_HoldReason = .unspecified
 
-  /// With outcome TOO_LARGE: the largest encoded LocationBatch, in bytes, the server takes. Range 16384 to
+  /// With outcome TOO_LARGE: the largest LocationBatch the server takes, in bytes, measured as it travels (its
+  /// binary encoding, or its JSON text when sent as JSON; before any transport compression). Range 16384 to
   /// 67108864. The device splits its batches to fit and sends again.
   public var optionalMaxBatchBytes: Locationwire_V1_BatchAck.OneOf_OptionalMaxBatchBytes? = nil
 
@@ -405,7 +408,8 @@ public nonisolated struct Locationwire_V1_BatchAck: Sendable {
 
   }
 
-  /// With outcome TOO_LARGE: the largest encoded LocationBatch, in bytes, the server takes. Range 16384 to
+  /// With outcome TOO_LARGE: the largest LocationBatch the server takes, in bytes, measured as it travels (its
+  /// binary encoding, or its JSON text when sent as JSON; before any transport compression). Range 16384 to
   /// 67108864. The device splits its batches to fit and sends again.
   public nonisolated enum OneOf_OptionalMaxBatchBytes: Equatable, Sendable {
     case maxBatchBytes(UInt32)

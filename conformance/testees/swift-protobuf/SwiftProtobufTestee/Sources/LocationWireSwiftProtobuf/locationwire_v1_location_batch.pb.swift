@@ -176,6 +176,14 @@ public nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
     set {_uniqueStorage()._protocolRevision = newValue}
   }
 
+  /// The policy_version of the TrackingPolicy the device holds; 0 while it holds the default policy. A server puts
+  /// its policy in the ack when its version is higher (proto/README.md, §policy-in-acks), so it needs no memory of
+  /// what each device holds.
+  public var policyVersion: UInt64 {
+    get {_storage._policyVersion}
+    set {_uniqueStorage()._policyVersion = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// The monotonic clock when the batch was sent, ms since boot.
@@ -195,7 +203,7 @@ fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".LocationBatch"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{3}batch_id\0\u{3}boot_id\0\u{3}sent_at_ms\0\u{3}sent_elapsed_realtime_ms\0\u{1}datum\0\u{1}fixes\0\u{3}live_fix\0\u{3}compact_fixes\0\u{3}fence_events\0\u{3}device_status\0\u{3}lifecycle_events\0\u{3}armed_regions\0\u{3}install_id\0\u{3}fix_sequence_floor\0\u{3}event_sequence_floor\0\u{3}protocol_revision\0\u{c}PM\u{c}P\\\u{2}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{3}batch_id\0\u{3}boot_id\0\u{3}sent_at_ms\0\u{3}sent_elapsed_realtime_ms\0\u{1}datum\0\u{1}fixes\0\u{3}live_fix\0\u{3}compact_fixes\0\u{3}fence_events\0\u{3}device_status\0\u{3}lifecycle_events\0\u{3}armed_regions\0\u{3}install_id\0\u{3}fix_sequence_floor\0\u{3}event_sequence_floor\0\u{3}protocol_revision\0\u{3}policy_version\0\u{c}PM\u{c}P\\\u{2}")
 
   fileprivate class _StorageClass {
     var _deviceID: String = String()
@@ -215,6 +223,7 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
     var _fixSequenceFloor: UInt64 = 0
     var _eventSequenceFloor: UInt64 = 0
     var _protocolRevision: UInt32 = 0
+    var _policyVersion: UInt64 = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -242,6 +251,7 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
       _fixSequenceFloor = source._fixSequenceFloor
       _eventSequenceFloor = source._eventSequenceFloor
       _protocolRevision = source._protocolRevision
+      _policyVersion = source._policyVersion
     }
   }
 
@@ -284,6 +294,7 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
         case 15: try { try decoder.decodeSingularUInt64Field(value: &_storage._fixSequenceFloor) }()
         case 16: try { try decoder.decodeSingularUInt64Field(value: &_storage._eventSequenceFloor) }()
         case 17: try { try decoder.decodeSingularUInt32Field(value: &_storage._protocolRevision) }()
+        case 18: try { try decoder.decodeSingularUInt64Field(value: &_storage._policyVersion) }()
         default: break
         }
       }
@@ -347,6 +358,9 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
       if _storage._protocolRevision != 0 {
         try visitor.visitSingularUInt32Field(value: _storage._protocolRevision, fieldNumber: 17)
       }
+      if _storage._policyVersion != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._policyVersion, fieldNumber: 18)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -373,6 +387,7 @@ nonisolated extension Locationwire_V1_LocationBatch: SwiftProtobuf.Message, Swif
         if _storage._fixSequenceFloor != rhs_storage._fixSequenceFloor {return false}
         if _storage._eventSequenceFloor != rhs_storage._eventSequenceFloor {return false}
         if _storage._protocolRevision != rhs_storage._protocolRevision {return false}
+        if _storage._policyVersion != rhs_storage._policyVersion {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -213,8 +213,10 @@ public nonisolated struct Locationwire_V1_TrackingPolicy: @unchecked Sendable {
     set {_uniqueStorage()._optionalTrackingEnabled = .trackingEnabled(newValue)}
   }
 
-  /// The largest encoded LocationBatch the server takes, in bytes. Default 1048576 (1 MiB). Range 16384 to
-  /// 67108864. The device builds every batch within it; a server that gets a larger one answers TOO_LARGE.
+  /// The largest LocationBatch the server takes, in bytes, measured as it travels: its binary encoding, or its
+  /// JSON text when sent as JSON, before any transport compression (proto/README.md, §batch-size). Default 1048576
+  /// (1 MiB). Range 16384 to 67108864. The device builds every batch within it; a server that gets a larger one
+  /// answers TOO_LARGE.
   public var optionalMaxBatchBytes: OneOf_OptionalMaxBatchBytes? {
     get {return _storage._optionalMaxBatchBytes}
     set {_uniqueStorage()._optionalMaxBatchBytes = newValue}
@@ -332,6 +334,21 @@ public nonisolated struct Locationwire_V1_TrackingPolicy: @unchecked Sendable {
     set {_uniqueStorage()._optionalFenceMaxAccuracyCm = .fenceMaxAccuracyCm(newValue)}
   }
 
+  /// How long the server keeps what it stores, in days counted from receipt; it may keep items longer, never
+  /// shorter (proto/HTTP.md, §http-retention-stated). Absent: the server states no limit. Range 1 to 36500.
+  public var optionalRetentionDays: OneOf_OptionalRetentionDays? {
+    get {return _storage._optionalRetentionDays}
+    set {_uniqueStorage()._optionalRetentionDays = newValue}
+  }
+
+  public var retentionDays: UInt32 {
+    get {
+      if case .retentionDays(let v)? = _storage._optionalRetentionDays {return v}
+      return 0
+    }
+    set {_uniqueStorage()._optionalRetentionDays = .retentionDays(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Speed above which the device records by time, in cm/s. Default 300 (3 m/s). Range 0 to 50000.
@@ -405,8 +422,10 @@ public nonisolated struct Locationwire_V1_TrackingPolicy: @unchecked Sendable {
 
   }
 
-  /// The largest encoded LocationBatch the server takes, in bytes. Default 1048576 (1 MiB). Range 16384 to
-  /// 67108864. The device builds every batch within it; a server that gets a larger one answers TOO_LARGE.
+  /// The largest LocationBatch the server takes, in bytes, measured as it travels: its binary encoding, or its
+  /// JSON text when sent as JSON, before any transport compression (proto/README.md, §batch-size). Default 1048576
+  /// (1 MiB). Range 16384 to 67108864. The device builds every batch within it; a server that gets a larger one
+  /// answers TOO_LARGE.
   public nonisolated enum OneOf_OptionalMaxBatchBytes: Equatable, Sendable {
     case maxBatchBytes(UInt32)
 
@@ -460,6 +479,13 @@ public nonisolated struct Locationwire_V1_TrackingPolicy: @unchecked Sendable {
 
   }
 
+  /// How long the server keeps what it stores, in days counted from receipt; it may keep items longer, never
+  /// shorter (proto/HTTP.md, §http-retention-stated). Absent: the server states no limit. Range 1 to 36500.
+  public nonisolated enum OneOf_OptionalRetentionDays: Equatable, Sendable {
+    case retentionDays(UInt32)
+
+  }
+
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
@@ -471,7 +497,7 @@ fileprivate nonisolated let _protobuf_package = "locationwire.v1"
 
 nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TrackingPolicy"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}policy_version\0\u{3}speed_threshold_cm_s\0\u{3}time_interval_ms\0\u{3}distance_interval_m\0\u{3}max_horizontal_accuracy_cm\0\u{3}upload_interval_ms\0\u{3}max_batch_size\0\u{3}max_batch_age_ms\0\u{3}stationary_radius_m\0\u{3}stop_timeout_ms\0\u{3}heartbeat_interval_ms\0\u{3}compact_fixes_accepted\0\u{3}tracking_enabled\0\u{3}max_batch_bytes\0\u{3}max_batches_in_flight\0\u{3}fix_window_ms\0\u{3}duty_cycle_on_ms\0\u{3}duty_cycle_off_ms\0\u{3}fence_hysteresis_m\0\u{3}fence_confirm_ms\0\u{3}fence_max_accuracy_cm\0\u{c}PM\u{c}P\\\u{2}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}policy_version\0\u{3}speed_threshold_cm_s\0\u{3}time_interval_ms\0\u{3}distance_interval_m\0\u{3}max_horizontal_accuracy_cm\0\u{3}upload_interval_ms\0\u{3}max_batch_size\0\u{3}max_batch_age_ms\0\u{3}stationary_radius_m\0\u{3}stop_timeout_ms\0\u{3}heartbeat_interval_ms\0\u{3}compact_fixes_accepted\0\u{3}tracking_enabled\0\u{3}max_batch_bytes\0\u{3}max_batches_in_flight\0\u{3}fix_window_ms\0\u{3}duty_cycle_on_ms\0\u{3}duty_cycle_off_ms\0\u{3}fence_hysteresis_m\0\u{3}fence_confirm_ms\0\u{3}fence_max_accuracy_cm\0\u{3}retention_days\0\u{c}PM\u{c}P\\\u{2}")
 
   fileprivate class _StorageClass {
     var _policyVersion: UInt64 = 0
@@ -495,6 +521,7 @@ nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, Swi
     var _optionalFenceHysteresisM: Locationwire_V1_TrackingPolicy.OneOf_OptionalFenceHysteresisM?
     var _optionalFenceConfirmMs: Locationwire_V1_TrackingPolicy.OneOf_OptionalFenceConfirmMs?
     var _optionalFenceMaxAccuracyCm: Locationwire_V1_TrackingPolicy.OneOf_OptionalFenceMaxAccuracyCm?
+    var _optionalRetentionDays: Locationwire_V1_TrackingPolicy.OneOf_OptionalRetentionDays?
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -526,6 +553,7 @@ nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, Swi
       _optionalFenceHysteresisM = source._optionalFenceHysteresisM
       _optionalFenceConfirmMs = source._optionalFenceConfirmMs
       _optionalFenceMaxAccuracyCm = source._optionalFenceMaxAccuracyCm
+      _optionalRetentionDays = source._optionalRetentionDays
     }
   }
 
@@ -698,6 +726,14 @@ nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, Swi
             _storage._optionalFenceMaxAccuracyCm = .fenceMaxAccuracyCm(v)
           }
         }()
+        case 22: try {
+          var v: UInt32?
+          try decoder.decodeSingularUInt32Field(value: &v)
+          if let v = v {
+            if _storage._optionalRetentionDays != nil {try decoder.handleConflictingOneOf()}
+            _storage._optionalRetentionDays = .retentionDays(v)
+          }
+        }()
         default: break
         }
       }
@@ -773,6 +809,9 @@ nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, Swi
       try { if case .fenceMaxAccuracyCm(let v)? = _storage._optionalFenceMaxAccuracyCm {
         try visitor.visitSingularUInt32Field(value: v, fieldNumber: 21)
       } }()
+      try { if case .retentionDays(let v)? = _storage._optionalRetentionDays {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 22)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -803,6 +842,7 @@ nonisolated extension Locationwire_V1_TrackingPolicy: SwiftProtobuf.Message, Swi
         if _storage._optionalFenceHysteresisM != rhs_storage._optionalFenceHysteresisM {return false}
         if _storage._optionalFenceConfirmMs != rhs_storage._optionalFenceConfirmMs {return false}
         if _storage._optionalFenceMaxAccuracyCm != rhs_storage._optionalFenceMaxAccuracyCm {return false}
+        if _storage._optionalRetentionDays != rhs_storage._optionalRetentionDays {return false}
         return true
       }
       if !storagesAreEqual {return false}
