@@ -9,6 +9,9 @@ import PackageDescription
 //                                library and libm only                                       (on LocationWire)
 //   LocationWireSession          upload queue, ingest ledger, held assignment; standard library only
 //                                                                                            (on LocationWire)
+//   LocationWireHTTPBinding      proto/HTTP.md as code: endpoints, media types and codings, the error body and
+//                                its codes, what each answer means to a device, Retry-After, the read-back query
+//                                and the JSON documents; standard library only                      (on JSON)
 //   LocationWireTools            type lookup, wire bytes, the annotated dump, sample messages, seeded random;
 //                                standard library and libm only                   (on Validation, JSON)
 //   LocationWireFuzzing          fuzz oracle and wire-aware mutator: what the libFuzzer targets link, and the
@@ -21,7 +24,8 @@ import PackageDescription
 //                                (Formats/), track statistics (Statistics/); Foundation, FoundationXML,
 //                                CSV.swift, ZIPFoundation, zlib                                    (on Files)
 //   LocationWireDevice           the reference device: the engines composed around a SQLite store and the HTTP
-//                                binding; Foundation, FoundationNetworking, the system's SQLite  (on Behavior, Session)
+//                                binding; Foundation, FoundationNetworking, the system's SQLite
+//                                                                     (on Behavior, Session, HTTPBinding)
 //   LocationWireConformance      testee protocol, built-in testee, vector file format, runner, matrix, the
 //                                differential fuzzer (Runner/)            (on Files, Session, Fuzzing)
 //   LocationWireVectorGenerator  the conformance vector generator                         (on Conformance)
@@ -50,6 +54,7 @@ let package = Package(
         .library(name: "LocationWireBehavior", targets: ["LocationWireBehavior"]),
         .library(name: "LocationWireConformance", targets: ["LocationWireConformance"]),
         .library(name: "LocationWireSession", targets: ["LocationWireSession"]),
+        .library(name: "LocationWireHTTPBinding", targets: ["LocationWireHTTPBinding"]),
         .library(name: "LocationWireVectorGenerator", targets: ["LocationWireVectorGenerator"]),
     ],
     dependencies: [
@@ -67,6 +72,9 @@ let package = Package(
         .target(name: "LocationWireJSON", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(name: "LocationWireBehavior", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(name: "LocationWireSession", dependencies: ["LocationWire"], swiftSettings: strictSettings),
+        .target(
+            name: "LocationWireHTTPBinding", dependencies: ["LocationWire", "LocationWireJSON"],
+            swiftSettings: strictSettings),
         .target(
             name: "LocationWireTools",
             dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON"],
@@ -105,7 +113,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "LocationWireDevice",
-            dependencies: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "CSQLite"],
+            dependencies: [
+                "LocationWire", "LocationWireBehavior", "LocationWireSession", "LocationWireHTTPBinding", "CSQLite",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -169,6 +179,7 @@ let package = Package(
         tests(
             "LocationWireSessionTests",
             on: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "LocationWireSimulation"]),
+        tests("LocationWireHTTPBindingTests", on: ["LocationWire", "LocationWireJSON", "LocationWireHTTPBinding"]),
         tests(
             "LocationWireDeviceTests",
             on: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "LocationWireDevice"]),

@@ -1332,9 +1332,9 @@ public struct TesteeFeature: LocationWireEnum {
     public static let recording = TesteeFeature(rawValue: 10)
     /// Runs a device's fence engine (FenceRequest), as proto/BEHAVIOR.md's "Fences" says.
     public static let fences = TesteeFeature(rawValue: 11)
-    /// Runs a server's region planner (PlanningRequest), as proto/BEHAVIOR.md's "Region planning" says.
+    /// Runs a server's region planner (PlanningRequest), as proto/BEHAVIOR.md's "Region planning (server)" says.
     public static let planning = TesteeFeature(rawValue: 12)
-    /// Runs a device's arming order (ArmingRequest), as proto/BEHAVIOR.md's "Arming" says.
+    /// Runs a device's arming order (ArmingRequest), as proto/BEHAVIOR.md's "Arming (device)" says.
     public static let arming = TesteeFeature(rawValue: 13)
 
     public static let schema = EnumSchema(

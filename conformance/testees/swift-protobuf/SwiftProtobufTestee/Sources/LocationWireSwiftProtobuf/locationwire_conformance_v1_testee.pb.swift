@@ -85,10 +85,10 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
   /// Runs a device's fence engine (FenceRequest), as proto/BEHAVIOR.md's "Fences" says.
   case fences // = 11
 
-  /// Runs a server's region planner (PlanningRequest), as proto/BEHAVIOR.md's "Region planning" says.
+  /// Runs a server's region planner (PlanningRequest), as proto/BEHAVIOR.md's "Region planning (server)" says.
   case planning // = 12
 
-  /// Runs a device's arming order (ArmingRequest), as proto/BEHAVIOR.md's "Arming" says.
+  /// Runs a device's arming order (ArmingRequest), as proto/BEHAVIOR.md's "Arming (device)" says.
   case arming // = 13
   case UNRECOGNIZED(Int)
 
