@@ -9,7 +9,8 @@ public enum UploadAnswer: Equatable, Sendable {
     /// `200` whose body is the ack of another batch: no ack for this one (`§http-late-ack`); the device may
     /// apply it to the batch it names when it still remembers that batch.
     case otherBatchAck(BatchAck)
-    /// `400`: malformed as sent. Rebuild the batch (in binary, after a JSON body) and report `code`; a failure.
+    /// `400` or `431`: malformed as sent. Rebuild the batch (in binary, after a JSON body) and report `code`; a
+    /// failure.
     case malformed(code: String)
     /// `401` or `403`: stop sending with this token until the app supplies another (`§http-credentials`).
     case credentialsRefused(status: Int, code: String)
@@ -50,7 +51,7 @@ public enum UploadAnswer: Equatable, Sendable {
                 return
             }
             self = ack.batchId == batchId ? .ack(ack) : .otherBatchAck(ack)
-        case 400: self = .malformed(code: error?.code ?? "")
+        case 400, 431: self = .malformed(code: error?.code ?? "")
         case 401, 403: self = .credentialsRefused(status: status, code: error?.code ?? "")
         case 408: self = .bodyTimedOut(waitMs: waitMs)
         case 413:

@@ -179,7 +179,7 @@ import Testing
         #expect(Self.answer(415) == .unsupportedEncoding(code: ""))
         #expect(Self.answer(429, retryAfter: "Thu, 01 Jan 1970 00:00:03 GMT") == .wait(status: 429, waitMs: 3_000))
         #expect(Self.answer(503, retryAfter: "later") == .wait(status: 503, waitMs: nil))
-        #expect(Self.answer(431) == .noAck(reason: "HTTP 431"))
+        #expect(Self.answer(431) == .malformed(code: ""))
         #expect(!Self.answer(413).isFailure && !Self.answer(200, body: own.serializedBytes()).isFailure)
         #expect(
             Self.answer(429).isFailure && Self.answer(400).isFailure && UploadAnswer.transportFailure("reset").isFailure
