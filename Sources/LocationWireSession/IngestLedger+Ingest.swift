@@ -50,7 +50,9 @@ extension IngestLedger {
         if let quota = policy.fixQuotaPerInstallation {
             // The fixes the batch would newly store: not stored yet, and without a defect (§item-defects).
             let candidates = (backlog + (batch.liveFix.map { [$0] } ?? [])).filter { defect(of: $0) == nil }
-            let new = Set(candidates.map(\.sequence)).filter { $0 != 0 && !record.storedFixes.contains($0) }
+            let new = Set(candidates.map(\.sequence)).filter {
+                $0 != 0 && !record.storedFixes.contains($0) && !record.rejectedFixes.contains($0)
+            }
             if record.storedFixes.count + UInt64(new.count) > quota {
                 result.ack.outcome = .hold
                 result.ack.holdReason = .quotaExceeded
@@ -65,6 +67,13 @@ extension IngestLedger {
             guard !fixResults.has(fix.sequence) else { continue }  // a number twice in one batch: first wins
             if record.storedFixes.contains(fix.sequence) {
                 fixResults.add(fix.sequence, .duplicate)
+            } else if record.rejectedFixes.contains(fix.sequence) {
+                // Refused once, refused for good (§refused-stays-refused): a resend whose content has no defect
+                // reuses the key with other content, which §sequence-consecutive forbids.
+                let reason = defect(of: fix) ?? .invalid
+                result.rejectedFixes.append(fix.sequence)
+                result.rejectReasons.append(reason)
+                fixResults.add(fix.sequence, .rejected, reason)
             } else if let reason = defect(of: fix) {
                 record.rejectedFixes.insert(fix.sequence)
                 result.rejectedFixes.append(fix.sequence)
@@ -81,7 +90,9 @@ extension IngestLedger {
             guard !eventResults.has(event.eventSequence) else { continue }
             if record.storedEvents.contains(event.eventSequence) {
                 eventResults.add(event.eventSequence, .duplicate)
-            } else if event.regionId.isEmpty || event.kind == .unspecified {
+            } else if record.rejectedEvents.contains(event.eventSequence) || event.regionId.isEmpty
+                || event.kind == .unspecified
+            {
                 record.rejectedEvents.insert(event.eventSequence)
                 eventResults.add(event.eventSequence, .rejected, .invalid)
             } else {
@@ -105,7 +116,11 @@ extension IngestLedger {
 
         result.ack.fixResults = fixResults.ranges
         result.ack.fenceEventResults = eventResults.ranges
-        if let trackingPolicy = policy.trackingPolicy { result.ack.trackingPolicy = trackingPolicy }
+        // The policy goes to a device that states an older one (§policy-in-acks), so no record of what each
+        // device holds is needed.
+        if let trackingPolicy = policy.trackingPolicy, batch.policyVersion < trackingPolicy.policyVersion {
+            result.ack.trackingPolicy = trackingPolicy
+        }
         return result
     }
 
@@ -118,8 +133,12 @@ extension IngestLedger {
         if let known = policy.knownDevices, !known.contains(batch.deviceId) { return .deviceUnknown }
         if !batch.datum.isKnown { return .unknownDatum }
         if let compact = batch.compactFixes {
-            if compact.unknownFields.fieldNumbers.contains(where: Self.futureCompactColumns.contains) {
-                return .unknownCompactColumn
+            let unknown = compact.unknownFields.fieldNumbers
+            if unknown.contains(where: Self.futureCompactColumns.contains) { return .unknownCompactColumn }
+            // A known field with an unexpected wire type is kept as unknown; read as absent it would store every
+            // fix without that column (§compact-column-wire-type).
+            if unknown.contains(where: { CompactFixes.schema.field(number: UInt32($0)) != nil }) {
+                return .batchMalformed
             }
             guard backlog.isEmpty, let rows = try? compact.fixes() else { return .batchMalformed }
             backlog = rows

@@ -13,7 +13,7 @@ enum LedgerFamily: VectorFamily {
         installation (device_id, install_id): the fix and fence event numbers stored, refused and lost.
         """
 
-    static var sections: [VectorFamilySection] { [processing, keys, rejections, holds, sizes, gaps] }
+    static var sections: [VectorFamilySection] { [processing, keys, rejections, holds, sizes, gaps, policies] }
 
     static let device = SessionScript.deviceId
     static let install = SessionScript.installId
@@ -155,6 +155,13 @@ enum LedgerFamily: VectorFamily {
     // MARK: - Keys
 
     static func keys(_ builder: inout VectorBuilder) {
+        builder.ledger(
+            "ledger.keys.sequence-zero", rules: ["§sequence-zero"],
+            "Backlog fix 0 and fence event 0 have no key: neither is stored, and no range covers them; live fix 1 and event 1 are stored.",
+            request([batch(0xB1, fixes: [0], live: 1, events: [0, 1], floor: 1, eventFloor: 1)]),
+            acks: [processed([0: "not covered", 1: "ACCEPTED"], events: [0: "not covered", 1: "ACCEPTED"])],
+            installations: [installation(stored: [[1, 1]], storedEvents: [[1, 1]])])
+
         for (second, name, why) in [
             (UInt64(0xB1), "same-batch-again", "The very same batch twice (a resend after a lost ack)"),
             (
@@ -311,6 +318,58 @@ enum LedgerFamily: VectorFamily {
             acks: [processed([1: "REJECTED:INVALID_COORDINATES"]), processed([1: "REJECTED:INVALID_COORDINATES"])],
             installations: [installation(rejected: [[1, 1]])])
 
+        let precedence: [(String, String, (inout LocationFix) -> Void, String)] = [
+            (
+                "coordinates-before-time", "INVALID_COORDINATES",
+                {
+                    $0.latitudeE7 = 900_000_001
+                    $0.timeMs = 946_684_799_999
+                }, "a latitude above 90 degrees and a time before 2000"
+            ),
+            (
+                "time-before-too-old", "TIMESTAMP_OUT_OF_RANGE",
+                {
+                    $0.timeMs = 946_684_799_999
+                    $0.isMock = true
+                }, "a time before 2000 (also older than the server keeps) that is a mock fix"
+            ),
+            (
+                "too-old-before-mock", "TOO_OLD", { $0.isMock = true },
+                "a fix older than the server keeps that is a mock fix"
+            ),
+        ]
+        for (name, reason, spoil, what) in precedence {
+            builder.ledger(
+                "ledger.rejected.order.\(name)", rules: ["§reject-order"],
+                "Fix 1 has \(what): several defects, one reason, the first of the order: \(reason).",
+                request([
+                    batch(0xB1, live: 1) {
+                        $0.liveFix?.timeMs = SessionScript.start - 86_400_001
+                        spoil(&$0.liveFix!)
+                    }
+                ]) {
+                    $0.oldestAcceptedTimeMs = SessionScript.start - 86_400_000
+                    $0.rejectsMockFixes = true
+                },
+                acks: [processed([1: "REJECTED:\(reason)"])], installations: [installation(rejected: [[1, 1]])])
+        }
+
+        builder.ledger(
+            "ledger.rejected.stays-refused", rules: ["§refused-stays-refused", "§server-durable"],
+            "Fix 1 refused for its latitude, then sent again under the same key with a valid one (content a device must never change): still REJECTED, with INVALID since the content has no defect now, and never stored.",
+            request([
+                batch(0xB1, live: 1) { $0.liveFix?.latitudeE7 = 900_000_001 }, batch(0xB2, live: 1),
+            ]),
+            acks: [processed([1: "REJECTED:INVALID_COORDINATES"]), processed([1: "REJECTED:INVALID"])],
+            installations: [installation(rejected: [[1, 1]])])
+
+        builder.ledger(
+            "ledger.rejected.event-stays-refused", rules: ["§refused-stays-refused"],
+            "Fence event 1 refused for its missing region id, then sent again with one: still REJECTED, never stored.",
+            request([batch(0xB1, events: [1]) { $0.fenceEvents[0].regionId = "" }, batch(0xB2, events: [1])]),
+            acks: [processed(events: [1: "REJECTED:INVALID"]), processed(events: [1: "REJECTED:INVALID"])],
+            installations: [installation(rejectedEvents: [[1, 1]])])
+
         builder.ledger(
             "ledger.rejected.event-without-region", rules: ["§ack-table", "§event-key"],
             "Fence event 2 without a region id: REJECTED with INVALID; events 1 and 3 stored.",
@@ -381,7 +440,7 @@ enum LedgerFamily: VectorFamily {
             installations: [installation(stored: [[1, 1]])])
 
         builder.ledger(
-            "ledger.hold.unsupported-revision", rules: ["§revision", "§hold-keeps"],
+            "ledger.hold.unsupported-revision", rules: ["§revision", "§revision-zero", "§hold-keeps"],
             "A batch of revision 0 (protocol_revision absent) to a server that does not serve it: HOLD with UNSUPPORTED_REVISION, nothing stored; the same batch at revision 1 is then PROCESSED.",
             request([batch(0xB1, fixes: [1], live: 2) { $0.protocolRevision = 0 }, batch(0xB2, fixes: [1], live: 2)]),
             acks: [held("UNSUPPORTED_REVISION"), processed(all(1...2, "ACCEPTED"))],
@@ -394,7 +453,7 @@ enum LedgerFamily: VectorFamily {
             acks: [processed(all(1...2, "ACCEPTED"))], installations: [installation(stored: [[1, 2]])])
 
         builder.ledger(
-            "ledger.revision.no-install-id", rules: ["§revision", "§hold-keeps"],
+            "ledger.revision.no-install-id", rules: ["§revision", "§revision-zero", "§hold-keeps"],
             "A batch without install_id is read as revision 0: HOLD with UNSUPPORTED_REVISION, nothing stored.",
             request([batch(0xB1, live: 1) { $0.installId = 0 }]), acks: [held("UNSUPPORTED_REVISION")],
             installations: [])
@@ -418,6 +477,25 @@ enum LedgerFamily: VectorFamily {
             "ledger.hold.unknown-compact-column", rules: ["§no-silent-drop", "§hold-keeps"],
             "Compact fixes with column 30, which the server does not know: it cannot rebuild the fixes whole, so it stores none: HOLD with UNKNOWN_COMPACT_COLUMN. The device's next batch carries them as rows: PROCESSED.",
             unknownColumn, acks: [held("UNKNOWN_COMPACT_COLUMN"), processed(all(1...4, "ACCEPTED"))],
+            installations: [installation(stored: [[1, 4]])])
+
+        // Compact fixes 1-3 whose accuracy column (5) came as a varint: a decoder keeps it as an unknown field.
+        var withoutAccuracy = try! CompactFixes(fixes: rows)
+        withoutAccuracy[column: 5] = nil
+        let wrongType = withoutAccuracy.serializedBytes() + [0x28, 0x05]
+        let wrongTypeBatch =
+            shell.serializedBytes() + WireBytes.lengthDelimited(LocationBatch.Field.compactFixes.number, wrongType)
+        precondition(
+            (try? LocationBatch(serializedBytes: wrongTypeBatch))?.compactFixes?.unknownFields.fieldNumbers == [5],
+            "the batch does not carry compact fixes with a varint column 5")
+        var wrongColumn = request([])
+        wrongColumn.batches = [
+            LedgerBatch(.encoded(wrongTypeBatch)), LedgerBatch(.batch(batch(0xB2, fixes: [1, 2, 3], live: 4))),
+        ]
+        builder.ledger(
+            "ledger.hold.compact-column-wire-type", rules: ["§compact-column-wire-type", "§hold-keeps"],
+            "Compact fixes whose horizontal_accuracy_cm column (5) is a varint, not a FixColumn: the column cannot be rebuilt, and reading it as absent would store fixes without their accuracy: HOLD with BATCH_MALFORMED, nothing stored; the rows that follow are PROCESSED.",
+            wrongColumn, acks: [held("BATCH_MALFORMED"), processed(all(1...4, "ACCEPTED"))],
             installations: [installation(stored: [[1, 4]])])
 
         var malformed = CompactFixes()
@@ -464,6 +542,22 @@ enum LedgerFamily: VectorFamily {
                     : "A batch of \(size) bytes, one over \(limitText): TOO_LARGE, stating the limit, nothing stored.",
                 sized, acks: [fits ? processed([1: "ACCEPTED"]) : tooLarge],
                 installations: fits ? [installation(stored: [[1, 1]])] : [])
+        }
+    }
+
+    // MARK: - Policies
+
+    static func policies(_ builder: inout VectorBuilder) {
+        for (stated, why) in [
+            (UInt64(0), "states no policy_version (it holds the default policy)"), (2, "states policy_version 2"),
+        ] {
+            var withPolicy = processed([1: "ACCEPTED"])
+            withPolicy.trackingPolicyVersion = 3
+            builder.ledger(
+                "ledger.policy.device-behind-\(stated)", rules: ["§policy-in-acks"],
+                "The server's policy is version 3 and the batch \(why): the ack carries the policy.",
+                request([batch(0xB1, live: 1) { $0.policyVersion = stated }]) { $0.policyVersion = 3 },
+                acks: [withPolicy], installations: [installation(stored: [[1, 1]])])
         }
     }
 

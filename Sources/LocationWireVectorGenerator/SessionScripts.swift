@@ -17,6 +17,8 @@ enum SpecRules {
         "§gap-report", "§ack-scope", "§batch-outcome", "§hold-keeps", "§ack-table", "§server-durable",
         "§retry-after", "§ack-ignore", "§no-ack", "§in-flight", "§commands", "§batch-size", "§item-boot",
         "§no-silent-drop", "§revision", "§ranges-sorted", "§back-off", "§item-defects", "§batch-composition",
+        "§sequence-zero", "§reject-order", "§refused-stays-refused", "§compact-column-wire-type", "§policy-in-acks",
+        "§revision-zero", "§ack-effects", "§command-once", "§command-kinds", "§reject-reason-unknown",
     ]
 
     /// The `§` tags of proto/BEHAVIOR.md that behaviour vectors may name.

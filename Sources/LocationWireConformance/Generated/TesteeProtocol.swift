@@ -438,6 +438,9 @@ public struct LedgerRequest: ProtocolMessage {
     public var nowMs: Int64 = 0
     /// The batches, in the order they arrive.
     public var batches: [LedgerBatch] = []
+    /// The policy_version of the server's TrackingPolicy; 0 means it has none. Its acks must carry that policy (only
+    /// the version is judged) to a batch stating a lower LocationBatch.policy_version (`§policy-in-acks`).
+    public var policyVersion: UInt64 = 0
     public var unknownFields = UnknownFields()
 
     public init() {}
@@ -456,6 +459,7 @@ public struct LedgerRequest: ProtocolMessage {
             .singular(8, "oldest_accepted_time_ms", .int64, \.oldestAcceptedTimeMs),
             .singular(9, "now_ms", .int64, \.nowMs),
             .repeated(10, "batches", .message, \.batches),
+            .singular(11, "policy_version", .uint64, \.policyVersion),
         ])
 }
 

@@ -159,6 +159,10 @@ public enum SessionEvaluation {
         check("the hold reason", expected.holdReason, ShortEnumName.holdReason(ack.holdReason))
         check("max_batch_bytes", expected.maxBatchBytes, ack.maxBatchBytes ?? 0)
         check("retry_after_ms", expected.retryAfterMs, ack.retryAfterMs ?? 0)
+        if let version = expected.trackingPolicyVersion, ack.trackingPolicy?.policyVersion != version {
+            let actual = ack.trackingPolicy.map { "version \($0.policyVersion)" } ?? "absent"
+            problems.append("the tracking policy is \(actual), expected version \(version)")
+        }
         for (name, results, ranges) in [
             ("fix", expected.fixResults, ack.fixResults), ("fence event", expected.eventResults, ack.fenceEventResults),
         ] {

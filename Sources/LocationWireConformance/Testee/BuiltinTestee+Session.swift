@@ -80,6 +80,11 @@ extension BuiltinTestee {
         policy.retryAfterMs = request.retryAfterMs
         policy.acceptsMockFixes = !request.rejectsMockFixes
         if request.oldestAcceptedTimeMs != 0 { policy.oldestAcceptedTimeMs = request.oldestAcceptedTimeMs }
+        if request.policyVersion != 0 {
+            var trackingPolicy = TrackingPolicy()
+            trackingPolicy.policyVersion = request.policyVersion
+            policy.trackingPolicy = trackingPolicy
+        }
         var ledger = IngestLedger(policy: policy)
         var response = LedgerResponse(vectorId: request.vectorId)
         for ledgerBatch in request.batches {

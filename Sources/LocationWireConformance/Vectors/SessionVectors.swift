@@ -95,6 +95,9 @@ public struct ExpectedAck: Codable, Sendable, Equatable {
     public var fixResults: [String: String]?
     /// The same for fence events, by event sequence.
     public var eventResults: [String: String]?
+    /// BatchAck.tracking_policy's policy_version, when the ack must carry the server's policy
+    /// (`§policy-in-acks`); absent when it may or may not.
+    public var trackingPolicyVersion: UInt64?
 
     public init(outcome: String) {
         self.outcome = outcome

@@ -1023,6 +1023,10 @@ public nonisolated struct Locationwire_Conformance_V1_LedgerRequest: Sendable {
   /// The batches, in the order they arrive.
   public var batches: [Locationwire_Conformance_V1_LedgerBatch] = []
 
+  /// The policy_version of the server's TrackingPolicy; 0 means it has none. Its acks must carry that policy
+  /// (only the version is judged) to a batch stating a lower LocationBatch.policy_version (`§policy-in-acks`).
+  public var policyVersion: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// BatchAck.retry_after_ms of every HOLD; absent, HOLDs carry none.
@@ -2840,7 +2844,7 @@ nonisolated extension Locationwire_Conformance_V1_SessionStepResult: SwiftProtob
 
 nonisolated extension Locationwire_Conformance_V1_LedgerRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".LedgerRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{3}max_batch_bytes\0\u{3}known_devices\0\u{3}fix_quota_per_installation\0\u{3}hold_everything\0\u{3}retry_after_ms\0\u{3}rejects_mock_fixes\0\u{3}oldest_accepted_time_ms\0\u{3}now_ms\0\u{1}batches\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{3}max_batch_bytes\0\u{3}known_devices\0\u{3}fix_quota_per_installation\0\u{3}hold_everything\0\u{3}retry_after_ms\0\u{3}rejects_mock_fixes\0\u{3}oldest_accepted_time_ms\0\u{3}now_ms\0\u{1}batches\0\u{3}policy_version\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2865,6 +2869,7 @@ nonisolated extension Locationwire_Conformance_V1_LedgerRequest: SwiftProtobuf.M
       case 8: try { try decoder.decodeSingularInt64Field(value: &self.oldestAcceptedTimeMs) }()
       case 9: try { try decoder.decodeSingularInt64Field(value: &self.nowMs) }()
       case 10: try { try decoder.decodeRepeatedMessageField(value: &self.batches) }()
+      case 11: try { try decoder.decodeSingularUInt64Field(value: &self.policyVersion) }()
       default: break
       }
     }
@@ -2905,6 +2910,9 @@ nonisolated extension Locationwire_Conformance_V1_LedgerRequest: SwiftProtobuf.M
     if !self.batches.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.batches, fieldNumber: 10)
     }
+    if self.policyVersion != 0 {
+      try visitor.visitSingularUInt64Field(value: self.policyVersion, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2919,6 +2927,7 @@ nonisolated extension Locationwire_Conformance_V1_LedgerRequest: SwiftProtobuf.M
     if lhs.oldestAcceptedTimeMs != rhs.oldestAcceptedTimeMs {return false}
     if lhs.nowMs != rhs.nowMs {return false}
     if lhs.batches != rhs.batches {return false}
+    if lhs.policyVersion != rhs.policyVersion {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
