@@ -11,7 +11,8 @@ import PackageDescription
 //                                                                                            (on LocationWire)
 //   LocationWireHTTPBinding      proto/HTTP.md as code: endpoints, media types and codings, the error body and
 //                                its codes, what each answer means to a device, Retry-After, the read-back query
-//                                and the JSON documents; standard library only                      (on JSON)
+//                                and the JSON documents, and how the upload queue takes each answer; standard
+//                                library only                                                (on JSON, Session)
 //   LocationWireTools            type lookup, wire bytes, the annotated dump, sample messages, seeded random;
 //                                standard library and libm only                   (on Validation, JSON)
 //   LocationWireFuzzing          fuzz oracle and wire-aware mutator: what the libFuzzer targets link, and the
@@ -73,7 +74,7 @@ let package = Package(
         .target(name: "LocationWireBehavior", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(name: "LocationWireSession", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(
-            name: "LocationWireHTTPBinding", dependencies: ["LocationWire", "LocationWireJSON"],
+            name: "LocationWireHTTPBinding", dependencies: ["LocationWire", "LocationWireJSON", "LocationWireSession"],
             swiftSettings: strictSettings),
         .target(
             name: "LocationWireTools",
@@ -179,7 +180,9 @@ let package = Package(
         tests(
             "LocationWireSessionTests",
             on: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "LocationWireSimulation"]),
-        tests("LocationWireHTTPBindingTests", on: ["LocationWire", "LocationWireJSON", "LocationWireHTTPBinding"]),
+        tests(
+            "LocationWireHTTPBindingTests",
+            on: ["LocationWire", "LocationWireJSON", "LocationWireSession", "LocationWireHTTPBinding"]),
         tests(
             "LocationWireDeviceTests",
             on: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "LocationWireDevice"]),

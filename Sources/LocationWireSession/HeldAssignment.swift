@@ -64,3 +64,21 @@ public struct HeldAssignment: Hashable, Sendable {
         return nil
     }
 }
+
+extension HeldAssignment {
+    /// The set as one `FULL_REPLACEMENT` of the version held, regions by id (byte order): what a server keeps as
+    /// the `previous` of its next plan, so that its deltas follow deltas (proto/HTTP.md `§http-regions-held`).
+    /// `issued_at_ms` is not part of the set and stays 0.
+    public var fullAssignment: RegionAssignment {
+        var full = RegionAssignment()
+        full.assignmentVersion = version
+        full.mode = .fullReplacement
+        full.expiresAtMs = expiresAtMs
+        full.slotBudget = slotBudget
+        full.refresh = refresh
+        full.datum = datum
+        if !monitoringEnabled { full.monitoringEnabled = false }
+        full.regions = regions.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { regions[$0]! }
+        return full
+    }
+}

@@ -137,9 +137,15 @@ extension IngestLedger {
             if unknown.contains(where: Self.futureCompactColumns.contains) { return .unknownCompactColumn }
             // A known field with an unexpected wire type is kept as unknown; read as absent it would store every
             // fix without that column (§compact-column-wire-type).
-            if unknown.contains(where: { CompactFixes.schema.field(number: UInt32($0)) != nil }) {
-                return .batchMalformed
-            }
+            let knownFieldAsUnknown =
+                unknown.contains { CompactFixes.schema.field(number: UInt32($0)) != nil }
+                || compact.columns.contains { column in
+                    guard let column else { return false }
+                    return column.unknownFields.fieldNumbers.contains {
+                        FixColumn.schema.field(number: UInt32($0)) != nil
+                    }
+                }
+            if knownFieldAsUnknown { return .batchMalformed }
             guard backlog.isEmpty, let rows = try? compact.fixes() else { return .batchMalformed }
             backlog = rows
         }

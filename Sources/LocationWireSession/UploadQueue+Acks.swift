@@ -25,6 +25,9 @@ public struct AckEffect: Hashable, Sendable {
     /// Fence events deleted (stored or refused) and kept.
     public var deletedEvents: [UInt64] = []
     public var keptEvents: [UInt64] = []
+    /// Fixes the device discarded: the only item of a batch answered TOO_LARGE, which cannot be sent smaller
+    /// (`§batch-size`); a loss the floor reports.
+    public var discardedFixes: [UInt64] = []
     /// Commands to execute now (each id once, unexpired, of a known kind).
     public var commands: [DeviceCommand] = []
     /// The server holds a newer assignment than the device applied: send a RegionRequest (SERVER_HINT).
@@ -47,7 +50,13 @@ extension UploadQueue {
         guard let index = batches.firstIndex(where: { $0.batchId == ack.batchId }) else {
             return .ignored(.unknownBatch)
         }
-        if let reason = Self.reasonToIgnore(ack) { return .ignored(reason) }
+        if let reason = Self.reasonToIgnore(ack) {
+            // An ack for a batch in flight that cannot be trusted is a failure (`§back-off`); an
+            // ack-unknown-batch answers no batch in flight, and counts for nothing.
+            consecutiveFailures += 1
+            holdUntilMs = max(holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: consecutiveFailures))
+            return .ignored(reason)
+        }
         let record = batches.remove(at: index)
 
         var effect = AckEffect()
@@ -55,7 +64,19 @@ extension UploadQueue {
         switch ack.outcome {
         case .processed:
             applyItemResults(of: ack, to: record, effect: &effect)
-            consecutiveFailures = 0
+            let deletedAny =
+                !effect.storedFixes.isEmpty || !effect.rejectedFixes.isEmpty || !effect.deletedEvents.isEmpty
+                || !record.lifecycleIds.isEmpty
+            if deletedAny {
+                consecutiveFailures = 0
+            } else if !effect.keptFixes.isEmpty || !effect.keptEvents.isEmpty {
+                // Every item kept (RETRY_LATER, unknown, uncovered): a failure, so that a server that keeps
+                // answering so is not asked again at once (`§back-off`).
+                consecutiveFailures += 1
+                if ack.retryAfterMs == nil {
+                    holdUntilMs = max(holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: consecutiveFailures))
+                }
+            }
         case .hold:
             if ack.holdReason == .unknownCompactColumn || ack.holdReason == .batchMalformed { rowsOnly = true }
             consecutiveFailures += 1
@@ -64,8 +85,8 @@ extension UploadQueue {
             }
         case .tooLarge:
             let halved = max(UInt32(Self.minimumBatchBytes), record.encodedSize / 2)
-            let limit = ack.maxBatchBytes.map { max($0, UInt32(Self.minimumBatchBytes)) } ?? halved
-            learntBatchBytes = learntBatchBytes == 0 ? limit : min(learntBatchBytes, limit)
+            learnBatchBytes(ack.maxBatchBytes ?? halved)
+            discardIfAlone(record, effect: &effect)
         default:
             preconditionFailure("reasonToIgnore lets only known outcomes through")
         }
@@ -84,6 +105,29 @@ extension UploadQueue {
         }
         effect.commands = takeCommands(ack.commands, nowMs: nowMs)
         return .applied(effect)
+    }
+
+    /// Takes `limit` as the largest batch from now on, when it is below the one learnt before, never under
+    /// ``minimumBatchBytes`` (`§batch-size`, `§batch-composition`).
+    public mutating func learnBatchBytes(_ limit: UInt32) {
+        let limit = max(limit, UInt32(Self.minimumBatchBytes))
+        learntBatchBytes = learntBatchBytes == 0 ? limit : min(learntBatchBytes, limit)
+    }
+
+    /// A batch of one item that is too large cannot be sent smaller: the item is discarded, a loss its floor
+    /// reports, rather than sent for ever (`§batch-size`).
+    private mutating func discardIfAlone(_ record: BatchRecord, effect: inout AckEffect) {
+        guard record.fixSequences.count + record.eventSequences.count + record.lifecycleIds.count == 1 else { return }
+        if let sequence = record.fixSequences.first {
+            fixes.removeAll { $0.sequence == sequence }
+            discardedFixCount += 1
+            effect.discardedFixes.append(sequence)
+        } else if let sequence = record.eventSequences.first {
+            fenceEvents.removeAll { $0.eventSequence == sequence }
+        } else if let id = record.lifecycleIds.first, let index = lifecycleIds.firstIndex(of: id) {
+            lifecycleIds.remove(at: index)
+            lifecycleEvents.remove(at: index)
+        }
     }
 
     /// The structural checks of `§ack-ignore`, in the table's order.

@@ -88,6 +88,7 @@ extension UploadQueue {
         batch.sentElapsedRealtimeMs = sentElapsedRealtimeMs
         batch.datum = datum
         batch.protocolRevision = Self.protocolRevision
+        batch.policyVersion = policy.policyVersion
         batch.fixSequenceFloor = fixSequenceFloor
         batch.eventSequenceFloor = eventSequenceFloor
         func sameBootCleared(_ fix: LocationFix) -> LocationFix {
@@ -129,12 +130,19 @@ extension UploadQueue {
     }
 
     /// The transport failed, or no ack came in time (`§no-ack`): every item of the batch is kept and may go out
-    /// again; the record stays, so that a late ack still applies. Starts the back-off.
-    public mutating func giveUp(batchId: UInt64, nowMs: Int64) {
+    /// again; the record stays, so that a late ack still applies. A failure (`§back-off`): the next batch waits
+    /// `waitMs` when the answer stated a wait (`Retry-After`), else the back-off.
+    /// `countingFailure` is false when the failure was counted already (an ack ignored for the batch).
+    public mutating func giveUp(batchId: UInt64, nowMs: Int64, waitMs: Int64? = nil, countingFailure: Bool = true) {
         guard let index = batches.firstIndex(where: { $0.batchId == batchId && !$0.givenUp }) else { return }
         batches[index].givenUp = true
+        guard countingFailure else {
+            forgetOldGivenUpBatches()
+            return
+        }
         consecutiveFailures += 1
-        holdUntilMs = max(holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: consecutiveFailures))
+        let wait = waitMs ?? Self.backOffMs(consecutiveFailures: consecutiveFailures)
+        holdUntilMs = max(holdUntilMs, nowMs + max(wait, 0))
         forgetOldGivenUpBatches()
     }
 

@@ -161,19 +161,28 @@ enum SessionFamily: VectorFamily {
         ]
     }
 
+    /// After a PROCESSED ack that deleted nothing (a failure, `§back-off`): a send at once sends nothing, and batch
+    /// `batchId` goes out once the first back-off, 1 s, has passed.
+    static func keptEverything(_ script: inout SessionScript, then batchId: UInt64, _ batch: ExpectedBatch) {
+        script.send(batchId &+ 0x100, nil)
+        script.now += 1000
+        script.send(batchId, batch)
+    }
+
     static func itemResults(_ builder: inout VectorBuilder) {
         for item in itemCases {
             var script = threeInFlight()
             script.ack(ack(0xB1, fixes: [item.range(1, 3)]))
             script.held(item.deletes ? [] : [1, 2, 3])
             if !item.deletes {
-                script.send(0xB2, sent(backlog: [1, 2], live: 3, floor: 1))
+                keptEverything(&script, then: 0xB2, sent(backlog: [1, 2], live: 3, floor: 1))
             } else {
                 script.expect { $0.fixSequenceFloor = 4 }
             }
             builder.session(
-                "session.ack-table.fix.\(item.name)", rules: ["§ack-table"],
-                "One range over fixes 1 to 3 of the batch: \(item.why)\(item.deletes ? "; the floor moves to 4." : ", and sent again in the next batch.")",
+                "session.ack-table.fix.\(item.name)",
+                rules: item.deletes ? ["§ack-table"] : ["§ack-table", "§back-off"],
+                "One range over fixes 1 to 3 of the batch: \(item.why)\(item.deletes ? "; the floor moves to 4." : ", and sent again in the next batch, after the back-off: an ack that deletes nothing is a failure.")",
                 script)
 
             script = eventsInFlight()
@@ -193,10 +202,11 @@ enum SessionFamily: VectorFamily {
         var script = threeInFlight()
         script.ack(ack(0xB1))
         script.held([1, 2, 3])
-        script.send(0xB2, sent(backlog: [1, 2], live: 3, floor: 1))
+        keptEverything(&script, then: 0xB2, sent(backlog: [1, 2], live: 3, floor: 1))
         builder.session(
-            "session.ack-table.fix.uncovered", rules: ["§ack-table"],
-            "PROCESSED with no ranges at all: no item is covered, so every fix is kept and sent again.", script)
+            "session.ack-table.fix.uncovered", rules: ["§ack-table", "§back-off"],
+            "PROCESSED with no ranges at all: no item is covered, so every fix is kept and sent again, after the back-off.",
+            script)
 
         script = threeInFlight()
         script.ack(ack(0xB1, fixes: [range(1, 1, .accepted), range(3, 3, .accepted)]))
@@ -425,10 +435,11 @@ enum SessionFamily: VectorFamily {
         script = threeInFlight()
         script.ack(ack(0xB1, .unspecified) { $0.retryAfterMs = 600_000 }, "ack-outcome-missing")
         script.ack(ack(0xB1, fixes: [range(1, 3, .retryLater)]))
+        script.now += 2000
         script.send(0xB2, sent(backlog: [1, 2], live: 3))
         builder.session(
-            "session.ignore.no-retry-after", rules: ["§ack-ignore", "§retry-after"],
-            "An ignored ack's retry_after_ms (10 minutes) is not taken: after the valid ack, the device sends again at once.",
+            "session.ignore.no-retry-after", rules: ["§ack-ignore", "§retry-after", "§back-off"],
+            "An ignored ack's retry_after_ms (10 minutes) is not taken: the ignored ack and the valid one that deletes nothing are two failures, and the device sends again after its own back-off, 2 s.",
             script)
 
         script = threeInFlight()
@@ -445,6 +456,7 @@ enum SessionFamily: VectorFamily {
             ack(0xB1, BatchOutcome(rawValue: 9)) { $0.trackingPolicy = SessionScript.policy { $0.maxBatchSize = 1 } },
             "ack-outcome-unknown")
         script.ack(ack(0xB1, fixes: [range(1, 3, .retryLater)]))
+        script.now += 2000
         script.send(0xB2, sent(backlog: [1, 2], live: 3))
         builder.session(
             "session.ignore.no-policy", rules: ["§ack-ignore"],
@@ -636,6 +648,7 @@ enum SessionFamily: VectorFamily {
                     $0.maxBatchesInFlight = 2
                 }
             })
+        script.now += 1000
         script.send(0xB2, sent(backlog: [1, 2], live: 3))
         script.fixes(4...4)
         script.send(0xB3, sent(backlog: [], live: 4))
@@ -777,6 +790,7 @@ enum SessionFamily: VectorFamily {
                     $0.maxBatchSize = 1
                 }
             })
+        script.now += 1000
         script.send(0xB2, sent(backlog: [1, 2], live: 3))
         builder.session(
             "session.commands.stale-policy", rules: ["§commands"],
@@ -791,6 +805,7 @@ enum SessionFamily: VectorFamily {
                     $0.maxBatchSize = 2
                 }
             })
+        script.now += 1000
         script.send(0xB2, sent(backlog: [1], live: 3))
         builder.session(
             "session.commands.newer-policy", rules: ["§commands", "§batch-size"],
@@ -963,6 +978,7 @@ enum SessionFamily: VectorFamily {
         script.fixes(1...1)
         script.send(0xB1, sent(live: 1) { $0.armedRegions = true })
         script.ack(ack(0xB1, fixes: [range(1, 1, .retryLater)]))
+        script.now += 1000
         script.send(0xB2, sent(live: 1) { $0.armedRegions = false })
         builder.session(
             "session.batch-items.armed-reported", rules: ["§batch-outcome"],

@@ -183,7 +183,7 @@ struct SessionTests {
         #expect(only?.liveFix?.sequence == 1)
     }
 
-    @Test("§back-off: 1 s, doubling per failure in a row, at most 5 minutes; PROCESSED resets")
+    @Test("§back-off: 1 s, doubling per failure in a row, at most 5 minutes; a PROCESSED ack that deletes resets")
     func backOff() throws {
         #expect((1...12).map { UploadQueue.backOffMs(consecutiveFailures: $0) }.prefix(4) == [1000, 2000, 4000, 8000])
         #expect(UploadQueue.backOffMs(consecutiveFailures: 40) == 300_000)
@@ -195,8 +195,15 @@ struct SessionTests {
             #expect(queue.holdUntilMs == now + expected)
             now = queue.holdUntilMs
         }
+        // A PROCESSED ack that deletes nothing is the fourth failure in a row.
         _ = queue.nextBatch(batchId: 1, bootId: Self.boot, nowMs: now)
         _ = queue.apply(Self.ack(1, [Self.range(1, 1, .retryLater)]), nowMs: now)
+        #expect(queue.consecutiveFailures == 4)
+        #expect(queue.holdUntilMs == now + 8000)
+        #expect(queue.nextBatch(batchId: 2, bootId: Self.boot, nowMs: now + 7999) == nil)
+        now += 8000
+        _ = queue.nextBatch(batchId: 2, bootId: Self.boot, nowMs: now)
+        _ = queue.apply(Self.ack(2, [Self.range(1, 1, .accepted)]), nowMs: now)
         #expect(queue.consecutiveFailures == 0)
     }
 

@@ -206,11 +206,28 @@ def unknown_numbers(msg):
     return {f.field_number for f in UnknownFieldSet(msg)}
 
 
+COMPACT_NUMBERS = {f.number for f in cpb.CompactFixes.DESCRIPTOR.fields}
+COLUMN_NUMBERS = {f.number for f in cpb.FixColumn.DESCRIPTOR.fields}
+
+
+def hides_compact_field(cf):
+    """True when a field that CompactFixes or one of its columns defines arrived with another wire type, which the
+    decoder keeps as an unknown field of that number (§binary-rules): the fixes cannot be rebuilt from what was read.
+    §compact-column-wire-type says so of a column ("A known column with another wire type than length-delimited");
+    UNSPECIFIED: `count`, and `deltas`, `run_lengths` or `presence` of a column, read as absent, would lose values the
+    same way ("reading the batch as if the column were absent would store fixes without that field"), so they are
+    held alike."""
+    if unknown_numbers(cf) & COMPACT_NUMBERS:
+        return True
+    return any(unknown_numbers(getattr(cf, FIX_FIELDS[n].name)) & COLUMN_NUMBERS
+               for n in COLUMNS if cf.HasField(FIX_FIELDS[n].name))
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # The device: an upload queue (SessionRequest).
 # ---------------------------------------------------------------------------------------------------------------
 
-BACKOFF_FIRST_MS = 1000    # §back-off: "1 second after the first such failure in a row, doubling ..., at most 5 minutes"
+BACKOFF_FIRST_MS = 1000    # §back-off: "1 second after the first failure in a row, doubling ..., at most 5 minutes"
 BACKOFF_MAX_MS = 300000
 KNOWN_COMMANDS = {ackpb.DEVICE_COMMAND_KIND_RECORD_FIX, ackpb.DEVICE_COMMAND_KIND_REQUEST_REGIONS,
                   ackpb.DEVICE_COMMAND_KIND_UPLOAD_NOW}
@@ -245,8 +262,9 @@ class Device:
         self.armed, self.armed_version, self.armed_stored = None, 0, 0
         self.in_flight = {}                   # batch_id -> Record
         self.given_up = {}                    # batch_id -> Record: remembered for late acks (§no-ack)
-        self.hold_until = 0
-        self.backoff_ms = 0
+        self.hold_until = 0                   # no send before this time: the wait in force (§back-off, §retry-after)
+        self.boot = 0                         # the current boot, as the last send step states it (§wait-clock)
+        self.failures = 0                     # failures in a row (§back-off)
         self.server_limit = None              # learned from TOO_LARGE
         self.server_revision = 0              # BatchAck.protocol_revision of the last trusted ack
         self.rows_only = False                # after HOLD UNKNOWN_COMPACT_COLUMN / BATCH_MALFORMED
@@ -309,23 +327,33 @@ class Device:
                 ack = st.ack
             if ack is None:
                 res.ack_ignored = "ack-undecodable"
+                # §back-off: "an answer that is not an ack the device applies" is a failure.
+                self.fail(st.now_ms)
             else:
                 self.on_ack(ack, st.now_ms, res)
         elif kind == "give_up_batch_id":
             rec = self.in_flight.pop(st.give_up_batch_id, None)
             if rec is not None:
                 self.given_up[st.give_up_batch_id] = rec
-            # §back-off: "After a transport failure, a time-out, or a HOLD without retry_after_ms, the device SHOULD
-            # wait before its next batch".
-            self.back_off(st.now_ms)
+            # §back-off: "A failure is a transport failure or time-out".
+            self.fail(st.now_ms)
         else:
             raise ValueError(f"unknown step {kind!r}")
         self.fill(res)
         return res
 
-    def back_off(self, now):
-        self.backoff_ms = min(BACKOFF_MAX_MS, self.backoff_ms * 2) if self.backoff_ms else BACKOFF_FIRST_MS
-        self.hold_until = max(self.hold_until, now + self.backoff_ms)
+    def fail(self, now, retry_after_ms=None):
+        """A failure (§back-off): no send before the answer's retry_after_ms, or else the device's own wait, 1 s after
+        the first failure in a row, doubling with each further one, at most 5 minutes. Every failure counts in the
+        row, one with retry_after_ms too."""
+        self.failures += 1
+        own = min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS << min(self.failures - 1, 20))
+        self.wait(now, own if retry_after_ms is None else retry_after_ms)
+
+    def wait(self, now, ms):
+        # "it MAY wait longer": a wait never shortens one in force. The step's now_ms stands for the monotonic clock
+        # (§wait-clock); the testee protocol has no other.
+        self.hold_until = max(self.hold_until, now + ms)
 
     def items_in_flight(self):
         fx, ev, lc, sv, av = set(), set(), set(), set(), set()
@@ -345,6 +373,12 @@ class Device:
 
     # -- building a batch ----------------------------------------------------------------------------------------
     def send(self, batch_id, now, boot_id):
+        # §wait-clock: "a new boot ends every wait" (the failure count carries over, BEHAVIOR.md §upload-boot).
+        # UNSPECIFIED: the boot is known only from the send steps; a boot_id of 0 (unknown) is taken as no new boot.
+        if boot_id and boot_id != self.boot:
+            if self.boot:
+                self.hold_until = 0
+            self.boot = boot_id
         if now < self.hold_until:
             return None
         if len(self.in_flight) >= max(1, policy_value(self.policy, "max_batches_in_flight", 1)):
@@ -360,19 +394,28 @@ class Device:
         if not (fixes or events or lifecycle or status or armed):
             return None
         max_size = max(1, policy_value(self.policy, "max_batch_size", 500))
-        # The live fix is the newest fix not in flight; the backlog the oldest others, so that the batch holds
-        # at most max_batch_size fixes ("The most fixes in one LocationBatch", tracking_policy.proto).
+        # §batch-composition: the live fix is the newest fix in no batch in flight; the backlog the oldest others,
+        # up to max_batch_size - 1.
         live = fixes[-1] if fixes else None
         backlog = fixes[:min(len(fixes) - 1, max_size - 1)] if fixes else []
         compact = bool(self.policy.compact_fixes_accepted and self.server_revision >= 1 and not self.rows_only)
         limit = self.limit()
 
-        def build(nb, ne):
+        def build(nb, ne, lone=False):
+            """The batch with the first nb backlog fixes and ne events; `lone`: the live fix (or else the first event)
+            alone, without the batch-level items."""
+            # §policy-in-acks: "A device states the policy_version of the policy it holds" (0: the default policy).
             b = batchpb.LocationBatch(device_id=self.device_id, batch_id=batch_id, boot_id=boot_id, sent_at_ms=now,
                                       datum=commonpb.COORDINATE_DATUM_WGS84, install_id=self.install_id,
-                                      protocol_revision=REVISION)
+                                      protocol_revision=REVISION, policy_version=self.policy.policy_version)
             ff, ef = self.floors()
             b.fix_sequence_floor, b.event_sequence_floor = ff, ef
+            if lone:
+                if live is not None:
+                    b.live_fix.CopyFrom(self.item(self.fixes[live], boot_id))
+                else:
+                    b.fence_events.append(self.item(self.events[events[0]], boot_id))
+                return b
             rows = [self.item(self.fixes[s], boot_id) for s in backlog[:nb]]
             if rows:
                 if compact and not any(has_unknown_fields(r) for r in rows):
@@ -392,8 +435,9 @@ class Device:
         nb, ne = len(backlog), len(events)
         batch = build(nb, ne)
         if batch.ByteSize() > limit:
-            # UNSPECIFIED: which items leave a batch that is too large. This device keeps the live fix and the
-            # batch-level items, and takes the longest oldest-first prefix of the backlog, then of the events.
+            # §batch-composition: "the device leaves items for later batches, which ones being its choice, and the
+            # live fix stays the newest of what it sends". This device keeps the live fix and the batch-level items,
+            # and takes the longest oldest-first prefix of the backlog, then of the events.
             lo, hi = 0, nb
             while lo < hi:
                 mid = (lo + hi + 1) // 2
@@ -412,6 +456,18 @@ class Device:
                         hi = mid - 1
                 ne = lo
             batch = build(nb, ne)
+            # §batch-size: "A batch of a single item that is still too large cannot be split: the device discards that
+            # item and counts it lost ... rather than send it forever", and builds its batch from what is left.
+            # The item is the live fix, which every batch keeps, or, without fixes, the oldest event, which then
+            # went in no batch at all.
+            if (live is not None or (ne == 0 and events)) and build(0, 0, lone=True).ByteSize() > limit:
+                if live is not None:
+                    del self.fixes[live]
+                else:
+                    del self.events[events[0]]
+                return self.send(batch_id, now, boot_id)
+            # UNSPECIFIED: a batch still too large for its batch-level items (device status, armed regions, lifecycle
+            # events) goes out as it is; the server's TOO_LARGE then says so.
         carried = backlog[:nb] + ([live] if live is not None else [])
         self.in_flight[batch_id] = Record(carried, events[:ne], lifecycle,
                                           self.status_version if status else -1,
@@ -430,7 +486,8 @@ class Device:
     # -- acks ----------------------------------------------------------------------------------------------------
     @staticmethod
     def check(ack):
-        """The stable code of §ack-ignore for an ack the device cannot trust, or None."""
+        """The stable code of §ack-ignore for an ack the device cannot trust, or None: "when the ack breaks several
+        rows, the first row's that applies", in the order of the table (ack-unknown-batch is checked before)."""
         if ack.outcome == ackpb.BATCH_OUTCOME_UNSPECIFIED:
             return "ack-outcome-missing"
         if ack.outcome not in KNOWN_OUTCOMES:
@@ -456,62 +513,83 @@ class Device:
         return None
 
     def on_ack(self, ack, now, res):
-        # UNSPECIFIED: the precedence of the ignore codes when an ack breaks several; this device checks in the
-        # order of the table (ack-unknown-batch first, as an unknown batch has nothing to check against).
         rec = self.in_flight.get(ack.batch_id) or self.given_up.get(ack.batch_id)
         code = "ack-unknown-batch" if rec is None else self.check(ack)
         if code:
+            # §ack-ignore: "nothing is deleted, no back-off, policy or command is taken from it, and the batch stays in
+            # flight"; §back-off: "an ack it ignores" is a failure all the same, so the device's own wait applies.
             res.ack_ignored = code
+            self.fail(now)
             return
         self.in_flight.pop(ack.batch_id, None)
         self.given_up.pop(ack.batch_id, None)
         self.server_revision = ack.protocol_revision
+        # §ack-effects: policy, assignment hint, commands and retry_after_ms come from every ack not ignored,
+        # whatever its outcome.
         if ack.HasField("tracking_policy") and ack.tracking_policy.policy_version > self.policy.policy_version:
             self.policy = copy.deepcopy(ack.tracking_policy)
         # §commands: "executes the commands of an ack in ascending id order, each only when its id is above the
-        # highest it has executed".
+        # highest it has executed", ignoring expired ones and unknown kinds (which therefore do not raise the mark).
+        # §command-kinds: RECORD_FIX would record a fix now, but the testee protocol gives no position to record, so
+        # it is reported as executed and records nothing; UPLOAD_NOW changes nothing, as sends are scripted and a
+        # wait in force still holds.
         for cmd in sorted(ack.commands, key=lambda c: c.command_id):
             if cmd.command_id <= self.highest_command or cmd.kind not in KNOWN_COMMANDS:
                 continue
             if cmd.expires_at_ms and now > cmd.expires_at_ms:
                 continue
-            self.highest_command = cmd.command_id
+            self.highest_command = cmd.command_id  # §command-once: the mark is raised before the command runs
             res.executed_command_ids.append(cmd.command_id)
         armed_version = self.armed.assignment_version if self.armed is not None else 0
         res.request_regions = ack.latest_assignment_version > armed_version
+        retry_after = ack.retry_after_ms if ack.HasField("retry_after_ms") else None
         if ack.outcome == ackpb.BATCH_OUTCOME_PROCESSED:
-            self.backoff_ms = 0
-            self.apply_ranges(ack.fix_results, rec.fixes, self.fixes)
-            self.apply_ranges(ack.fence_event_results, rec.events, self.events)
+            deleted = self.apply_ranges(ack.fix_results, rec.fixes, self.fixes)
+            deleted += self.apply_ranges(ack.fence_event_results, rec.events, self.events)
+            deleted += len(rec.lifecycle)
             for i in rec.lifecycle:
                 self.lifecycle.pop(i, None)
             if rec.status_version >= 0:
                 self.status_stored = max(self.status_stored, rec.status_version)
             if rec.armed_version >= 0:
                 self.armed_stored = max(self.armed_stored, rec.armed_version)
+            # §back-off: "A PROCESSED ack that deletes at least one item resets the count"; one "that deletes none of
+            # its batch's items (each RETRY_LATER, of a result the device does not know, or covered by no range)" is a
+            # failure. An item counts by its result, even when a late ack of another batch deleted it already.
+            # UNSPECIFIED: a batch that carried no fix, fence event or lifecycle event (a device status alone) has
+            # nothing to delete: its PROCESSED ack is taken as neither.
+            if deleted:
+                self.failures = 0
+            elif rec.fixes or rec.events or rec.lifecycle:
+                self.fail(now, retry_after)
         elif ack.outcome == ackpb.BATCH_OUTCOME_HOLD:
             if ack.hold_reason in (ackpb.HOLD_REASON_UNKNOWN_COMPACT_COLUMN, ackpb.HOLD_REASON_BATCH_MALFORMED):
                 self.rows_only = True
-            if not ack.HasField("retry_after_ms"):
-                self.back_off(now)
+            self.fail(now, retry_after)  # §back-off: "a HOLD" is a failure, with or without retry_after_ms
         elif ack.outcome == ackpb.BATCH_OUTCOME_TOO_LARGE:
+            # §back-off: "TOO_LARGE is no failure: the device sends again at once, smaller."
             if ack.HasField("max_batch_bytes"):
                 lim = max(MIN_LIMIT, ack.max_batch_bytes)
             else:
                 lim = max(MIN_LIMIT, rec.size // 2)
             self.server_limit = lim if self.server_limit is None else min(self.server_limit, lim)
-        if ack.HasField("retry_after_ms"):
-            self.hold_until = max(self.hold_until, now + ack.retry_after_ms)
+        if retry_after is not None:
+            self.wait(now, retry_after)  # §retry-after: "with any outcome, holds back the whole queue"
 
     @staticmethod
     def apply_ranges(ranges, carried, held):
+        """Applies §ack-table to the items the batch carried; returns how many the results delete."""
+        deleted = 0
         for seq in carried:
             for r in ranges:
                 if r.first_sequence <= seq <= r.last_sequence:
+                    # §reject-reason-unknown: REJECTED deletes whatever the reason, except the retired 5 and 6.
                     if r.result in DELETING or (r.result == ackpb.ACK_RESULT_REJECTED
                                                 and r.reject_reason not in RETIRED_REASONS):
                         held.pop(seq, None)
+                        deleted += 1
                     break
+        return deleted
 
 
 def run_session(req):
@@ -531,8 +609,8 @@ KNOWN_DATUMS = {commonpb.COORDINATE_DATUM_UNSPECIFIED, commonpb.COORDINATE_DATUM
 
 class Installation:
     def __init__(self):
-        self.stored_fixes, self.rejected_fixes = set(), {}
-        self.stored_events, self.rejected_events = set(), {}
+        self.stored_fixes, self.rejected_fixes = set(), set()
+        self.stored_events, self.rejected_events = set(), set()
         self.fix_floor = self.event_floor = 0
 
 
@@ -543,6 +621,8 @@ class Ledger:
         self.installs = {}
 
     def fix_defect(self, fix):
+        """The reason a fix is refused for, or None (§item-defects). §reject-order: "A fix with several defects gets
+        the first reason of this order: INVALID_COORDINATES, TIMESTAMP_OUT_OF_RANGE, TOO_OLD, MOCK_LOCATION"."""
         r = self.req
         if not (fix.HasField("latitude_e7") and fix.HasField("longitude_e7")) \
                 or not -900000000 <= fix.latitude_e7 <= 900000000 \
@@ -551,6 +631,8 @@ class Ledger:
             return ackpb.REJECT_REASON_INVALID_COORDINATES
         if not T2000 <= fix.time_ms < T2100:
             return ackpb.REJECT_REASON_TIMESTAMP_OUT_OF_RANGE
+        # TOO_OLD from the fix's own time (§reject-order). This server states no retention_days, so no retention
+        # bound applies; LedgerRequest.oldest_accepted_time_ms is the age it chooses, as a time.
         if r.oldest_accepted_time_ms and fix.time_ms < r.oldest_accepted_time_ms:
             return ackpb.REJECT_REASON_TOO_OLD
         if r.rejects_mock_fixes and fix.is_mock:
@@ -588,86 +670,95 @@ class Ledger:
             batch = lb.batch
             size = batch.ByteSize()
         ack.batch_id = batch.batch_id
-        # UNSPECIFIED: the order of the batch-level checks; this server goes from the cheapest and most general.
+        # §item-defects: "A server that finds several reasons to hold or refuse a whole batch gives the first of:
+        # TOO_LARGE; its own holds (busy, maintenance); UNSUPPORTED_REVISION; DEVICE_UNKNOWN; UNKNOWN_DATUM;
+        # UNKNOWN_COMPACT_COLUMN; BATCH_MALFORMED; QUOTA_EXCEEDED."
         if size > self.limit:
             ack.outcome, ack.max_batch_bytes = ackpb.BATCH_OUTCOME_TOO_LARGE, self.limit
             return ack
         if r.hold_everything:
             return hold(r.hold_everything)
-        # §revision: "a batch without `install_id` is read as revision 0. A device of a higher revision than the
-        # server's is served at the server's".
+        # §revision-zero: "A batch whose protocol_revision is 0 or that has no install_id is of revision 0" and is
+        # held. §revision: "A device of a higher revision than the server's is served at the server's".
         if batch.protocol_revision < REVISION or batch.install_id == 0:
             return hold(ackpb.HOLD_REASON_UNSUPPORTED_REVISION)
+        # §item-defects: "An empty device_id is a HOLD with HOLD_REASON_DEVICE_UNKNOWN".
         if not batch.device_id or (r.known_devices and batch.device_id not in r.known_devices):
             return hold(ackpb.HOLD_REASON_DEVICE_UNKNOWN)
         if batch.datum not in KNOWN_DATUMS:
-            return hold(ackpb.HOLD_REASON_UNKNOWN_DATUM)
+            return hold(ackpb.HOLD_REASON_UNKNOWN_DATUM)  # §no-silent-drop
         fixes = list(batch.fixes)
         if batch.HasField("compact_fixes"):
-            if any(n in FUTURE_COLUMNS for n in unknown_numbers(batch.compact_fixes)):
-                return hold(ackpb.HOLD_REASON_UNKNOWN_COMPACT_COLUMN)
+            compact = batch.compact_fixes
+            if any(n in FUTURE_COLUMNS for n in unknown_numbers(compact)):
+                return hold(ackpb.HOLD_REASON_UNKNOWN_COMPACT_COLUMN)  # §no-silent-drop
+            if hides_compact_field(compact):
+                return hold(ackpb.HOLD_REASON_BATCH_MALFORMED)  # §compact-column-wire-type
             if fixes:
                 return hold(ackpb.HOLD_REASON_BATCH_MALFORMED)  # rows-and-compact
             try:
-                fixes = compact_to_rows(batch.compact_fixes)
+                fixes = compact_to_rows(compact)
             except Malformed:
                 return hold(ackpb.HOLD_REASON_BATCH_MALFORMED)
         if batch.HasField("live_fix"):
             fixes.append(batch.live_fix)
-        events = list(batch.fence_events)
-        # Items without a key (sequence 0), or an installation without install_id, hide the keys: nothing stored.
-        if batch.install_id == 0 or any(f.sequence == 0 for f in fixes) or any(e.event_sequence == 0 for e in events):
-            return hold(ackpb.HOLD_REASON_BATCH_MALFORMED)
+        # §sequence-zero: "A fix or fence event with sequence number 0 has no key ...: a server MUST NOT store it, and
+        # its ack has no range for it". The rest of the batch is read as usual (one bad item never blocks the queue).
+        fixes = [f for f in fixes if f.sequence != 0]
+        events = [e for e in batch.fence_events if e.event_sequence != 0]
         key = (batch.device_id, batch.install_id)
         inst = self.installs.get(key) or Installation()
-        # Results per key: the first occurrence in the batch decides (one key, stored once).
-        fix_res, new_fixes = {}, {}
-        for f in fixes:
-            s = f.sequence
-            if s in fix_res:
-                continue
-            if s in inst.stored_fixes:
-                fix_res[s] = (ackpb.ACK_RESULT_DUPLICATE, 0)
-            elif s in inst.rejected_fixes:
-                fix_res[s] = (ackpb.ACK_RESULT_REJECTED, inst.rejected_fixes[s])
-            else:
-                d = self.fix_defect(f)
-                fix_res[s] = (ackpb.ACK_RESULT_REJECTED, d) if d else (ackpb.ACK_RESULT_ACCEPTED, 0)
-                if not d:
-                    new_fixes[s] = f
-        if r.fix_quota_per_installation and \
-                len(inst.stored_fixes) + len(new_fixes) > r.fix_quota_per_installation:
+        fix_res = self.results(fixes, lambda f: f.sequence, self.fix_defect, inst.stored_fixes, inst.rejected_fixes)
+        # §item-defects: "a quota counts the fixes a batch would newly store".
+        new_fixes = sum(res == ackpb.ACK_RESULT_ACCEPTED for res, _ in fix_res.values())
+        if r.fix_quota_per_installation and len(inst.stored_fixes) + new_fixes > r.fix_quota_per_installation:
             return hold(ackpb.HOLD_REASON_QUOTA_EXCEEDED)
-        ev_res = {}
-        for e in events:
-            s = e.event_sequence
-            if s in ev_res:
-                continue
-            if s in inst.stored_events:
-                ev_res[s] = (ackpb.ACK_RESULT_DUPLICATE, 0)
-            elif s in inst.rejected_events:
-                ev_res[s] = (ackpb.ACK_RESULT_REJECTED, inst.rejected_events[s])
-            else:
-                d = self.event_defect(e)
-                ev_res[s] = (ackpb.ACK_RESULT_REJECTED, d) if d else (ackpb.ACK_RESULT_ACCEPTED, 0)
-        # PROCESSED: store (durably, here: in memory) before answering.
+        ev_res = self.results(events, lambda e: e.event_sequence, self.event_defect, inst.stored_events,
+                              inst.rejected_events)
+        # PROCESSED: store (durably, here: in memory) before answering; refusals are kept as durably (§server-durable).
         self.installs[key] = inst
-        for s, (res, why) in fix_res.items():
-            if res == ackpb.ACK_RESULT_ACCEPTED:
-                inst.stored_fixes.add(s)
-            elif res == ackpb.ACK_RESULT_REJECTED:
-                inst.rejected_fixes[s] = why
-        for s, (res, why) in ev_res.items():
-            if res == ackpb.ACK_RESULT_ACCEPTED:
-                inst.stored_events.add(s)
-            elif res == ackpb.ACK_RESULT_REJECTED:
-                inst.rejected_events[s] = why
+        for results, stored, rejected in ((fix_res, inst.stored_fixes, inst.rejected_fixes),
+                                          (ev_res, inst.stored_events, inst.rejected_events)):
+            for s, (res, _) in results.items():
+                if res == ackpb.ACK_RESULT_ACCEPTED:
+                    stored.add(s)
+                elif res == ackpb.ACK_RESULT_REJECTED:
+                    rejected.add(s)
+        # §gap-report: only processed batches count for the floors ("a held or too-large batch stores nothing, its
+        # floor included").
         inst.fix_floor = max(inst.fix_floor, batch.fix_sequence_floor)
         inst.event_floor = max(inst.event_floor, batch.event_sequence_floor)
         ack.outcome = ackpb.BATCH_OUTCOME_PROCESSED
         ack.fix_results.extend(ranges_of(fix_res))
         ack.fence_event_results.extend(ranges_of(ev_res))
+        # §policy-in-acks: "a server MUST put its policy in the ack of every batch it processes whose policy_version
+        # is below its policy's, and MAY leave it out of the others": here, exactly those. Only the version is
+        # judged (LedgerRequest.policy_version), so the policy is the default one with that version.
+        if r.policy_version and batch.policy_version < r.policy_version:
+            ack.tracking_policy.CopyFrom(policypb.TrackingPolicy(policy_version=r.policy_version))
         return ack
+
+    @staticmethod
+    def results(items, seq_of, defect_of, stored, rejected):
+        """The result of each key in a batch: sequence -> (AckResult, RejectReason)."""
+        out = {}
+        for item in items:
+            s = seq_of(item)
+            if s in out:
+                continue  # §item-defects: a key twice in one batch gets one result, "decided by its first occurrence"
+            if s in stored:
+                out[s] = (ackpb.ACK_RESULT_DUPLICATE, 0)  # §fix-key, §event-key
+                continue
+            why = defect_of(item)
+            if s in rejected:
+                # §refused-stays-refused: "a resend ... is answered REJECTED again, never stored, with the reason the
+                # fix gives now, or INVALID when it gives none".
+                out[s] = (ackpb.ACK_RESULT_REJECTED, why or ackpb.REJECT_REASON_INVALID)
+            elif why:
+                out[s] = (ackpb.ACK_RESULT_REJECTED, why)
+            else:
+                out[s] = (ackpb.ACK_RESULT_ACCEPTED, 0)
+        return out
 
     def installations(self):
         out = []
