@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireBehavior
+import LocationWireHTTPBinding
 import LocationWireSession
 
 /// What the app tells the device about itself; everything else comes from the server.
@@ -103,6 +104,9 @@ public final class LocationDevice {
     private var undecided: (index: Int, fix: LocationFix)?
     /// The latest fix good enough to plan regions around (accuracy and a position), for region requests.
     private var lastPosition: LocationFix?
+    /// The server answered 404 to a region request: no more are sent until the app starts anew
+    /// (`§http-regions-absent`).
+    private var regionsNotOffered = false
     /// The monotonic time (boot, ms) and wall clock of the latest timed delivery: the device clock between fixes.
     private var now: (bootId: UInt64, elapsedMs: UInt64, wallMs: Int64)?
     /// The engines' states as last written to the store: a row is rewritten only when its bytes change.
@@ -348,7 +352,8 @@ public final class LocationDevice {
         if let time {
             scheduler.settle(at: time, results: upload)
             try throwUploadStoreError()
-            if record.uploadNowOwed {
+            // UPLOAD_NOW waits out a wait in force rather than being dropped (`§command-kinds`).
+            if record.uploadNowOwed, queue.isDrained || queue.maySend(nowMs: wallMs()) {
                 record.uploadNowOwed = false
                 _ = try drainOnce(maxAttempts: 1, wait: { _ in })
             }
@@ -409,7 +414,7 @@ public final class LocationDevice {
 
     private func drainOnce(maxAttempts: Int, wait: (UInt64) -> Void) throws -> Bool {
         var attempts = 0
-        while !queue.isDrained, attempts < maxAttempts, record.refusedToken.isEmpty {
+        while !queue.isDrained, attempts < maxAttempts, !credentialsRefused {
             attempts += 1
             record.drainAttempts += 1
             let result = upload(attempt: attempts)
@@ -422,6 +427,11 @@ public final class LocationDevice {
         }
         try commit()
         return queue.isDrained
+    }
+
+    /// A 401 or 403 refused the credentials the transport has now (`§http-credentials`).
+    private var credentialsRefused: Bool {
+        !record.refusedToken.isEmpty && record.refusedToken == transport.credentialFingerprint
     }
 
     /// Lets `ms` pass on the device clock.
@@ -601,7 +611,7 @@ public final class LocationDevice {
     }
 
     private func uploadOnce() throws -> UploadScheduler.AttemptResult {
-        if !record.refusedToken.isEmpty { return .transportFailed }
+        if credentialsRefused { return .transportFailed }
         let nowMs = wallMs()
         guard queue.maySend(nowMs: nowMs) else {
             // A hold or back-off in force (the only reason here: one batch at a time, each answered or given up).
@@ -619,56 +629,47 @@ public final class LocationDevice {
         let body = batch.serializedBytes()
         record.uploadAttempts += 1
         record.bytesSent += UInt64(body.count)
-        let answer = BatchAnswer(
-            transport.post(path: "/v1/batches", messageName: "LocationBatch", body: body), batchId: batchId,
-            nowMs: nowMs)
-        let result: UploadScheduler.AttemptResult
-        switch answer {
-        case .ack(let ack):
-            result = try apply(ack, nowMs: nowMs)
-        case .credentialsRefused:
-            queue.giveUp(batchId: batchId, nowMs: nowMs)
-            record.refusedToken = "refused"
-            result = .transportFailed
-        case .noAck:
-            queue.giveUp(batchId: batchId, nowMs: nowMs)
-            result = .transportFailed
+        let answer: UploadAnswer
+        switch transport.post(path: Binding.batchesPath, messageName: "LocationBatch", body: body) {
+        case .failure(let failure): answer = .transportFailure(failure.description)
+        case .success(let http):
+            answer = UploadAnswer(
+                status: http.status, contentType: http.headers["content-type"], retryAfter: http.headers["retry-after"],
+                body: http.body, bodyIsWhole: true, batchId: batchId, nowMs: nowMs)
         }
+        let policyBefore = queue.policy
+        let (application, followUp) = queue.apply(answer, toBatch: batchId, sentBytes: body.count, nowMs: nowMs)
+        if case .applied(let effect) = application { try take(effect) }
+        if queue.policy != policyBefore { adoptPolicy() }
+        if case .stop = followUp { record.refusedToken = transport.credentialFingerprint }
         try store.put(.queue, queue.withoutItems.serializedBytes())
         try store.put(.device, record.serializedBytes())
         try commit()
-        return result
+        // The queue holds the wait every failure asks for (`§back-off`); an answer that deleted something, or a
+        // 413 (sent again at once, smaller), lets the timer go on.
+        let waitMs = max(queue.holdUntilMs, nowMs) - nowMs
+        if case .applied(let effect) = application, effect.outcome == .processed, queue.consecutiveFailures == 0 {
+            return .succeeded
+        }
+        return .held(retryAfterMs: UInt32(clamping: waitMs))
     }
 
-    /// Applies an ack (the server's or the one a status means) to the queue and the store.
-    private func apply(_ ack: BatchAck, nowMs: Int64) throws -> UploadScheduler.AttemptResult {
-        let policyBefore = queue.policy
-        switch queue.apply(ack, nowMs: nowMs) {
-        case .ignored:
-            queue.giveUp(batchId: ack.batchId, nowMs: nowMs)
-            return .transportFailed
-        case .applied(let effect):
-            record.acksApplied += 1
-            let deletedFixes = effect.storedFixes + effect.rejectedFixes
-            try store.deleteFixes(deletedFixes)
-            try store.deleteFenceEvents(effect.deletedEvents)
-            try store.keepLifecycleEvents(queue.lifecycleIds)
-            record.fixesAcknowledged += UInt64(deletedFixes.count)
-            if !deletedFixes.isEmpty { try refillWindow() }
-            if effect.requestRegions { owe(.serverHint) }
-            for command in effect.commands {
-                switch command.kind {
-                case .recordFix: record.recordFixOwed = true
-                case .requestRegions: owe(.serverHint)
-                case .uploadNow: record.uploadNowOwed = true
-                default: break
-                }
-            }
-            if queue.policy != policyBefore { adoptPolicy() }
-            switch effect.outcome {
-            case .processed: return .succeeded
-            case .tooLarge: return .held(retryAfterMs: 0)
-            default: return .held(retryAfterMs: ack.retryAfterMs ?? 0)
+    /// Carries out what an applied ack asks: deletes what it answered, owes what its hints and commands ask for.
+    private func take(_ effect: AckEffect) throws {
+        record.acksApplied += 1
+        let deletedFixes = effect.storedFixes + effect.rejectedFixes + effect.discardedFixes
+        try store.deleteFixes(deletedFixes)
+        try store.deleteFenceEvents(effect.deletedEvents)
+        try store.keepLifecycleEvents(queue.lifecycleIds)
+        record.fixesAcknowledged += UInt64(effect.storedFixes.count + effect.rejectedFixes.count)
+        if !deletedFixes.isEmpty { try refillWindow() }
+        if effect.requestRegions { owe(.serverHint) }
+        for command in effect.commands {
+            switch command.kind {
+            case .recordFix: record.recordFixOwed = true
+            case .requestRegions: owe(.serverHint)
+            case .uploadNow: record.uploadNowOwed = true
+            default: break
             }
         }
     }
@@ -685,7 +686,7 @@ public final class LocationDevice {
     // MARK: - Regions
 
     private func owe(_ reason: RegionRequestReason, regionId: String = "") {
-        guard configuration.requestsRegions else { return }
+        guard configuration.requestsRegions, !regionsNotOffered else { return }
         record.owedRegionRequest = UInt32(reason.rawValue)
         record.refineRegionId = regionId
     }
@@ -728,15 +729,27 @@ public final class LocationDevice {
         record.regionRequests += 1
         record.lastRegionRequestMs = now.elapsedMs
         record.lastRegionRequestBootId = now.bootId
-        let answer = transport.post(path: "/v1/regions", messageName: "RegionRequest", body: request.serializedBytes())
+        let answer = transport.post(
+            path: Binding.regionsPath, messageName: "RegionRequest", body: request.serializedBytes())
         var exchange = RegionExchange(beforeDelivery: record.delivered, request: request)
         defer { regionsExchanged?(exchange) }
         guard case .success(let http) = answer, http.status == 200,
             let assignment = try? RegionAssignment(serializedBytes: http.body)
         else {
-            if case .success(let http) = answer { exchange.status = http.status }
+            if case .success(let http) = answer {
+                exchange.status = http.status
+                switch http.status {
+                case 404:
+                    // The server offers no regions: asking again is useless until the app starts anew
+                    // (`§http-regions-absent`).
+                    regionsNotOffered = true
+                    record.owedRegionRequest = 0
+                case 401, 403: record.refusedToken = transport.credentialFingerprint
+                default: break
+                }
+            }
             try store.put(.device, record.serializedBytes())
-            return  // still owed; tried again at the next fix after min_interval_ms
+            return  // else still owed; tried again at the next fix after min_interval_ms
         }
         exchange.status = 200
         exchange.assignment = assignment
@@ -745,7 +758,7 @@ public final class LocationDevice {
         if let refusal = held.apply(assignment) {
             if refusal.requestsFullAssignment { owe(.deltaRejected) }
         } else {
-            try store.put(.heldAssignment, heldAsAssignment().serializedBytes())
+            try store.put(.heldAssignment, held.fullAssignment.serializedBytes())
             armHeldRegions()
             // The armed-regions report is part of the queue's state: stored with the regions it reports.
             try store.put(.queue, queue.withoutItems.serializedBytes())
@@ -754,27 +767,13 @@ public final class LocationDevice {
         try store.put(.device, record.serializedBytes())
     }
 
-    /// The regions held, as the full assignment they amount to (what the store keeps and `Arming` reads).
-    private func heldAsAssignment() -> RegionAssignment {
-        var assignment = RegionAssignment()
-        assignment.assignmentVersion = held.version
-        assignment.mode = .fullReplacement
-        assignment.expiresAtMs = held.expiresAtMs
-        assignment.slotBudget = held.slotBudget
-        assignment.refresh = held.refresh
-        assignment.datum = held.datum
-        assignment.monitoringEnabled = held.monitoringEnabled
-        assignment.regions = held.regions.keys.sorted().compactMap { held.regions[$0] }
-        return assignment
-    }
-
     /// Arms the held regions within the slots (`§arm-order`), in the fence engine and in the report to the server.
     private func armHeldRegions(nowMs: Int64? = nil) {
         let slots = Int(configuration.platformSlotLimit) - Int(configuration.reservedAppSlots)
         let position = lastPosition.map {
             SpherePoint(latitudeE7: $0.latitudeE7 ?? 0, longitudeE7: $0.longitudeE7 ?? 0)
         }
-        let armed = Arming.arm(heldAsAssignment(), slots: slots, position: position, nowMs: nowMs ?? wallMs())
+        let armed = Arming.arm(held.fullAssignment, slots: slots, position: position, nowMs: nowMs ?? wallMs())
         let keep = Set(armed.regionIds)
         fences.disarm(fences.armedRegionIds.filter { !keep.contains($0) })
         fences.arm(armed.regionIds.compactMap { held.regions[$0] })

@@ -29,7 +29,7 @@ extension UploadQueue {
     public mutating func apply(
         _ answer: UploadAnswer, toBatch batchId: UInt64, sentBytes: Int, nowMs: Int64
     ) -> (application: AckApplication?, followUp: UploadFollowUp) {
-        let halved = UInt32(clamping: sentBytes / 2)
+        let sent = UInt32(clamping: sentBytes)
         switch answer {
         case .ack(let ack):
             let application = apply(ack, nowMs: nowMs)
@@ -50,14 +50,14 @@ extension UploadQueue {
             return (nil, .stop(status: status, code: code))
         case .bodyTimedOut(let waitMs):
             giveUp(batchId: batchId, nowMs: nowMs, waitMs: waitMs)
-            learnBatchBytes(halved)
+            learnBatchBytes(Self.shrunkLimit(sent: sent, stated: nil))
             return (nil, .next)
         case .tooLarge(let maxBatchBytes):
             // The TOO_LARGE ack it means: the same limit, the same single-item rule, no failure.
             var ack = BatchAck()
             ack.batchId = batchId
             ack.outcome = .tooLarge
-            ack.maxBatchBytes = maxBatchBytes ?? halved
+            ack.maxBatchBytes = maxBatchBytes
             return (apply(ack, nowMs: nowMs), .next)
         case .unsupportedEncoding(let code):
             giveUp(batchId: batchId, nowMs: nowMs)

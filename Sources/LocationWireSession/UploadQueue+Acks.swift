@@ -84,8 +84,7 @@ extension UploadQueue {
                 holdUntilMs = max(holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: consecutiveFailures))
             }
         case .tooLarge:
-            let halved = max(UInt32(Self.minimumBatchBytes), record.encodedSize / 2)
-            learnBatchBytes(ack.maxBatchBytes ?? halved)
+            learnBatchBytes(Self.shrunkLimit(sent: record.encodedSize, stated: ack.maxBatchBytes))
             discardIfAlone(record, effect: &effect)
         default:
             preconditionFailure("reasonToIgnore lets only known outcomes through")
@@ -107,10 +106,19 @@ extension UploadQueue {
         return .applied(effect)
     }
 
-    /// Takes `limit` as the largest batch from now on, when it is below the one learnt before, never under
-    /// ``minimumBatchBytes`` (`§batch-size`, `§batch-composition`).
+    /// The batch limit after a batch of `sent` bytes was refused as too large, with the limit the answer
+    /// `stated` (proto/HTTP.md `§http-shrink`): the stated one, never under ``minimumBatchBytes``, unless it is not
+    /// below `sent` (a contradiction, read as absent); else half of `sent`, never under the minimum unless `sent`
+    /// was within it already.
+    public static func shrunkLimit(sent: UInt32, stated: UInt32?) -> UInt32 {
+        let minimum = UInt32(minimumBatchBytes)
+        if let stated, stated < sent { return max(stated, minimum) }
+        return sent <= minimum ? max(sent / 2, 1) : max(sent / 2, minimum)
+    }
+
+    /// Takes `limit` as the largest batch from now on, when it is below the one learnt before (`§batch-size`,
+    /// `§batch-composition`).
     public mutating func learnBatchBytes(_ limit: UInt32) {
-        let limit = max(limit, UInt32(Self.minimumBatchBytes))
         learntBatchBytes = learntBatchBytes == 0 ? limit : min(learntBatchBytes, limit)
     }
 

@@ -25,6 +25,15 @@ public protocol DeviceTransport: AnyObject {
     /// POSTs `body`, the binary encoding of `locationwire.v1.<messageName>`, to `path` (`/v1/batches`,
     /// `/v1/regions`). Returns the answer, or the transport failure in words (reset, refused, time-out).
     func post(path: String, messageName: String, body: [UInt8]) -> Result<HTTPAnswer, TransportFailure>
+
+    /// Names the credentials the transport sends, without revealing them, so that the device can tell that a
+    /// token refused with 401 or 403 was replaced (`§http-credentials`). Equal for equal credentials.
+    var credentialFingerprint: String { get }
+}
+
+extension DeviceTransport {
+    /// A transport that does not say has one set of credentials for its lifetime: a refusal stops it for good.
+    public var credentialFingerprint: String { "fixed" }
 }
 
 /// A request that got no HTTP answer: the connection failed, was reset or timed out (`§no-ack`).
@@ -55,6 +64,12 @@ public final class URLSessionTransport: DeviceTransport {
     }
 
     deinit { session.finishTasksAndInvalidate() }
+
+    /// FNV-1a of the token, in hex: stable across launches, and not the token.
+    public var credentialFingerprint: String {
+        let hash = token.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }
 
     public func post(path: String, messageName: String, body: [UInt8]) -> Result<HTTPAnswer, TransportFailure> {
         var request = URLRequest(url: server.appendingPathComponent(path))
