@@ -7,8 +7,8 @@
 // async-http-client (a first build of those takes minutes).
 //
 // Dependencies point one way: each module depends only on modules listed above it.
-//   LocationWireHTTP        the binding's shared facts: paths, media types, the error body, body coding and gzip
-//                                                                        (on LocationWire, CompressNIO, HTTPTypes)
+//   LocationWireHTTP        the root's LocationWireHTTPBinding re-exported, and gzip request bodies over NIO
+//                                                                (on LocationWireHTTPBinding, CompressNIO)
 //   LocationWireServer      the reference server: one list of Hummingbird routes behind a bearer-token
 //                           middleware, over a storage protocol with two backends, SQLite through GRDB and
 //                           PostgreSQL through postgres-nio, which also answer the middleware's authenticator
@@ -65,7 +65,7 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ] + root("LocationWire"),
+            ] + root("LocationWire", "LocationWireHTTPBinding"),
             swiftSettings: strictSettings
         ),
         .target(

@@ -54,7 +54,7 @@ public final class BindingClient: Sendable {
 
         /// The JSON error body, when the answer carries one.
         public var errorBody: ErrorBody? {
-            try? JSONDecoder().decode(ErrorBody.self, from: Data(body))
+            ErrorBody(jsonBytes: body)
         }
     }
 
@@ -105,6 +105,23 @@ public final class BindingClient: Sendable {
             contentType: format.contentType(for: LocationBatch.self), headers: headers,
             body: gzip ? GzipCoding.compress(encoded) : encoded, timeout: timeout)
         return Self.uploadResult(answer)
+    }
+
+    /// Posts `batch` in binary, as a device does, and reads the answer as the binding's table says
+    /// (`§http-device-answers`). Transport failures throw.
+    public func uploadAnswer(
+        _ batch: LocationBatch, token: String, timeout: Duration = .seconds(30)
+    ) async throws
+        -> UploadAnswer
+    {
+        let answer = try await exchange(
+            method: "POST", path: Binding.batchesPath, token: token,
+            contentType: BodyFormat.binary.contentType(for: LocationBatch.self),
+            headers: [("Accept", Binding.protobufMediaType)], body: batch.serializedBytes(), timeout: timeout)
+        return UploadAnswer(
+            status: answer.status, contentType: answer.header("Content-Type"), retryAfter: answer.header("Retry-After"),
+            body: answer.body, bodyIsWhole: true, batchId: batch.batchId,
+            nowMs: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 
     /// Reads an answer of `/v1/batches` as a device must.

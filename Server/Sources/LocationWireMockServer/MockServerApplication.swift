@@ -79,11 +79,11 @@ func makeMockServerRouter(
     return router
 }
 
-/// The mock server's endpoints: the one list its router and its 405s are built from.
+/// The mock server's endpoints: `POST /v1/batches` only; the routing answers `not-offered` for the others.
 func makeMockServerRoutes(store: MockStore, configuration: ServerConfiguration) -> RouteList<MockRequestContext> {
     let batches = MockBatchRoutes(reader: RequestReader(configuration: configuration), store: store)
     return RouteList([
-        .init(.post, Binding.batchesPath) { request, context, _ in
+        .init(.batches) { request, context, _ in
             try await batches.postBatch(request, context: context)
         }
     ])
@@ -122,7 +122,7 @@ struct MockBatchRoutes: Sendable {
 
     func postBatch(_ request: Request, context: MockRequestContext) async throws -> Response {
         let (batch, format, encodedSize) = try await reader.readMessage(LocationBatch.self, from: request)
-        let answerFormat = RequestReader.responseFormat(request.headers[.accept], request: format)
+        let answerFormat = BodyFormat.ofAnswer(accept: request.headers[.accept], request: format)
         switch await store.receive(batch, encodedSize: encodedSize) {
         case .answer(let ack, let delayMs):
             if delayMs > 0 { try await Task.sleep(for: .milliseconds(delayMs)) }

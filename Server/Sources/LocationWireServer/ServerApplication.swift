@@ -56,33 +56,45 @@ public func makeServerRouter(
     return router
 }
 
-/// The reference server's endpoints (`§http-endpoints`): the one list its router and its 405s are built from.
+/// The reference server's endpoints (`§http-endpoints`): those its configuration offers, the others answered
+/// `404` `not-offered` by the routing.
 func makeServerRoutes(
     storage: any ServerStorage, configuration: ServerConfiguration
 ) -> RouteList<ServerRequestContext> {
     let reader = RequestReader(configuration: configuration)
     let batches = BatchRoutes(reader: reader, storage: storage)
-    let regions = RegionRoutes(reader: reader, storage: storage)
-    let policy = PolicyRoutes(reader: reader)
     let readBack = ReadBackRoutes(reader: reader, storage: storage)
     let erasure = ErasureRoutes(reader: reader, storage: storage)
-    return RouteList([
-        .init(.post, Binding.batchesPath) { request, _, device in
-            try await batches.postBatch(request, device: device)
-        },
-        .init(.post, Binding.regionsPath) { request, _, device in
-            try await regions.postRegionRequest(request, device: device)
-        },
-        .init(.get, Binding.policyPath) { request, _, _ in try policy.getPolicy(request) },
-        .init(.get, ReadBackRoutes.path) { request, context, device in
-            try await readBack.getFixes(
-                request, device: device, pathDevice: context.parameters.get(ReadBackRoutes.pathParameter))
-        },
-        .anyCaller(.delete, ErasureRoutes.path) { request, context, caller in
-            try await erasure.deleteDevice(
-                request, caller: caller, pathDevice: context.parameters.get(ReadBackRoutes.pathParameter))
-        },
-    ])
+    @Sendable func pathDevice(_ context: ServerRequestContext) -> String? {
+        context.parameters.get(RouteList<ServerRequestContext>.deviceParameter)
+    }
+    var routes: [RouteList<ServerRequestContext>.Route] = [
+        .init(.batches) { request, _, device in try await batches.postBatch(request, device: device) }
+    ]
+    if let planner = configuration.planner {
+        let regions = RegionRoutes(reader: reader, storage: storage, planner: planner)
+        routes.append(
+            .init(.regions) { request, _, device in try await regions.postRegionRequest(request, device: device) })
+    }
+    if let trackingPolicy = configuration.trackingPolicy {
+        let policy = PolicyRoutes(policy: trackingPolicy)
+        routes.append(.init(.policy) { request, _, _ in policy.getPolicy(request) })
+    }
+    if configuration.offersReadBack {
+        routes.append(
+            .init(.readBack) { request, context, device in
+                try await readBack.getFixes(request, device: device, pathDevice: pathDevice(context))
+            })
+        routes.append(
+            .init(.ledger) { _, context, device in
+                try await readBack.getLedger(device: device, pathDevice: pathDevice(context))
+            })
+    }
+    routes.append(
+        .anyCaller(.erasure) { request, context, caller in
+            try await erasure.deleteDevice(request, caller: caller, pathDevice: pathDevice(context))
+        })
+    return RouteList(routes)
 }
 
 /// The listener `makeServerApplication` was asked for breaks `§http-tls`.

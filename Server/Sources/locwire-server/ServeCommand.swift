@@ -168,10 +168,27 @@ struct ServeCommand: AsyncParsableCommand {
             let clock = configuration.nowMs
             configuration.nowMs = { clock() + offset }
         }
-        if let policy {
-            let trackingPolicy = try readPolicy(policy)
+        var trackingPolicy = try policy.map(readPolicy)
+        if let retainDays {
+            // A server that removes by age states it (`§http-retention-stated`); without a policy file, in a
+            // policy of version 1 that holds only that.
+            if trackingPolicy == nil {
+                trackingPolicy = TrackingPolicy()
+                trackingPolicy?.policyVersion = 1
+            }
+            trackingPolicy?.retentionDays = UInt32(clamping: retainDays)
+        }
+        if let trackingPolicy {
             configuration.trackingPolicy = trackingPolicy
             configuration.ledgerPolicy.trackingPolicy = trackingPolicy
+            // One limit, stated in the policy, the TOO_LARGE acks and the 413s (`§http-size`).
+            if let limit = trackingPolicy.maxBatchBytes { configuration.ledgerPolicy.maxBatchBytes = Int(limit) }
+        }
+        guard configuration.maxBodyBytes >= configuration.ledgerPolicy.maxBatchBytes else {
+            throw ValidationError(
+                "--max-body-bytes \(maxBodyBytes) is below the max_batch_bytes the server states "
+                    + "(\(configuration.ledgerPolicy.maxBatchBytes)): a batch within that limit would be refused unread"
+            )
         }
         if let catalogue {
             do {

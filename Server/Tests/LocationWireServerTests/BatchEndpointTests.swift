@@ -53,8 +53,13 @@ import Testing
         return try BatchAck(serializedBytes: Array(response.body.readableBytesView))
     }
 
+    struct ErrorBodyMissing: Error {}
+
     static func errorBody(_ response: TestResponse) throws -> ErrorBody {
-        try JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView))
+        guard let body = ErrorBody(jsonBytes: Array(response.body.readableBytesView)) else {
+            throw ErrorBodyMissing()
+        }
+        return body
     }
 
     /// `§http-endpoints`: a binary batch in, its binary ack out, the fixes stored.
@@ -185,16 +190,22 @@ import Testing
         let token = try await store.issueToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
         let router = makeServerRouter(
             storage: store, authenticator: store,
-            configuration: ServerConfiguration(maxBodyBytes: 64, nowMs: { Self.nowMs }))
+            configuration: {
+                var configuration = ServerConfiguration(maxBodyBytes: 16_384, nowMs: { Self.nowMs })
+                configuration.ledgerPolicy.maxBatchBytes = 16_384
+                return configuration
+            }())
         try await Application(router: router).test(.router) { client in
-            let body = ByteBuffer(bytes: Self.batch(1...10).serializedBytes())
+            let body = ByteBuffer(bytes: Self.batch(1...1000).serializedBytes())
+            #expect(body.readableBytes > 16_384)
             try await client.execute(
                 uri: "/v1/batches", method: .post, headers: Self.headers(token: token), body: body
             ) { response in
                 #expect(response.status == .contentTooLarge)
                 let error = try Self.errorBody(response)
                 #expect(error.code == ErrorBody.Code.bodyTooLarge)
-                #expect(error.maxBatchBytes == 64)
+                // The server's max_batch_bytes, the one number its policy and TOO_LARGE acks state (§http-size).
+                #expect(error.maxBatchBytes == 16_384)
             }
         }
     }

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import LocationWire
 import LocationWireHTTP
+import LocationWireSession
 import LocationWireServer
 import Testing
 
@@ -17,7 +18,9 @@ import Testing
     ) async throws {
         let store = try SQLiteStorage()
         let token = try await store.issueToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
-        let configuration = ServerConfiguration(maxBodyBytes: maxBodyBytes, nowMs: { Fixture.nowMs })
+        var configuration = ServerConfiguration(maxBodyBytes: maxBodyBytes, nowMs: { Fixture.nowMs })
+        // The body limit is at least the max_batch_bytes a server states (§http-size); here they are one.
+        configuration.ledgerPolicy.maxBatchBytes = min(maxBodyBytes, configuration.ledgerPolicy.maxBatchBytes)
         try await Application(
             router: makeServerRouter(storage: store, authenticator: store, configuration: configuration),
             server: locationWireHTTP1()

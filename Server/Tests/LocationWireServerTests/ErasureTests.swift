@@ -43,7 +43,11 @@ import Testing
             try await database.withStore { (store) async throws -> Void in
                 let first = Self.fullBatch(1...5, batchId: 1, eventSequence: 1)
                 _ = try await Storage.ingest(first, into: store)
-                try await store.saveAssignment(RegionAssignment(), deviceId: Storage.deviceId, nowMs: Storage.nowMs)
+                var assignment = RegionAssignment()
+                assignment.assignmentVersion = 4
+                assignment.mode = .fullReplacement
+                assignment.regions = [Region()]
+                try await store.saveAssignment(assignment, deviceId: Storage.deviceId, nowMs: Storage.nowMs)
                 var other = Storage.batch(1...2, deviceId: "someone-else")
                 other.deviceId = "someone-else"
                 _ = try await Storage.ingest(other, into: store)
@@ -61,7 +65,11 @@ import Testing
                     try await store.storedEventCounts(deviceId: Storage.deviceId, installId: 7)
                         == StoredEventCounts(fenceEvents: 0, lifecycleEvents: 0))
                 #expect(try await store.storedDeviceStatus(deviceId: Storage.deviceId, installId: 7) == nil)
-                #expect(try await store.lastAssignment(deviceId: Storage.deviceId) == nil)
+                // §http-erase-assignments: the version alone stays, so the next plan is numbered above it.
+                var kept = RegionAssignment()
+                kept.assignmentVersion = 4
+                kept.mode = .fullReplacement
+                #expect(try await store.lastAssignment(deviceId: Storage.deviceId) == kept)
                 #expect(try await store.storedFixCount(deviceId: "someone-else", installId: 7) == 2, "others stay")
                 // Erasing again removes nothing.
                 #expect(try await store.erase(deviceId: Storage.deviceId, nowMs: Storage.nowMs) == RemovedRows())

@@ -44,7 +44,7 @@ import Testing
     }
 
     static func errorCode(_ response: TestResponse) -> String? {
-        try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView)).code
+        ErrorBody(jsonBytes: Array(response.body.readableBytesView))?.code
     }
 
     /// `§http-negotiation`, `§media-types`: proto3 JSON in, JSON out; Accept picks binary.
@@ -180,7 +180,8 @@ import Testing
         }
     }
 
-    /// `§http-endpoints`: an endpoint a server does not offer is a 404 with the error body.
+    /// `§http-endpoints`: an endpoint a server does not offer is a 404 `not-offered`, before the token or the body
+    /// is looked at.
     @Test func regionsWithoutACatalogueAndPolicyWithoutOneAre404() async throws {
         let (token, app) = try await Self.app(ServerConfiguration())
         var request = RegionRequest()
@@ -190,15 +191,15 @@ import Testing
             try await client.execute(uri: Binding.policyPath, method: .get, headers: Self.headers(token, [:])) {
                 response in
                 #expect(response.status == .notFound)
-                #expect(Self.errorCode(response) == ErrorBody.Code.notFound)
+                #expect(Self.errorCode(response) == ErrorBody.Code.notOffered)
             }
             try await client.execute(
                 uri: Binding.regionsPath, method: .post,
                 headers: Self.headers(token, [.contentType: Binding.protobufMediaType]), body: body
             ) { response in
-                // An incomplete request is refused with the validation rule before the catalogue is looked at.
-                #expect(response.status == .badRequest || response.status == .notFound)
-                #expect(Self.errorCode(response) != nil)
+                // The routing answers before validation (§http-check-order, step 2).
+                #expect(response.status == .notFound)
+                #expect(Self.errorCode(response) == ErrorBody.Code.notOffered)
             }
         }
     }
@@ -336,6 +337,7 @@ struct FailingIngestStorage: ServerStorage, BearerTokenAuthenticator {
     func issueFirstToken(forDevice deviceId: String, nowMs: Int64) async throws -> String? { throw Unavailable() }
     func issueOperatorToken(nowMs: Int64) async throws -> String { throw Unavailable() }
     func erase(deviceId: String, nowMs: Int64) async throws -> RemovedRows { throw Unavailable() }
+    func installations(deviceId: String) async throws -> [InstallationRecord] { throw Unavailable() }
     func removeReceived(before receivedBeforeMs: Int64, nowMs: Int64, rowLimit: Int) async throws -> RemovedRows {
         throw Unavailable()
     }
@@ -453,6 +455,9 @@ final class SlowIngestStorage: ServerStorage, BearerTokenAuthenticator {
     func issueOperatorToken(nowMs: Int64) async throws -> String { try await store.issueOperatorToken(nowMs: nowMs) }
     func erase(deviceId: String, nowMs: Int64) async throws -> RemovedRows {
         try await store.erase(deviceId: deviceId, nowMs: nowMs)
+    }
+    func installations(deviceId: String) async throws -> [InstallationRecord] {
+        try await store.installations(deviceId: deviceId)
     }
     func removeReceived(before receivedBeforeMs: Int64, nowMs: Int64, rowLimit: Int) async throws -> RemovedRows {
         try await store.removeReceived(before: receivedBeforeMs, nowMs: nowMs, rowLimit: rowLimit)

@@ -84,102 +84,80 @@ struct SimulatedDevice {
                 continue
             }
             let started = clock.now
-            let result: BindingClient.UploadResult
+            let answer: UploadAnswer
+            let sentBytes = batch.serializedSize
             do {
-                result = try await client.upload(batch, token: token, timeout: timeout)
+                answer = try await client.uploadAnswer(batch, token: token, timeout: timeout)
             } catch {
-                queue.giveUp(batchId: batch.batchId, nowMs: Self.wallClockMs())
-                let kind = Self.transportErrorKind(error)
-                statistics.record {
-                    $0.batchesSent += 1
-                    $0.errors[kind, default: 0] += 1
-                }
-                continue
+                answer = .noAck(reason: Self.transportErrorKind(error))
             }
             let latencyMs = (clock.now - started).milliseconds
-            let retryAfter = try apply(
-                result, to: batch, latencyMs: latencyMs, statistics: statistics, journal: journal)
-            if let retryAfter {
-                let wait = min(retryAfter, deadline - clock.now)
-                if wait > .zero { try await Task.sleep(for: wait) }
-            }
+            try apply(
+                answer, to: batch, sentBytes: sentBytes, latencyMs: latencyMs, statistics: statistics, journal: journal)
         } while clock.now < deadline
     }
 
-    /// Applies an upload's answer to the queue and the counts; returns the server's `Retry-After`, if any.
+    /// Applies an upload's answer to the queue (through the binding's table, `§http-device-answers`) and the
+    /// counts. Waits are the queue's: the next pass sleeps until it may send.
     private mutating func apply(
-        _ result: BindingClient.UploadResult, to batch: LocationBatch, latencyMs: Double, statistics: LoadStatistics,
+        _ answer: UploadAnswer, to batch: LocationBatch, sentBytes: Int, latencyMs: Double, statistics: LoadStatistics,
         journal: AckJournal?
-    ) throws -> Duration? {
-        switch result {
-        case .acknowledged(var ack):
-            // A floor's constant ack names batch 1; taken as this batch's, it accepts every fix the batch carried.
-            if constantAck { ack.batchId = batch.batchId }
-            switch queue.apply(ack, nowMs: Self.wallClockMs()) {
-            case .applied(let effect):
-                if effect.outcome == .processed {
-                    if let journal {
-                        let stored = Set(effect.storedFixes)
-                        // Compact backlogs go only to servers whose policy asks for them; decoded, they are
-                        // the rows the server stores.
-                        let backlog = (try? batch.compactFixes?.fixes()) ?? batch.fixes
-                        let sent = backlog + (batch.liveFix.map { [$0] } ?? [])
-                        try journal.append(
-                            deviceId: deviceId, installId: batch.installId,
-                            fixes: sent.filter { stored.contains($0.sequence) })
-                    }
-                    // DUPLICATE answers a resend of what a lost ack had stored: the crash soak's proof that it
-                    // hit that case. Ranges may span numbers the batch did not carry (§ack-scope).
-                    let duplicates = effect.storedFixes.count { sequence in
-                        ack.fixResults.contains {
-                            $0.result == .duplicate && ($0.firstSequence...$0.lastSequence).contains(sequence)
-                        }
-                    }
-                    statistics.record {
-                        $0.batchesSent += 1
-                        $0.batchesAcknowledged += 1
-                        $0.fixesAcknowledged += effect.storedFixes.count
-                        $0.fixesAcknowledgedAsDuplicate += duplicates
-                        $0.fixesRejected += effect.rejectedFixes.count
-                        $0.latenciesMs.append(latencyMs)
-                    }
-                } else {
-                    let kind = "ack \(effect.outcome)" + (ack.outcome == .hold ? " \(ack.holdReason)" : "")
-                    statistics.record {
-                        $0.batchesSent += 1
-                        $0.latenciesMs.append(latencyMs)
-                        $0.errors[kind, default: 0] += 1
-                    }
-                }
-            case .ignored(let reason):
-                // The queue kept the batch as in flight; giving it up frees its fixes for the next batch.
-                queue.giveUp(batchId: batch.batchId, nowMs: Self.wallClockMs())
-                statistics.record {
-                    $0.batchesSent += 1
-                    $0.latenciesMs.append(latencyMs)
-                    $0.errors["ack ignored: \(reason)", default: 0] += 1
-                }
-            }
-        case .refused(let status, let error, let retryAfter):
-            queue.giveUp(batchId: batch.batchId, nowMs: Self.wallClockMs())
-            statistics.record {
-                $0.batchesSent += 1
-                $0.latenciesMs.append(latencyMs)
-                $0.errors["http \(status) \(error?.code ?? "(no error body)")", default: 0] += 1
-            }
-            // Retry-After in seconds (an HTTP date is not worth parsing here: the queue's back-off applies then).
-            if let retryAfter, let seconds = Int(retryAfter.trimmingCharacters(in: .whitespaces)), seconds > 0 {
-                return .seconds(min(seconds, 300))
-            }
-        case .unreadableAck(let reason):
-            queue.giveUp(batchId: batch.batchId, nowMs: Self.wallClockMs())
-            statistics.record {
-                $0.batchesSent += 1
-                $0.latenciesMs.append(latencyMs)
-                $0.errors["unreadable ack: \(reason.prefix(60))", default: 0] += 1
-            }
+    ) throws {
+        var answer = answer
+        // A floor's constant ack names batch 1; taken as this batch's, it accepts every fix the batch carried.
+        if constantAck, case .otherBatchAck(var ack) = answer {
+            ack.batchId = batch.batchId
+            answer = .ack(ack)
         }
-        return nil
+        let (application, _) = queue.apply(
+            answer, toBatch: batch.batchId, sentBytes: sentBytes, nowMs: Self.wallClockMs())
+        switch (answer, application) {
+        case (.ack(let ack), .applied(let effect)?) where effect.outcome == .processed:
+            if let journal {
+                let stored = Set(effect.storedFixes)
+                // Compact backlogs go only to servers whose policy asks for them; decoded, they are the rows the
+                // server stores.
+                let backlog = (try? batch.compactFixes?.fixes()) ?? batch.fixes
+                let sent = backlog + (batch.liveFix.map { [$0] } ?? [])
+                try journal.append(
+                    deviceId: deviceId, installId: batch.installId,
+                    fixes: sent.filter { stored.contains($0.sequence) })
+            }
+            // DUPLICATE answers a resend of what a lost ack had stored: the crash soak's proof that it hit that
+            // case. Ranges may span numbers the batch did not carry (§ack-scope).
+            let duplicates = effect.storedFixes.count { sequence in
+                ack.fixResults.contains {
+                    $0.result == .duplicate && ($0.firstSequence...$0.lastSequence).contains(sequence)
+                }
+            }
+            statistics.record {
+                $0.batchesSent += 1
+                $0.batchesAcknowledged += 1
+                $0.fixesAcknowledged += effect.storedFixes.count
+                $0.fixesAcknowledgedAsDuplicate += duplicates
+                $0.fixesRejected += effect.rejectedFixes.count
+                $0.latenciesMs.append(latencyMs)
+            }
+        case (.ack(let ack), .applied(let effect)?):
+            let kind = "ack \(effect.outcome)" + (ack.outcome == .hold ? " \(ack.holdReason)" : "")
+            Self.count(kind, latencyMs: latencyMs, in: statistics)
+        case (_, .ignored(let reason)?):
+            Self.count("ack ignored: \(reason)", latencyMs: latencyMs, in: statistics)
+        case (.noAck(let reason), _):
+            Self.count(
+                String(reason.prefix(60)), latencyMs: reason.hasPrefix("transport") ? nil : latencyMs, in: statistics)
+        default:
+            Self.count("\(answer)".prefix(60).description, latencyMs: latencyMs, in: statistics)
+        }
+    }
+
+    /// Counts one batch that stored nothing, by what it got.
+    private static func count(_ kind: String, latencyMs: Double?, in statistics: LoadStatistics) {
+        statistics.record {
+            $0.batchesSent += 1
+            if let latencyMs { $0.latenciesMs.append(latencyMs) }
+            $0.errors[kind, default: 0] += 1
+        }
     }
 
     /// The device clock, UTC ms.

@@ -79,7 +79,7 @@ enum LoadScenarios {
             case .refused(let refusedStatus, let error, let retryAfter)
             where refusedStatus == 429 || refusedStatus == 503:
                 if refusedStatus == status { seen += 1 }
-                guard let seconds = RetryAfter.seconds(retryAfter) else {
+                guard let seconds = retryAfterSeconds(retryAfter) else {
                     problems.append(
                         "batch \(batch.batchId): \(refusedStatus) with Retry-After \(retryAfter.map { "\"\($0)\"" } ?? "absent"), expected seconds or an HTTP date"
                     )
@@ -122,17 +122,8 @@ enum LoadScenarios {
     }
 }
 
-/// `Retry-After` (RFC 9110, section 10.2.3): delay-seconds or an HTTP-date.
-enum RetryAfter {
-    /// The seconds to wait, or nil when the value is absent or neither form.
-    static func seconds(_ value: String?, now: Date = Date()) -> Double? {
-        guard let value = value?.trimmingWhitespace(), !value.isEmpty else { return nil }
-        if value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) { return Double(value) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        guard let date = formatter.date(from: value) else { return nil }
-        return max(date.timeIntervalSince(now), 0)
-    }
+/// `Retry-After` in seconds as the binding reads it (`§http-retry-after`), or nil when absent or unreadable.
+func retryAfterSeconds(_ value: String?) -> Double? {
+    let nowMs = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    return value.flatMap { RetryAfter.waitMs($0, nowMs: nowMs) }.map { Double($0) / 1000 }
 }

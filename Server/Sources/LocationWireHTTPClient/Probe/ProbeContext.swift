@@ -106,7 +106,7 @@ public final class ProbeContext: Sendable {
             guard case .refused(let status, _, let retryAfter) = result, status == 429 || status == 503,
                 clock.now < deadline
             else { return result }
-            let seconds = min(RetryAfter.seconds(retryAfter) ?? 1, 10)
+            let seconds = min(retryAfterSeconds(retryAfter) ?? 1, 10)
             try await Task.sleep(for: .milliseconds(Int64(seconds * 1000) + Int64.random(in: 0...500)))
         }
     }
@@ -135,7 +135,7 @@ public final class ProbeContext: Sendable {
                 timeout: timeout)
             attempts += 1
             guard answer.status == 429 || answer.status == 503, attempts < 6 else { return answer }
-            let seconds = min(RetryAfter.seconds(answer.header("Retry-After")) ?? 1, 10)
+            let seconds = min(retryAfterSeconds(answer.header("Retry-After")) ?? 1, 10)
             try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
         }
     }

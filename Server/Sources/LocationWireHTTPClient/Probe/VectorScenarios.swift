@@ -39,7 +39,7 @@ enum VectorScenarios {
     static func isDefaultPolicy(_ request: LedgerRequest) -> Bool {
         request.maxBatchBytes == 0 && request.knownDevices.isEmpty && request.fixQuotaPerInstallation == 0
             && request.holdEverything == .unspecified && request.retryAfterMs == nil && !request.rejectsMockFixes
-            && request.oldestAcceptedTimeMs == 0
+            && request.oldestAcceptedTimeMs == 0 && request.policyVersion == 0
     }
 
     /// The request's batches decoded, when every one decodes and names the same non-empty device.
@@ -175,8 +175,15 @@ enum VectorScenarios {
         var notes = ""
         for install in Set(batches.map(\.installId)).sorted() where install != 0 {
             let sent = batches.filter { $0.installId == install }.flatMap(fixes(of:))
+            // What a key holds is what the first batch that could store it carried: a batch held or too large
+            // stores nothing, and its fixes may differ (compact fixes the server could not rebuild).
+            let storing = batches.indices.filter {
+                batches[$0].installId == install && !["HOLD", "TOO_LARGE"].contains(expected[$0]?.outcome ?? "")
+            }
             var first: [UInt64: LocationFix] = [:]
-            for fix in sent where first[fix.sequence] == nil { first[fix.sequence] = fix }
+            for fix in storing.flatMap({ fixes(of: batches[$0]) }) where first[fix.sequence] == nil {
+                first[fix.sequence] = fix
+            }
             let wanted = (stored[install] ?? []).sorted().compactMap { first[$0] }
             let (storageProblems, note) = try await context.storageProblems(
                 install: install, expected: wanted, sent: sent)

@@ -68,7 +68,7 @@ struct RateLimitMiddleware<Context: AuthenticatedRequestContext>: RouterMiddlewa
                 body: ErrorBody(
                     code: ErrorBody.Code.rateLimited,
                     message: "over \(limiter.requestsPerSecond) requests per second; nothing was stored"),
-                headers: [.retryAfter: "\(retryAfter)"])
+                headers: [.retryAfter: RetryAfter.value(seconds: retryAfter)])
         }
         return try await next(request, context)
     }
@@ -91,7 +91,8 @@ struct InFlightLimitMiddleware<Context: RequestContext>: RouterMiddleware {
                 body: ErrorBody(
                     code: ErrorBody.Code.unavailable,
                     message: "the server is handling \(limit) requests; nothing was stored, send again"),
-                headers: [.retryAfter: "1"])
+                // The body stays unread, so the connection closes after the answer (`§http-close`).
+                headers: [.retryAfter: RetryAfter.value(seconds: 1), .connection: "close"])
         }
         defer { inFlight.leave() }
         return try await next(request, context)

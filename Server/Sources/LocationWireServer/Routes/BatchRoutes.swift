@@ -26,6 +26,6 @@ struct BatchRoutes: Sendable {
             // Nothing was committed, so no ack may be sent (§server-durable); the device keeps its items.
             throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds, cause: error)
         }
-        return .message(ack, format: RequestReader.responseFormat(request.headers[.accept], request: format))
+        return .message(ack, format: BodyFormat.ofAnswer(accept: request.headers[.accept], request: format))
     }
 }

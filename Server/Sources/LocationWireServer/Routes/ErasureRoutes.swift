@@ -1,6 +1,6 @@
-import Foundation
 import Hummingbird
 import LocationWireHTTP
+import LocationWireJSON
 import NIOCore
 
 /// `DELETE /v1/devices/{device_id}` (`§http-erase`): erases every stored item of the device, with the device's
@@ -11,19 +11,12 @@ import NIOCore
 struct ErasureRoutes: Sendable {
     let reader: RequestReader
     let storage: any ServerStorage
-    /// The route's path pattern, `device` its parameter (``Binding/devicePath(deviceId:)`` writes such a path).
-    static let path = "/v1/devices/:\(ReadBackRoutes.pathParameter)"
-
-    /// What the answer says, as JSON.
-    struct Answer: Encodable {
-        var deviceId: String
-        var removed: RemovedRows
-    }
 
     /// - Parameter pathDevice: the path's `device_id`, percent-encoded as it came; nil when the route has none.
     func deleteDevice(_ request: Request, caller: Caller, pathDevice: String?) async throws(Refusal) -> Response {
-        guard let pathDevice else { throw .deviceMismatch("this device") }
-        let device = pathDevice.removingPercentEncoding ?? pathDevice
+        guard let pathDevice, let device = Binding.percentDecoded(pathDevice) else {
+            throw .deviceMismatch("this device")
+        }
         if case .device(let own) = caller, own != device { throw .deviceMismatch("this device") }
         let removed: RemovedRows
         do {
@@ -31,11 +24,16 @@ struct ErasureRoutes: Sendable {
         } catch {
             throw .storageUnavailable(retryAfterSeconds: reader.configuration.storageRetryAfterSeconds, cause: error)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let body = (try? encoder.encode(Answer(deviceId: device, removed: removed))) ?? Data("{}".utf8)
+        var counts = ErasureDocument.Removed()
+        counts.fixes = removed.fixes
+        counts.fenceEvents = removed.fenceEvents
+        counts.lifecycleEvents = removed.lifecycleEvents
+        counts.deviceStatuses = removed.deviceStatuses
+        counts.assignments = removed.assignments
+        // The reference server keeps no armed-region reports, and an erasure drops no partitions: both stay 0.
+        let document = ErasureDocument(deviceId: device, removed: counts)
         return Response(
             status: .ok, headers: [.contentType: Binding.jsonMediaType],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: document.json.text())))
     }
 }

@@ -3,16 +3,11 @@ import LocationWire
 import LocationWireHTTP
 
 /// `GET /v1/policy`: the `TrackingPolicy` in force, for a device that has none yet; later changes travel in
-/// acks (`BatchAck.tracking_policy`). Binary unless `Accept` asks for JSON.
+/// acks (`§policy-in-acks`). Binary unless `Accept` asks for JSON. Registered only when the server has a policy.
 struct PolicyRoutes: Sendable {
-    let reader: RequestReader
+    let policy: TrackingPolicy
 
-    func getPolicy(_ request: Request) throws(Refusal) -> Response {
-        guard let policy = reader.configuration.trackingPolicy else {
-            throw Refusal(
-                status: .notFound,
-                body: ErrorBody(code: ErrorBody.Code.notFound, message: "this server has no tracking policy"))
-        }
-        return .message(policy, format: RequestReader.responseFormat(request.headers[.accept], request: .binary))
+    func getPolicy(_ request: Request) -> Response {
+        .message(policy, format: BodyFormat.ofAnswer(accept: request.headers[.accept], request: .binary))
     }
 }

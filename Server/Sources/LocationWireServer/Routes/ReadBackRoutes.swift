@@ -3,11 +3,12 @@ import Hummingbird
 import LocationWire
 import LocationWireHTTP
 import LocationWireJSON
+import LocationWireSession
 import NIOCore
 
 /// `GET /v1/devices/{device_id}/fixes?from=MS&to=MS&limit=N`: the fixes stored for a device, for tests and
 /// inspection (`§http-read-back`). `from` is inclusive and `to` exclusive, UTC ms of `time_ms`; both default to
-/// everything; `limit` defaults to and is capped at ``maxLimit``. The token must be the device's own (403).
+/// everything; `limit` defaults to and is capped at ``pageSize``. The token must be the device's own (403).
 ///
 /// The answer is JSON, `{"deviceId": ..., "fixes": [{"installId": "7", "receivedAtMs": "...", "fix": {...}}],
 /// "truncated": false}` with each fix in proto3 JSON; or, with `Accept: application/geo+json`, a GeoJSON
@@ -15,54 +16,79 @@ import NIOCore
 struct ReadBackRoutes: Sendable {
     let reader: RequestReader
     let storage: any ServerStorage
-    /// The most fixes one answer holds; `truncated` says when there were more.
-    static let maxLimit = 10_000
-    /// The route's path pattern, `device` its parameter (``Binding/fixesPath(deviceId:)`` writes such a path).
-    static let path = "/v1/devices/:\(pathParameter)/fixes"
-    static let pathParameter = "device"
+    /// The page size: the most fixes one answer holds, with or without `limit` (`§http-read-back-query`);
+    /// `truncated` says when there were more.
+    static let pageSize = 10_000
 
     /// - Parameters:
     ///   - device: the device the request's bearer token belongs to.
     ///   - pathDevice: the path's `device_id`, percent-encoded as it came; nil when the route has none.
     func getFixes(_ request: Request, device: String, pathDevice: String?) async throws(Refusal) -> Response {
-        guard reader.configuration.offersReadBack else {
-            throw Refusal(
-                status: .notFound,
-                body: ErrorBody(code: ErrorBody.Code.notFound, message: "this server offers no read-back"))
+        try Self.requireOwnDevice(device, pathDevice: pathDevice)
+        let query: ReadBackQuery
+        do {
+            query = try ReadBackQuery(query: request.uri.query ?? "")
+        } catch {
+            throw Refusal(error)
         }
-        guard let pathDevice, (pathDevice.removingPercentEncoding ?? pathDevice) == device else {
-            throw .deviceMismatch("this device")
-        }
-        let query = request.uri.queryParameters
-        func number(_ name: String, _ fallback: Int64) throws(Refusal) -> Int64 {
-            let values = query[values: Substring(name)]
-            guard let text = values.first else { return fallback }
-            guard values.count == 1, let value = Int64(text) else {
-                throw Refusal(
-                    status: .badRequest,
-                    body: ErrorBody(
-                        code: ErrorBody.Code.badQuery,
-                        message: "\(name) must be one integer, not \(values.joined(separator: " and "))"))
-            }
-            return value
-        }
-        let fromMs = try number("from", .min)
-        let toMs = try number("to", .max)
-        let limit = Int(min(max(try number("limit", Int64(Self.maxLimit)), 0), Int64(Self.maxLimit)))
+        let limit = Int(min(query.limit ?? Int64(Self.pageSize), Int64(Self.pageSize)))
         let stored: [StoredFix]
         do {
             // One more than asked, to tell whether the answer is cut.
-            stored = try await storage.fixes(deviceId: device, fromMs: fromMs, toMs: toMs, limit: limit + 1)
+            stored = try await storage.fixes(
+                deviceId: device, fromMs: query.fromMs ?? .min, toMs: query.toMs ?? .max, limit: limit + 1)
         } catch {
             throw .storageUnavailable(retryAfterSeconds: reader.configuration.storageRetryAfterSeconds, cause: error)
         }
         let truncated = stored.count > limit
         let fixes = stored.prefix(limit)
-        let geoJSON = request.headers[.accept].map { $0.contains(Binding.geoJSONMediaType) } ?? false
-        let text = geoJSON ? Self.geoJSON(fixes, truncated: truncated) : Self.json(device, fixes, truncated: truncated)
+        let geoJSON = Self.asksForGeoJSON(request.headers[.accept])
+        let text =
+            geoJSON
+            ? Self.geoJSON(device, fixes, truncated: truncated) : Self.json(device, fixes, truncated: truncated)
         return Response(
             status: .ok, headers: [.contentType: geoJSON ? Binding.geoJSONMediaType : Binding.jsonMediaType],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// `GET /v1/devices/{device_id}/ledger` (`§http-ledger`): each installation's floors and its stored, refused
+    /// and lost numbers, from the ledger records the server keeps.
+    func getLedger(device: String, pathDevice: String?) async throws(Refusal) -> Response {
+        try Self.requireOwnDevice(device, pathDevice: pathDevice)
+        let records: [InstallationRecord]
+        do {
+            records = try await storage.installations(deviceId: device)
+        } catch {
+            throw .storageUnavailable(retryAfterSeconds: reader.configuration.storageRetryAfterSeconds, cause: error)
+        }
+        let document = LedgerDocument(
+            deviceId: device, installations: records.sorted { $0.installId < $1.installId }.map(Self.entry))
+        return Response(
+            status: .ok, headers: [.contentType: Binding.jsonMediaType],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: document.json.text())))
+    }
+
+    /// One installation's entry of the ledger document.
+    static func entry(_ record: InstallationRecord) -> LedgerDocument.Installation {
+        let ledger = IngestLedger(policy: IngestLedger.Policy(), records: [record])
+        let key = IngestLedger.InstallationKey(deviceId: record.deviceId, installId: record.installId)
+        return LedgerDocument.Installation(
+            installId: record.installId, fixSequenceFloor: record.fixFloor, eventSequenceFloor: record.eventFloor,
+            storedFixes: record.storedFixes.ranges, rejectedFixes: record.rejectedFixes.ranges,
+            lostFixes: ledger.lostFixes(of: key), storedEvents: record.storedEvents.ranges,
+            rejectedEvents: record.rejectedEvents.ranges, lostEvents: ledger.lostEvents(of: key))
+    }
+
+    /// A 403 unless the path names the token's device (`§http-check-order`, step 5). A path segment that is not
+    /// well percent-encoded names no device.
+    static func requireOwnDevice(_ device: String, pathDevice: String?) throws(Refusal) {
+        guard let pathDevice, Binding.percentDecoded(pathDevice) == device else { throw .deviceMismatch("this device") }
+    }
+
+    /// Whether `Accept` lists `application/geo+json` (`§http-read-back-geojson`).
+    static func asksForGeoJSON(_ accept: String?) -> Bool {
+        guard let accept else { return false }
+        return MediaType.splitList(accept).contains { MediaType($0)?.type == Binding.geoJSONMediaType }
     }
 
     /// The three members every entry has, as JSON object members (no braces). Int64 values are strings, as
@@ -73,10 +99,11 @@ struct ReadBackRoutes: Sendable {
 
     static func json(_ device: String, _ fixes: ArraySlice<StoredFix>, truncated: Bool) -> String {
         let entries = fixes.map { "{\(members($0))}" }.joined(separator: ",")
-        return "{\"deviceId\":\(jsonStringLiteral(device)),\"fixes\":[\(entries)],\"truncated\":\(truncated)}"
+        return "{\"deviceId\":\(JSONValue.string(device).text()),\"fixes\":[\(entries)],\"truncated\":\(truncated)}"
     }
 
-    static func geoJSON(_ fixes: ArraySlice<StoredFix>, truncated: Bool) -> String {
+    /// A FeatureCollection with the foreign members `deviceId` and `truncated` (RFC 7946, section 6.1).
+    static func geoJSON(_ device: String, _ fixes: ArraySlice<StoredFix>, truncated: Bool) -> String {
         let features = fixes.map { stored in
             let geometry =
                 if let latitude = stored.fix.latitudeE7, let longitude = stored.fix.longitudeE7 {
@@ -86,8 +113,8 @@ struct ReadBackRoutes: Sendable {
                 }
             return "{\"type\":\"Feature\",\"geometry\":\(geometry),\"properties\":{\(members(stored))}}"
         }
-        return "{\"type\":\"FeatureCollection\",\"features\":[\(features.joined(separator: ","))],"
-            + "\"truncated\":\(truncated)}"
+        return "{\"type\":\"FeatureCollection\",\"deviceId\":\(JSONValue.string(device).text()),"
+            + "\"features\":[\(features.joined(separator: ","))],\"truncated\":\(truncated)}"
     }
 
     /// 1e-7 degrees as a decimal number with seven places, exact (no binary floating point on the way).
@@ -96,21 +123,5 @@ struct ReadBackRoutes: Sendable {
         let fraction = String(magnitude % 10_000_000)
         let padded = String(repeating: "0", count: 7 - fraction.count) + fraction
         return "\(e7 < 0 ? "-" : "")\(magnitude / 10_000_000).\(padded)"
-    }
-
-    /// `text` as a JSON string literal (RFC 8259 §7).
-    static func jsonStringLiteral(_ text: String) -> String {
-        var literal = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": literal += "\\\""
-            case "\\": literal += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                literal += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: literal.unicodeScalars.append(scalar)
-            }
-        }
-        return literal + "\""
     }
 }

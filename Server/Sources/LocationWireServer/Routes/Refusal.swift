@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import LocationWireHTTP
 import Logging
@@ -17,6 +18,15 @@ public struct Refusal: Error, HTTPResponseError {
         self.status = status
         self.body = body
         self.headers = headers
+    }
+
+    /// The binding's refusal (LocationWireHTTPBinding decides status, code and fields) as Hummingbird's.
+    public init(_ refusal: BindingRefusal) {
+        var fields = HTTPFields()
+        for (name, value) in refusal.headers {
+            if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+        }
+        self.init(status: HTTPResponse.Status(code: refusal.status), body: refusal.body, headers: fields)
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -39,12 +49,15 @@ public struct Refusal: Error, HTTPResponseError {
             body: ErrorBody(code: ErrorBody.Code.deviceMismatch, message: "the token does not belong to \(what)"))
     }
 
-    static func tooLarge(limit: Int) -> Refusal {
+    /// 413 for a body over the body limit; `maxBatchBytes` is the server's `max_batch_bytes`, the same number its
+    /// policy and its `TOO_LARGE` acks state (`§http-size`), which the body limit is at least.
+    static func tooLarge(bodyLimit: Int, maxBatchBytes: Int) -> Refusal {
         Refusal(
             status: .contentTooLarge,
             body: ErrorBody(
-                code: ErrorBody.Code.bodyTooLarge, maxBatchBytes: limit,
-                message: "the body is over \(limit) bytes (after decompression); send smaller batches"),
+                code: ErrorBody.Code.bodyTooLarge, maxBatchBytes: maxBatchBytes,
+                message: "the body is over \(bodyLimit) bytes (after decompression); send batches within "
+                    + "\(maxBatchBytes) bytes"),
             // The rest of the body is not read: the connection closes after the answer (ConnectionDiscipline),
             // which lets a client that writes before it reads finish writing and learn the limit.
             headers: [.connection: "close"])
@@ -56,7 +69,7 @@ public struct Refusal: Error, HTTPResponseError {
             status: .serviceUnavailable,
             body: ErrorBody(
                 code: ErrorBody.Code.storageUnavailable, message: "the store is unavailable; nothing was stored"),
-            headers: [.retryAfter: "\(retryAfterSeconds)"])
+            headers: [.retryAfter: RetryAfter.value(seconds: retryAfterSeconds)])
         refusal.cause = cause.map { "\($0)" }
         return refusal
     }

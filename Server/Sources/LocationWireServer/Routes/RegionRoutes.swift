@@ -2,14 +2,16 @@ import Hummingbird
 import LocationWire
 import LocationWireBehavior
 import LocationWireHTTP
+import LocationWireSession
 import LocationWireValidation
 
 /// `POST /v1/regions`: a `RegionRequest` in, the planner's `RegionAssignment` out (proto/BEHAVIOR.md, region
-/// planning). The assignment last sent to the device is kept, so the next plan can be a delta of it
-/// (`§plan-delta`).
+/// planning). Registered only when the server has a catalogue (else the routing answers `not-offered`). What the
+/// device holds after each answer is kept, so the next plan can be a delta of it (`§http-regions-held`).
 struct RegionRoutes: Sendable {
     let reader: RequestReader
     let storage: any ServerStorage
+    let planner: RegionPlanner
 
     /// - Parameter device: the device the request's bearer token belongs to.
     func postRegionRequest(_ request: Request, device: String) async throws(Refusal) -> Response {
@@ -19,23 +21,18 @@ struct RegionRoutes: Sendable {
             throw Refusal(
                 status: .badRequest,
                 body: ErrorBody(
-                    code: violation.code.rawValue, fieldPath: "RegionRequest\(violation.path)",
-                    message: violation.message))
+                    code: violation.code.rawValue, fieldPath: "\(violation.path)", message: violation.message))
         }
-        let configuration = reader.configuration
-        guard let planner = configuration.planner else {
-            throw Refusal(
-                status: .notFound,
-                body: ErrorBody(code: ErrorBody.Code.noCatalogue, message: "this server has no region catalogue"))
-        }
+        // Validation has checked a present fix's coordinates; planning needs one (`§http-regions-position`).
         guard let fix = regionRequest.currentFix, let latitudeE7 = fix.latitudeE7, let longitudeE7 = fix.longitudeE7
         else {
             throw Refusal(
                 status: .badRequest,
                 body: ErrorBody(
-                    code: "required-field-missing", fieldPath: "RegionRequest.current_fix",
+                    code: ErrorBody.Code.requiredFieldMissing, fieldPath: "RegionRequest.current_fix",
                     message: "the planner needs the device's position: current_fix with latitude and longitude"))
         }
+        let configuration = reader.configuration
         let nowMs = configuration.nowMs()
         let budget = Int(regionRequest.platformSlotLimit) - Int(regionRequest.reservedAppSlots)
         let assignment: RegionAssignment
@@ -44,10 +41,22 @@ struct RegionRoutes: Sendable {
             assignment = planner.plan(
                 latitudeE7: latitudeE7, longitudeE7: longitudeE7, slotBudget: budget, nowMs: nowMs,
                 previous: previous)
-            try await storage.saveAssignment(assignment, deviceId: device, nowMs: nowMs)
+            try await storage.saveAssignment(
+                Self.heldSet(previous: previous, answer: assignment), deviceId: device, nowMs: nowMs)
         } catch {
             throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds, cause: error)
         }
-        return .message(assignment, format: RequestReader.responseFormat(request.headers[.accept], request: format))
+        return .message(assignment, format: BodyFormat.ofAnswer(accept: request.headers[.accept], request: format))
+    }
+
+    /// The set the device holds after `answer`, as one full assignment (`§http-regions-held`): the answer itself
+    /// when it is full, else its base with the delta applied.
+    static func heldSet(previous: RegionAssignment?, answer: RegionAssignment) -> RegionAssignment {
+        guard answer.mode == .delta, let previous else { return answer }
+        var held = HeldAssignment()
+        // The planner takes a delta only from a full previous of the same datum, which applies; should the two
+        // ever disagree, the answer alone is kept and the next plan is full.
+        guard held.apply(previous) == nil, held.apply(answer) == nil else { return answer }
+        return held.fullAssignment
     }
 }

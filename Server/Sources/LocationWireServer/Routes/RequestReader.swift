@@ -1,6 +1,7 @@
 import Hummingbird
 import LocationWire
 import LocationWireHTTP
+import LocationWireSession
 import NIOCore
 
 /// How every endpoint reads its body, in the binding's order, once ``AuthenticationMiddleware`` (401, 503 when
@@ -27,7 +28,13 @@ public struct RequestReader: Sendable {
     ) async throws(Refusal)
         -> (message: Message, format: BodyFormat, encodedSize: Int)
     {
-        let format = try Self.bodyFormat(request.headers[.contentType], expecting: Message.self)
+        let format: BodyFormat
+        do {
+            format = try BodyFormat.ofRequest(
+                contentTypeFields: request.headers[values: .contentType], expecting: Message.self)
+        } catch {
+            throw Refusal(error)
+        }
         let bytes = try await readBytes(request)
         do {
             return (try format.decode(Message.self, from: bytes), format, bytes.count)
@@ -39,26 +46,23 @@ public struct RequestReader: Sendable {
     /// The body's bytes after content decoding, never more than ``ServerConfiguration/maxBodyBytes``.
     func readBytes(_ request: Request) async throws(Refusal) -> [UInt8] {
         let limit = configuration.maxBodyBytes
-        let coding = request.headers[.contentEncoding]?.trimmingWhitespace().lowercased() ?? "identity"
-        guard coding == "identity" || coding == "gzip" else {
-            throw Refusal(
-                status: .unsupportedMediaType,
-                body: ErrorBody(
-                    code: ErrorBody.Code.unsupportedContentEncoding,
-                    message: "Content-Encoding \(coding) is not taken; use gzip or none"),
-                headers: [.acceptEncoding: "gzip"])
+        let coding: ContentCoding
+        do {
+            coding = try ContentCoding.ofRequest(contentEncodingFields: request.headers[values: .contentEncoding])
+        } catch {
+            throw Refusal(error)
         }
         // A declared length over the limit is refused before a byte of the body is read. A gzip body may
         // decompress to 1000 times its size, so its compressed size is bounded by the same limit.
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
-            throw .tooLarge(limit: limit)
+            throw tooLarge
         }
         let body = try await collect(request.body, upTo: limit)
-        guard coding == "gzip" else { return Array(body.readableBytesView) }
+        guard coding == .gzip else { return Array(body.readableBytesView) }
         do {
             return try GzipCoding.decompress(body, limit: limit)
         } catch .tooLarge {
-            throw .tooLarge(limit: limit)
+            throw tooLarge
         } catch {
             throw Refusal(
                 status: .badRequest,
@@ -66,6 +70,11 @@ public struct RequestReader: Sendable {
                     code: ErrorBody.Code.corruptContentEncoding, message: "Content-Encoding gzip, but not a gzip stream"
                 ))
         }
+    }
+
+    /// The 413 of this server.
+    var tooLarge: Refusal {
+        .tooLarge(bodyLimit: configuration.maxBodyBytes, maxBatchBytes: configuration.ledgerPolicy.maxBatchBytes)
     }
 
     /// Collects the body, giving up after ``ServerConfiguration/bodyTimeout`` (a slow or stalled client) with
@@ -79,7 +88,7 @@ public struct RequestReader: Sendable {
                     code: ErrorBody.Code.unavailable,
                     message: "the server was reading \(configuration.maxConcurrentBodies) bodies for "
                         + "\(configuration.bodyPermitWait); nothing was stored, send again"),
-                headers: [.retryAfter: "1", .connection: "close"])
+                headers: [.retryAfter: RetryAfter.value(seconds: 1), .connection: "close"])
         }
         defer { bodySlots.release() }
         let timeout = configuration.bodyTimeout
@@ -103,49 +112,10 @@ public struct RequestReader: Sendable {
         } catch let refusal as Refusal {
             throw refusal
         } catch is NIOTooManyBytesError {
-            throw .tooLarge(limit: limit)
+            throw tooLarge
         } catch {
             throw incomplete
         }
-    }
-
-    /// The format a `Content-Type` names, when it is one of the binding's and its `proto` parameter, if any,
-    /// names `Message` (`§http-media-types`).
-    static func bodyFormat(
-        _ header: String?, expecting message: any LocationWireMessage.Type
-    ) throws(Refusal)
-        -> BodyFormat
-    {
-        let expected = message.schema.fullName
-        guard let header, let mediaType = MediaType(header), let format = mediaType.format else {
-            throw Refusal(
-                status: .unsupportedMediaType,
-                body: ErrorBody(
-                    code: ErrorBody.Code.unsupportedMediaType,
-                    message: "send \(Binding.protobufMediaType) or \(Binding.jsonMediaType), proto=\(expected)"))
-        }
-        if mediaType.protoCount > 1 || mediaType.proto?.isEmpty == true {
-            throw Refusal(
-                status: .unsupportedMediaType,
-                body: ErrorBody(
-                    code: ErrorBody.Code.unsupportedMediaType,
-                    message: "the proto parameter must name one message, proto=\(expected), once"))
-        }
-        if let proto = mediaType.proto, proto != expected {
-            throw Refusal(
-                status: .unsupportedMediaType,
-                body: ErrorBody(
-                    code: ErrorBody.Code.unsupportedMediaType,
-                    message: "this endpoint takes proto=\(expected), not proto=\(proto)"))
-        }
-        return format
-    }
-
-    /// The format of the answer: the request's, unless `Accept` names only the other one (`§http-negotiation`).
-    public static func responseFormat(_ accept: String?, request: BodyFormat) -> BodyFormat {
-        guard let accept else { return request }
-        let formats = accept.split(separator: ",").compactMap { MediaType(String($0))?.format }
-        return formats.isEmpty || formats.contains(request) ? request : formats[0]
     }
 }
 

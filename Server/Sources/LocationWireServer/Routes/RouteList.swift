@@ -1,23 +1,23 @@
 import Hummingbird
 import LocationWireHTTP
 
-/// A server's endpoints, declared once: ``register(on:authenticator:configuration:outside:)`` registers each
-/// route behind authentication, and the binding's 405 for every other method of each path, from the same list,
-/// so that no route exists without its 405s, and no 405 names a method the path does not take.
+/// A server's endpoints, one route per row of the binding's endpoint table (``Endpoint``) it offers:
+/// ``register(on:authenticator:configuration:outside:)`` puts the binding's routing in front of them (404 for a
+/// path the binding lacks, 404 `not-offered` for an endpoint left out, 405 with `Allow` for another method, all
+/// before the token is looked at, `§http-check-order`), then each route behind authentication.
 public struct RouteList<Context: AuthenticatedRequestContext>: Sendable {
-    /// One endpoint: a method on a path (a Hummingbird path pattern, `:name` for a parameter), and what answers
-    /// it, given the request, its context and whom its bearer token speaks for.
+    /// One offered endpoint and what answers it, given the request, its context and whom its bearer token speaks
+    /// for.
     public struct Route: Sendable {
-        public var method: HTTPRequest.Method
-        public var path: String
+        public var endpoint: Endpoint
         public var handler: @Sendable (Request, Context, Caller) async throws -> Response
 
-        /// A route for devices: an operator token gets 403.
+        /// A route for devices: an operator token gets 403 (`§http-operator-token`).
         public init(
-            _ method: HTTPRequest.Method, _ path: String,
+            _ endpoint: Endpoint,
             handler: @escaping @Sendable (Request, Context, _ device: String) async throws -> Response
         ) {
-            self.init(method: method, path: path) { request, context, caller in
+            self.init(endpoint: endpoint) { request, context, caller in
                 guard case .device(let device) = caller else { throw Refusal.deviceMismatch("a device") }
                 return try await handler(request, context, device)
             }
@@ -25,20 +25,17 @@ public struct RouteList<Context: AuthenticatedRequestContext>: Sendable {
 
         // Private, so that a trailing closure at a call site elsewhere can only mean the device route.
         private init(
-            method: HTTPRequest.Method, path: String,
-            handler: @escaping @Sendable (Request, Context, Caller) async throws -> Response
+            endpoint: Endpoint, handler: @escaping @Sendable (Request, Context, Caller) async throws -> Response
         ) {
-            self.method = method
-            self.path = path
+            self.endpoint = endpoint
             self.handler = handler
         }
 
         /// A route that devices and the operator may call; the handler decides what each may do.
         public static func anyCaller(
-            _ method: HTTPRequest.Method, _ path: String,
-            handler: @escaping @Sendable (Request, Context, Caller) async throws -> Response
+            _ endpoint: Endpoint, handler: @escaping @Sendable (Request, Context, Caller) async throws -> Response
         ) -> Route {
-            Route(method: method, path: path, handler: handler)
+            Route(endpoint: endpoint, handler: handler)
         }
     }
 
@@ -48,33 +45,23 @@ public struct RouteList<Context: AuthenticatedRequestContext>: Sendable {
         self.routes = routes
     }
 
-    /// The methods that get 405 on a path that does not take them. HEAD and the others stay Hummingbird's 404,
-    /// as they were before the list.
-    public static var refusedMethods: [HTTPRequest.Method] { [.get, .post, .put, .patch, .delete] }
+    /// The name of the path parameter that stands for `{device_id}` in Hummingbird's patterns.
+    public static var deviceParameter: String { "device" }
 
-    /// Each path once, in the order of its first route, with the methods it takes in the order of the list.
-    public var methodsByPath: [(path: String, methods: [HTTPRequest.Method])] {
-        var paths: [(path: String, methods: [HTTPRequest.Method])] = []
-        for route in routes {
-            if let index = paths.firstIndex(where: { $0.path == route.path }) {
-                paths[index].methods.append(route.method)
-            } else {
-                paths.append((route.path, [route.method]))
-            }
-        }
-        return paths
+    /// The Hummingbird path pattern of an endpoint's template.
+    static func pattern(of endpoint: Endpoint) -> String {
+        endpoint.pathTemplate.replacing("{device_id}", with: ":\(deviceParameter)")
     }
 
-    /// Registers the list on `router`.
-    ///
-    /// Each route runs behind, in this order: `outside` (middleware that sees every refusal of the checks below
-    /// and of the handler), authentication by `authenticator` (401; 503 when it fails), and the per-device rate
-    /// limit of `configuration` when it has one (429). The 405s are registered beside the routes, outside all of
-    /// them: a wrong method is answered without a token, as a wrong path is.
+    /// Registers the list on `router`: the binding's routing as router middleware, then each route behind, in
+    /// this order, `outside` (middleware that sees every refusal of the checks below and of the handler),
+    /// authentication by `authenticator` (401; 503 when it fails), and the per-device rate limit of
+    /// `configuration` when it has one (429).
     public func register(
         on router: Router<Context>, authenticator: any BearerTokenAuthenticator, configuration: ServerConfiguration,
         outside: [any MiddlewareProtocol<Request, Response, Context>] = []
     ) {
+        router.add(middleware: BindingRouting<Context>(offered: Set(routes.map(\.endpoint))))
         let authenticated = router.group()
         for middleware in outside { authenticated.add(middleware: middleware) }
         authenticated.add(
@@ -87,23 +74,60 @@ public struct RouteList<Context: AuthenticatedRequestContext>: Sendable {
         }
         for route in routes {
             let handler = route.handler
-            authenticated.on(RouterPath(route.path), method: route.method) { request, context in
+            authenticated.on(
+                RouterPath(Self.pattern(of: route.endpoint)), method: HTTPRequest.Method(route.endpoint.method)!
+            ) { request, context in
                 try await handler(request, context, try context.requireAuthenticatedCaller())
             }
         }
-        // The binding's 405 (`§http-error-codes`); Hummingbird alone answers 404 for a method a path lacks.
-        for (path, methods) in methodsByPath {
-            let allowed = methods.map(\.rawValue)
-            for method in Self.refusedMethods where !methods.contains(method) {
-                router.on(RouterPath(path), method: method) { _, _ -> Response in
-                    throw Refusal(
-                        status: .methodNotAllowed,
-                        body: ErrorBody(
-                            code: ErrorBody.Code.methodNotAllowed,
-                            message: "\(path) takes \(allowed.joined(separator: " or ")) only"),
-                        headers: [.allow: allowed.joined(separator: ", ")])
-                }
-            }
+    }
+}
+
+/// The binding's routing, step 2 of `§http-check-order`, from the endpoint table alone: a path no endpoint has
+/// is `404` `not-found`; a path whose endpoints the server leaves out is `404` `not-offered`, whatever the method
+/// (`§http-endpoints`); another method on an offered path is `405` with `Allow` (`§http-allow`), `HEAD` on a
+/// `GET` endpoint included (`§http-head`). What passes reaches a route that takes it.
+struct BindingRouting<Context: RequestContext>: RouterMiddleware {
+    let offered: Set<Endpoint>
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let path = request.uri.path
+        guard let endpoints = Self.endpoints(atPath: path) else {
+            throw Refusal(
+                status: .notFound,
+                body: ErrorBody(code: ErrorBody.Code.notFound, message: "\(path) is no endpoint of the binding"))
         }
+        let methods = endpoints.filter(offered.contains).map(\.method)
+        guard !methods.isEmpty else {
+            throw Refusal(
+                status: .notFound,
+                body: ErrorBody(code: ErrorBody.Code.notOffered, message: "this server does not offer \(path)"))
+        }
+        guard methods.contains(request.method.rawValue) else {
+            let allowed = methods.joined(separator: ", ")
+            throw Refusal(
+                status: .methodNotAllowed,
+                body: ErrorBody(
+                    code: ErrorBody.Code.methodNotAllowed,
+                    message: "\(path) takes \(methods.joined(separator: " or ")) only"),
+                headers: [.allow: allowed])
+        }
+        return try await next(request, context)
+    }
+
+    /// The endpoints whose path template matches `path` (`{device_id}` matching one non-empty segment), or nil
+    /// when none does.
+    static func endpoints(atPath path: String) -> [Endpoint]? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        let matching = Endpoint.all.filter { endpoint in
+            let template = endpoint.pathTemplate.split(separator: "/", omittingEmptySubsequences: false)
+            return template.count == segments.count
+                && zip(template, segments).allSatisfy { expected, actual in
+                    expected == "{device_id}" ? !actual.isEmpty : expected == actual
+                }
+        }
+        return matching.isEmpty ? nil : matching
     }
 }

@@ -314,8 +314,15 @@ enum PostgresSchema {
             ("fence_event", "received_at_ms", true, \.fenceEvents),
             ("lifecycle_event", "received_at_ms", false, \.lifecycleEvents),
             ("device_status", "received_at_ms", false, \.deviceStatuses),
-            ("assignment", "updated_at_ms", false, \.assignments),
         ]
+    /// The assignments an erasure or retention pass empties (``StoredRows/erasedAssignment(_:)``), locked: kept,
+    /// not deleted, so that their versions go on.
+    static let selectDeviceAssignment = "SELECT device_id, body FROM assignment WHERE device_id = $1 FOR UPDATE"
+    static let selectOldAssignments = """
+        SELECT device_id, body FROM assignment WHERE updated_at_ms < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+        """
+    static let updateAssignment = "UPDATE assignment SET body = $2, updated_at_ms = $3 WHERE device_id = $1"
+    static let selectInstallationRecords = "SELECT record FROM installation WHERE device_id = $1"
     static func deleteDeviceRows(_ table: String) -> String {
         "WITH removed AS (DELETE FROM \(table) WHERE device_id = $1 RETURNING 1) SELECT COUNT(*) FROM removed"
     }

@@ -272,6 +272,9 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
                         removed[keyPath: item.count] = Int(count)
                     }
                 }
+                removed.assignments = try await Self.emptyAssignments(
+                    connection, selected: PostgresSchema.selectDeviceAssignment, binds(deviceId), nowMs: nowMs,
+                    logger: logger)
                 for case (let installId, let bytes?) in records {
                     let record = try InstallationRecord(serializedBytes: Array(bytes.readableBytesView))
                     try await connection.run(
@@ -354,6 +357,36 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
                     binds(receivedBeforeMs, limit))
                 removed[keyPath: item.count] += Int(count ?? 0)
             }
+        }
+        removed.assignments = try await bounded { [client, logger, connectionWait] admission in
+            try await client.withTransaction(logger: logger) { connection in
+                guard admission.start() else { throw PostgresStorageError.connectionWaitExceeded(connectionWait) }
+                return try await Self.emptyAssignments(
+                    connection, selected: PostgresSchema.selectOldAssignments, binds(receivedBeforeMs, limit),
+                    nowMs: nowMs, logger: logger)
+            }
+        }
+        return removed
+    }
+
+    /// Empties the assignments `selected` finds (``StoredRows/erasedAssignment(_:)``), keeping their versions;
+    /// returns how many had more than a version to remove.
+    static func emptyAssignments(
+        _ connection: PostgresConnection, selected sql: String, _ selectBinds: PostgresBindings, nowMs: Int64,
+        logger: Logger
+    ) async throws -> Int {
+        var rows: [(String, ByteBuffer)] = []
+        for try await row in try await connection.rows(sql, selectBinds, logger: logger).decode(
+            (String, ByteBuffer).self)
+        {
+            rows.append(row)
+        }
+        var removed = 0
+        for (deviceId, body) in rows {
+            let (kept, removedSomething) = StoredRows.erasedAssignment(Array(body.readableBytesView))
+            try await connection.run(
+                PostgresSchema.updateAssignment, binds(deviceId, ByteBuffer(bytes: kept), nowMs), logger: logger)
+            if removedSomething { removed += 1 }
         }
         return removed
     }
@@ -493,6 +526,16 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
                     fix: try LocationFix(serializedBytes: Array(body.readableBytesView)), receivedAtMs: receivedAtMs))
         }
         return fixes
+    }
+
+    public func installations(deviceId: String) async throws -> [InstallationRecord] {
+        var records: [InstallationRecord] = []
+        for try await bytes in try await client.query(
+            PostgresQuery(unsafeSQL: PostgresSchema.selectInstallationRecords, binds: binds(deviceId)), logger: logger
+        ).decode(ByteBuffer?.self) {
+            if let bytes { records.append(try InstallationRecord(serializedBytes: Array(bytes.readableBytesView))) }
+        }
+        return records
     }
 
     public func lastAssignment(deviceId: String) async throws -> RegionAssignment? {

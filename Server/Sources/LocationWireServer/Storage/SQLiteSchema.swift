@@ -115,8 +115,12 @@ enum SQLiteSchema {
             ("fence_event", "device_id, install_id, event_sequence", "received_at_ms", \.fenceEvents),
             ("lifecycle_event", "device_id, install_id, kind, time_ms", "received_at_ms", \.lifecycleEvents),
             ("device_status", "device_id, install_id", "received_at_ms", \.deviceStatuses),
-            ("assignment", "device_id", "updated_at_ms", \.assignments),
         ]
+    /// The assignments an erasure or retention pass empties (``StoredRows/erasedAssignment(_:)``): kept, not
+    /// deleted, so that their versions go on.
+    static let selectDeviceAssignment = "SELECT device_id, body FROM assignment WHERE device_id = ?"
+    static let selectOldAssignments = "SELECT device_id, body FROM assignment WHERE updated_at_ms < ? LIMIT ?"
+    static let updateAssignment = "UPDATE assignment SET body = ?, updated_at_ms = ? WHERE device_id = ?"
 
     static let insertFix = """
         INSERT INTO fix (device_id, install_id, sequence, time_ms, latitude_e7, longitude_e7, body, received_at_ms)

@@ -167,6 +167,8 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
                 try db.execute(sql: "DELETE FROM \(item.table) WHERE device_id = ?", arguments: [deviceId])
                 removed[keyPath: item.count] = db.changesCount
             }
+            removed.assignments = try Self.emptyAssignments(
+                db, selected: SQLiteSchema.selectDeviceAssignment, arguments: [deviceId], nowMs: nowMs)
             let records = try Row.fetchAll(
                 db, sql: "SELECT install_id, record FROM installation WHERE device_id = ?", arguments: [deviceId])
             for row in records {
@@ -184,6 +186,23 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
         // ends both now (it waits for readers, which an erasure, rare, can afford). Should readers outlast the
         // busy time-out, the erasure still stands (committed); the checkpointer's next passes clean the file.
         _ = try? await database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        return removed
+    }
+
+    /// Empties the assignments `selected` finds (``StoredRows/erasedAssignment(_:)``), keeping their versions;
+    /// returns how many had more than a version to remove.
+    static func emptyAssignments(
+        _ db: Database, selected sql: String, arguments: StatementArguments, nowMs: Int64
+    )
+        throws -> Int
+    {
+        var removed = 0
+        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+            let (kept, removedSomething) = StoredRows.erasedAssignment([UInt8](row["body"] as Data))
+            try db.execute(
+                sql: SQLiteSchema.updateAssignment, arguments: [Data(kept), nowMs, row["device_id"] as String])
+            if removedSomething { removed += 1 }
+        }
         return removed
     }
 
@@ -211,6 +230,10 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
                     arguments: [receivedBeforeMs, rowLimit])
                 return db.changesCount
             }
+        }
+        removed.assignments = try await database.write { db in
+            try Self.emptyAssignments(
+                db, selected: SQLiteSchema.selectOldAssignments, arguments: [receivedBeforeMs, rowLimit], nowMs: nowMs)
         }
         return removed
     }
@@ -319,6 +342,13 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
                     installId: UInt64(bitPattern: row["install_id"]),
                     fix: try LocationFix(serializedBytes: [UInt8](body)), receivedAtMs: row["received_at_ms"])
             }
+        }
+    }
+
+    public func installations(deviceId: String) async throws -> [InstallationRecord] {
+        try await database.read { db in
+            try Data.fetchAll(db, sql: "SELECT record FROM installation WHERE device_id = ?", arguments: [deviceId])
+                .map { try InstallationRecord(serializedBytes: [UInt8]($0)) }
         }
     }
 

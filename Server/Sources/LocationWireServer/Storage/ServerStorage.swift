@@ -41,7 +41,11 @@ public protocol ServerStorage: Sendable {
     /// sequence; at most `limit` of them.
     func fixes(deviceId: String, fromMs: Int64, toMs: Int64, limit: Int) async throws -> [StoredFix]
 
-    /// The assignment last sent to `deviceId` by `/v1/regions`, the `previous` of `§plan-delta`.
+    /// The ledger records of every installation of `deviceId` (`§http-ledger`), in any order.
+    func installations(deviceId: String) async throws -> [InstallationRecord]
+
+    /// What `deviceId` holds after the last answer of `/v1/regions`, the `previous` of `§plan-delta`
+    /// (`§http-regions-held`); after an erasure, an empty full assignment of the last version.
     func lastAssignment(deviceId: String) async throws -> RegionAssignment?
 
     /// Records `assignment` as the one last sent to `deviceId`.

@@ -25,6 +25,18 @@ enum StoredRows {
         return kept
     }
 
+    /// What an erasure or a retention pass keeps of the assignment last sent to a device
+    /// (`§http-erase-assignments`): an empty `FULL_REPLACEMENT` of its version, so that the next plan is full and
+    /// numbered above it (a device ignores an assignment whose version is not above the one it holds). `removed`
+    /// says whether there was more than that to remove.
+    static func erasedAssignment(_ body: [UInt8]) -> (kept: [UInt8], removed: Bool) {
+        var kept = RegionAssignment()
+        kept.mode = .fullReplacement
+        kept.assignmentVersion = (try? RegionAssignment(serializedBytes: body))?.assignmentVersion ?? 0
+        let bytes = kept.serializedBytes()
+        return (bytes, bytes != body)
+    }
+
     /// Key `(device_id, install_id, sequence)` (`§fix-key`).
     struct Fix {
         var sequence: Int64
