@@ -28,7 +28,7 @@ import PackageDescription
 //                                binding; Foundation, FoundationNetworking, the system's SQLite
 //                                                                     (on Behavior, Session, HTTPBinding)
 //   LocationWireConformance      testee protocol, built-in testee, vector file format, runner, matrix, the
-//                                differential fuzzer (Runner/)            (on Files, Session, Fuzzing)
+//                                differential fuzzer (Runner/)            (on Files, Session, Fuzzing, HTTPBinding)
 //   LocationWireVectorGenerator  the conformance vector generator                         (on Conformance)
 //   LocationWireRender           SVG and HTML pictures of traces, regions and events, the HTML conformance
 //                                report; Foundation, no network                           (on Conformance)
@@ -123,7 +123,7 @@ let package = Package(
             name: "LocationWireConformance",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
-                "LocationWireSession", "LocationWireBehavior", "LocationWireFuzzing",
+                "LocationWireSession", "LocationWireBehavior", "LocationWireFuzzing", "LocationWireHTTPBinding",
             ],
             swiftSettings: strictSettings
         ),

@@ -21,6 +21,23 @@ enum SpecRules {
         "§revision-zero", "§ack-effects", "§command-once", "§command-kinds", "§reject-reason-unknown",
     ]
 
+    /// The `§` tags of proto/HTTP.md, and of proto/README.md's decoding, JSON and device rules, that `http` vectors
+    /// may name.
+    static let http: Set<String> = [
+        "§http-scope", "§http-endpoints", "§http-regions", "§http-regions-position", "§http-regions-held",
+        "§http-read-back", "§http-read-back-query", "§http-read-back-geojson", "§http-read-back-fixes",
+        "§http-ledger", "§http-erase", "§http-erase-after", "§http-erase-assignments", "§http-retention",
+        "§http-retention-stated", "§http-versions", "§http-header-size", "§http-message-syntax", "§http-expect",
+        "§http-head", "§http-allow", "§http-media-types", "§http-content-type", "§http-negotiation", "§http-gzip",
+        "§http-content-coding", "§http-bearer", "§http-auth-errors", "§http-empty-device-id", "§http-operator-token",
+        "§http-check-order", "§http-error-body", "§http-error-codes", "§http-retry-after", "§http-rate-limits",
+        "§http-device-answers", "§http-only-200-deletes", "§http-whole-body", "§http-late-ack", "§http-credentials",
+        "§http-ack-after-commit", "§http-size", "§http-shrink", "§http-retry", "§http-partial-body",
+        "§http-time-outs", "§http-close", "§decode-errors", "§decode-error-offset", "§decode-error-path",
+        "§json-mapping", "§json-unknown-members", "§json-errors", "§json-error-offset", "§back-off", "§no-ack",
+        "§batch-size", "§revision-zero",
+    ]
+
     /// The `§` tags of proto/BEHAVIOR.md that behaviour vectors may name.
     static let behaviour: Set<String> = [
         "§distance", "§distance-tolerance", "§region-inside", "§polygon-inside", "§polygon-unprojectable",

@@ -163,6 +163,10 @@ enum VectorFlags {
         "fences": "A device's fence engine over a trace and armed regions (FEATURE_FENCES, proto/BEHAVIOR.md).",
         "planning": "A server's region planner: catalogue, position, budget (FEATURE_PLANNING, proto/BEHAVIOR.md).",
         "arming": "A device's arming order under a slot limit (FEATURE_ARMING, proto/BEHAVIOR.md).",
+        "http": "The HTTP binding (proto/HTTP.md).",
+        "http-answer": "An answer to POST /v1/batches and what a device's queue does with it (FEATURE_HTTP_ANSWERS).",
+        "http-request":
+            "A request and the answers a server may give; locwire-server probe sends it (not a testee request).",
         "reference-disagrees":
             "LocationWire's reference engine does not do what the spec says here; the vector follows the spec.",
     ]
@@ -182,10 +186,13 @@ protocol VectorFamily {
     /// True for a family whose vectors read ``VectorInputs`` (a real trace): it is built only from inputs read
     /// from conformance/.
     static var readsInputFiles: Bool { get }
+    /// What a server must be set up with for the family's request vectors (the file's `setup`), or nil.
+    static var setup: [String: String]? { get }
 }
 
 extension VectorFamily {
     static var readsInputFiles: Bool { false }
+    static var setup: [String: String]? { nil }
 
     /// Every vector of the family.
     static func build(_ inputs: VectorInputs) -> VectorBuilder {

@@ -28,7 +28,7 @@ public enum VectorGenerator {
         [
             WireFamily.self, CanonicalFamily.self, JSONFamily.self, SemanticFamily.self, CompactFamily.self,
             SessionFamily.self, LedgerFamily.self, RecordingFamily.self, FenceFamily.self,
-            PlanningFamily.self, ArmingFamily.self,
+            PlanningFamily.self, ArmingFamily.self, HTTPFamily.self,
         ]
     }
 
@@ -39,9 +39,11 @@ public enum VectorGenerator {
         }
         let used = Set(builder.vectors.flatMap(\.flags))
         let flags = VectorFlags.all.filter { used.contains($0.key) }
-        return VectorFile(
+        var file = VectorFile(
             family: family.name, description: family.description, generator: generatorName, flags: flags,
             vectors: builder.vectors)
+        file.setup = family.setup
+        return file
     }
 
     public struct Difference: Sendable {

@@ -18,6 +18,9 @@ public enum TesteeProtocol {
         FenceStep.self,
         HelloRequest.self,
         HelloResponse.self,
+        HttpAnswerRequest.self,
+        HttpAnswerResponse.self,
+        HttpField.self,
         InstallationState.self,
         LedgerBatch.self,
         LedgerRequest.self,
@@ -329,6 +332,106 @@ public struct HelloResponse: ProtocolMessage {
             .singular(2, "implementation", .string, \.implementation),
             .singular(3, "version", .string, \.version),
             .repeated(4, "features", .enumeration, \.features),
+        ])
+}
+
+/// A device's reading of one answer to `POST /v1/batches` (FEATURE_HTTP_ANSWERS): what it sent, and what came back; the
+/// testee says what its queue does next (proto/HTTP.md, "What a device does with each answer").
+///
+/// `locationwire.conformance.v1.HttpAnswerRequest` (proto/locationwire/conformance/v1/testee.proto): its decoder,
+/// encoder and schema derive from ``fieldTable``.
+public struct HttpAnswerRequest: ProtocolMessage {
+    /// The vector's stable id, echoed in the response.
+    public var vectorId: String = ""
+    /// LocationBatch.batch_id of the batch sent.
+    public var batchId: UInt64 = 0
+    /// The format the batch was sent in.
+    public var sentFormat: HttpBodyFormat = .unspecified
+    /// Whether it was sent with Content-Encoding: gzip.
+    public var sentGzip: Bool = false
+    /// Its size as sent, before content coding, in bytes.
+    public var sentBodyBytes: UInt32 = 0
+    /// The device's wall clock when the answer arrived, UTC ms (for an HTTP-date in Retry-After).
+    public var nowMs: Int64 = 0
+    /// The answer's status; 0 when no answer came (a reset or closed connection, a time-out).
+    public var status: UInt32 = 0
+    /// The answer's header fields, in order, names as sent.
+    public var headers: [HttpField] = []
+    /// The answer's body as received.
+    public var body: [UInt8] = []
+    /// Whether the body arrived whole (all of Content-Length, or the last chunk).
+    public var bodyIsWhole: Bool = false
+    public var unknownFields = UnknownFields()
+
+    public init() {}
+
+    /// The fields of `locationwire.conformance.v1.HttpAnswerRequest`: one row each.
+    public static let fieldTable = FieldTable<HttpAnswerRequest>(
+        "locationwire.conformance.v1.HttpAnswerRequest",
+        [
+            .singular(1, "vector_id", .string, \.vectorId),
+            .singular(2, "batch_id", .fixed64, \.batchId),
+            .singular(3, "sent_format", .enumeration, \.sentFormat),
+            .singular(4, "sent_gzip", .bool, \.sentGzip),
+            .singular(5, "sent_body_bytes", .uint32, \.sentBodyBytes),
+            .singular(6, "now_ms", .int64, \.nowMs),
+            .singular(7, "status", .uint32, \.status),
+            .repeated(8, "headers", .message, \.headers),
+            .singular(9, "body", .bytes, \.body),
+            .singular(10, "body_is_whole", .bool, \.bodyIsWhole),
+        ])
+}
+
+/// What the device does with the answer.
+///
+/// `locationwire.conformance.v1.HttpAnswerResponse` (proto/locationwire/conformance/v1/testee.proto): its decoder,
+/// encoder and schema derive from ``fieldTable``.
+public struct HttpAnswerResponse: ProtocolMessage {
+    /// HttpAnswerRequest.vector_id, unchanged.
+    public var vectorId: String = ""
+    public var action: HttpAction = .unspecified
+    /// The least wait before the next batch, ms from now_ms, when the answer states one (Retry-After); absent when the
+    /// device falls back to its own back-off, and for actions that do not wait.
+    public var waitMs: Int64?
+    /// With HTTP_ACTION_SHRINK and HTTP_ACTION_SHRINK_AND_WAIT: the largest batch from now on, bytes.
+    public var maxBatchBytes: UInt32 = 0
+    /// Whether the answer counts as a failure for the back-off (`§back-off`).
+    public var countsAsFailure: Bool = false
+    /// The oneof `failure` (``TesteeFailure``): the member set, nil when none is.
+    public var failure: TesteeFailure?
+    public var unknownFields = UnknownFields()
+
+    public init() {}
+
+    /// The fields of `locationwire.conformance.v1.HttpAnswerResponse`: one row each.
+    public static let fieldTable = FieldTable<HttpAnswerResponse>(
+        "locationwire.conformance.v1.HttpAnswerResponse",
+        [
+            .singular(1, "vector_id", .string, \.vectorId),
+            .singular(2, "action", .enumeration, \.action),
+            .optional(3, "wait_ms", .int64, \.waitMs),
+            .singular(4, "max_batch_bytes", .uint32, \.maxBatchBytes),
+            .singular(5, "counts_as_failure", .bool, \.countsAsFailure),
+        ] + TesteeFailure.oneofMembers(skipped: 6, runtimeError: 7, in: \.failure))
+}
+
+/// One header field.
+///
+/// `locationwire.conformance.v1.HttpField` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder and
+/// schema derive from ``fieldTable``.
+public struct HttpField: ProtocolMessage {
+    public var name: String = ""
+    public var value: String = ""
+    public var unknownFields = UnknownFields()
+
+    public init() {}
+
+    /// The fields of `locationwire.conformance.v1.HttpField`: one row each.
+    public static let fieldTable = FieldTable<HttpField>(
+        "locationwire.conformance.v1.HttpField",
+        [
+            .singular(1, "name", .string, \.name),
+            .singular(2, "value", .string, \.value),
         ])
 }
 
@@ -945,6 +1048,7 @@ public struct TesteeRequest: ProtocolMessage {
         case fences(FenceRequest)
         case planning(PlanningRequest)
         case arming(ArmingRequest)
+        case httpAnswer(HttpAnswerRequest)
 
         // Each member's value, when it is the member set.
         public var hello: HelloRequest? { if case .hello(let value) = self { value } else { nil } }
@@ -955,6 +1059,7 @@ public struct TesteeRequest: ProtocolMessage {
         public var fences: FenceRequest? { if case .fences(let value) = self { value } else { nil } }
         public var planning: PlanningRequest? { if case .planning(let value) = self { value } else { nil } }
         public var arming: ArmingRequest? { if case .arming(let value) = self { value } else { nil } }
+        public var httpAnswer: HttpAnswerRequest? { if case .httpAnswer(let value) = self { value } else { nil } }
     }
 
     /// The fields of `locationwire.conformance.v1.TesteeRequest`: one row each.
@@ -969,6 +1074,7 @@ public struct TesteeRequest: ProtocolMessage {
             .oneofMember(6, "fences", .message, in: \.kind, Kind.fences, \.fences),
             .oneofMember(7, "planning", .message, in: \.kind, Kind.planning, \.planning),
             .oneofMember(8, "arming", .message, in: \.kind, Kind.arming, \.arming),
+            .oneofMember(9, "http_answer", .message, in: \.kind, Kind.httpAnswer, \.httpAnswer),
         ])
 }
 
@@ -998,6 +1104,7 @@ public struct TesteeResponse: ProtocolMessage {
         case fences(FenceResponse)
         case planning(PlanningResponse)
         case arming(ArmingResponse)
+        case httpAnswer(HttpAnswerResponse)
 
         // Each member's value, when it is the member set.
         public var hello: HelloResponse? { if case .hello(let value) = self { value } else { nil } }
@@ -1008,6 +1115,7 @@ public struct TesteeResponse: ProtocolMessage {
         public var fences: FenceResponse? { if case .fences(let value) = self { value } else { nil } }
         public var planning: PlanningResponse? { if case .planning(let value) = self { value } else { nil } }
         public var arming: ArmingResponse? { if case .arming(let value) = self { value } else { nil } }
+        public var httpAnswer: HttpAnswerResponse? { if case .httpAnswer(let value) = self { value } else { nil } }
     }
 
     /// The fields of `locationwire.conformance.v1.TesteeResponse`: one row each.
@@ -1022,6 +1130,7 @@ public struct TesteeResponse: ProtocolMessage {
             .oneofMember(6, "fences", .message, in: \.kind, Kind.fences, \.fences),
             .oneofMember(7, "planning", .message, in: \.kind, Kind.planning, \.planning),
             .oneofMember(8, "arming", .message, in: \.kind, Kind.arming, \.arming),
+            .oneofMember(9, "http_answer", .message, in: \.kind, Kind.httpAnswer, \.httpAnswer),
         ])
 }
 
@@ -1340,6 +1449,9 @@ public struct TesteeFeature: LocationWireEnum {
     public static let planning = TesteeFeature(rawValue: 12)
     /// Runs a device's arming order (ArmingRequest), as proto/BEHAVIOR.md's "Arming (device)" says.
     public static let arming = TesteeFeature(rawValue: 13)
+    /// Reads an answer to POST /v1/batches as a device (HttpAnswerRequest), as proto/HTTP.md's "What a device does with
+    /// each answer" says.
+    public static let httpAnswers = TesteeFeature(rawValue: 14)
 
     public static let schema = EnumSchema(
         "locationwire.conformance.v1.Feature",
@@ -1358,5 +1470,74 @@ public struct TesteeFeature: LocationWireEnum {
             ("FEATURE_FENCES", 11),
             ("FEATURE_PLANNING", 12),
             ("FEATURE_ARMING", 13),
+            ("FEATURE_HTTP_ANSWERS", 14),
+        ])
+}
+
+/// The rows of proto/HTTP.md's table of what a device does.
+///
+/// `locationwire.conformance.v1.HttpAction` (proto/locationwire/conformance/v1/testee.proto). Open, as every proto3
+/// enum: a value without a name is kept as a number.
+public struct HttpAction: LocationWireEnum {
+    public var rawValue: Int32
+
+    public init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    public static let unspecified = HttpAction(rawValue: 0)
+    /// A 200 with the whole ack of the batch sent: apply it.
+    public static let applyAck = HttpAction(rawValue: 1)
+    /// No ack: another status, a cut or unreadable body, another batch's ack, no answer.
+    public static let noAck = HttpAction(rawValue: 2)
+    /// 400 or 431: rebuild the batch, never resend the same bytes.
+    public static let rebuild = HttpAction(rawValue: 3)
+    /// 401 or 403: stop sending with this token.
+    public static let stopToken = HttpAction(rawValue: 4)
+    /// 413: send again at once within max_batch_bytes.
+    public static let shrink = HttpAction(rawValue: 5)
+    /// 408: wait, then send within max_batch_bytes.
+    public static let shrinkAndWait = HttpAction(rawValue: 6)
+    /// 415: send with the binding's Content-Type and no content coding.
+    public static let fixEncoding = HttpAction(rawValue: 7)
+    /// 429 or 503: wait, then send again.
+    public static let wait = HttpAction(rawValue: 8)
+
+    public static let schema = EnumSchema(
+        "locationwire.conformance.v1.HttpAction",
+        [
+            ("HTTP_ACTION_UNSPECIFIED", 0),
+            ("HTTP_ACTION_APPLY_ACK", 1),
+            ("HTTP_ACTION_NO_ACK", 2),
+            ("HTTP_ACTION_REBUILD", 3),
+            ("HTTP_ACTION_STOP_TOKEN", 4),
+            ("HTTP_ACTION_SHRINK", 5),
+            ("HTTP_ACTION_SHRINK_AND_WAIT", 6),
+            ("HTTP_ACTION_FIX_ENCODING", 7),
+            ("HTTP_ACTION_WAIT", 8),
+        ])
+}
+
+/// The format of a body.
+///
+/// `locationwire.conformance.v1.HttpBodyFormat` (proto/locationwire/conformance/v1/testee.proto). Open, as every proto3
+/// enum: a value without a name is kept as a number.
+public struct HttpBodyFormat: LocationWireEnum {
+    public var rawValue: Int32
+
+    public init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    public static let unspecified = HttpBodyFormat(rawValue: 0)
+    public static let binary = HttpBodyFormat(rawValue: 1)
+    public static let json = HttpBodyFormat(rawValue: 2)
+
+    public static let schema = EnumSchema(
+        "locationwire.conformance.v1.HttpBodyFormat",
+        [
+            ("HTTP_BODY_FORMAT_UNSPECIFIED", 0),
+            ("HTTP_BODY_FORMAT_BINARY", 1),
+            ("HTTP_BODY_FORMAT_JSON", 2),
         ])
 }

@@ -29,7 +29,7 @@ extension BehaviorResponse {
     }
 }
 
-// The four kinds: the feature each needs, and where its request and its response stand in the envelopes.
+// The five kinds: the feature each needs, and where its request and its response stand in the envelopes.
 
 extension RecordingRequest: BehaviorRequest {
     public static let feature = TesteeFeature.recording
@@ -55,7 +55,14 @@ extension ArmingRequest: BehaviorRequest {
     public static func response(in kind: TesteeResponse.Kind) -> ArmingResponse? { kind.arming }
 }
 
+extension HttpAnswerRequest: BehaviorRequest {
+    public static let feature = TesteeFeature.httpAnswers
+    public var envelopeKind: TesteeRequest.Kind { .httpAnswer(self) }
+    public static func response(in kind: TesteeResponse.Kind) -> HttpAnswerResponse? { kind.httpAnswer }
+}
+
 extension RecordingResponse: BehaviorResponse {}
+extension HttpAnswerResponse: BehaviorResponse {}
 extension FenceResponse: BehaviorResponse {}
 extension PlanningResponse: BehaviorResponse {}
 extension ArmingResponse: BehaviorResponse {}

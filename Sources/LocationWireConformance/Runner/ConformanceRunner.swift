@@ -107,6 +107,8 @@ public struct ConformanceRunner {
             case FenceRequest.schema.fullName: return runBehavior(FenceRequest.self, vector, testee, features)
             case PlanningRequest.schema.fullName: return runBehavior(PlanningRequest.self, vector, testee, features)
             case ArmingRequest.schema.fullName: return runBehavior(ArmingRequest.self, vector, testee, features)
+            case HttpAnswerRequest.schema.fullName:
+                return runBehavior(HttpAnswerRequest.self, vector, testee, features)
             default: break
             }
             if vector.messageType.hasSuffix(".LedgerRequest") {
@@ -174,7 +176,10 @@ public struct ConformanceRunner {
     ) throws -> RunReport {
         let hello = try testee.start(timeoutMilliseconds: max(timeoutMilliseconds, 30_000))
         let features = Set(hello.features)
-        let work = files.flatMap { file in file.vectors.filter(selected).map { (file.family, $0) } }
+        // Request vectors of the http family are a server's to answer: locwire-server probe sends them.
+        let work = files.flatMap { file in
+            file.vectors.filter { selected($0) && $0.httpRequest == nil }.map { (file.family, $0) }
+        }
         var results: [VectorResult] = []
         results.reserveCapacity(work.count)
         var matchedEntries: Set<Int> = []

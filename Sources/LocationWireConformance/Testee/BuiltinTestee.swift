@@ -12,7 +12,7 @@ public struct BuiltinTestee: Sendable {
     public static let protocolVersion: UInt32 = 1
     public static let features: [TesteeFeature] = [
         .binaryInput, .binaryOutput, .jsonInput, .jsonOutput, .validation, .errorCategories, .compactFixes,
-        .session, .ledger, .recording, .fences, .planning, .arming,
+        .session, .ledger, .recording, .fences, .planning, .arming, .httpAnswers,
     ]
 
     public init() {}
@@ -42,6 +42,8 @@ public struct BuiltinTestee: Sendable {
             return TesteeResponse(.planning(answer(planning, requestHasUnknownFields: hasUnknown, run)))
         case .arming(let arming):
             return TesteeResponse(.arming(answer(arming, requestHasUnknownFields: hasUnknown, run)))
+        case .httpAnswer(let httpAnswer):
+            return TesteeResponse(.httpAnswer(answer(httpAnswer, requestHasUnknownFields: hasUnknown, run)))
         case nil:
             return .runtimeError("empty request")
         }

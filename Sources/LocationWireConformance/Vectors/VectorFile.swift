@@ -20,6 +20,9 @@ public struct VectorFile: Codable, Sendable, Equatable {
     public var numberOfVectors: Int
     /// Every flag used in the file, with what it means.
     public var flags: [String: String]
+    /// What a server must be set up with for the file's request vectors (`http` family): its limits, optional
+    /// endpoints and credentials, each a sentence by name.
+    public var setup: [String: String]?
     public var vectors: [Vector]
 
     public init(family: String, description: String, generator: String, flags: [String: String], vectors: [Vector]) {
@@ -110,6 +113,14 @@ public struct Vector: Codable, Sendable, Equatable {
     public var expectedInstallations: [ExpectedInstallation]?
     /// Behaviour families: the whole response the testee must give, as proto3 JSON, without its vector id.
     public var expectedResponse: JSONValue?
+    /// Http family, a server case: the request to send (the probe sends it).
+    public var httpRequest: HTTPRequestCase?
+    /// Http family, a server case: the answers allowed, any one of them (several where the binding lets a server
+    /// choose).
+    public var expectedAnswers: [HTTPAnswerExpectation]?
+    /// Http family: what the server must offer for the case to apply (`policy`, `regions`, `read-back`, `ledger`,
+    /// `operator-token`, `raw-connection`, `default-limits`); a probe reports the others not applicable.
+    public var requires: [String]?
     /// Session and ledger families: the spec rules the vector checks, by their tags in proto/README.md
     /// (`§ack-scope`).
     public var rules: [String]?
@@ -124,7 +135,9 @@ public struct Vector: Codable, Sendable, Equatable {
         violations: [ExpectedViolation]? = nil, rowsHex: String? = nil, compactHex: String? = nil,
         compactError: String? = nil, request: JSONValue? = nil, expectedSteps: [ExpectedStep]? = nil,
         expectedAcks: [ExpectedAck]? = nil, expectedInstallations: [ExpectedInstallation]? = nil,
-        expectedResponse: JSONValue? = nil, rules: [String]? = nil, flags: [String], comment: String
+        expectedResponse: JSONValue? = nil, httpRequest: HTTPRequestCase? = nil,
+        expectedAnswers: [HTTPAnswerExpectation]? = nil, requires: [String]? = nil, rules: [String]? = nil,
+        flags: [String], comment: String
     ) {
         self.id = id
         self.messageType = messageType
@@ -143,6 +156,9 @@ public struct Vector: Codable, Sendable, Equatable {
         self.expectedAcks = expectedAcks
         self.expectedInstallations = expectedInstallations
         self.expectedResponse = expectedResponse
+        self.httpRequest = httpRequest
+        self.expectedAnswers = expectedAnswers
+        self.requires = requires
         self.rules = rules
         self.flags = flags
         self.comment = comment

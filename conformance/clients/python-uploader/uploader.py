@@ -444,8 +444,14 @@ def stated_limit(answer):
 
 
 def shrunk_limit(stated, sent_bytes):
-    """`§http-shrink`: the stated limit, else half the size just sent; never under 16384."""
-    return max(MIN_MAX_BATCH_BYTES, stated if stated is not None else sent_bytes // 2)
+    """`§http-shrink`: the stated limit, never under 16384, unless it is not below the size just sent (a
+    contradiction, read as absent); else half the size just sent, never under 16384 unless the batch was within
+    16384 already, when it halves on."""
+    if stated is not None and stated < sent_bytes:
+        return max(MIN_MAX_BATCH_BYTES, stated)
+    if sent_bytes <= MIN_MAX_BATCH_BYTES:
+        return max(1, sent_bytes // 2)
+    return max(MIN_MAX_BATCH_BYTES, sent_bytes // 2)
 
 
 def read_ok(answer, batch_id, remembered, mutant):
@@ -678,7 +684,7 @@ class Uploader:
         """The lowest of the default (or the policy's) and a limit learnt from TOO_LARGE, 413 or 408."""
         limit = min(self.policy_value("maxBatchBytes", DEFAULT_MAX_BATCH_BYTES), MAX_MAX_BATCH_BYTES)
         learnt = self.queue.state["learntMaxBatchBytes"]
-        return max(MIN_MAX_BATCH_BYTES, min(limit, learnt) if learnt else limit)
+        return min(limit, learnt) if learnt else limit
 
     def max_fixes(self):
         return min(self.args.batch_size, max(1, self.policy_value("maxBatchSize", DEFAULT_MAX_BATCH_SIZE)))
@@ -1001,6 +1007,20 @@ def vector_answer(request):
     return answer, int(request.get("batchId", 0)), int(request.get("sentBodyBytes", 0)), int(request.get("nowMs", 0))
 
 
+def expected_action(response):
+    """A vector's expectedResponse (an HttpAnswerResponse in proto3 JSON) in this runner's terms."""
+    unknown = set(response) - {"action", "waitMs", "maxBatchBytes", "countsAsFailure"}
+    expected = {name: response[name] for name in unknown}  # compare_action reports them
+    expected["action"] = response.get("action", "HTTP_ACTION_UNSPECIFIED").replace("HTTP_ACTION_", "").lower()
+    expected["action"] = expected["action"].replace("_", "-")
+    if "waitMs" in response:
+        expected["waitMs"] = int(response["waitMs"])  # int64: a string in proto3 JSON
+    if response.get("maxBatchBytes"):
+        expected["maxBatchBytes"] = response["maxBatchBytes"]
+    expected["failure"] = response.get("countsAsFailure", False)
+    return expected
+
+
 def compare_action(expected, got):
     """A list of differences; an expected member this runner does not know is one, so it is never passed over."""
     known = {"action", "waitMs", "maxBatchBytes", "failure"}
@@ -1032,7 +1052,7 @@ def run_vectors(path, mutant):
             failed += 1
             continue
         got = read_answer(answer, batch_id, sent_bytes, now_ms, (), mutant).as_expected()
-        expected = vector.get("expectedAction", {})
+        expected = expected_action(vector.get("expectedResponse", {}))
         # An expectedAction may list several acceptable actions (a MAY of the text); any one passes.
         candidates = expected if isinstance(expected, list) else [expected]
         differences = min((compare_action(candidate, got) for candidate in candidates), key=len)

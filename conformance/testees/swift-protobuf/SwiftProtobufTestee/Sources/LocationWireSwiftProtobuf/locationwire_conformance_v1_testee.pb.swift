@@ -90,6 +90,10 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
 
   /// Runs a device's arming order (ArmingRequest), as proto/BEHAVIOR.md's "Arming (device)" says.
   case arming // = 13
+
+  /// Reads an answer to POST /v1/batches as a device (HttpAnswerRequest), as proto/HTTP.md's "What a device does
+  /// with each answer" says.
+  case httpAnswers // = 14
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -112,6 +116,7 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
     case 11: self = .fences
     case 12: self = .planning
     case 13: self = .arming
+    case 14: self = .httpAnswers
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -132,6 +137,7 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
     case .fences: return 11
     case .planning: return 12
     case .arming: return 13
+    case .httpAnswers: return 14
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -152,6 +158,7 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
     .fences,
     .planning,
     .arming,
+    .httpAnswers,
   ]
 
 }
@@ -313,6 +320,124 @@ public nonisolated enum Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf
 
 }
 
+/// The format of a body.
+public nonisolated enum Locationwire_Conformance_V1_HttpBodyFormat: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case binary // = 1
+  case json // = 2
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .binary
+    case 2: self = .json
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .binary: return 1
+    case .json: return 2
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Locationwire_Conformance_V1_HttpBodyFormat] = [
+    .unspecified,
+    .binary,
+    .json,
+  ]
+
+}
+
+/// The rows of proto/HTTP.md's table of what a device does.
+public nonisolated enum Locationwire_Conformance_V1_HttpAction: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// A 200 with the whole ack of the batch sent: apply it.
+  case applyAck // = 1
+
+  /// No ack: another status, a cut or unreadable body, another batch's ack, no answer.
+  case noAck // = 2
+
+  /// 400 or 431: rebuild the batch, never resend the same bytes.
+  case rebuild // = 3
+
+  /// 401 or 403: stop sending with this token.
+  case stopToken // = 4
+
+  /// 413: send again at once within max_batch_bytes.
+  case shrink // = 5
+
+  /// 408: wait, then send within max_batch_bytes.
+  case shrinkAndWait // = 6
+
+  /// 415: send with the binding's Content-Type and no content coding.
+  case fixEncoding // = 7
+
+  /// 429 or 503: wait, then send again.
+  case wait // = 8
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .applyAck
+    case 2: self = .noAck
+    case 3: self = .rebuild
+    case 4: self = .stopToken
+    case 5: self = .shrink
+    case 6: self = .shrinkAndWait
+    case 7: self = .fixEncoding
+    case 8: self = .wait
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .applyAck: return 1
+    case .noAck: return 2
+    case .rebuild: return 3
+    case .stopToken: return 4
+    case .shrink: return 5
+    case .shrinkAndWait: return 6
+    case .fixEncoding: return 7
+    case .wait: return 8
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Locationwire_Conformance_V1_HttpAction] = [
+    .unspecified,
+    .applyAck,
+    .noAck,
+    .rebuild,
+    .stopToken,
+    .shrink,
+    .shrinkAndWait,
+    .fixEncoding,
+    .wait,
+  ]
+
+}
+
 /// What the runner sends: one request, of one kind.
 public nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -385,6 +510,14 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
     set {kind = .arming(newValue)}
   }
 
+  public var httpAnswer: Locationwire_Conformance_V1_HttpAnswerRequest {
+    get {
+      if case .httpAnswer(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_HttpAnswerRequest()
+    }
+    set {kind = .httpAnswer(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -396,6 +529,7 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
     case fences(Locationwire_Conformance_V1_FenceRequest)
     case planning(Locationwire_Conformance_V1_PlanningRequest)
     case arming(Locationwire_Conformance_V1_ArmingRequest)
+    case httpAnswer(Locationwire_Conformance_V1_HttpAnswerRequest)
 
   }
 
@@ -474,6 +608,14 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
     set {kind = .arming(newValue)}
   }
 
+  public var httpAnswer: Locationwire_Conformance_V1_HttpAnswerResponse {
+    get {
+      if case .httpAnswer(let v)? = kind {return v}
+      return Locationwire_Conformance_V1_HttpAnswerResponse()
+    }
+    set {kind = .httpAnswer(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -485,6 +627,7 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
     case fences(Locationwire_Conformance_V1_FenceResponse)
     case planning(Locationwire_Conformance_V1_PlanningResponse)
     case arming(Locationwire_Conformance_V1_ArmingResponse)
+    case httpAnswer(Locationwire_Conformance_V1_HttpAnswerResponse)
 
   }
 
@@ -1748,12 +1891,138 @@ public nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
   public init() {}
 }
 
+/// A device's reading of one answer to `POST /v1/batches` (FEATURE_HTTP_ANSWERS): what it sent, and what came
+/// back; the testee says what its queue does next (proto/HTTP.md, "What a device does with each answer").
+public nonisolated struct Locationwire_Conformance_V1_HttpAnswerRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The vector's stable id, echoed in the response.
+  public var vectorID: String = String()
+
+  /// LocationBatch.batch_id of the batch sent.
+  public var batchID: UInt64 = 0
+
+  /// The format the batch was sent in.
+  public var sentFormat: Locationwire_Conformance_V1_HttpBodyFormat = .unspecified
+
+  /// Whether it was sent with Content-Encoding: gzip.
+  public var sentGzip: Bool = false
+
+  /// Its size as sent, before content coding, in bytes.
+  public var sentBodyBytes: UInt32 = 0
+
+  /// The device's wall clock when the answer arrived, UTC ms (for an HTTP-date in Retry-After).
+  public var nowMs: Int64 = 0
+
+  /// The answer's status; 0 when no answer came (a reset or closed connection, a time-out).
+  public var status: UInt32 = 0
+
+  /// The answer's header fields, in order, names as sent.
+  public var headers: [Locationwire_Conformance_V1_HttpField] = []
+
+  /// The answer's body as received.
+  public var body: Data = Data()
+
+  /// Whether the body arrived whole (all of Content-Length, or the last chunk).
+  public var bodyIsWhole: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One header field.
+public nonisolated struct Locationwire_Conformance_V1_HttpField: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var name: String = String()
+
+  public var value: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// What the device does with the answer.
+public nonisolated struct Locationwire_Conformance_V1_HttpAnswerResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// HttpAnswerRequest.vector_id, unchanged.
+  public var vectorID: String = String()
+
+  public var action: Locationwire_Conformance_V1_HttpAction = .unspecified
+
+  /// The least wait before the next batch, ms from now_ms, when the answer states one (Retry-After); absent when
+  /// the device falls back to its own back-off, and for actions that do not wait.
+  public var optionalWaitMs: Locationwire_Conformance_V1_HttpAnswerResponse.OneOf_OptionalWaitMs? = nil
+
+  public var waitMs: Int64 {
+    get {
+      if case .waitMs(let v)? = optionalWaitMs {return v}
+      return 0
+    }
+    set {optionalWaitMs = .waitMs(newValue)}
+  }
+
+  /// With HTTP_ACTION_SHRINK and HTTP_ACTION_SHRINK_AND_WAIT: the largest batch from now on, bytes.
+  public var maxBatchBytes: UInt32 = 0
+
+  /// Whether the answer counts as a failure for the back-off (`§back-off`).
+  public var countsAsFailure: Bool = false
+
+  public var failure: Locationwire_Conformance_V1_HttpAnswerResponse.OneOf_Failure? = nil
+
+  /// The testee does not read HTTP answers (it lacks FEATURE_HTTP_ANSWERS).
+  public var skipped: String {
+    get {
+      if case .skipped(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .skipped(newValue)}
+  }
+
+  /// The testee failed: a bug, or a request it does not understand. Always a failure.
+  public var runtimeError: String {
+    get {
+      if case .runtimeError(let v)? = failure {return v}
+      return String()
+    }
+    set {failure = .runtimeError(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// The least wait before the next batch, ms from now_ms, when the answer states one (Retry-After); absent when
+  /// the device falls back to its own back-off, and for actions that do not wait.
+  public nonisolated enum OneOf_OptionalWaitMs: Equatable, Sendable {
+    case waitMs(Int64)
+
+  }
+
+  public nonisolated enum OneOf_Failure: Equatable, Sendable {
+    /// The testee does not read HTTP answers (it lacks FEATURE_HTTP_ANSWERS).
+    case skipped(String)
+    /// The testee failed: a bug, or a request it does not understand. Always a failure.
+    case runtimeError(String)
+
+  }
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "locationwire.conformance.v1"
 
 nonisolated extension Locationwire_Conformance_V1_Feature: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FEATURE_UNSPECIFIED\0\u{1}FEATURE_BINARY_INPUT\0\u{1}FEATURE_BINARY_OUTPUT\0\u{1}FEATURE_JSON_INPUT\0\u{1}FEATURE_JSON_OUTPUT\0\u{1}FEATURE_VALIDATION\0\u{1}FEATURE_ERROR_CATEGORIES\0\u{1}FEATURE_COMPACT_FIXES\0\u{1}FEATURE_SESSION\0\u{1}FEATURE_LEDGER\0\u{1}FEATURE_RECORDING\0\u{1}FEATURE_FENCES\0\u{1}FEATURE_PLANNING\0\u{1}FEATURE_ARMING\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FEATURE_UNSPECIFIED\0\u{1}FEATURE_BINARY_INPUT\0\u{1}FEATURE_BINARY_OUTPUT\0\u{1}FEATURE_JSON_INPUT\0\u{1}FEATURE_JSON_OUTPUT\0\u{1}FEATURE_VALIDATION\0\u{1}FEATURE_ERROR_CATEGORIES\0\u{1}FEATURE_COMPACT_FIXES\0\u{1}FEATURE_SESSION\0\u{1}FEATURE_LEDGER\0\u{1}FEATURE_RECORDING\0\u{1}FEATURE_FENCES\0\u{1}FEATURE_PLANNING\0\u{1}FEATURE_ARMING\0\u{1}FEATURE_HTTP_ANSWERS\0")
 }
 
 nonisolated extension Locationwire_Conformance_V1_Check: SwiftProtobuf._ProtoNameProviding {
@@ -1764,9 +2033,17 @@ nonisolated extension Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf._
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CATEGORY_UNSPECIFIED\0\u{1}ERROR_CATEGORY_TRUNCATED\0\u{1}ERROR_CATEGORY_BAD_TAG\0\u{1}ERROR_CATEGORY_BAD_WIRE_TYPE\0\u{1}ERROR_CATEGORY_BAD_VARINT\0\u{1}ERROR_CATEGORY_BAD_GROUP\0\u{1}ERROR_CATEGORY_BAD_LENGTH\0\u{1}ERROR_CATEGORY_INVALID_UTF8\0\u{1}ERROR_CATEGORY_LIMIT_EXCEEDED\0\u{1}ERROR_CATEGORY_JSON_SYNTAX\0\u{1}ERROR_CATEGORY_JSON_SCHEMA\0")
 }
 
+nonisolated extension Locationwire_Conformance_V1_HttpBodyFormat: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0HTTP_BODY_FORMAT_UNSPECIFIED\0\u{1}HTTP_BODY_FORMAT_BINARY\0\u{1}HTTP_BODY_FORMAT_JSON\0")
+}
+
+nonisolated extension Locationwire_Conformance_V1_HttpAction: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0HTTP_ACTION_UNSPECIFIED\0\u{1}HTTP_ACTION_APPLY_ACK\0\u{1}HTTP_ACTION_NO_ACK\0\u{1}HTTP_ACTION_REBUILD\0\u{1}HTTP_ACTION_STOP_TOKEN\0\u{1}HTTP_ACTION_SHRINK\0\u{1}HTTP_ACTION_SHRINK_AND_WAIT\0\u{1}HTTP_ACTION_FIX_ENCODING\0\u{1}HTTP_ACTION_WAIT\0")
+}
+
 nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TesteeRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0\u{1}session\0\u{1}ledger\0\u{1}recording\0\u{1}fences\0\u{1}planning\0\u{1}arming\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0\u{1}session\0\u{1}ledger\0\u{1}recording\0\u{1}fences\0\u{1}planning\0\u{1}arming\0\u{3}http_answer\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1878,6 +2155,19 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
           self.kind = .arming(v)
         }
       }()
+      case 9: try {
+        var v: Locationwire_Conformance_V1_HttpAnswerRequest?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .httpAnswer(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .httpAnswer(v)
+        }
+      }()
       default: break
       }
     }
@@ -1921,6 +2211,10 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
       guard case .arming(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
     }()
+    case .httpAnswer?: try {
+      guard case .httpAnswer(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -1935,7 +2229,7 @@ nonisolated extension Locationwire_Conformance_V1_TesteeRequest: SwiftProtobuf.M
 
 nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TesteeResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0\u{1}session\0\u{1}ledger\0\u{1}recording\0\u{1}fences\0\u{1}planning\0\u{1}arming\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}vector\0\u{1}session\0\u{1}ledger\0\u{1}recording\0\u{1}fences\0\u{1}planning\0\u{1}arming\0\u{3}http_answer\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2047,6 +2341,19 @@ nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.
           self.kind = .arming(v)
         }
       }()
+      case 9: try {
+        var v: Locationwire_Conformance_V1_HttpAnswerResponse?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .httpAnswer(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .httpAnswer(v)
+        }
+      }()
       default: break
       }
     }
@@ -2089,6 +2396,10 @@ nonisolated extension Locationwire_Conformance_V1_TesteeResponse: SwiftProtobuf.
     case .arming?: try {
       guard case .arming(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    }()
+    case .httpAnswer?: try {
+      guard case .httpAnswer(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
     }()
     case nil: break
     }
@@ -4139,6 +4450,205 @@ nonisolated extension Locationwire_Conformance_V1_Violation: SwiftProtobuf.Messa
     if lhs.path != rhs.path {return false}
     if lhs.message != rhs.message {return false}
     if lhs.severity != rhs.severity {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_HttpAnswerRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".HttpAnswerRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{3}batch_id\0\u{3}sent_format\0\u{3}sent_gzip\0\u{3}sent_body_bytes\0\u{3}now_ms\0\u{1}status\0\u{1}headers\0\u{1}body\0\u{3}body_is_whole\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.vectorID) }()
+      case 2: try { try decoder.decodeSingularFixed64Field(value: &self.batchID) }()
+      case 3: try { try decoder.decodeSingularEnumField(value: &self.sentFormat) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.sentGzip) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.sentBodyBytes) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.nowMs) }()
+      case 7: try { try decoder.decodeSingularUInt32Field(value: &self.status) }()
+      case 8: try { try decoder.decodeRepeatedMessageField(value: &self.headers) }()
+      case 9: try { try decoder.decodeSingularBytesField(value: &self.body) }()
+      case 10: try { try decoder.decodeSingularBoolField(value: &self.bodyIsWhole) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.vectorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.vectorID, fieldNumber: 1)
+    }
+    if self.batchID != 0 {
+      try visitor.visitSingularFixed64Field(value: self.batchID, fieldNumber: 2)
+    }
+    if self.sentFormat != .unspecified {
+      try visitor.visitSingularEnumField(value: self.sentFormat, fieldNumber: 3)
+    }
+    if self.sentGzip != false {
+      try visitor.visitSingularBoolField(value: self.sentGzip, fieldNumber: 4)
+    }
+    if self.sentBodyBytes != 0 {
+      try visitor.visitSingularUInt32Field(value: self.sentBodyBytes, fieldNumber: 5)
+    }
+    if self.nowMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.nowMs, fieldNumber: 6)
+    }
+    if self.status != 0 {
+      try visitor.visitSingularUInt32Field(value: self.status, fieldNumber: 7)
+    }
+    if !self.headers.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.headers, fieldNumber: 8)
+    }
+    if !self.body.isEmpty {
+      try visitor.visitSingularBytesField(value: self.body, fieldNumber: 9)
+    }
+    if self.bodyIsWhole != false {
+      try visitor.visitSingularBoolField(value: self.bodyIsWhole, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_HttpAnswerRequest, rhs: Locationwire_Conformance_V1_HttpAnswerRequest) -> Bool {
+    if lhs.vectorID != rhs.vectorID {return false}
+    if lhs.batchID != rhs.batchID {return false}
+    if lhs.sentFormat != rhs.sentFormat {return false}
+    if lhs.sentGzip != rhs.sentGzip {return false}
+    if lhs.sentBodyBytes != rhs.sentBodyBytes {return false}
+    if lhs.nowMs != rhs.nowMs {return false}
+    if lhs.status != rhs.status {return false}
+    if lhs.headers != rhs.headers {return false}
+    if lhs.body != rhs.body {return false}
+    if lhs.bodyIsWhole != rhs.bodyIsWhole {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_HttpField: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".HttpField"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}value\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.value) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if !self.value.isEmpty {
+      try visitor.visitSingularStringField(value: self.value, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_HttpField, rhs: Locationwire_Conformance_V1_HttpField) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.value != rhs.value {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Locationwire_Conformance_V1_HttpAnswerResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".HttpAnswerResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}vector_id\0\u{1}action\0\u{3}wait_ms\0\u{3}max_batch_bytes\0\u{3}counts_as_failure\0\u{1}skipped\0\u{3}runtime_error\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.vectorID) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.action) }()
+      case 3: try {
+        var v: Int64?
+        try decoder.decodeSingularInt64Field(value: &v)
+        if let v = v {
+          if self.optionalWaitMs != nil {try decoder.handleConflictingOneOf()}
+          self.optionalWaitMs = .waitMs(v)
+        }
+      }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.maxBatchBytes) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.countsAsFailure) }()
+      case 6: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .skipped(v)
+        }
+      }()
+      case 7: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.failure != nil {try decoder.handleConflictingOneOf()}
+          self.failure = .runtimeError(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.vectorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.vectorID, fieldNumber: 1)
+    }
+    if self.action != .unspecified {
+      try visitor.visitSingularEnumField(value: self.action, fieldNumber: 2)
+    }
+    try { if case .waitMs(let v)? = self.optionalWaitMs {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 3)
+    } }()
+    if self.maxBatchBytes != 0 {
+      try visitor.visitSingularUInt32Field(value: self.maxBatchBytes, fieldNumber: 4)
+    }
+    if self.countsAsFailure != false {
+      try visitor.visitSingularBoolField(value: self.countsAsFailure, fieldNumber: 5)
+    }
+    switch self.failure {
+    case .skipped?: try {
+      guard case .skipped(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 6)
+    }()
+    case .runtimeError?: try {
+      guard case .runtimeError(let v)? = self.failure else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 7)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Locationwire_Conformance_V1_HttpAnswerResponse, rhs: Locationwire_Conformance_V1_HttpAnswerResponse) -> Bool {
+    if lhs.vectorID != rhs.vectorID {return false}
+    if lhs.action != rhs.action {return false}
+    if lhs.optionalWaitMs != rhs.optionalWaitMs {return false}
+    if lhs.maxBatchBytes != rhs.maxBatchBytes {return false}
+    if lhs.countsAsFailure != rhs.countsAsFailure {return false}
+    if lhs.failure != rhs.failure {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
