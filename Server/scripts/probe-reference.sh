@@ -53,6 +53,7 @@ trap cleanup EXIT
 "$bin" serve --port 0 "${storage[@]}" --device-id "$device" --body-timeout-seconds 2 \
   --rate-limit 20 --max-in-flight 2 \
   --catalogue "$root/examples/catalogue.geojson" --policy "$root/examples/walker-policy.json" \
+  --new-operator-token --retain-days 30 \
   >"$work/serve.out" 2>"$work/serve.err" &
 server_pid=$!
 
@@ -63,6 +64,7 @@ for _ in $(seq 1 100); do
 done
 url="$(sed -n 's/^locwire-server listening on //p' "$work/serve.out")"
 token="$(sed -n "s/^device $device bearer token: //p" "$work/serve.out")"
+operator="$(sed -n "s/^operator bearer token: //p" "$work/serve.out")"
 if [[ -z "$url" || -z "$token" ]]; then
   echo "probe-reference.sh: the server did not start" >&2
   cat "$work/serve.out" "$work/serve.err" >&2
@@ -70,5 +72,7 @@ if [[ -z "$url" || -z "$token" ]]; then
 fi
 
 # --allow-erase: the device is this run's own, so the erasure check (which erases all its data) may run.
+# The operator token, the retention the policy must state and a place the catalogue covers make the checks of
+# §http-operator-token, §http-retention-stated and §http-regions-held applicable.
 "$bin" probe --server "$url" --token "$token" --device-id "$device" --require-status 429,503 --stall-seconds 10 \
-  --allow-erase "$@"
+  --allow-erase --operator-token "$operator" --expect-retention-days 30 --regions-at 45.3,14.6 "$@"

@@ -594,9 +594,12 @@ enum HTTPFamily: VectorFamily {
         }
         request(
             &builder, "method.unknown", rules: ["§http-allow"],
-            "BREW /v1/batches, a method no one defines: 405 with Allow: POST, or 501.",
+            "BREW /v1/batches, a method no one defines: 405 with Allow: POST, 501, or 400 malformed-request from a parser that refuses the request line.",
             HTTPRequestCase(method: "BREW", path: Binding.batchesPath, headers: [bearer], raw: true),
-            [refused(405, "method-not-allowed", headers: [["Allow", "POST"]]), HTTPAnswerExpectation(status: 501)],
+            [
+                refused(405, "method-not-allowed", headers: [["Allow", "POST"]]), HTTPAnswerExpectation(status: 501),
+                refused(400, "malformed-request"),
+            ],
             requires: ["raw-connection"])
         request(
             &builder, "method.head-policy", rules: ["§http-head"],
@@ -604,7 +607,7 @@ enum HTTPFamily: VectorFamily {
             HTTPRequestCase(method: "HEAD", path: Binding.policyPath, headers: [bearer], raw: true),
             [
                 HTTPAnswerExpectation(status: 200, noBody: true),
-                refused(405, "method-not-allowed", headers: [["Allow", "GET"]]),
+                HTTPAnswerExpectation(status: 405, headers: [["Allow", "GET"]], noBody: true),
             ], requires: ["policy", "raw-connection"], message: "locationwire.v1.TrackingPolicy")
     }
 

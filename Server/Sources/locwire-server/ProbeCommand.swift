@@ -62,6 +62,18 @@ struct ProbeCommand: AsyncParsableCommand {
     @Flag(help: "Run the erasure check (DELETE /v1/devices/{id}), which erases every stored item of --device-id.")
     var allowErase = false
 
+    @Option(help: "An operator token the server issued, for the checks that an operator token acts for no device.")
+    var operatorToken: String?
+
+    @Option(help: "The retention_days the server is set up to state (serve --retain-days): the policy must say so.")
+    var expectRetentionDays: UInt32?
+
+    @Option(
+        help: ArgumentHelp(
+            "Where to ask for regions, LAT,LON in degrees: a place the server's catalogue covers (default: where the "
+                + "probe's fixes are).", valueName: "LAT,LON"))
+    var regionsAt: String?
+
     @Flag(help: "List the checks' names and exit.")
     var list = false
 
@@ -79,6 +91,17 @@ struct ProbeCommand: AsyncParsableCommand {
                 "--stall-seconds, --timeout-seconds, --burst-requests and --oversized-bytes must be positive")
         }
         _ = try requiredStatuses()
+        _ = try regionPosition()
+    }
+
+    /// `--regions-at` in 1e-7 degrees.
+    func regionPosition() throws -> (Int32, Int32)? {
+        guard let regionsAt else { return nil }
+        let parts = regionsAt.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 180 else {
+            throw ValidationError("--regions-at takes LAT,LON in degrees, not \(regionsAt)")
+        }
+        return (Int32((parts[0] * 1e7).rounded()), Int32((parts[1] * 1e7).rounded()))
     }
 
     func requiredStatuses() throws -> Set<Int> {
@@ -104,7 +127,8 @@ struct ProbeCommand: AsyncParsableCommand {
             options: .init(
                 server: server, token: token, deviceId: deviceId, only: only, requiredStatuses: try requiredStatuses(),
                 stallSeconds: stallSeconds, burstRequests: burstRequests, oversizedBytes: oversizedBytes,
-                requestTimeoutSeconds: timeoutSeconds, allowsErasure: allowErase,
+                requestTimeoutSeconds: timeoutSeconds, allowsErasure: allowErase, operatorToken: operatorToken,
+                expectedRetentionDays: expectRetentionDays, regionPosition: try regionPosition(),
                 progress: { line in if !quiet { printToStandardError("probe: \(line)") } }))
         let report: ProbeReport
         do {

@@ -9,7 +9,9 @@ enum LoadScenarios {
     static var checks: [ProbeCheck] { [overload, rateLimit] }
 
     /// Every request of the burst at once: more in flight than a server with a small in-flight limit takes.
-    static let overload = ProbeCheck("status.503.overload", rules: ["§http-rate-limits", "§http-error-codes"]) {
+    static let overload = ProbeCheck(
+        "status.503.overload", rules: ["§http-rate-limits", "§http-retry-after", "§http-error-codes"]
+    ) {
         context in
         let count = context.options.burstRequests
         return try await judgeBurst(
@@ -20,7 +22,9 @@ enum LoadScenarios {
     /// A burst from one device, two at a time (few enough to pass an in-flight limit), as fast as the server
     /// answers, of up to four times `--burst-requests`, ending early once 429 came 5 times: more per second than
     /// a server with a rate limit takes, since the bucket refills while the burst runs.
-    static let rateLimit = ProbeCheck("status.429.rate-limit", rules: ["§http-rate-limits", "§http-error-codes"]) {
+    static let rateLimit = ProbeCheck(
+        "status.429.rate-limit", rules: ["§http-rate-limits", "§http-retry-after", "§http-error-codes"]
+    ) {
         context in
         let count = 4 * context.options.burstRequests
         let sent = try await burst(context, count, concurrency: 2, stopAfter: (429, 5))
@@ -79,9 +83,13 @@ enum LoadScenarios {
             case .refused(let refusedStatus, let error, let retryAfter)
             where refusedStatus == 429 || refusedStatus == 503:
                 if refusedStatus == status { seen += 1 }
-                guard let seconds = retryAfterSeconds(retryAfter) else {
+                // A server sends delay-seconds (§http-retry-after); devices also read dates, servers write none.
+                guard let value = retryAfter?.trimmingWhitespace(), !value.isEmpty,
+                    value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                    let seconds = retryAfterSeconds(value)
+                else {
                     problems.append(
-                        "batch \(batch.batchId): \(refusedStatus) with Retry-After \(retryAfter.map { "\"\($0)\"" } ?? "absent"), expected seconds or an HTTP date"
+                        "batch \(batch.batchId): \(refusedStatus) with Retry-After \(retryAfter.map { "\"\($0)\"" } ?? "absent"), expected delay-seconds"
                     )
                     continue
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireHTTP
+import LocationWireJSON
 
 /// `GET /v1/policy`, `POST /v1/regions` and `DELETE /v1/devices/{id}`, which a server may leave out: 404
 /// (`not-found`, `no-catalogue`) or 405 makes their check not-applicable; anything else must be a 200 with the
@@ -92,10 +93,17 @@ enum OptionalEndpointScenarios {
     /// `DUPLICATE` and the next numbers `ACCEPTED` (`§http-erase-after`); erasing again answers 200; another
     /// device's path is 403. Opt-in (``ServerProbe/Options/allowsErasure``): it erases all of the device's data.
     static let erasure = ProbeCheck(
-        "endpoints.erase", rules: ["§http-endpoints", "§http-erase", "§http-erase-after"]
+        "endpoints.erase", rules: ["§http-endpoints", "§http-erase", "§http-erase-after", "§http-erase-assignments"]
     ) { context in
         guard context.options.allowsErasure else {
             return .notApplicable("not run: it erases every stored item of \(context.deviceId) (--allow-erase)")
+        }
+        // With regions, the version of the last assignment must outlive the erasure (§http-erase-assignments).
+        var versionBefore: UInt64?
+        if context.offers.contains("regions"),
+            case .success(let assignment) = try await BindingScenarios.askForRegions(context)
+        {
+            versionBefore = assignment.assignmentVersion
         }
         let install = context.freshInstallId()
         let first = context.batch(install: install, batchId: 1, backlog: [1, 2, 3])
@@ -113,12 +121,11 @@ enum OptionalEndpointScenarios {
             return .failed(
                 (problems + ProbeContext.errorProblems(answer, statuses: [200])).joined(separator: "\n"))
         }
-        let document = (try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any]
-        let removed = (document?["removed"] as? [String: Any])?["fixes"] as? Int
-        if document?["deviceId"] as? String != context.deviceId || (removed ?? 0) < 3 {
+        let document = (try? JSONValue.parse(answer.body)).flatMap(ErasureDocument.init(json:))
+        if document?.deviceId != context.deviceId || (document?.removed.fixes ?? 0) < 3 {
             problems.append(
-                "the answer does not say that 3 fixes or more of \(context.deviceId) went: \(String(decoding: answer.body, as: UTF8.self))"
-            )
+                "the answer is not an erasure document saying that 3 fixes or more of \(context.deviceId) went (every "
+                    + "count, armedRegions included): \(String(decoding: answer.body, as: UTF8.self))")
         }
         if case .fixes(let left) = try await context.stored(
             install: install, fromMs: context.baseTimeMs, toMs: context.baseTimeMs + 3_600_000)
@@ -128,6 +135,17 @@ enum OptionalEndpointScenarios {
         problems += ProbeContext.problems(
             of: try await context.upload(first), for: first, expected: ProbeContext.processed([1, 2, 3], "DUPLICATE")
         ).map { "the resend after the erasure: \($0)" }
+        if let versionBefore {
+            switch try await BindingScenarios.askForRegions(context) {
+            case .success(let after) where after.mode == .fullReplacement && after.assignmentVersion > versionBefore:
+                break
+            case .success(let after):
+                problems.append(
+                    "after the erasure the assignment is \(after.mode) version \(after.assignmentVersion), expected a "
+                        + "full one above version \(versionBefore)")
+            case .failure(let failure): problems.append("after the erasure: \(failure.message)")
+            }
+        }
         let next = context.batch(install: install, batchId: 2, backlog: [4, 5])
         problems += ProbeContext.problems(
             of: try await context.upload(next), for: next, expected: ProbeContext.processed([4, 5], "ACCEPTED")

@@ -3,6 +3,7 @@ import LocationWire
 import LocationWireConformance
 import LocationWireHTTP
 import LocationWireJSON
+import LocationWireSession
 
 /// What every check shares: the client, the device and its token, whether the server offers the read-back, and
 /// the helpers that build batches, send them and judge the answers.
@@ -11,6 +12,11 @@ public final class ProbeContext: Sendable {
     let options: ServerProbe.Options
     /// Whether `GET /v1/devices/{id}/fixes` answered 200 to a first request (404: not offered).
     let readBackOffered: Bool
+    /// What the server offers, in the words of the `http` vectors' `requires`: `policy`, `regions`, `read-back`,
+    /// `ledger`, `operator-token`, `raw-connection`, `default-limits`.
+    let offers: Set<String>
+    /// The policy `GET /v1/policy` answered, when the server offers one.
+    let policy: TrackingPolicy?
     /// The time of the probe's own fixes: an hour before the run started, UTC ms, whole seconds, so fixes are
     /// recent (no server should find them too old) and in the past (none in the future).
     let baseTimeMs: Int64
@@ -19,11 +25,43 @@ public final class ProbeContext: Sendable {
     var token: String { options.token }
     var timeout: Duration { .milliseconds(Int64(options.requestTimeoutSeconds * 1000)) }
 
-    init(client: BindingClient, options: ServerProbe.Options, readBackOffered: Bool, baseTimeMs: Int64) {
+    init(
+        client: BindingClient, options: ServerProbe.Options, readBackOffered: Bool, baseTimeMs: Int64,
+        offers: Set<String> = [], policy: TrackingPolicy? = nil
+    ) {
         self.client = client
         self.options = options
         self.readBackOffered = readBackOffered
         self.baseTimeMs = baseTimeMs
+        self.offers = offers
+        self.policy = policy
+    }
+
+    /// What the server offers: each optional endpoint asked once (`404` `not-offered` meaning not), the probe's own
+    /// options, and whether the server states the default limits.
+    static func offers(
+        client: BindingClient, options: ServerProbe.Options, readBackOffered: Bool
+    ) async throws -> (Set<String>, TrackingPolicy?) {
+        var offers: Set<String> = readBackOffered ? ["read-back"] : []
+        let policyAnswer = try await client.exchange(
+            method: "GET", path: Binding.policyPath, token: options.token,
+            headers: [("Accept", Binding.protobufMediaType)])
+        let policy = policyAnswer.status == 200 ? try? TrackingPolicy(serializedBytes: policyAnswer.body) : nil
+        if policy != nil { offers.insert("policy") }
+        // Without a token, an offered endpoint is a 401; one left out is routed to 404 first.
+        let regions = try await client.exchange(method: "POST", path: Binding.regionsPath, token: nil, body: [])
+        if regions.status != 404 { offers.insert("regions") }
+        let ledger = try await client.exchange(
+            method: "GET", path: Binding.ledgerPath(deviceId: options.deviceId), token: options.token)
+        if ledger.status == 200 { offers.insert("ledger") }
+        if options.operatorToken != nil { offers.insert("operator-token") }
+        if RawRequest.endpoint(of: options.server) != nil { offers.insert("raw-connection") }
+        if (policy?.maxBatchBytes ?? UInt32(UploadQueue.defaultMaxBatchBytes))
+            == UInt32(UploadQueue.defaultMaxBatchBytes)
+        {
+            offers.insert("default-limits")
+        }
+        return (offers, policy)
     }
 
     /// Asks for the read-back once: any HTTP answer means the server is there; 200 means the read-back is offered;
@@ -42,8 +80,11 @@ public final class ProbeContext: Sendable {
                     + "\(answer.errorBody?.code ?? "without an error body")); check --token and --device-id")
         }
         let now = Int64(Date().timeIntervalSince1970) * 1000
+        let (offers, policy) = try await Self.offers(
+            client: client, options: options, readBackOffered: answer.status == 200)
         return ProbeContext(
-            client: client, options: options, readBackOffered: answer.status == 200, baseTimeMs: now - 3_600_000)
+            client: client, options: options, readBackOffered: answer.status == 200, baseTimeMs: now - 3_600_000,
+            offers: offers, policy: policy)
     }
 
     /// A fresh installation id: random, never 0, so that reruns against the same database never meet.

@@ -32,6 +32,13 @@ public struct ServerProbe: Sendable {
         public var requestTimeoutSeconds: Double
         /// Whether the erasure check may run: it erases every stored item of ``deviceId``, not only the probe's.
         public var allowsErasure: Bool
+        /// An operator token the server issued, for the checks of `§http-operator-token`; nil: not applicable.
+        public var operatorToken: String?
+        /// The `retention_days` the server is set up to state (`§http-retention-stated`); nil: not checked.
+        public var expectedRetentionDays: UInt32?
+        /// Where to ask for regions, latitude and longitude in 1e-7 degrees: a place the server's catalogue
+        /// covers; nil: the probe's own fixes' place.
+        public var regionPosition: (Int32, Int32)?
         /// Called with a line of progress (a check started, a check failed); the command line writes them to
         /// standard error.
         public var progress: @Sendable (String) -> Void
@@ -39,9 +46,13 @@ public struct ServerProbe: Sendable {
         public init(
             server: String, token: String, deviceId: String, only: [String] = [], requiredStatuses: Set<Int> = [],
             stallSeconds: Double = 40, burstRequests: Int = 64, oversizedBytes: Int = 4 << 20 + 1,
-            requestTimeoutSeconds: Double = 30, allowsErasure: Bool = false,
+            requestTimeoutSeconds: Double = 30, allowsErasure: Bool = false, operatorToken: String? = nil,
+            expectedRetentionDays: UInt32? = nil, regionPosition: (Int32, Int32)? = nil,
             progress: @escaping @Sendable (String) -> Void = { _ in }
         ) {
+            self.regionPosition = regionPosition
+            self.operatorToken = operatorToken
+            self.expectedRetentionDays = expectedRetentionDays
             self.server = server
             self.token = token
             self.deviceId = deviceId
@@ -72,12 +83,14 @@ public struct ServerProbe: Sendable {
     public static func catalogue() -> (checks: [ProbeCheck], notes: [String]) {
         let ledger = VectorScenarios.ledgerChecks()
         let session = VectorScenarios.sessionChecks()
+        let http = HTTPVectorScenarios.checks()
         let checks =
-            [ProbeCheck.readBackOffered] + ledger.checks + session.checks + BatchScenarios.checks
+            [ProbeCheck.readBackOffered] + ledger.checks + session.checks + http.checks + BindingScenarios.checks
+            + BatchScenarios.checks
             + StatusScenarios.checks + LoadScenarios.checks + OptionalEndpointScenarios.checks
             // Last: it erases the device's data, which the read-back of earlier checks looks at.
             + [OptionalEndpointScenarios.erasure]
-        return (checks, [ledger.note, session.note])
+        return (checks, [ledger.note, session.note, http.note])
     }
 
     /// Whether `name` is selected by `only` (empty selects everything).
