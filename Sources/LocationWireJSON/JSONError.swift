@@ -37,7 +37,8 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public let code: Code
-    /// Byte offset into the UTF-8 input of the offending token.
+    /// Byte offset into the UTF-8 input: for a syntax error the first byte that cannot continue a well-formed
+    /// text (the input's length when it ends early), otherwise where the offending value or member name starts.
     public let offset: Int
     /// The field the offending value was meant for, e.g. `LocationBatch.fixes[3].latitude_e7`.
     public internal(set) var fieldPath: FieldPath

@@ -33,6 +33,8 @@ public struct JSONParseOptions: Sendable, Hashable {
 /// Errors: malformed JSON anywhere in the input is reported before any mismatch with the schema, however early the
 /// mismatch (so a document is either not JSON, or JSON that does not fit the message). The one pass stops at the
 /// first error of either kind; only then does ``firstSyntaxError(in:maxDepth:)`` check the whole input's syntax.
+/// A syntax error is at the first byte that cannot continue a well-formed text, or at the input's length when the
+/// input ends early (proto/README.md `§json-error-offset`), so that every reader of the text names the same byte.
 struct JSONReader: ~Copyable {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
@@ -491,11 +493,10 @@ struct JSONReader: ~Copyable {
     }
 
     private mutating func expect(_ literal: StaticString) throws(JSONError) {
-        let start = position
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         for byte in expected {
             guard position < bytes.count, bytes[position] == byte else {
-                throw syntaxError("invalid literal, expected \(literal)", at: start)
+                throw syntaxError("invalid literal, expected \(literal)")
             }
             position += 1
         }
@@ -593,12 +594,11 @@ struct JSONReader: ~Copyable {
 
     /// RFC 8259 number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     private mutating func skipNumber() throws(JSONError) {
-        let start = position
         if peek() == UInt8(ascii: "-") { position += 1 }
-        guard let first = peek(), isDigit(first) else { throw syntaxError("expected a digit", at: start) }
+        guard let first = peek(), isDigit(first) else { throw syntaxError("expected a digit") }
         position += 1
         if first == UInt8(ascii: "0"), let next = peek(), isDigit(next) {
-            throw syntaxError("numbers must not have leading zeros", at: start)
+            throw syntaxError("numbers must not have leading zeros")
         }
         while let byte = peek(), isDigit(byte) { position += 1 }
         if peek() == UInt8(ascii: ".") {
@@ -650,7 +650,7 @@ struct JSONReader: ~Copyable {
             position += 1
             let content = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)])
             guard nonASCII < 0x80 || Self.isValidUTF8(content) else {
-                throw syntaxError("string is not valid UTF-8", at: start)
+                throw stringError("string is not valid UTF-8", at: position - 1, stringStart: start)
             }
             return content
         }
@@ -666,7 +666,9 @@ struct JSONReader: ~Copyable {
         append((start + 1)..<position)
         var runStart = position
         while true {
-            guard position < bytes.count else { throw syntaxError("unterminated string", at: start) }
+            guard position < bytes.count else {
+                throw stringError("unterminated string", at: position, stringStart: start)
+            }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 append(runStart..<position)
@@ -674,18 +676,24 @@ struct JSONReader: ~Copyable {
                 break
             }
             if byte < 0x20 {
-                throw syntaxError("control characters must be escaped in strings")
+                throw stringError("control characters must be escaped in strings", at: position, stringStart: start)
             }
             if byte == UInt8(ascii: "\\") {
                 append(runStart..<position)
-                try readEscape(into: output, count: &count)
+                do {
+                    try readEscape(into: output, count: &count)
+                } catch {
+                    throw stringError(error.message, at: error.offset, stringStart: start)
+                }
                 runStart = position
                 continue
             }
             position += 1
         }
         let content = UnsafeBufferPointer(rebasing: output[0..<count])
-        guard Self.isValidUTF8(content) else { throw syntaxError("string is not valid UTF-8", at: start) }
+        guard Self.isValidUTF8(content) else {
+            throw stringError("string is not valid UTF-8", at: position - 1, stringStart: start)
+        }
         return content
     }
 
@@ -695,7 +703,7 @@ struct JSONReader: ~Copyable {
     {
         let start = position
         position += 1  // backslash
-        guard let byte = peek() else { throw syntaxError("unterminated escape", at: start) }
+        guard let byte = peek() else { throw syntaxError("unterminated escape") }
         position += 1
         let simple: UInt8
         switch byte {
@@ -713,15 +721,15 @@ struct JSONReader: ~Copyable {
                 // A high surrogate must be followed by an escaped low surrogate.
                 guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
                     bytes[position + 1] == UInt8(ascii: "u")
-                else { throw syntaxError("unpaired high surrogate", at: start) }
+                else { throw unicodeEscapeError("unpaired high surrogate", escapeStart: start) }
                 position += 2
                 let low = try readHex4(escapeStart: start)
                 guard (0xDC00...0xDFFF).contains(low) else {
-                    throw syntaxError("high surrogate not followed by a low surrogate", at: start)
+                    throw unicodeEscapeError("high surrogate not followed by a low surrogate", escapeStart: start)
                 }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             } else if (0xDC00...0xDFFF).contains(scalar) {
-                throw syntaxError("unpaired low surrogate", at: start)
+                throw unicodeEscapeError("unpaired low surrogate", escapeStart: start)
             }
             for unit in UTF8.encode(Unicode.Scalar(scalar)!)! {
                 output[count] = unit
@@ -729,14 +737,16 @@ struct JSONReader: ~Copyable {
             }
             return
         default:
-            throw syntaxError("invalid escape sequence", at: start)
+            throw syntaxError("invalid escape sequence", at: position - 1)
         }
         output[count] = simple
         count += 1
     }
 
     private mutating func readHex4(escapeStart: Int) throws(JSONError) -> UInt32 {
-        guard position + 4 <= bytes.count else { throw syntaxError("incomplete \\u escape", at: escapeStart) }
+        guard position + 4 <= bytes.count else {
+            throw unicodeEscapeError("incomplete \\u escape", escapeStart: escapeStart)
+        }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[position]
@@ -745,12 +755,68 @@ struct JSONReader: ~Copyable {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw syntaxError("invalid hex digit in \\u escape", at: escapeStart)
+            default: throw unicodeEscapeError("invalid hex digit in \\u escape", escapeStart: escapeStart)
             }
             value = value << 4 | UInt32(digit)
             position += 1
         }
         return value
+    }
+
+    private static func hexDigitValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    // MARK: - Where a syntax error is
+    //
+    // The reader checks a string's UTF-8 only once the string is read, and a `\u` escape's surrogates only once
+    // its four digits are: cheaper than checking byte by byte. So when either check fails, or an error is found
+    // later in the same string, these find the byte the error is really at, by reading that part again.
+
+    /// A syntax error found at `offset` in the string whose opening quote is at `stringStart`; at an earlier byte
+    /// when the UTF-8 before `offset` already went wrong.
+    private func stringError(_ message: String, at offset: Int, stringStart: Int) -> JSONError {
+        let before = UnsafeBufferPointer(rebasing: bytes[(stringStart + 1)..<offset])
+        if let invalid = Self.firstByteBreakingUTF8(before) {
+            return syntaxError("string is not valid UTF-8", at: stringStart + 1 + invalid)
+        }
+        return syntaxError(message, at: offset)
+    }
+
+    /// The error in the `\u` escape at `escapeStart` (with the low surrogate escape a high surrogate needs): at
+    /// the first byte that cannot continue it, or the input's length. A `\uD` followed by `C`...`F` can only be a
+    /// low surrogate, which cannot come first; after a high surrogate only `\uDC00`...`\uDFFF` can follow.
+    private func unicodeEscapeError(_ message: String, escapeStart: Int) -> JSONError {
+        var index = escapeStart + 2  // after the backslash and the u
+        var isHigh = false
+        for step in 0..<10 {
+            guard index < bytes.count else { return syntaxError(message, at: bytes.count) }
+            let byte = bytes[index]
+            let fits: Bool
+            switch step {
+            case 1:
+                let digit = Self.hexDigitValue(byte) ?? 0xFF
+                let afterD = bytes[index - 1] | 0x20 == UInt8(ascii: "d")
+                fits = digit <= 0xF && !(afterD && digit >= 0xC)
+                isHigh = afterD && (0x8...0xB).contains(digit)
+            case 4:
+                // Four digits that are not a high surrogate are a whole escape: not reached for an escape in error.
+                guard isHigh else { return syntaxError(message, at: index) }
+                fits = byte == UInt8(ascii: "\\")
+            case 5: fits = byte == UInt8(ascii: "u")
+            case 6: fits = byte | 0x20 == UInt8(ascii: "d")
+            case 7: fits = Self.hexDigitValue(byte).map { $0 >= 0xC } == true
+            default: fits = Self.hexDigitValue(byte) != nil
+            }
+            guard fits else { return syntaxError(message, at: index) }
+            index += 1
+        }
+        return syntaxError(message, at: index)
     }
 }
 
@@ -794,6 +860,37 @@ extension JSONReader {
             index += length
         }
         return true
+    }
+
+    /// The index of the first byte at which `bytes` stop being the beginning of well-formed UTF-8, nil when they
+    /// are (a sequence cut short at the end is a beginning). For errors: ``isValidUTF8(_:)`` is the fast check.
+    static func firstByteBreakingUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length: Int
+            var low: UInt8 = 0x80  // the range of the second byte
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, low) = (3, 0xA0)
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: (length, high) = (3, 0x9F)
+            case 0xF0: (length, low) = (4, 0x90)
+            case 0xF1...0xF3: length = 4
+            case 0xF4: (length, high) = (4, 0x8F)
+            default: return index
+            }
+            for offset in 1..<length {
+                guard index + offset < bytes.count else { return nil }
+                let byte = bytes[index + offset]
+                let fits = offset == 1 ? byte >= low && byte <= high : byte & 0xC0 == 0x80
+                guard fits else { return index + offset }
+            }
+            index += length
+        }
+        return nil
     }
 }
 

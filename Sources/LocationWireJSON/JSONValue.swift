@@ -30,7 +30,14 @@ public enum JSONValue: Hashable, Sendable, Codable {
         -> JSONValue
     {
         var reader = JSONReader(bytes, options: JSONParseOptions(maxDepth: maxDepth))
-        return try reader.readDocument()
+        do {
+            return try reader.readDocument()
+        } catch {
+            // A number beyond a double's range is no syntax error: one later in the text is reported first, as a
+            // message reader reports it before a mismatch with the message.
+            guard error.code == .outOfRange else { throw error }
+            throw JSONReader.firstSyntaxError(in: bytes, maxDepth: maxDepth) ?? error
+        }
     }
 
     /// Parses JSON text.

@@ -114,8 +114,8 @@ import Testing
     @Test(
         "What is not JSON is refused with the reason and the byte offset",
         arguments: [
-            ("[1,]", "json-syntax", 3), ("{\"a\" 1}", "json-syntax", 5), ("01", "json-syntax", 0),
-            ("[1] x", "json-syntax", 4), ("\"\\ud800\"", "json-syntax", 1), ("1e400", "json-out-of-range", 0),
+            ("[1,]", "json-syntax", 3), ("{\"a\" 1}", "json-syntax", 5), ("01", "json-syntax", 1),
+            ("[1] x", "json-syntax", 4), ("\"\\ud800\"", "json-syntax", 7), ("1e400", "json-out-of-range", 0),
             ("NaN", "json-syntax", 0), ("", "json-syntax", 0), ("\"a\u{01}\"", "json-syntax", 2),
         ])
     func refusals(text: String, code: String, offset: Int) {
