@@ -498,7 +498,8 @@ enum HTTPFamily: VectorFamily {
         other.installId = 7
         let cut = other.serializedBytes() + [0x3A, 0x05, 0x08]
         request(
-            &builder, "order.decode-before-device", rules: rules,
+            &builder, "order.decode-before-device",
+            rules: rules + ["§decode-errors", "§decode-error-offset", "§decode-error-path", "§http-error-body"],
             "A batch naming another device, cut short: 400 with the codec's error (the device is learnt by decoding).",
             HTTPRequestCase(
                 method: "POST", path: Binding.batchesPath, headers: [bearer, ["Content-Type", batchType]],
@@ -602,7 +603,7 @@ enum HTTPFamily: VectorFamily {
             ],
             requires: ["raw-connection"])
         request(
-            &builder, "method.head-policy", rules: ["§http-head"],
+            &builder, "method.head-policy", rules: ["§http-head", "§http-allow"],
             "HEAD /v1/policy: answered as the GET without a body, or 405 with Allow: GET.",
             HTTPRequestCase(method: "HEAD", path: Binding.policyPath, headers: [bearer], raw: true),
             [

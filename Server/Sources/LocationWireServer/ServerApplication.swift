@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import LocationWire
 import NIOCore
 import LocationWireHTTP
 import Logging
@@ -76,7 +77,8 @@ func makeServerRoutes(
         routes.append(
             .init(.regions) { request, _, device in try await regions.postRegionRequest(request, device: device) })
     }
-    if let trackingPolicy = configuration.trackingPolicy {
+    if var trackingPolicy = configuration.trackingPolicy {
+        if configuration.plantedMutant == .retentionNotStated { trackingPolicy.retentionDays = nil }
         let policy = PolicyRoutes(policy: trackingPolicy)
         routes.append(.init(.policy) { request, _, _ in policy.getPolicy(request) })
     }

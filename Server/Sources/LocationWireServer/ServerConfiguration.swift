@@ -39,6 +39,8 @@ public struct ServerConfiguration: Sendable {
     public var nowMs: @Sendable () -> Int64
     /// The monotonic clock the rate limiter refills by; injected so tests do not depend on how fast they run.
     public var monotonicNow: @Sendable () -> ContinuousClock.Instant = { .now }
+    /// A deliberately wrong choice, for the tests that show the probe catches it; nil in every real server.
+    package var plantedMutant: PlantedMutant?
 
     public init(
         maxBodyBytes: Int = 2 * UploadQueue.defaultMaxBatchBytes,

@@ -164,10 +164,16 @@ enum BatchScenarios {
         }
         var problems: [String] = []
         var what = ""
+        // One number in the policy, the TOO_LARGE ack and the 413: the policy's, or the default.
+        let stated = Int(context.policy?.maxBatchBytes ?? UInt32(UploadQueue.defaultMaxBatchBytes))
         if answer.status == 200 {
             switch BindingClient.uploadResult(answer) {
             case .acknowledged(let ack) where ack.outcome == .tooLarge:
-                if (ack.maxBatchBytes ?? 0) == 0 { problems.append("the TOO_LARGE ack states no max_batch_bytes") }
+                if ack.maxBatchBytes.map(Int.init) != stated {
+                    problems.append(
+                        "the TOO_LARGE ack states max_batch_bytes \(ack.maxBatchBytes.map(String.init) ?? "absent"), "
+                            + "expected \(stated), the one number the server states (§http-size)")
+                }
                 what = "200 TOO_LARGE with max_batch_bytes \(ack.maxBatchBytes ?? 0)"
             case let other:
                 problems.append(
@@ -176,8 +182,10 @@ enum BatchScenarios {
             }
         } else {
             problems += ProbeContext.errorProblems(answer, statuses: [413], code: ErrorBody.Code.bodyTooLarge)
-            if answer.status == 413, answer.errorBody?.maxBatchBytes == nil {
-                problems.append("the 413 error body has no maxBatchBytes (the device's new limit)")
+            if answer.status == 413, answer.errorBody?.maxBatchBytes != stated {
+                problems.append(
+                    "the 413 states maxBatchBytes \(answer.errorBody?.maxBatchBytes.map(String.init) ?? "absent"), "
+                        + "expected \(stated), the max_batch_bytes the server states (§http-size)")
             }
             what = "413 with maxBatchBytes \(answer.errorBody?.maxBatchBytes.map(String.init) ?? "absent")"
         }

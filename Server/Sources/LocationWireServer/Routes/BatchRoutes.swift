@@ -15,9 +15,23 @@ struct BatchRoutes: Sendable {
 
     /// - Parameter device: the device the request's bearer token belongs to.
     func postBatch(_ request: Request, device: String) async throws(Refusal) -> Response {
-        let (batch, format, encodedSize) = try await reader.readMessage(LocationBatch.self, from: request)
-        guard batch.deviceId == device else { throw .deviceMismatch("this batch's device_id") }
+        var (batch, format, encodedSize) = try await reader.readMessage(LocationBatch.self, from: request)
         let configuration = reader.configuration
+        let mutant = configuration.plantedMutant
+        let takenAnyway =
+            (mutant == .emptyDeviceIdToLedger && batch.deviceId.isEmpty)
+            || (mutant == .operatorActsForBody && device.isEmpty)
+        guard batch.deviceId == device || takenAnyway else { throw .deviceMismatch("this batch's device_id") }
+        // Only a known column of the wrong wire type is dropped; a column of a later revision is still held.
+        if mutant == .compactWrongTypeAsAbsent, let numbers = batch.compactFixes?.unknownFields.fieldNumbers,
+            numbers.allSatisfy({ $0 < 25 })
+        {
+            batch.compactFixes?.unknownFields = UnknownFields()
+        }
+        if mutant == .revisionZeroServed {
+            batch.protocolRevision = max(batch.protocolRevision, 1)
+            if batch.installId == 0 { batch.installId = 1 }
+        }
         let ack: BatchAck
         do {
             ack = try await storage.ingest(
@@ -26,6 +40,8 @@ struct BatchRoutes: Sendable {
             // Nothing was committed, so no ack may be sent (§server-durable); the device keeps its items.
             throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds, cause: error)
         }
-        return .message(ack, format: BodyFormat.ofAnswer(accept: request.headers[.accept], request: format))
+        var answered = ack
+        if mutant == .policyNeverInAcks { answered.trackingPolicy = nil }
+        return .message(answered, format: BodyFormat.ofAnswer(accept: request.headers[.accept], request: format))
     }
 }

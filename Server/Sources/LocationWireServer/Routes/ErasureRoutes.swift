@@ -1,4 +1,5 @@
 import Hummingbird
+import LocationWire
 import LocationWireHTTP
 import LocationWireJSON
 import NIOCore
@@ -21,6 +22,10 @@ struct ErasureRoutes: Sendable {
         let removed: RemovedRows
         do {
             removed = try await storage.erase(deviceId: device, nowMs: reader.configuration.nowMs())
+            if reader.configuration.plantedMutant == .assignmentVersionRestarts {
+                try await storage.saveAssignment(
+                    RegionAssignment(), deviceId: device, nowMs: reader.configuration.nowMs())
+            }
         } catch {
             throw .storageUnavailable(retryAfterSeconds: reader.configuration.storageRetryAfterSeconds, cause: error)
         }

@@ -27,7 +27,9 @@ struct ReadBackRoutes: Sendable {
         try Self.requireOwnDevice(device, pathDevice: pathDevice)
         let query: ReadBackQuery
         do {
-            query = try ReadBackQuery(query: request.uri.query ?? "")
+            var text = request.uri.query ?? ""
+            if reader.configuration.plantedMutant == .plusSignInQuery { text = text.replacing("%2B", with: "") }
+            query = try ReadBackQuery(query: text)
         } catch {
             throw Refusal(error)
         }
@@ -43,9 +45,12 @@ struct ReadBackRoutes: Sendable {
         let truncated = stored.count > limit
         let fixes = stored.prefix(limit)
         let geoJSON = Self.asksForGeoJSON(request.headers[.accept])
-        let text =
+        var text =
             geoJSON
             ? Self.geoJSON(device, fixes, truncated: truncated) : Self.json(device, fixes, truncated: truncated)
+        if geoJSON, reader.configuration.plantedMutant == .geoJSONWithoutDeviceId {
+            text = text.replacing("\"deviceId\":\(JSONValue.string(device).text()),", with: "")
+        }
         return Response(
             status: .ok, headers: [.contentType: geoJSON ? Binding.geoJSONMediaType : Binding.jsonMediaType],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
@@ -61,8 +66,11 @@ struct ReadBackRoutes: Sendable {
         } catch {
             throw .storageUnavailable(retryAfterSeconds: reader.configuration.storageRetryAfterSeconds, cause: error)
         }
-        let document = LedgerDocument(
+        var document = LedgerDocument(
             deviceId: device, installations: records.sorted { $0.installId < $1.installId }.map(Self.entry))
+        if reader.configuration.plantedMutant == .ledgerWithoutLost {
+            for index in document.installations.indices { document.installations[index].lostFixes = [] }
+        }
         return Response(
             status: .ok, headers: [.contentType: Binding.jsonMediaType],
             body: ResponseBody(byteBuffer: ByteBuffer(string: document.json.text())))

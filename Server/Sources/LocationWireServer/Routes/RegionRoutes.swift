@@ -24,7 +24,10 @@ struct RegionRoutes: Sendable {
                     code: violation.code.rawValue, fieldPath: "\(violation.path)", message: violation.message))
         }
         // Validation has checked a present fix's coordinates; planning needs one (`§http-regions-position`).
-        guard let fix = regionRequest.currentFix, let latitudeE7 = fix.latitudeE7, let longitudeE7 = fix.longitudeE7
+        let mutant = reader.configuration.plantedMutant
+        let position =
+            mutant == .planWithoutFix && regionRequest.currentFix == nil ? LocationFix.origin : regionRequest.currentFix
+        guard let fix = position, let latitudeE7 = fix.latitudeE7, let longitudeE7 = fix.longitudeE7
         else {
             throw Refusal(
                 status: .badRequest,
@@ -41,8 +44,8 @@ struct RegionRoutes: Sendable {
             assignment = planner.plan(
                 latitudeE7: latitudeE7, longitudeE7: longitudeE7, slotBudget: budget, nowMs: nowMs,
                 previous: previous)
-            try await storage.saveAssignment(
-                Self.heldSet(previous: previous, answer: assignment), deviceId: device, nowMs: nowMs)
+            let held = mutant == .deltaAsPrevious ? assignment : Self.heldSet(previous: previous, answer: assignment)
+            try await storage.saveAssignment(held, deviceId: device, nowMs: nowMs)
         } catch {
             throw .storageUnavailable(retryAfterSeconds: configuration.storageRetryAfterSeconds, cause: error)
         }
@@ -58,5 +61,15 @@ struct RegionRoutes: Sendable {
         // ever disagree, the answer alone is kept and the next plan is full.
         guard held.apply(previous) == nil, held.apply(answer) == nil else { return answer }
         return held.fullAssignment
+    }
+}
+
+extension LocationFix {
+    /// A fix at (0, 0), where ``PlantedMutant/planWithoutFix`` plans.
+    fileprivate static var origin: LocationFix {
+        var fix = LocationFix()
+        fix.latitudeE7 = 0
+        fix.longitudeE7 = 0
+        return fix
     }
 }

@@ -1,6 +1,7 @@
 import Hummingbird
 import LocationWire
 import LocationWireHTTP
+import LocationWireJSON
 import LocationWireSession
 import NIOCore
 
@@ -29,18 +30,40 @@ public struct RequestReader: Sendable {
         -> (message: Message, format: BodyFormat, encodedSize: Int)
     {
         let format: BodyFormat
+        let mutant = configuration.plantedMutant
         do {
+            let fields = request.headers[values: .contentType]
             format = try BodyFormat.ofRequest(
-                contentTypeFields: request.headers[values: .contentType], expecting: Message.self)
+                contentTypeFields: mutant == .twoContentTypesTaken ? Array(fields.prefix(1)) : fields,
+                expecting: Message.self)
         } catch {
             throw Refusal(error)
         }
         let bytes = try await readBytes(request)
+        let message: Message
         do {
-            return (try format.decode(Message.self, from: bytes), format, bytes.count)
-        } catch {
+            if mutant == .unknownJSONMembersDropped, format == .json {
+                do {
+                    message = try Message(jsonUTF8: bytes, options: JSONParseOptions(ignoreUnknownFields: true))
+                } catch {
+                    throw ErrorBody(json: error)
+                }
+            } else {
+                message = try format.decode(Message.self, from: bytes)
+            }
+        } catch var error as ErrorBody {
+            // The planted offset and path mutants break the binary decoder's rules, the JSON one the JSON reader's.
+            if mutant == (format == .binary ? .offsetOneLate : .jsonOffsetOneLate) {
+                error.offset = error.offset.map { $0 + 1 }
+            }
+            if mutant == .pathWithoutIndices, format == .binary {
+                error.fieldPath = error.fieldPath?.replacing(/\[[0-9]+\]/, with: "")
+            }
             throw Refusal(status: .badRequest, body: error)
+        } catch {
+            throw Refusal(status: .badRequest, body: ErrorBody(code: "malformed-request", message: "\(error)"))
         }
+        return (message, format, mutant == .jsonMeasuredInBinary ? message.serializedSize : bytes.count)
     }
 
     /// The body's bytes after content decoding, never more than ``ServerConfiguration/maxBodyBytes``.
@@ -48,7 +71,11 @@ public struct RequestReader: Sendable {
         let limit = configuration.maxBodyBytes
         let coding: ContentCoding
         do {
-            coding = try ContentCoding.ofRequest(contentEncodingFields: request.headers[values: .contentEncoding])
+            let fields = request.headers[values: .contentEncoding]
+            if configuration.plantedMutant == .xGzipRefused, fields.map({ $0.lowercased() }) == ["x-gzip"] {
+                _ = try ContentCoding.ofRequest(contentEncodingFields: ["br"])  // throws the 415
+            }
+            coding = try ContentCoding.ofRequest(contentEncodingFields: fields)
         } catch {
             throw Refusal(error)
         }
@@ -59,6 +86,7 @@ public struct RequestReader: Sendable {
         }
         let body = try await collect(request.body, upTo: limit)
         guard coding == .gzip else { return Array(body.readableBytesView) }
+        if configuration.plantedMutant == .emptyGzipTaken, body.readableBytes == 0 { return [] }
         do {
             return try GzipCoding.decompress(body, limit: limit)
         } catch .tooLarge {
@@ -74,7 +102,10 @@ public struct RequestReader: Sendable {
 
     /// The 413 of this server.
     var tooLarge: Refusal {
-        .tooLarge(bodyLimit: configuration.maxBodyBytes, maxBatchBytes: configuration.ledgerPolicy.maxBatchBytes)
+        let stated =
+            configuration.plantedMutant == .bodyLimitIn413
+            ? configuration.maxBodyBytes : configuration.ledgerPolicy.maxBatchBytes
+        return .tooLarge(bodyLimit: configuration.maxBodyBytes, maxBatchBytes: stated)
     }
 
     /// Collects the body, giving up after ``ServerConfiguration/bodyTimeout`` (a slow or stalled client) with

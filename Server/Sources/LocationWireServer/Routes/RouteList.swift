@@ -61,7 +61,9 @@ public struct RouteList<Context: AuthenticatedRequestContext>: Sendable {
         on router: Router<Context>, authenticator: any BearerTokenAuthenticator, configuration: ServerConfiguration,
         outside: [any MiddlewareProtocol<Request, Response, Context>] = []
     ) {
-        router.add(middleware: BindingRouting<Context>(offered: Set(routes.map(\.endpoint))))
+        router.add(
+            middleware: BindingRouting<Context>(
+                offered: Set(routes.map(\.endpoint)), mutant: configuration.plantedMutant))
         let authenticated = router.group()
         for middleware in outside { authenticated.add(middleware: middleware) }
         authenticated.add(
@@ -72,12 +74,15 @@ public struct RouteList<Context: AuthenticatedRequestContext>: Sendable {
                 middleware: RateLimitMiddleware<Context>(
                     limiter: RateLimiter(requestsPerSecond: max(rate, 1)), now: configuration.monotonicNow))
         }
+        let mutant = configuration.plantedMutant
         for route in routes {
             let handler = route.handler
             authenticated.on(
                 RouterPath(Self.pattern(of: route.endpoint)), method: HTTPRequest.Method(route.endpoint.method)!
             ) { request, context in
-                try await handler(request, context, try context.requireAuthenticatedCaller())
+                var caller = try context.requireAuthenticatedCaller()
+                if mutant == .operatorActsForBody, caller == .operator { caller = .device("") }
+                return try await handler(request, context, caller)
             }
         }
     }
@@ -89,11 +94,29 @@ public struct RouteList<Context: AuthenticatedRequestContext>: Sendable {
 /// `GET` endpoint included (`§http-head`). What passes reaches a route that takes it.
 struct BindingRouting<Context: RequestContext>: RouterMiddleware {
     let offered: Set<Endpoint>
+    var mutant: PlantedMutant?
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
+        if mutant == .smallHeaderLimit,
+            request.headers.reduce(0, { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }) > 4096
+        {
+            throw Refusal(
+                status: .init(code: 431),
+                body: ErrorBody(code: ErrorBody.Code.headersTooLarge, message: "headers over 4096 bytes"))
+        }
+        if mutant == .mediaTypeBeforeToken, request.method == .post,
+            let type = request.headers[.contentType], MediaType(type)?.format == nil
+        {
+            throw Refusal(
+                status: .unsupportedMediaType,
+                body: ErrorBody(code: ErrorBody.Code.unsupportedMediaType, message: "checked before the token"))
+        }
+        if mutant == .headAsNotFound, request.method == .head {
+            throw Refusal(status: .notFound, body: ErrorBody(code: ErrorBody.Code.notFound, message: "HEAD"))
+        }
         guard let endpoints = Self.endpoints(atPath: path) else {
             throw Refusal(
                 status: .notFound,
@@ -103,7 +126,9 @@ struct BindingRouting<Context: RequestContext>: RouterMiddleware {
         guard !methods.isEmpty else {
             throw Refusal(
                 status: .notFound,
-                body: ErrorBody(code: ErrorBody.Code.notOffered, message: "this server does not offer \(path)"))
+                body: ErrorBody(
+                    code: mutant == .notOfferedAsNotFound ? ErrorBody.Code.notFound : ErrorBody.Code.notOffered,
+                    message: "this server does not offer \(path)"))
         }
         guard methods.contains(request.method.rawValue) else {
             let allowed = methods.joined(separator: ", ")
@@ -112,7 +137,7 @@ struct BindingRouting<Context: RequestContext>: RouterMiddleware {
                 body: ErrorBody(
                     code: ErrorBody.Code.methodNotAllowed,
                     message: "\(path) takes \(methods.joined(separator: " or ")) only"),
-                headers: [.allow: allowed])
+                headers: mutant == .allowMissing ? [:] : [.allow: allowed])
         }
         return try await next(request, context)
     }
