@@ -19,6 +19,15 @@ final class LedgerTransport: DeviceTransport {
     var statuses: [DeviceStatus] = []
     /// Commands every ack of the ledger carries.
     var commands: [DeviceCommand] = []
+    /// Changes every ack of the ledger before it is sent.
+    var adjust: (inout BatchAck) -> Void = { _ in }
+    /// The credentials the transport sends (`credentialFingerprint`), and those each batch request went with.
+    var credentials = "token-a"
+    var batchCredentials: [String] = []
+    /// Requests to `/v1/regions`, answered 404 `not-offered`.
+    var regionRequests = 0
+
+    var credentialFingerprint: String { credentials }
 
     /// A server that answers 503 to everything (until `scripted` is emptied).
     static func offline() -> LedgerTransport {
@@ -29,7 +38,11 @@ final class LedgerTransport: DeviceTransport {
 
     func post(path: String, messageName: String, body: [UInt8]) -> Result<HTTPAnswer, TransportFailure> {
         requests += 1
-        guard path == "/v1/batches" else { return .success(HTTPAnswer(status: 404)) }
+        guard path == "/v1/batches" else {
+            regionRequests += 1
+            return .success(HTTPAnswer(status: 404, body: Array(#"{"code":"not-offered","message":"-"}"#.utf8)))
+        }
+        batchCredentials.append(credentials)
         if !scripted.isEmpty, let answer = scripted.removeFirst() { return .success(answer) }
         guard let batch = try? LocationBatch(serializedBytes: body) else { return .success(HTTPAnswer(status: 400)) }
         let result = ledger.ingest(batch, encodedSize: body.count, nowMs: 0)
@@ -38,6 +51,7 @@ final class LedgerTransport: DeviceTransport {
         if dropAfterCommit { return .failure(TransportFailure("reset after commit")) }
         var ack = result.ack
         ack.commands = commands
+        adjust(&ack)
         return .success(HTTPAnswer(status: 200, body: ack.serializedBytes()))
     }
 }
@@ -226,18 +240,27 @@ func temporaryStore() -> String {
         #expect(offline.ledger.lostFixes(of: key) == [1...summary.discarded], "the server sees the loss")
     }
 
+    /// A configuration under which nothing is recorded by distance: only fixes a command asks for stand out.
+    var quiet: DeviceConfiguration {
+        var quiet = configuration
+        var policy = TrackingPolicy()
+        policy.distanceIntervalM = 10_000
+        quiet.initialPolicy = policy
+        return quiet
+    }
+
+    func recordFixCommand(id: UInt64) -> DeviceCommand {
+        var command = DeviceCommand()
+        command.commandId = id
+        command.kind = .recordFix
+        return command
+    }
+
     /// `RECORD_FIX` (`§commands`, `§rec-requested`): the next fix the filters let through is recorded with reason
     /// `SERVER_REQUEST`, once, however often acks repeat the command.
     @Test func recordFixRecordsTheNextGoodFixOnce() throws {
         let transport = LedgerTransport()
-        var command = DeviceCommand()
-        command.commandId = 5
-        command.kind = .recordFix
-        transport.commands = [command]
-        var quiet = configuration
-        var policy = TrackingPolicy()
-        policy.distanceIntervalM = 10_000  // nothing recorded by distance: only what is asked for
-        quiet.initialPolicy = policy
+        transport.commands = [recordFixCommand(id: 5)]
         let device = try LocationDevice(store: temporaryStore(), configuration: quiet, transport: transport)
         var fixes = walk(6)
         fixes[2].horizontalAccuracyCm = 0  // fails the accuracy filter: the command waits for the next fix
@@ -251,5 +274,83 @@ func temporaryStore() -> String {
         #expect(try device.drain())
         let requested = transport.stored.filter { $0.reason == .serverRequest }
         #expect(requested.map(\.timeMs) == [fixes[3].timeMs], "the first good fix after the command, once")
+    }
+
+    /// `§http-credentials`: after a 401 nothing is sent with the refused token, across a relaunch too; another
+    /// token resumes the uploads.
+    @Test func aRefusedTokenStopsUploadsUntilAnotherComes() throws {
+        let store = temporaryStore()
+        let transport = LedgerTransport()
+        transport.scripted = [HTTPAnswer(status: 401)]
+        do {
+            let device = try LocationDevice(store: store, configuration: configuration, transport: transport)
+            for fix in walk(5) { try device.deliver(fix) }
+            try device.finish()
+            #expect(try device.drain() == false)
+        }
+        let device = try LocationDevice(store: store, configuration: configuration, transport: transport)
+        #expect(try device.drain() == false)
+        #expect(transport.batchCredentials == ["token-a"], "one request with the refused token, then none")
+        transport.credentials = "token-b"
+        #expect(try device.drain())
+        #expect(transport.batchCredentials.dropFirst().allSatisfy { $0 == "token-b" })
+    }
+
+    /// `§http-regions-absent`: a 404 from `/v1/regions` stops region requests, however often acks hint at a newer
+    /// assignment.
+    @Test func regionsNotOfferedAreNotAskedForAgain() throws {
+        let transport = LedgerTransport()
+        var hint: UInt64 = 1
+        transport.adjust = { ack in
+            hint += 1
+            ack.latestAssignmentVersion = hint
+        }
+        var asking = configuration
+        asking.requestsRegions = true
+        let device = try LocationDevice(store: temporaryStore(), configuration: asking, transport: transport)
+        for fix in walk(40) { try device.deliver(fix) }
+        try device.finish()
+        #expect(try device.drain())
+        #expect(transport.regionRequests == 1, "asked once, answered 404, never again")
+    }
+
+    /// `§wait-clock`: a wait runs on the monotonic clock: a fix whose time jumps an hour ahead does not end a
+    /// Retry-After of a minute; the minute on the monotonic clock does.
+    @Test func waitsRunOnTheMonotonicClock() throws {
+        let transport = LedgerTransport()
+        transport.scripted = [HTTPAnswer(status: 503, headers: ["retry-after": "60"])]
+        var eager = configuration(maxBatchSize: 1)
+        eager.initialPolicy?.uploadIntervalMs = 1000
+        let device = try LocationDevice(store: temporaryStore(), configuration: eager, transport: transport)
+        var fixes = walk(20)
+        try device.deliver(fixes[0])
+        #expect(transport.requests == 1, "the first fix goes out at once, and gets the 503")
+        for index in 1..<6 {
+            fixes[index].timeMs += 3_600_000  // the clock was set an hour ahead
+            try device.deliver(fixes[index])
+        }
+        #expect(transport.requests == 1, "25 s on the monotonic clock: the minute has not passed")
+        for fix in fixes[6..<20] { try device.deliver(fix) }
+        #expect(transport.requests > 1, "after 60 s of monotonic time the device sends again")
+    }
+
+    /// `§command-once`, `§command-kinds`: a RECORD_FIX taken from an ack and not yet carried out when the app is
+    /// killed is carried out after the relaunch, once; the same command id in later acks is not run again.
+    @Test func aCommandRunsOnceAcrossAKill() throws {
+        let store = temporaryStore()
+        let transport = LedgerTransport()
+        transport.commands = [recordFixCommand(id: 9)]
+        let fixes = walk(6)
+        do {
+            let device = try LocationDevice(store: store, configuration: quiet, transport: transport)
+            try device.deliver(fixes[0])
+            #expect(try device.drain(), "the ack carries the command; the app is killed before the next fix")
+        }
+        let device = try LocationDevice(store: store, configuration: quiet, transport: transport)
+        for fix in fixes.dropFirst() { try device.deliver(fix) }
+        try device.finish()
+        #expect(try device.drain())
+        let requested = transport.stored.filter { $0.reason == .serverRequest }
+        #expect(requested.map(\.timeMs) == [fixes[1].timeMs], "run after the relaunch, once")
     }
 }

@@ -45,6 +45,32 @@ import Testing
         return object["code"] as? String
     }
 
+    /// `§http-time-outs`: a server may close a connection on which nothing arrives; it closes without an answer,
+    /// and a new connection is served as any (a device opens one when its old one is gone).
+    @Test func anIdleConnectionIsClosedAndANewOneServed() async throws {
+        let store = try SQLiteStorage()
+        let token = try await store.issueToken(forDevice: Fixture.deviceId, nowMs: Fixture.nowMs)
+        let configuration = ServerConfiguration(nowMs: { Fixture.nowMs })
+        try await Application(
+            router: makeServerRouter(storage: store, authenticator: store, configuration: configuration),
+            server: locationWireHTTP1(idleTimeout: .seconds(1))
+        ).test(.live) { client in
+            let port = try #require(client.port)
+            let idle = try RawConnection(port: port)
+            defer { idle.close() }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let silence = await idle.received(timeoutSeconds: 10)
+            #expect(silence.isEmpty, "closed without an answer")
+            #expect(clock.now - start < .seconds(8), "closed after the idle time-out, not the read's")
+            let fresh = try RawConnection(port: port)
+            defer { fresh.close() }
+            let body = Fixture.batch(1...1).serializedBytes()
+            try fresh.send(Array(Self.head(token, extra: "Connection: close\r\n", length: body.count).utf8) + body)
+            #expect(await fresh.received(timeoutSeconds: 10).hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
     /// RFC 9112, section 3.2: an HTTP/1.1 request without Host is a 400, with the error body, and the connection
     /// closes (reading until the close returns at once; a kept-alive connection would hold the read 5 s).
     @Test func aRequestWithoutHostIsA400() async throws {
