@@ -164,9 +164,10 @@ public struct UploadQueue: Hashable, Sendable {
 
     /// The byte limit every batch keeps to (`§batch-size`): the policy's, or a smaller one learnt from TOO_LARGE.
     public var maxBatchBytes: Int {
-        let policyLimit = Int(policy.maxBatchBytes ?? UInt32(Self.defaultMaxBatchBytes))
-        let limit = learntBatchBytes == 0 ? policyLimit : min(policyLimit, Int(learntBatchBytes))
-        return max(limit, Self.minimumBatchBytes)
+        // A policy under the minimum breaks `§batch-size` and is not taken; a learnt limit already follows
+        // ``shrunkLimit(sent:stated:)``, which goes under the minimum only for batches that were within it.
+        let policyLimit = max(Int(policy.maxBatchBytes ?? UInt32(Self.defaultMaxBatchBytes)), Self.minimumBatchBytes)
+        return learntBatchBytes == 0 ? policyLimit : min(policyLimit, Int(learntBatchBytes))
     }
 
     /// How many batches may be in flight at once (`§in-flight`), 1 ... 16.

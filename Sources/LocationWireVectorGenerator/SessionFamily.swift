@@ -27,6 +27,25 @@ enum SessionFamily: VectorFamily {
     static let backOffWait: Int64 = 300_000
 
     /// Fixes 1 to 3 recorded and sent as batch 0xB1: backlog 1, 2 and live fix 3.
+    /// Enough fixes that, as rows, they take more than twice the smallest limit, so halving and stated limits
+    /// show.
+    static let manyFixes = 900
+    static let manyFixesSize: Int = {
+        var rows = LocationBatch()
+        rows.fixes = (1...manyFixes).map { SessionScript.fix($0) }
+        precondition(rows.serializedSize > 2 * 16_384, "\(manyFixes) fixes take only \(rows.serializedSize) bytes")
+        return rows.serializedSize
+    }()
+
+    /// ``manyFixes`` fixes and a lifecycle event sent as batch 0xB1, under a policy that lets them all into one.
+    static func manyInFlight() -> SessionScript {
+        var script = SessionScript(policy: SessionScript.policy { $0.maxBatchSize = 1000 })
+        script.fixes(1...manyFixes)
+        script.lifecycle()
+        script.send(0xB1, sent(live: UInt64(manyFixes), form: "rows", floor: 1) { $0.lifecycleEvents = 1 })
+        return script
+    }
+
     static func threeInFlight(policy: TrackingPolicy? = nil) -> SessionScript {
         var script = SessionScript(policy: policy)
         script.fixes(1...3)
@@ -179,9 +198,11 @@ enum SessionFamily: VectorFamily {
             } else {
                 script.expect { $0.fixSequenceFloor = 4 }
             }
+            let itemRules =
+                item.name == "rejected-unknown-reason" ? ["§ack-table", "§reject-reason-unknown"] : ["§ack-table"]
             builder.session(
                 "session.ack-table.fix.\(item.name)",
-                rules: item.deletes ? ["§ack-table"] : ["§ack-table", "§back-off"],
+                rules: item.deletes ? itemRules : itemRules + ["§back-off"],
                 "One range over fixes 1 to 3 of the batch: \(item.why)\(item.deletes ? "; the floor moves to 4." : ", and sent again in the next batch, after the back-off: an ack that deletes nothing is a failure.")",
                 script)
 
@@ -285,26 +306,53 @@ enum SessionFamily: VectorFamily {
             "HOLD without retry_after_ms: the device waits its own back-off, so a try at once sends nothing; 5 minutes later (the most these vectors assume a back-off takes) it sends everything again.",
             script)
 
-        for (limit, name) in [(UInt32(20_000), "with-limit"), (UInt32(1000), "limit-below-minimum")] {
-            script = threeInFlight()
-            script.lifecycle()
-            script.ack(ack(0xB1, .tooLarge) { $0.maxBatchBytes = limit })
-            script.held([1, 2, 3])
-            script.expect { $0.heldLifecycleEvents = 1 }
-            script.send(0xB2, sent(backlog: [1, 2], live: 3) { $0.lifecycleEvents = 1 })
-            builder.session(
-                "session.outcome.too-large.\(name)", rules: ["§batch-outcome", "§batch-size"],
-                "TOO_LARGE with max_batch_bytes \(limit): nothing stored, everything kept, and the device sends again at once (no back-off).",
-                script)
-        }
+        // A stated limit taken as it is: session.batch-size.max-bytes.
+        script = manyInFlight()
+        script.ack(ack(0xB1, .tooLarge) { $0.maxBatchBytes = 1000 })
+        script.expect { $0.heldLifecycleEvents = 1 }
+        script.send(
+            0xB2,
+            sent(floor: 1) {
+                $0.maxBytes = 16_384
+                $0.lifecycleEvents = 1
+            })
+        builder.session(
+            "session.outcome.too-large.limit-below-minimum", rules: ["§batch-outcome", "§batch-size", "§http-shrink"],
+            "TOO_LARGE with max_batch_bytes 1000 for a batch of \(manyFixes) fixes (about \(manyFixesSize / 1000) kB): nothing stored, everything kept, and the device sends again at once (no back-off); a limit below 16384 counts as 16384, which the next keeps within.",
+            script)
+
+        script = threeInFlight()
+        script.ack(ack(0xB1, .tooLarge) { $0.maxBatchBytes = 20_000 })
+        script.held([1, 2, 3])
+        script.send(0xB2, sent(backlog: [], live: 1, floor: 1))
+        builder.session(
+            "session.outcome.too-large.limit-not-below-sent", rules: ["§batch-outcome", "§batch-size", "§http-shrink"],
+            "TOO_LARGE with max_batch_bytes 20000 for a batch of three fixes, far smaller: a limit not below the size just sent contradicts the refusal and is read as absent, so the device halves on until not even one fix fits and sends the oldest alone.",
+            script)
 
         script = threeInFlight()
         script.ack(ack(0xB1, .tooLarge))
         script.held([1, 2, 3])
-        script.send(0xB2, sent(backlog: [1, 2], live: 3) { $0.maxBytes = 16_384 })
+        script.send(0xB2, sent(backlog: [], live: 1, floor: 1))
+        script.ack(ack(0xB2, .tooLarge))
+        script.held([2, 3])
+        script.send(0xB3, sent(backlog: [], live: 2, floor: 2))
         builder.session(
-            "session.outcome.too-large.without-limit", rules: ["§batch-outcome", "§batch-size"],
-            "TOO_LARGE without max_batch_bytes after a small batch: half its size is under 16384, so the limit is 16384 bytes, which the same items fit; they go out again at once.",
+            "session.outcome.too-large.small-batch", rules: ["§batch-outcome", "§batch-size", "§http-shrink"],
+            "TOO_LARGE without max_batch_bytes after a batch of three fixes, far within 16384 bytes: the refusal is the batch's own, so the device halves on, under 16384, until not even one fix fits, and sends the oldest alone at once; refused again, that fix is discarded, a loss the next batch's floor shows.",
+            script)
+
+        script = SessionScript()
+        script.fixes(1...1)
+        script.send(0xB1, sent(live: 1, floor: 1))
+        script.ack(ack(0xB1, .tooLarge))
+        script.held([])
+        script.fixes(2...2)
+        script.send(0xB2, sent(live: 2, floor: 2))
+        builder.session(
+            "session.outcome.too-large.single-fix-discarded",
+            rules: ["§batch-outcome", "§batch-size", "§http-shrink", "§sequence-floor"],
+            "TOO_LARGE for a batch of one fix: it cannot become smaller, so the device discards it, a loss the next batch's floor shows (2), rather than send it forever.",
             script)
 
         script = SessionScript()
@@ -672,7 +720,8 @@ enum SessionFamily: VectorFamily {
             script.now += 29_999
             script.send(0xB2, nil)
             script.now += 1
-            script.send(0xB3, sent(live: 4) { _ in })
+            // A TOO_LARGE for three small fixes halves on (`§http-shrink`): the next batch is fix 1 alone.
+            script.send(0xB3, outcome == .tooLarge ? sent(backlog: [], live: 1) : sent(live: 4))
             builder.session(
                 "session.retry-after.\(name)", rules: ["§retry-after"],
                 "retry_after_ms 30000 with \(outcome.name ?? "") holds back the whole queue: nothing goes out 29.999 s later, the next batch at 30 s.",
@@ -692,6 +741,29 @@ enum SessionFamily: VectorFamily {
         builder.session(
             "session.commands.executed", rules: ["§commands"],
             "The three known kinds, unexpired and new: executed in order.", script)
+
+        for (outcome, name) in [(BatchOutcome.hold, "hold"), (.tooLarge, "too-large")] {
+            // TOO_LARGE shrinks the next batch (`§http-shrink`), so it refuses a batch large enough for a stated
+            // limit that still lets two fixes through.
+            script = outcome == .hold ? threeInFlight() : manyInFlight()
+            let newest = outcome == .hold ? 3 : UInt64(manyFixes)
+            script.ack(
+                ack(0xB1, outcome) {
+                    if outcome == .tooLarge { $0.maxBatchBytes = 20_000 }
+                    $0.commands = [command(7, .uploadNow)]
+                    $0.trackingPolicy = SessionScript.policy {
+                        $0.policyVersion = 2
+                        $0.maxBatchSize = 2
+                    }
+                })
+            script.expect { $0.executedCommandIds = [7] }
+            script.now += 1000
+            script.send(0xB2, sent(backlog: [1], live: newest))
+            builder.session(
+                "session.commands.from-\(name)", rules: ["§ack-effects", "§commands"],
+                "A \(name == "hold" ? "HOLD" : "TOO_LARGE") ack carries a command and a newer policy (max_batch_size 2): both are taken from any ack the device does not ignore, so the command runs and the next batch has two fixes.",
+                script)
+        }
 
         script = threeInFlight(policy: SessionScript.policy { $0.maxBatchesInFlight = 2 })
         script.fixes(4...4)
@@ -827,14 +899,8 @@ enum SessionFamily: VectorFamily {
             "max_batch_size 3 with five fixes: the oldest go first (1, 2) with the newest as live fix; the rest follow, oldest first.",
             script)
 
-        // Enough fixes that, as rows, they take more than twice the smallest limit, so halving shows.
-        let many = 900
-        var rows = LocationBatch()
-        rows.fixes = (1...many).map { SessionScript.fix($0) }
-        let size = rows.serializedSize
-        precondition(size > 2 * 16_384, "\(many) fixes take only \(size) bytes")
-        let manyPolicy = SessionScript.policy { $0.maxBatchSize = 1000 }
-
+        let many = manyFixes
+        let size = manyFixesSize
         script = SessionScript(
             policy: SessionScript.policy {
                 $0.maxBatchBytes = 20_000
@@ -849,13 +915,12 @@ enum SessionFamily: VectorFamily {
             "\(many) fixes that take about \(size / 1000) kB together: with the policy's max_batch_bytes 20000 the batch keeps within 20000 bytes; answered TOO_LARGE with max_batch_bytes 16384 (a server's limit may be lower than its policy said), the next keeps within 16384.",
             script)
 
-        script = SessionScript(policy: manyPolicy)
-        script.fixes(1...many)
-        script.send(0xB1, sent(live: UInt64(many), form: "rows"))
+        script = manyInFlight()
+        let manyBatch = script.lastSendStep
         script.ack(ack(0xB1, .tooLarge))
-        script.send(0xB2, sent(floor: 1) { $0.maxBytes = (size + 100) / 2 })
+        script.send(0xB2, sent(floor: 1) { $0.shrunkAfterStep = manyBatch })
         builder.session(
-            "session.batch-size.too-large-halves", rules: ["§batch-size", "§batch-outcome"],
+            "session.batch-size.too-large-halves", rules: ["§batch-size", "§batch-outcome", "§http-shrink"],
             "TOO_LARGE without max_batch_bytes after a batch of about \(size / 1000) kB: the next one is built within half the size just sent.",
             script)
     }

@@ -19,6 +19,7 @@ enum SpecRules {
         "§no-silent-drop", "§revision", "§ranges-sorted", "§back-off", "§item-defects", "§batch-composition",
         "§sequence-zero", "§reject-order", "§refused-stays-refused", "§compact-column-wire-type", "§policy-in-acks",
         "§revision-zero", "§ack-effects", "§command-once", "§command-kinds", "§reject-reason-unknown",
+        "§http-shrink",
     ]
 
     /// The `§` tags of proto/HTTP.md, and of proto/README.md's decoding, JSON and device rules, that `http` vectors
@@ -157,6 +158,11 @@ struct SessionScript {
 
     mutating func discard(_ count: UInt32) {
         add(.discardOldestFixes(count))
+    }
+
+    /// The index of the last step that sent a batch.
+    var lastSendStep: Int {
+        request.steps.lastIndex { if case .sendBatchId = $0.action { true } else { false } } ?? 0
     }
 
     /// The device tries to send batch `batchId`; `batch` states what it must carry, nil that nothing goes out.

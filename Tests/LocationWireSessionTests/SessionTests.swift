@@ -124,11 +124,25 @@ struct SessionTests {
         #expect(queue.maySend(nowMs: Self.now + UploadQueue.backOffMs(consecutiveFailures: 1)))
 
         _ = queue.nextBatch(batchId: 2, bootId: Self.boot, nowMs: Self.now + 10_000)
+        let sent = queue.batches.last!.encodedSize
         var tooLarge = Self.ack(2, [], outcome: .tooLarge)
         tooLarge.maxBatchBytes = 20_000
         #expect(queue.apply(tooLarge, nowMs: Self.now + 10_000).ignoreReason == nil)
         #expect(queue.fixes.count == 4)
-        #expect(queue.maxBatchBytes == 20_000)
+        // 20000 is not below the few bytes sent: a contradiction, read as absent; the batch was within 16384
+        // already, so the limit halves on (§http-shrink).
+        #expect(queue.maxBatchBytes == Int(sent / 2))
+    }
+
+    @Test("§http-shrink: the limit after a batch refused as too large")
+    func shrunkLimits() {
+        #expect(UploadQueue.shrunkLimit(sent: 40_000, stated: 20_000) == 20_000)
+        #expect(UploadQueue.shrunkLimit(sent: 40_000, stated: 1_000) == 16_384)
+        #expect(UploadQueue.shrunkLimit(sent: 40_000, stated: 50_000) == 20_000)
+        #expect(UploadQueue.shrunkLimit(sent: 40_000, stated: nil) == 20_000)
+        #expect(UploadQueue.shrunkLimit(sent: 20_000, stated: nil) == 16_384)
+        #expect(UploadQueue.shrunkLimit(sent: 10_000, stated: nil) == 5_000)
+        #expect(UploadQueue.shrunkLimit(sent: 1, stated: nil) == 1)
     }
 
     @Test("§ack-ignore: every code, and nothing deleted")

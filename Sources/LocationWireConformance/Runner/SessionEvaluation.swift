@@ -52,6 +52,9 @@ public enum SessionEvaluation {
                 continue
             }
             problems += judge(expected, response.steps[expected.step]).map { "step \(expected.step): \($0)" }
+            if let earlier = expected.batch?.shrunkAfterStep, let batch = response.steps[expected.step].batch {
+                problems += judgeHalf(batch, of: earlier, in: response).map { "step \(expected.step): batch: \($0)" }
+            }
         }
         return problems.isEmpty ? nil : problems.joined(separator: "\n")
     }
@@ -115,6 +118,21 @@ public enum SessionEvaluation {
             problems.append("it takes \(batch.serializedSize) bytes, more than \(maxBytes)")
         }
         return problems
+    }
+
+    /// Whether `batch` keeps within the limit proto/HTTP.md `§http-shrink` gives after the batch sent at step
+    /// `earlier` was refused as too large without a usable limit: half its size, but not under 16384 bytes unless
+    /// it was within 16384 already.
+    static func judgeHalf(_ batch: LocationBatch, of earlier: Int, in response: SessionResponse) -> [String] {
+        guard response.steps.indices.contains(earlier), let before = response.steps[earlier].batch else {
+            return ["the vector compares it with the batch of step \(earlier), which sent none"]
+        }
+        let refused = before.serializedSize
+        let limit = refused <= 16_384 ? refused / 2 : max(refused / 2, 16_384)
+        guard batch.serializedSize > limit else { return [] }
+        return [
+            "it takes \(batch.serializedSize) bytes, more than \(limit), the limit after step \(earlier)'s batch of \(refused) bytes was refused"
+        ]
     }
 
     static func summary(of batch: LocationBatch) -> String {

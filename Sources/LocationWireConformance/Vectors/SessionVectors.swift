@@ -74,6 +74,10 @@ public struct ExpectedBatch: Codable, Sendable, Equatable {
     public var protocolRevision: UInt32?
     /// The largest encoded size the batch may have, bytes (`§batch-size`).
     public var maxBytes: Int?
+    /// The step whose batch was refused as too large without a usable limit: this one must keep within the limit
+    /// that gives, half that batch's encoded size but not under 16384 bytes unless it was within 16384 already
+    /// (proto/HTTP.md `§http-shrink`). Only the device knows the size it sent, so the judge computes the limit.
+    public var shrunkAfterStep: Int?
 
     public init() {}
 }
