@@ -21,7 +21,7 @@ enum HTTPFamily: VectorFamily {
         expectedAnswers), which locwire-server probe sends to a server set up as `setup` says.
         """
 
-    static let setup: [String: String] = [
+    static let setup: [String: String]? = [
         "token": "{token} is a bearer token of device {device_id}; {operator_token}, when the server issues one, an "
             + "operator token (cases that need it say `requires: operator-token`)",
         "installations": "{install_id} is a fresh installation id for each case, so cases never meet",

@@ -31,6 +31,25 @@ import Testing
         #expect(error?.path.hasSuffix("conformance/data/korita-zbevnica.gpx") == true)
     }
 
+    /// The http request vectors' placeholders (`{token}`, `{install_id}`, ...) are only as good as the file's
+    /// `setup`, which says what each stands for: every one a vector uses is named there.
+    @Test func httpRequestPlaceholdersAreExplainedBySetup() throws {
+        let file = try #require(try Self.family("http").first)
+        let setup = try #require(file.setup, "the http file states how a server is set up")
+        let explained = setup.values.joined(separator: " ")
+        let encoder = JSONEncoder()
+        var used: Set<String> = []
+        for vector in file.vectors {
+            guard let request = vector.httpRequest else { continue }
+            let text = String(decoding: try encoder.encode(request), as: UTF8.self)
+            for match in text.matches(of: /\{[a-z_]+\}/) { used.insert(String(match.output)) }
+        }
+        #expect(!used.isEmpty)
+        for placeholder in used.sorted() {
+            #expect(explained.contains(placeholder), "\(placeholder) is used but not explained in setup")
+        }
+    }
+
     @Test func failureListsNeedReasons() {
         #expect(throws: FailureList.ParseError.self) { try FailureList.parse("wire.LocationFix.x\n", source: "t") }
         #expect(throws: FailureList.ParseError.self) { try FailureList.parse("wire.LocationFix.x #\n", source: "t") }
