@@ -196,12 +196,15 @@ import Testing
         let report = ProbeReport(
             server: "http://127.0.0.1:1", deviceId: Self.deviceId,
             results: [
-                ProbeCheckResult(name: "status.401.no-token", outcome: .passed, message: "401", durationSeconds: 0.01),
                 ProbeCheckResult(
-                    name: "batches.oversized", outcome: .failed, message: "answered 200 <&> \"x\"\nsecond line",
-                    durationSeconds: 0.2),
+                    name: "status.401.no-token", rules: ["§http-bearer", "§http-auth-errors"], outcome: .passed,
+                    message: "401", durationSeconds: 0.01),
                 ProbeCheckResult(
-                    name: "status.429.rate-limit", outcome: .notApplicable, message: "no 429", durationSeconds: 1),
+                    name: "batches.oversized", rules: ["§http-size", "§http-bearer"], outcome: .failed,
+                    message: "answered 200 <&> \"x\"\nsecond line", durationSeconds: 0.2),
+                ProbeCheckResult(
+                    name: "status.429.rate-limit", rules: ["§http-rate-limits"], outcome: .notApplicable,
+                    message: "no 429", durationSeconds: 1),
             ], notes: ["a note"], durationSeconds: 1.5)
         #expect(report.summary == "3 checks: 1 passed, 1 failed, 1 not applicable")
         #expect(report.exitStatus == 1)
@@ -209,6 +212,8 @@ import Testing
         let text = ProbeReportFormat.text.render(report)
         #expect(text.contains("FAIL  batches.oversized: answered 200"))
         #expect(text.contains("N/A   status.429.rate-limit: no 429"))
+        #expect(text.contains("rule §http-bearer: 1 of 2 failed: batches.oversized"))
+        #expect(text.contains("rules: 4 judged, 2 with a failed check"))
 
         let json = try JSONSerialization.jsonObject(with: Data(ProbeReportFormat.json.render(report).utf8))
         let document = try #require(json as? [String: Any])
@@ -217,6 +222,17 @@ import Testing
         #expect(checks[1]["outcome"] as? String == "failed")
         #expect(checks[2]["outcome"] as? String == "not-applicable")
         #expect((document["summary"] as? [String: Any])?["failed"] as? Int == 1)
+        let rules = try #require(document["rules"] as? [[String: Any]])
+        #expect(
+            rules.map { $0["rule"] as? String } == [
+                "§http-auth-errors", "§http-bearer", "§http-rate-limits", "§http-size",
+            ])
+        #expect(rules[1]["passed"] as? Int == 1 && rules[1]["failed"] as? Int == 1)
+        #expect(rules[2]["notApplicable"] as? Int == 1)
+
+        let markdown = ProbeReportFormat.markdown.render(report, serverName: "wrong")
+        #expect(markdown.contains("| `§http-bearer` | 1 / 2 | 0 |"))
+        #expect(markdown.contains("| `§http-rate-limits` | 0 / 0 | 1 |"))
 
         let junit = ProbeReportFormat.junit.render(report)
         #expect(junit.contains("tests=\"3\" failures=\"1\""))

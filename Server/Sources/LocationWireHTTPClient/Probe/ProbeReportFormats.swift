@@ -20,7 +20,9 @@ public enum ProbeReportFormat: String, Sendable, CaseIterable {
     }
 
     /// The groups of checks, by the first component of their names, in the order of the probe.
-    static let groups = ["readback", "vectors", "batches", "formats", "status", "endpoints"]
+    static let groups = [
+        "readback", "vectors", "batches", "formats", "status", "endpoints", "ledger", "regions", "policy",
+    ]
 
     /// A section for conformance/RESULTS.md: a cell per group is *passed / run* (run: passed or failed), with the
     /// not-applicable checks counted apart, so that it depends on the outcomes only, never on timings or on the
@@ -58,6 +60,21 @@ public enum ProbeReportFormat: String, Sendable, CaseIterable {
             lines.append("")
             lines.append(note.prefix(1).uppercased() + note.dropFirst() + ".")
         }
+        let rules = report.byRule
+        lines += [
+            "",
+            "### By rule",
+            "",
+            "The \(rules.count) rules of proto/HTTP.md and proto/README.md the probe's checks judge; a check may judge "
+                + "several. A cell is *passed / run*.",
+            "",
+            "| Rule | passed / run | n/a |",
+            "|---|---:|---:|",
+        ]
+        for tally in rules {
+            lines.append(
+                "| `\(tally.rule)` | \(tally.passed) / \(tally.passed + tally.failed) | \(tally.notApplicable) |")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -76,12 +93,21 @@ public enum ProbeReportFormat: String, Sendable, CaseIterable {
             let message = result.message.replacingOccurrences(of: "\n", with: "\n       ")
             lines.append("\(label)  \(result.name): \(message)")
         }
+        let rules = report.byRule
+        let failing = rules.filter { $0.failed > 0 }
+        for tally in failing {
+            lines.append(
+                "rule \(tally.rule): \(tally.failed) of \(tally.checks) failed: "
+                    + tally.failedChecks.joined(separator: ", "))
+        }
+        lines.append("rules: \(rules.count) judged, \(failing.count) with a failed check")
         lines.append("\(report.summary) in \(String(format: "%.1f", report.durationSeconds)) s")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `{"format": "locwire-server-probe/1", "server": ..., "summary": {...}, "checks": [{name, outcome, message,
-    /// durationSeconds}], "notes": [...]}`, keys sorted.
+    /// `{"format": "locwire-server-probe/1", "server": ..., "summary": {...}, "checks": [{name, rules, outcome,
+    /// message, durationSeconds}], "rules": [{rule, checks, passed, failed, notApplicable, failedChecks}],
+    /// "notes": [...]}`, keys sorted.
     static func json(_ report: ProbeReport) -> String {
         struct Document: Encodable {
             struct Summary: Encodable {
@@ -97,13 +123,15 @@ public enum ProbeReportFormat: String, Sendable, CaseIterable {
             var durationSeconds: Double
             var notes: [String]
             var checks: [ProbeCheckResult]
+            var rules: [ProbeReport.RuleTally]
         }
         let document = Document(
             server: report.server, deviceId: report.deviceId,
             summary: .init(
                 checks: report.results.count, passed: report.count(.passed), failed: report.count(.failed),
                 notApplicable: report.count(.notApplicable)),
-            durationSeconds: report.durationSeconds, notes: report.notes, checks: report.results)
+            durationSeconds: report.durationSeconds, notes: report.notes, checks: report.results,
+            rules: report.byRule)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         // Strings, numbers and arrays of them always encode.

@@ -61,6 +61,41 @@ public struct ProbeReport: Sendable, Codable, Equatable {
             + "\(count(.notApplicable)) not applicable"
     }
 
+    /// How the checks of one rule came out.
+    public struct RuleTally: Sendable, Codable, Equatable {
+        /// The rule's tag, e.g. `§http-shrink`.
+        public var rule: String
+        public var checks: Int
+        public var passed: Int
+        public var failed: Int
+        public var notApplicable: Int
+        /// The names of the checks of this rule that failed.
+        public var failedChecks: [String]
+    }
+
+    /// Every rule a check judged, sorted by tag, with how its checks came out: what a server was held to, rule by
+    /// rule, rather than check by check.
+    public var byRule: [RuleTally] {
+        var tallies: [String: RuleTally] = [:]
+        for result in results {
+            for rule in Set(result.rules) {
+                var tally =
+                    tallies[rule]
+                    ?? RuleTally(rule: rule, checks: 0, passed: 0, failed: 0, notApplicable: 0, failedChecks: [])
+                tally.checks += 1
+                switch result.outcome {
+                case .passed: tally.passed += 1
+                case .failed:
+                    tally.failed += 1
+                    tally.failedChecks.append(result.name)
+                case .notApplicable: tally.notApplicable += 1
+                }
+                tallies[rule] = tally
+            }
+        }
+        return tallies.values.sorted { $0.rule < $1.rule }
+    }
+
     /// 0 when nothing failed (not-applicable is allowed), 1 when anything failed.
     public var exitStatus: Int32 { count(.failed) == 0 ? 0 : 1 }
 }
