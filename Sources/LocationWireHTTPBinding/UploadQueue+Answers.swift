@@ -50,7 +50,7 @@ extension UploadQueue {
             return (nil, .stop(status: status, code: code))
         case .bodyTimedOut(let waitMs):
             giveUp(batchId: batchId, nowMs: nowMs, waitMs: waitMs)
-            learnBatchBytes(Self.shrunkLimit(sent: sent, stated: nil))
+            learnBatchBytes(Self.shrunkLimit(sent: sent, after: .timedOut))
             return (nil, .next)
         case .tooLarge(let maxBatchBytes):
             // The TOO_LARGE ack it means: the same limit, the same single-item rule, no failure.

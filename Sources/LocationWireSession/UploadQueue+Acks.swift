@@ -84,7 +84,7 @@ extension UploadQueue {
                 holdUntilMs = max(holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: consecutiveFailures))
             }
         case .tooLarge:
-            learnBatchBytes(Self.shrunkLimit(sent: record.encodedSize, stated: ack.maxBatchBytes))
+            learnBatchBytes(Self.shrunkLimit(sent: record.encodedSize, after: .tooLarge(stated: ack.maxBatchBytes)))
             discardIfAlone(record, effect: &effect)
         default:
             preconditionFailure("reasonToIgnore lets only known outcomes through")
@@ -106,14 +106,26 @@ extension UploadQueue {
         return .applied(effect)
     }
 
-    /// The batch limit after a batch of `sent` bytes was refused as too large, with the limit the answer
-    /// `stated` (proto/HTTP.md `§http-shrink`): the stated one, never under ``minimumBatchBytes``, unless it is not
-    /// below `sent` (a contradiction, read as absent); else half of `sent`, never under the minimum unless `sent`
-    /// was within it already.
-    public static func shrunkLimit(sent: UInt32, stated: UInt32?) -> UInt32 {
+    /// Why a batch's size was refused: as too large (a `TOO_LARGE` ack or a `413`, with the limit it stated, if
+    /// any), or by a `408`, whose body did not arrive in time.
+    public enum SizeRefusal: Equatable, Sendable {
+        case tooLarge(stated: UInt32?)
+        case timedOut
+    }
+
+    /// The batch limit after a batch of `sent` bytes was refused (proto/HTTP.md `§http-shrink`), bytes. A stated
+    /// limit counts as at least ``minimumBatchBytes``, and is read as absent unless it is then below `sent`;
+    /// without one, half of `sent`, never under the minimum unless `sent` was within it already; after a
+    /// time-out, half of `sent` and never under the minimum.
+    public static func shrunkLimit(sent: UInt32, after refusal: SizeRefusal) -> UInt32 {
         let minimum = UInt32(minimumBatchBytes)
-        if let stated, stated < sent { return max(stated, minimum) }
-        return sent <= minimum ? max(sent / 2, 1) : max(sent / 2, minimum)
+        switch refusal {
+        case .timedOut:
+            return max(sent / 2, minimum)
+        case .tooLarge(let stated):
+            if let stated, max(stated, minimum) < sent { return max(stated, minimum) }
+            return sent <= minimum ? max(sent / 2, 1) : max(sent / 2, minimum)
+        }
     }
 
     /// Takes `limit` as the largest batch from now on, when it is below the one learnt before (`§batch-size`,
@@ -122,10 +134,17 @@ extension UploadQueue {
         learntBatchBytes = learntBatchBytes == 0 ? limit : min(learntBatchBytes, limit)
     }
 
-    /// A batch of one item that is too large cannot be sent smaller: the item is discarded, a loss its floor
-    /// reports, rather than sent for ever (`§batch-size`).
+    /// A batch of one item and nothing else that is too large cannot be sent smaller: the item is discarded, a
+    /// loss its floor reports, rather than sent for ever; a batch of state reports alone drops them until they
+    /// change (proto/HTTP.md `§http-shrink-alone`).
     private mutating func discardIfAlone(_ record: BatchRecord, effect: inout AckEffect) {
-        guard record.fixSequences.count + record.eventSequences.count + record.lifecycleIds.count == 1 else { return }
+        let items = record.fixSequences.count + record.eventSequences.count + record.lifecycleIds.count
+        if items == 0 {
+            if let status = record.deviceStatus, status == deviceStatus { deviceStatusReported = true }
+            if let armed = record.armedRegions, armed == armedRegions { armedRegionsReported = true }
+            return
+        }
+        guard items == 1, record.deviceStatus == nil, record.armedRegions == nil else { return }
         if let sequence = record.fixSequences.first {
             fixes.removeAll { $0.sequence == sequence }
             discardedFixCount += 1

@@ -32,10 +32,10 @@ extension UploadQueue {
         var freeEvents = fenceEvents.filter { !busyEvents.contains($0.eventSequence) }
         var freeLifecycle = zip(lifecycleIds, lifecycleEvents).filter { !busyLifecycle.contains($0.0) }
         // A snapshot already on its way in an active batch is not sent twice.
-        let status =
+        var status =
             deviceStatusReported || batches.contains { !$0.givenUp && $0.deviceStatus == deviceStatus }
             ? nil : deviceStatus
-        let armed =
+        var armed =
             armedRegionsReported || batches.contains { !$0.givenUp && $0.armedRegions == armedRegions }
             ? nil : armedRegions
         guard !freeFixes.isEmpty || !freeEvents.isEmpty || !freeLifecycle.isEmpty || status != nil || armed != nil
@@ -48,18 +48,38 @@ extension UploadQueue {
         freeEvents = Array(freeEvents.prefix(maxBatchSize))
         freeLifecycle = Array(freeLifecycle.prefix(maxBatchSize))
 
-        var batch: LocationBatch
-        while true {
-            batch = assemble(
+        func build() -> LocationBatch {
+            assemble(
                 fixes: freeFixes, events: freeEvents, lifecycle: freeLifecycle.map(\.1), status: status,
                 armed: armed, batchId: batchId, bootId: bootId, nowMs: nowMs,
                 sentElapsedRealtimeMs: sentElapsedRealtimeMs)
+        }
+        var batch = build()
+        while true {
             let largest = max(freeFixes.count, freeEvents.count, freeLifecycle.count)
             guard batch.serializedSize > maxBatchBytes, largest > 1 else { break }
             // Halve the longest lists; the live fix stays the newest of what is left.
             if freeFixes.count > 1 { freeFixes = Array(freeFixes.prefix((freeFixes.count + 1) / 2)) }
             if freeEvents.count > 1 { freeEvents = Array(freeEvents.prefix((freeEvents.count + 1) / 2)) }
             if freeLifecycle.count > 1 { freeLifecycle = Array(freeLifecycle.prefix((freeLifecycle.count + 1) / 2)) }
+            batch = build()
+        }
+        let itemCount = freeFixes.count + freeEvents.count + freeLifecycle.count
+        if batch.serializedSize > maxBatchBytes, itemCount > 0 {
+            // The state reports ride only where they fit; when not even one item fits, the oldest goes alone:
+            // a fix, else a fence event, else a lifecycle event (proto/HTTP.md `§http-shrink-alone`).
+            status = nil
+            armed = nil
+            batch = build()
+            if batch.serializedSize > maxBatchBytes, itemCount > 1 {
+                if !freeFixes.isEmpty {
+                    freeEvents = []
+                    freeLifecycle = []
+                } else if !freeEvents.isEmpty {
+                    freeLifecycle = []
+                }
+                batch = build()
+            }
         }
 
         var record = BatchRecord()

@@ -165,7 +165,7 @@ public struct UploadQueue: Hashable, Sendable {
     /// The byte limit every batch keeps to (`§batch-size`): the policy's, or a smaller one learnt from TOO_LARGE.
     public var maxBatchBytes: Int {
         // A policy under the minimum breaks `§batch-size` and is not taken; a learnt limit already follows
-        // ``shrunkLimit(sent:stated:)``, which goes under the minimum only for batches that were within it.
+        // ``shrunkLimit(sent:after:)``, which goes under the minimum only for batches that were within it.
         let policyLimit = max(Int(policy.maxBatchBytes ?? UInt32(Self.defaultMaxBatchBytes)), Self.minimumBatchBytes)
         return learntBatchBytes == 0 ? policyLimit : min(policyLimit, Int(learntBatchBytes))
     }

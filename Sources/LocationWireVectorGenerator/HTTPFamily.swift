@@ -164,11 +164,11 @@ enum HTTPFamily: VectorFamily {
         }
         answer(
             &builder, "408-small-batch", rules: ["§http-shrink"],
-            "408 to a batch of 10000 bytes, within 16384 already: the refusal is the batch's own, so it halves on, to 5000; no Retry-After: the back-off.",
+            "408 to a batch of 10000 bytes: a late small body is the link's fault, so the limit halves but never under 16384; no Retry-After: the back-off.",
             status: 408, headers: [errorType], body: errorBody("incomplete-body"), sentBytes: 10_000
         ) {
             $0.action = .shrinkAndWait
-            $0.maxBatchBytes = 5000
+            $0.maxBatchBytes = 16_384
             $0.countsAsFailure = true
         }
         answer(
@@ -194,6 +194,15 @@ enum HTTPFamily: VectorFamily {
         ) {
             $0.action = .shrink
             $0.maxBatchBytes = 16_384
+        }
+        answer(
+            &builder, "413-limit-below-minimum-small-batch", rules: ["§http-shrink"],
+            "413 with maxBatchBytes 1000 for a batch of 10000 bytes: the limit counts as 16384, which is not below what was sent, so it is read as absent; the batch was within 16384 already, so half, 5000.",
+            status: 413, headers: [errorType], body: errorBody("body-too-large", maxBatchBytes: 1000),
+            sentBytes: 10_000
+        ) {
+            $0.action = .shrink
+            $0.maxBatchBytes = 5000
         }
         answer(
             &builder, "413-limit-not-below-sent", rules: ["§http-shrink"],

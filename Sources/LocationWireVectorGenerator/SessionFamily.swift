@@ -1004,39 +1004,121 @@ enum SessionFamily: VectorFamily {
             "A changed device status is sent again.", script)
 
         for (outcome, name) in [(BatchOutcome.hold, "hold"), (.tooLarge, "too-large")] {
-            script = SessionScript()
+            // TOO_LARGE shrinks the next batch (`§http-shrink`): it refuses a batch large enough for a stated limit
+            // that still lets everything else through.
+            script =
+                outcome == .hold
+                ? SessionScript() : SessionScript(policy: SessionScript.policy { $0.maxBatchSize = 1000 })
             script.status()
             script.armed(version: 3)
             script.lifecycle()
-            script.fixes(1...1)
-            script.send(
-                0xB1,
-                sent(live: 1) {
-                    $0.deviceStatus = true
-                    $0.armedRegions = true
-                    $0.lifecycleEvents = 1
-                })
+            let newest = outcome == .hold ? 1 : manyFixes
+            script.fixes(1...newest)
+            let everything = sent(live: UInt64(newest)) {
+                $0.deviceStatus = true
+                $0.armedRegions = true
+                $0.lifecycleEvents = 1
+            }
+            script.send(0xB1, everything)
             script.ack(
                 ack(0xB1, outcome) {
                     if outcome == .hold {
                         $0.holdReason = .serverBusy
                         $0.retryAfterMs = 1
+                    } else {
+                        $0.maxBatchBytes = 20_000
                     }
                 })
             script.expect { $0.heldLifecycleEvents = 1 }
             script.now += 1
             script.send(
                 0xB2,
-                sent(live: 1) {
-                    $0.deviceStatus = true
-                    $0.armedRegions = true
-                    $0.lifecycleEvents = 1
-                })
+                outcome == .hold
+                    ? everything
+                    : sent(floor: 1) {
+                        $0.deviceStatus = true
+                        $0.armedRegions = true
+                        $0.lifecycleEvents = 1
+                        $0.maxBytes = 20_000
+                    })
             builder.session(
                 "session.batch-items.kept-on-\(name)", rules: ["§batch-outcome", "§hold-keeps"],
-                "\(outcome.name ?? ""): nothing stored, so the device status, armed regions and lifecycle event go out again with the fix.",
+                "\(outcome.name ?? ""): nothing stored, so the device status, armed regions and lifecycle event go out again with the fixes\(outcome == .hold ? "" : ", within the 20000 bytes stated").",
                 script)
         }
+
+        script = SessionScript()
+        script.status()
+        script.armed(version: 3)
+        script.lifecycle()
+        script.fixes(1...1)
+        script.send(
+            0xB1,
+            sent(live: 1) {
+                $0.deviceStatus = true
+                $0.armedRegions = true
+                $0.lifecycleEvents = 1
+            })
+        script.ack(ack(0xB1, .tooLarge))
+        script.send(
+            0xB2,
+            sent(backlog: [], live: 1, events: [], floor: 1) {
+                $0.deviceStatus = false
+                $0.armedRegions = false
+                $0.lifecycleEvents = 0
+            })
+        script.ack(ack(0xB2, .tooLarge))
+        script.held([])
+        script.expect { $0.heldLifecycleEvents = 1 }
+        script.fixes(2...2)
+        script.send(
+            0xB3,
+            sent(backlog: [], live: 2, floor: 2) {
+                $0.deviceStatus = false
+                $0.lifecycleEvents = 0
+            })
+        builder.session(
+            "session.batch-items.fix-alone-after-too-large", rules: ["§http-shrink-alone", "§batch-size"],
+            "A small batch (a fix, a lifecycle event, the device status and armed regions) refused as too large: half its size fits nothing, so the oldest fix goes alone, without the state reports or the lifecycle event; refused again, that fix is discarded, and the next fix goes alone too, its floor showing the loss.",
+            script)
+
+        script = SessionScript()
+        script.events(1...2)
+        script.lifecycle()
+        script.send(0xB1, sent(events: [1, 2], eventFloor: 1) { $0.lifecycleEvents = 1 })
+        script.ack(ack(0xB1, .tooLarge))
+        script.send(0xB2, sent(live: 0, events: [1], eventFloor: 1) { $0.lifecycleEvents = 0 })
+        script.ack(ack(0xB2, .tooLarge))
+        script.held([], events: [2])
+        script.send(0xB3, sent(live: 0, events: [2], eventFloor: 2) { $0.lifecycleEvents = 0 })
+        builder.session(
+            "session.batch-items.event-alone-after-too-large", rules: ["§http-shrink-alone", "§batch-size"],
+            "Without fixes, the oldest fence event goes alone after a small batch is refused as too large; refused again, it is discarded and the event floor shows it.",
+            script)
+
+        script = SessionScript()
+        script.status()
+        script.send(0xB1, sent(live: 0) { $0.deviceStatus = true })
+        script.ack(ack(0xB1, .tooLarge))
+        script.send(0xB2, nil)
+        script.status(appVersion: "2.5.0")
+        script.send(0xB3, sent(live: 0) { $0.deviceStatus = true })
+        builder.session(
+            "session.batch-items.state-alone-refused", rules: ["§http-shrink-alone"],
+            "A batch of the device status alone refused as too large: the status is dropped, so nothing goes out, until it changes.",
+            script)
+
+        script = SessionScript(policy: SessionScript.policy { $0.maxBatchSize = 1000 })
+        script.fixes(1...100)
+        script.send(0xB1, sent(live: 100, form: "rows", floor: 1))
+        let midBatch = script.lastSendStep
+        script.ack(ack(0xB1, .tooLarge) { $0.maxBatchBytes = 1000 })
+        script.held(Array(1...100))
+        script.send(0xB2, sent(floor: 1) { $0.shrunkAfterStep = midBatch })
+        builder.session(
+            "session.outcome.too-large.limit-below-minimum-small-batch", rules: ["§http-shrink", "§batch-outcome"],
+            "TOO_LARGE with max_batch_bytes 1000 for a batch of 100 fixes, a few kB: the limit counts as 16384, which is not below what was sent, so it is read as absent, and the next batch keeps within half (taken at face value, 16384 would let the same batch go again, and be refused again, forever).",
+            script)
 
         script = SessionScript()
         script.armed(version: 3)

@@ -19,7 +19,7 @@ enum SpecRules {
         "§no-silent-drop", "§revision", "§ranges-sorted", "§back-off", "§item-defects", "§batch-composition",
         "§sequence-zero", "§reject-order", "§refused-stays-refused", "§compact-column-wire-type", "§policy-in-acks",
         "§revision-zero", "§ack-effects", "§command-once", "§command-kinds", "§reject-reason-unknown",
-        "§http-shrink",
+        "§http-shrink", "§http-shrink-alone",
     ]
 
     /// The `§` tags of proto/HTTP.md, and of proto/README.md's decoding, JSON and device rules, that `http` vectors
@@ -33,7 +33,8 @@ enum SpecRules {
         "§http-content-coding", "§http-bearer", "§http-auth-errors", "§http-empty-device-id", "§http-operator-token",
         "§http-check-order", "§http-error-body", "§http-error-codes", "§http-retry-after", "§http-rate-limits",
         "§http-device-answers", "§http-only-200-deletes", "§http-whole-body", "§http-late-ack", "§http-credentials",
-        "§http-ack-after-commit", "§http-size", "§http-shrink", "§http-retry", "§http-partial-body",
+        "§http-ack-after-commit", "§http-size", "§http-shrink", "§http-shrink-alone", "§http-retry",
+        "§http-partial-body",
         "§http-time-outs", "§http-close", "§decode-errors", "§decode-error-offset", "§decode-error-path",
         "§json-mapping", "§json-unknown-members", "§json-errors", "§json-error-offset", "§back-off", "§no-ack",
         "§batch-size", "§revision-zero",

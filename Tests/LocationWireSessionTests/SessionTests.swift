@@ -134,15 +134,48 @@ struct SessionTests {
         #expect(queue.maxBatchBytes == Int(sent / 2))
     }
 
-    @Test("§http-shrink: the limit after a batch refused as too large")
+    @Test("§http-shrink: the limit after a batch refused as too large or late")
     func shrunkLimits() {
-        #expect(UploadQueue.shrunkLimit(sent: 40_000, stated: 20_000) == 20_000)
-        #expect(UploadQueue.shrunkLimit(sent: 40_000, stated: 1_000) == 16_384)
-        #expect(UploadQueue.shrunkLimit(sent: 40_000, stated: 50_000) == 20_000)
-        #expect(UploadQueue.shrunkLimit(sent: 40_000, stated: nil) == 20_000)
-        #expect(UploadQueue.shrunkLimit(sent: 20_000, stated: nil) == 16_384)
-        #expect(UploadQueue.shrunkLimit(sent: 10_000, stated: nil) == 5_000)
-        #expect(UploadQueue.shrunkLimit(sent: 1, stated: nil) == 1)
+        func tooLarge(_ sent: UInt32, _ stated: UInt32?) -> UInt32 {
+            UploadQueue.shrunkLimit(sent: sent, after: .tooLarge(stated: stated))
+        }
+        #expect(tooLarge(40_000, 20_000) == 20_000)
+        #expect(tooLarge(40_000, 1_000) == 16_384, "a stated limit counts as at least 16384")
+        #expect(tooLarge(40_000, 50_000) == 20_000, "not below what was sent: read as absent")
+        #expect(tooLarge(10_000, 1_000) == 5_000, "counted as 16384, not below 10000: read as absent")
+        #expect(tooLarge(40_000, nil) == 20_000)
+        #expect(tooLarge(20_000, nil) == 16_384)
+        #expect(tooLarge(10_000, nil) == 5_000, "within 16384 already: halves on")
+        #expect(tooLarge(1, nil) == 1)
+        #expect(UploadQueue.shrunkLimit(sent: 40_000, after: .timedOut) == 20_000)
+        #expect(
+            UploadQueue.shrunkLimit(sent: 10_000, after: .timedOut) == 16_384, "a late small body: the link's fault")
+    }
+
+    @Test("§http-shrink-alone: state reports ride only where they fit; the oldest item goes alone")
+    func oneItemAlone() {
+        var queue = Self.queue(fixes: 3)
+        var status = DeviceStatus()
+        status.observedAtMs = Self.now
+        status.appVersion = "2.4.0"
+        queue.update(status)
+        var launched = LifecycleEvent()
+        launched.kind = .launched
+        launched.timeMs = Self.now
+        queue.record(launched)
+        let first = queue.nextBatch(batchId: 1, bootId: 1, nowMs: Self.now)
+        var tooLarge = BatchAck()
+        tooLarge.batchId = 1
+        tooLarge.outcome = .tooLarge
+        _ = queue.apply(tooLarge, nowMs: Self.now)
+        #expect(queue.maxBatchBytes == (first?.serializedSize ?? 0) / 2)
+        let alone = queue.nextBatch(batchId: 2, bootId: 1, nowMs: Self.now)
+        #expect(alone?.liveFix?.sequence == 1 && alone?.fixes.isEmpty == true, "the oldest fix, alone")
+        #expect(alone?.lifecycleEvents.isEmpty == true && alone?.deviceStatus == nil, "with nothing else")
+        tooLarge.batchId = 2
+        _ = queue.apply(tooLarge, nowMs: Self.now)
+        #expect(queue.fixes.map(\.sequence) == [2, 3], "refused alone: discarded, a loss the floor shows")
+        #expect(queue.fixSequenceFloor == 2)
     }
 
     @Test("§ack-ignore: every code, and nothing deleted")

@@ -4,7 +4,7 @@ import LocationWireSession
 
 extension BuiltinTestee {
     /// Reads one answer to `POST /v1/batches` as the reference device does (FEATURE_HTTP_ANSWERS): the binding's
-    /// table (``UploadAnswer``) and the queue's limits (``UploadQueue/shrunkLimit(sent:stated:)``).
+    /// table (``UploadAnswer``) and the queue's limits (``UploadQueue/shrunkLimit(sent:after:)``).
     func run(_ request: HttpAnswerRequest) -> HttpAnswerResponse {
         var response = HttpAnswerResponse()
         response.vectorId = request.vectorId
@@ -29,11 +29,12 @@ extension BuiltinTestee {
         case .unsupportedEncoding: response.action = .fixEncoding
         case .tooLarge(let stated):
             response.action = .shrink
-            response.maxBatchBytes = UploadQueue.shrunkLimit(sent: request.sentBodyBytes, stated: stated)
+            response.maxBatchBytes = UploadQueue.shrunkLimit(
+                sent: request.sentBodyBytes, after: .tooLarge(stated: stated))
         case .bodyTimedOut(let waitMs):
             response.action = .shrinkAndWait
             response.waitMs = waitMs
-            response.maxBatchBytes = UploadQueue.shrunkLimit(sent: request.sentBodyBytes, stated: nil)
+            response.maxBatchBytes = UploadQueue.shrunkLimit(sent: request.sentBodyBytes, after: .timedOut)
         case .wait(_, let waitMs):
             response.action = .wait
             response.waitMs = waitMs

@@ -443,11 +443,14 @@ def stated_limit(answer):
     return value if value is not None and value > 0 else None
 
 
-def shrunk_limit(stated, sent_bytes):
-    """`§http-shrink`: the stated limit, never under 16384, unless it is not below the size just sent (a
-    contradiction, read as absent); else half the size just sent, never under 16384 unless the batch was within
-    16384 already, when it halves on."""
-    if stated is not None and stated < sent_bytes:
+def shrunk_limit(stated, sent_bytes, timed_out=False):
+    """`§http-shrink`: a stated limit counts as at least 16384, and is read as absent unless it is then below the
+    size just sent; without one, half the size just sent, never under 16384 unless the batch was within 16384
+    already, when it halves on. After a 408 (timed_out), half and never under 16384: a late small body is the
+    link's fault."""
+    if timed_out:
+        return max(MIN_MAX_BATCH_BYTES, sent_bytes // 2)
+    if stated is not None and max(MIN_MAX_BATCH_BYTES, stated) < sent_bytes:
         return max(MIN_MAX_BATCH_BYTES, stated)
     if sent_bytes <= MIN_MAX_BATCH_BYTES:
         return max(1, sent_bytes // 2)
@@ -506,7 +509,7 @@ def classify_answer(answer, batch_id, sent_bytes, now_ms, remembered, mutant):
             return no_ack(f"status-{status}")
         return Action("stop-token", True, f"status-{status}")
     if status == 408:
-        limit = None if mutant == "same-size-after-408" else shrunk_limit(stated_limit(answer), sent_bytes)
+        limit = None if mutant == "same-size-after-408" else shrunk_limit(None, sent_bytes, timed_out=True)
         wait = retry_after_ms(answer.header("Retry-After"), now_ms, mutant)
         return Action("shrink-and-wait", True, "status-408", wait_ms=wait, max_batch_bytes=limit)
     if status == 413:
