@@ -17,6 +17,47 @@ import Testing
 
     static let spec = Result { try SpecText() }
 
+    /// Every section the spec sends a reader to by name (`proto/README.md "Decoding errors"`, `BEHAVIOR.md,
+    /// "Recording"`, in the pages and in the schema's comments) is a heading of that page, or the bold label that
+    /// opens one of its paragraphs or list items (`**Acks a device ignores.**`).
+    @Test func everyQuotedSectionExists() throws {
+        let proto = SpecText.repository.appendingPathComponent("proto")
+        func headings(_ page: String) throws -> Set<String> {
+            let text = try String(contentsOf: proto.appendingPathComponent(page), encoding: .utf8)
+            var names: Set<String> = []
+            for line in text.split(separator: "\n") {
+                if line.hasPrefix("#") { names.insert(String(line.drop { $0 == "#" || $0 == " " })) }
+                if let label = line.firstMatch(of: /^(?:- )?\*\*([^*]+)\.\*\*/) { names.insert(String(label.output.1)) }
+            }
+            return names
+        }
+        var files: [URL] = []
+        for case let file as URL in FileManager.default.enumerator(at: proto, includingPropertiesForKeys: nil)!
+        where ["md", "proto"].contains(file.pathExtension) {
+            files.append(file)
+        }
+        // A page's name, then within a few words one or more quoted names joined by "and" or commas; a comment's
+        // line breaks (`//`) are read as spaces, so a reference may wrap.
+        let reference = /(README|HTTP|BEHAVIOR)\.md(?:'s)?[^"\n.;:]{0,24}((?:"[^"]+"(?:,? (?:and )?)?)+)/
+        var checked = 0
+        var missing: [String] = []
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+                .replacing(/\n\s*\/\/ ?/, with: " ").replacing("\n", with: " ")
+            for match in text.matches(of: reference) {
+                let page = "\(match.output.1).md"
+                let known = try headings(page)
+                for quoted in match.output.2.matches(of: /"([^"]+)"/) {
+                    checked += 1
+                    let name = String(quoted.output.1)
+                    if !known.contains(name) { missing.append("\(file.lastPathComponent): \(page) \"\(name)\"") }
+                }
+            }
+        }
+        #expect(checked >= 15, "the references were found (\(checked))")
+        #expect(missing.isEmpty, "sections named but not there: \(missing)")
+    }
+
     @Test func everyNormativeBlockHasATag() throws {
         let untagged = try Self.spec.get().blocks.filter { !$0.keywords.isEmpty && $0.tags.isEmpty }
         #expect(untagged.isEmpty, "blocks with MUST, SHOULD, REQUIRED or RECOMMENDED but no §tag:\n\(untagged)")
