@@ -15,6 +15,10 @@ bytes up among the beginnings of every scalar value's UTF-8, as Python encodes t
     python3 scripts/json_error_offset_judge.py --self-test      # the cases below; exit 1 on a disagreement
     python3 scripts/json_error_offset_judge.py CASES.json       # [{"hex": "...", "offset": N}], N -1: well-formed
     python3 scripts/json_error_offset_judge.py --hex 5b30315d   # the offset of one text (-1: well-formed)
+    python3 scripts/json_error_offset_judge.py --vectors conformance/vectors/http.json conformance/vectors/json.json
+        # http: each JSON body answered json-syntax has the rule's offset, and a body answered with another JSON
+        # error is well-formed (syntax is checked first); json: json-syntax vectors are not well-formed, valid and
+        # json-schema ones are (acceptable ones, where the peers differ, are left out)
 """
 import itertools
 import json
@@ -398,7 +402,43 @@ def judge(cases):
     return wrong
 
 
+def vector_cases(paths):
+    """(label, bytes, expected offset) for the vectors of `paths` whose JSON text the rule decides: an offset for a
+    json-syntax answer or vector, -1 (well-formed) for a valid one or one refused for another JSON reason."""
+    cases = []
+    for path in paths:
+        with open(path, encoding="utf-8") as file:
+            document = json.load(file)
+        for vector in document["vectors"]:
+            if document["family"] == "http":
+                request = vector.get("httpRequest") or {}
+                fields = {name.lower(): value for name, value in request.get("headers", [])}
+                if "bodyHex" not in request or "json" not in fields.get("content-type", ""):
+                    continue
+                if "content-encoding" in fields:
+                    continue
+                for answer in vector["expectedAnswers"]:
+                    code = answer.get("code", "")
+                    if code == "json-syntax":
+                        cases.append((vector["id"], bytes.fromhex(request["bodyHex"]), answer["offset"]))
+                    elif code.startswith("json-") and code != "json-depth-limit-exceeded":
+                        cases.append((vector["id"], bytes.fromhex(request["bodyHex"]), -1))
+            elif document["family"] == "json" and "inputJSON" in vector and vector["result"] != "acceptable":
+                data = vector["inputJSON"].encode("utf-8")
+                if vector.get("errorCategory") == "json-syntax":
+                    offset = error_offset(data)
+                    cases.append((vector["id"], data, offset if offset >= 0 else "not -1"))
+                else:
+                    cases.append((vector["id"], data, -1))
+    return cases
+
+
 def main(arguments):
+    if len(arguments) >= 2 and arguments[0] == "--vectors":
+        cases = vector_cases(arguments[1:])
+        wrong = judge(cases)
+        print(f"{len(cases) - wrong} of {len(cases)} vectors agree with the rule")
+        return 1 if wrong else 0
     if arguments == ["--self-test"]:
         cases = [(text, case_bytes(text), offset) for text, offset in CASES]
     elif len(arguments) == 2 and arguments[0] == "--hex":

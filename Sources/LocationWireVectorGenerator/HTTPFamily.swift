@@ -550,16 +550,41 @@ enum HTTPFamily: VectorFamily {
                 "101 nested groups"
             ),
         ]
-        for (name, hex, what) in cases {
-            let bytes = Hex.decode(hex)!
-            request(
-                &builder, "decoding.\(name)",
-                rules: ["§decode-errors", "§decode-error-offset", "§decode-error-path", "§http-error-body"],
-                "A body with \(what): 400 with the decoder's code, offset and fieldPath.",
-                HTTPRequestCase(
-                    method: "POST", path: Binding.batchesPath, headers: [bearer, ["Content-Type", batchType]],
-                    bodyHex: hex),
-                [decoded(bytes, .binary)])
+        // The fine points of `§decode-error-cases`, where careful readers of the table could differ.
+        let finePoints: [(String, String, String)] = [
+            ("sub-message-cuts-tag", "3a0180" + "00", "a fix whose one byte starts a tag, the input going on"),
+            (
+                "ten-continuation-bytes", "20" + String(repeating: "ff", count: 10),
+                "a varint still going at its tenth byte, where the input ends"
+            ),
+            (
+                "varint-beyond-64-bits", "20" + String(repeating: "ff", count: 9) + "7f" + "0a0180",
+                "a 10-byte varint above 2^64 - 1 (no error), then a device_id that is not UTF-8"
+            ),
+            ("field-zero-wire-type-7", "07", "a tag of field 0 with wire type 7"),
+            ("repeated-field-wrong-wire-type", "38ff", "fixes met as a varint, cut"),
+            (
+                "merged-sub-message-index", "6a03120161" + "6a03120180",
+                "two occurrences of armed_regions, the second's region id not UTF-8"
+            ),
+        ]
+        let table = ["§decode-errors", "§decode-error-offset", "§decode-error-path"]
+        let groups = [
+            (cases, "decoding.", table + ["§http-error-body"], "the decoder's code, offset and fieldPath"),
+            (
+                finePoints, "decoding.case.", ["§decode-error-cases"] + table,
+                "the code, offset and fieldPath §decode-error-cases settles"
+            ),
+        ]
+        for (group, prefix, rules, answer) in groups {
+            for (name, hex, what) in group {
+                request(
+                    &builder, prefix + name, rules: rules, "A body with \(what): 400 with \(answer).",
+                    HTTPRequestCase(
+                        method: "POST", path: Binding.batchesPath, headers: [bearer, ["Content-Type", batchType]],
+                        bodyHex: hex),
+                    [decoded(Hex.decode(hex)!, .binary)])
+            }
         }
     }
 

@@ -1031,19 +1031,13 @@ enum SessionFamily: VectorFamily {
                 })
             script.expect { $0.heldLifecycleEvents = 1 }
             script.now += 1
-            script.send(
-                0xB2,
-                outcome == .hold
-                    ? everything
-                    : sent(floor: 1) {
-                        $0.deviceStatus = true
-                        $0.armedRegions = true
-                        $0.lifecycleEvents = 1
-                        $0.maxBytes = 20_000
-                    })
+            // Which items fill the 20000 bytes is the device's choice (`§batch-composition`).
+            script.send(0xB2, outcome == .hold ? everything : sent(floor: 1) { $0.maxBytes = 20_000 })
             builder.session(
                 "session.batch-items.kept-on-\(name)", rules: ["§batch-outcome", "§hold-keeps"],
-                "\(outcome.name ?? ""): nothing stored, so the device status, armed regions and lifecycle event go out again with the fixes\(outcome == .hold ? "" : ", within the 20000 bytes stated").",
+                outcome == .hold
+                    ? "HOLD: nothing stored, so the device status, armed regions and lifecycle event go out again with the fix."
+                    : "TOO_LARGE: nothing stored, so the lifecycle event is still held, and the next batch keeps within the 20000 bytes stated.",
                 script)
         }
 
@@ -1079,7 +1073,7 @@ enum SessionFamily: VectorFamily {
             })
         builder.session(
             "session.batch-items.fix-alone-after-too-large", rules: ["§http-shrink-alone", "§batch-size"],
-            "A small batch (a fix, a lifecycle event, the device status and armed regions) refused as too large: half its size fits nothing, so the oldest fix goes alone, without the state reports or the lifecycle event; refused again, that fix is discarded, and the next fix goes alone too, its floor showing the loss.",
+            "A small batch (a fix, a lifecycle event, the device status and armed regions) refused as too large: the oldest fix does not fit half its size with anything beside it, so it goes alone, without the state reports or the lifecycle event (which alone would fit); refused again, that fix is discarded, and the next fix goes alone too, its floor showing the loss.",
             script)
 
         script = SessionScript()
@@ -1093,7 +1087,7 @@ enum SessionFamily: VectorFamily {
         script.send(0xB3, sent(live: 0, events: [2], eventFloor: 2) { $0.lifecycleEvents = 0 })
         builder.session(
             "session.batch-items.event-alone-after-too-large", rules: ["§http-shrink-alone", "§batch-size"],
-            "Without fixes, the oldest fence event goes alone after a small batch is refused as too large; refused again, it is discarded and the event floor shows it.",
+            "Without fixes, the oldest fence event goes alone after a small batch is refused as too large (it does not fit half its size with anything beside it, though the lifecycle event alone would); refused again, it is discarded and the event floor shows it.",
             script)
 
         script = SessionScript()
@@ -1106,6 +1100,18 @@ enum SessionFamily: VectorFamily {
         builder.session(
             "session.batch-items.state-alone-refused", rules: ["§http-shrink-alone"],
             "A batch of the device status alone refused as too large: the status is dropped, so nothing goes out, until it changes.",
+            script)
+
+        script = SessionScript(
+            policy: SessionScript.policy {
+                $0.maxBatchSize = 1000
+                $0.maxBatchBytes = 1000
+            })
+        script.fixes(1...100)
+        script.send(0xB1, sent(backlog: Array(1...99), live: 100, floor: 1))
+        builder.session(
+            "session.batch-size.policy-below-minimum", rules: ["§batch-size"],
+            "A policy's max_batch_bytes of 1000, below the 16384 a server may set: the device reads it as 16384, so 100 fixes, a few kB, go in one batch.",
             script)
 
         script = SessionScript(policy: SessionScript.policy { $0.maxBatchSize = 1000 })

@@ -35,7 +35,8 @@ enum SpecRules {
         "§http-device-answers", "§http-only-200-deletes", "§http-whole-body", "§http-late-ack", "§http-credentials",
         "§http-ack-after-commit", "§http-size", "§http-shrink", "§http-shrink-alone", "§http-retry",
         "§http-partial-body",
-        "§http-time-outs", "§http-close", "§decode-errors", "§decode-error-offset", "§decode-error-path",
+        "§http-time-outs", "§http-close", "§decode-errors", "§decode-error-cases", "§decode-error-offset",
+        "§decode-error-path",
         "§json-mapping", "§json-unknown-members", "§json-errors", "§json-error-offset", "§back-off", "§no-ack",
         "§batch-size", "§revision-zero",
     ]
