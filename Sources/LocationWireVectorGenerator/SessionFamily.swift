@@ -327,7 +327,7 @@ enum SessionFamily: VectorFamily {
         script.send(0xB2, sent(backlog: [], live: 1, floor: 1))
         builder.session(
             "session.outcome.too-large.limit-not-below-sent", rules: ["§batch-outcome", "§batch-size", "§http-shrink"],
-            "TOO_LARGE with max_batch_bytes 20000 for a batch of three fixes, far smaller: a limit not below the size just sent contradicts the refusal and is read as absent, so the device halves on until not even one fix fits and sends the oldest alone.",
+            "TOO_LARGE with max_batch_bytes 20000 for a batch of three fixes, far smaller: a limit not below the size just sent contradicts the refusal and is read as absent, so the device halves on until the oldest fix cannot go with anything beside it, and sends it alone.",
             script)
 
         script = threeInFlight()
@@ -339,7 +339,7 @@ enum SessionFamily: VectorFamily {
         script.send(0xB3, sent(backlog: [], live: 2, floor: 2))
         builder.session(
             "session.outcome.too-large.small-batch", rules: ["§batch-outcome", "§batch-size", "§http-shrink"],
-            "TOO_LARGE without max_batch_bytes after a batch of three fixes, far within 16384 bytes: the refusal is the batch's own, so the device halves on, under 16384, until not even one fix fits, and sends the oldest alone at once; refused again, that fix is discarded, a loss the next batch's floor shows.",
+            "TOO_LARGE without max_batch_bytes after a batch of three fixes, far within 16384 bytes: the refusal is the batch's own, so the device halves on, under 16384, until the oldest fix cannot go with anything beside it, and sends it alone at once; refused again, that fix is discarded, a loss the next batch's floor shows.",
             script)
 
         script = SessionScript()

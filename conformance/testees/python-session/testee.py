@@ -27,7 +27,7 @@ HELLO = t.HelloResponse(protocol_version=1, implementation="python-session", ver
 
 REVISION = 1
 MIB = 1048576
-MIN_LIMIT = 16384  # "Servers MUST NOT set the limit below 16384 bytes" (§batch-size)
+MIN_LIMIT = 16384  # "Servers MUST NOT set the limit below 16384 bytes" (§batch-size); the floor of §http-shrink
 T2000, T2100 = 946684800000, 4102444800000
 U64 = (1 << 64) - 1
 
@@ -247,6 +247,15 @@ class Record:
         self.fixes, self.events, self.lifecycle = set(fixes), set(events), set(lifecycle)
         self.status_version, self.armed_version, self.size = status_version, armed_version, size
 
+    def items(self):
+        """The items the batch carried, as (kind, key). §http-shrink-alone: "Items are fixes, fence events and
+        lifecycle events; device_status and armed_regions report the device's state"."""
+        return [("fix", s) for s in sorted(self.fixes)] + [("event", s) for s in sorted(self.events)] \
+            + [("lifecycle", i) for i in sorted(self.lifecycle)]
+
+    def state_reports(self):
+        return self.status_version >= 0 or self.armed_version >= 0
+
 
 class Device:
     def __init__(self, req):
@@ -265,7 +274,7 @@ class Device:
         self.hold_until = 0                   # no send before this time: the wait in force (§back-off, §retry-after)
         self.boot = 0                         # the current boot, as the last send step states it (§wait-clock)
         self.failures = 0                     # failures in a row (§back-off)
-        self.server_limit = None              # learned from TOO_LARGE
+        self.server_limit = None              # learnt from TOO_LARGE (§http-shrink), for the installation
         self.server_revision = 0              # BatchAck.protocol_revision of the last trusted ack
         self.rows_only = False                # after HOLD UNKNOWN_COMPACT_COLUMN / BATCH_MALFORMED
         self.highest_command = 0              # §commands: "each only when its id is above the highest it has executed"
@@ -365,11 +374,18 @@ class Device:
             av.add(rec.armed_version)
         return fx, ev, lc, sv, av
 
+    def policy_limit(self):
+        # §batch-size: "Servers MUST NOT set the limit below 16384 bytes, and a device reads a policy's limit below
+        # 16384 as 16384."
+        return max(policy_value(self.policy, "max_batch_bytes", MIB), MIN_LIMIT)
+
     def limit(self):
-        lim = policy_value(self.policy, "max_batch_bytes", MIB)
+        """The limit in force. §batch-composition: "A limit learnt from TOO_LARGE holds for the installation, wherever
+        it is below the policy's." A learnt limit may be under 16384 (§http-shrink: the device "halves on")."""
+        lim = self.policy_limit()
         if self.server_limit is not None:
             lim = min(lim, self.server_limit)
-        return max(lim, MIN_LIMIT)
+        return lim
 
     # -- building a batch ----------------------------------------------------------------------------------------
     def send(self, batch_id, now, boot_id):
@@ -401,77 +417,158 @@ class Device:
         compact = bool(self.policy.compact_fixes_accepted and self.server_revision >= 1 and not self.rows_only)
         limit = self.limit()
 
-        def build(nb, ne, lone=False):
-            """The batch with the first nb backlog fixes and ne events; `lone`: the live fix (or else the first event)
-            alone, without the batch-level items."""
+        def build(c):
+            """The batch of a composition c = (backlog, live, events, lifecycle, status, armed): the backlog fixes,
+            the live fix (or None), the fence events and lifecycle events it carries, and whether it carries the
+            device status and the armed regions."""
+            bl, lv, evs, lcs, with_status, with_armed = c
             # §policy-in-acks: "A device states the policy_version of the policy it holds" (0: the default policy).
             b = batchpb.LocationBatch(device_id=self.device_id, batch_id=batch_id, boot_id=boot_id, sent_at_ms=now,
                                       datum=commonpb.COORDINATE_DATUM_WGS84, install_id=self.install_id,
                                       protocol_revision=REVISION, policy_version=self.policy.policy_version)
             ff, ef = self.floors()
             b.fix_sequence_floor, b.event_sequence_floor = ff, ef
-            if lone:
-                if live is not None:
-                    b.live_fix.CopyFrom(self.item(self.fixes[live], boot_id))
-                else:
-                    b.fence_events.append(self.item(self.events[events[0]], boot_id))
-                return b
-            rows = [self.item(self.fixes[s], boot_id) for s in backlog[:nb]]
+            rows = [self.item(self.fixes[s], boot_id) for s in bl]
             if rows:
                 if compact and not any(has_unknown_fields(r) for r in rows):
                     b.compact_fixes.CopyFrom(rows_to_compact(rows))
                 else:
                     b.fixes.extend(rows)
-            if live is not None:
-                b.live_fix.CopyFrom(self.item(self.fixes[live], boot_id))
-            b.fence_events.extend(self.item(self.events[s], boot_id) for s in events[:ne])
-            if status:
+            if lv is not None:
+                b.live_fix.CopyFrom(self.item(self.fixes[lv], boot_id))
+            b.fence_events.extend(self.item(self.events[s], boot_id) for s in evs)
+            if with_status:
                 b.device_status.CopyFrom(self.status)
-            b.lifecycle_events.extend(self.item(self.lifecycle[i], boot_id) for i in lifecycle)
-            if armed:
+            b.lifecycle_events.extend(self.item(self.lifecycle[i], boot_id) for i in lcs)
+            if with_armed:
                 b.armed_regions.CopyFrom(self.armed)
             return b
 
-        nb, ne = len(backlog), len(events)
-        batch = build(nb, ne)
-        if batch.ByteSize() > limit:
-            # §batch-composition: "the device leaves items for later batches, which ones being its choice, and the
-            # live fix stays the newest of what it sends". This device keeps the live fix and the batch-level items,
-            # and takes the longest oldest-first prefix of the backlog, then of the events.
-            lo, hi = 0, nb
+        def fits(c):
+            return build(c).ByteSize() <= limit
+
+        def longest(n, fit_with):
+            """The largest k <= n for which fit_with(k) holds (0 when none does); fit_with grows with k."""
+            lo, hi = 0, n
             while lo < hi:
                 mid = (lo + hi + 1) // 2
-                if build(mid, ne).ByteSize() <= limit:
+                if fit_with(mid):
                     lo = mid
                 else:
                     hi = mid - 1
-            nb = lo
-            if build(nb, ne).ByteSize() > limit:
-                lo, hi = 0, ne
-                while lo < hi:
-                    mid = (lo + hi + 1) // 2
-                    if build(nb, mid).ByteSize() <= limit:
-                        lo = mid
-                    else:
-                        hi = mid - 1
-                ne = lo
-            batch = build(nb, ne)
-            # §batch-size: "A batch of a single item that is still too large cannot be split: the device discards that
-            # item and counts it lost ... rather than send it forever", and builds its batch from what is left.
-            # The item is the live fix, which every batch keeps, or, without fixes, the oldest event, which then
-            # went in no batch at all.
-            if (live is not None or (ne == 0 and events)) and build(0, 0, lone=True).ByteSize() > limit:
-                if live is not None:
-                    del self.fixes[live]
-                else:
-                    del self.events[events[0]]
-                return self.send(batch_id, now, boot_id)
-            # UNSPECIFIED: a batch still too large for its batch-level items (device status, armed regions, lifecycle
-            # events) goes out as it is; the server's TOO_LARGE then says so.
-        carried = backlog[:nb] + ([live] if live is not None else [])
-        self.in_flight[batch_id] = Record(carried, events[:ne], lifecycle,
-                                          self.status_version if status else -1,
-                                          self.armed_version if armed else -1, batch.ByteSize())
+            return lo
+
+        def with_state(c):
+            """§http-shrink-alone: "device_status and armed_regions report the device's state and ride in a batch only
+            where it keeps within the limit with them": each is added where the batch, with it, keeps within."""
+            if status and fits(c[:4] + (True, False)):
+                c = c[:4] + (True, False)
+            if armed and fits(c[:5] + (True,)):
+                c = c[:5] + (True,)
+            return c
+
+        none = ([], None, [], [], False, False)
+
+        def alone(kind, key):
+            """The composition of one item alone, with nothing else: a fix goes as the live fix (§batch-composition:
+            "a lone fix goes as the live fix")."""
+            if kind == "fix":
+                return ([], key) + none[2:]
+            if kind == "event":
+                return ([], None, [key], [], False, False)
+            return ([], None, [], [key], False, False)
+
+        def beside(kind, key):
+            """Each composition of the item with one other thing the device could send in this batch beside it: another
+            fix (the newer of the two as the live fix, when max_batch_size lets a batch carry two), a fence event, a
+            lifecycle event, the device status, the armed regions. Sizes grow with what is added, so one other thing
+            is enough to know whether anything fits beside it."""
+            bl, lv, evs, lcs, _, _ = alone(kind, key)
+            if kind == "fix" and max_size >= 2:
+                for s in fixes:
+                    if s != key:
+                        yield ([min(s, key)], max(s, key), [], [], False, False)
+            for s in events:
+                if not (kind == "event" and s == key):
+                    yield (bl, lv, sorted(evs + [s]), lcs, False, False)
+            for i in lifecycle:
+                if not (kind == "lifecycle" and i == key):
+                    yield (bl, lv, evs, [j for j in lifecycle if j == i or j in lcs], False, False)
+            if status:
+                yield (bl, lv, evs, lcs, True, False)
+            if armed:
+                yield (bl, lv, evs, lcs, False, True)
+
+        def within_limit():
+            """The batch when everything held is over the limit in force (§http-shrink-alone)."""
+            # "The device sends one item alone, with nothing else, when the first of these does not fit the limit with
+            # anything else beside it: the oldest fix, or with no fix the oldest fence event, or else the oldest
+            # lifecycle event." UNSPECIFIED: "oldest" and "with no fix" are read of the items in no batch in flight,
+            # the ones this batch may carry (§in-flight); "does not fit the limit with anything else beside it" as: no
+            # batch of it and one other thing (an item or a state report) keeps within the limit, whether or not it
+            # alone does (not "does not fit even alone", nor with state reports left out of "anything else"). Such a
+            # batch may exceed the limit ("Two batches may exceed the limit ...: one item alone"); refused, the item is
+            # discarded (on_ack).
+            first = ("fix", fixes[0]) if fixes else ("event", events[0]) if events else \
+                ("lifecycle", lifecycle[0]) if lifecycle else None
+            if first is not None:
+                pair = next((c for c in beside(*first) if fits(c)), None)
+                if pair is None:
+                    return alone(*first)
+                # A batch of it and one other thing keeps within the limit, so this device's own choice does too, and
+                # carries an item (sizes grow with what is added, so some item fits alone); the pair is the fallback.
+                c = compose_within()
+                return c if c[1] is not None or c[2] or c[3] else pair
+            # State reports alone: "Two batches may exceed the limit ...: ... state reports alone when the device holds
+            # no item to send". UNSPECIFIED: which of them go when not both keep within the limit ("ride in a batch only
+            # where it keeps within the limit with them"). This device sends those that keep within the limit, and when
+            # none does, all of them, alone, over the limit: a refusal drops them (on_ack).
+            c = with_state(none)
+            return c if c[4] or c[5] else none[:4] + (status, armed)
+
+        def compose_within():
+            """"Otherwise its batches keep within the limit, their items being its choice (batch-composition)."
+            §batch-composition: "the device leaves items for later batches, which ones being its choice, and the live
+            fix stays the newest of what it sends"."""
+            # This device's choice: the live fix, the lifecycle events and the state reports stay; the backlog is cut to
+            # its longest oldest-first prefix that fits, then the fence events. Each of these is kept only as far as it
+            # fits: the lifecycle events as their longest prefix, each state report where the batch keeps within the
+            # limit with it. When the live fix does not fit even alone, the newest fix that does goes as the live fix,
+            # with the fixes before it as the backlog. When the state reports would leave no item in, they go only where
+            # they fit after the items.
+            lv, older = None, []
+            if live is not None and fits(([], live) + none[2:]):
+                lv, older = live, backlog
+            else:
+                for i in range(min(len(fixes), max_size) - 1, -1, -1):
+                    if fits(([], fixes[i]) + none[2:]):
+                        lv, older = fixes[i], fixes[:i]
+                        break
+
+            def compose(state_first):
+                nl = longest(len(lifecycle), lambda k: fits(([], lv, [], lifecycle[:k], False, False)))
+                c = ([], lv, [], lifecycle[:nl], False, False)
+                if state_first:
+                    c = with_state(c)
+                ne = longest(len(events), lambda k: fits(([], lv, events[:k]) + c[3:]))
+                c = ([], lv, events[:ne]) + c[3:]
+                nb = longest(len(older), lambda k: fits((older[:k],) + c[1:]))
+                c = (older[:nb],) + c[1:]
+                return c if state_first else with_state(c)
+
+            c = compose(True)
+            if c[1] is None and not c[2] and not c[3]:
+                c = compose(False)
+            return c
+
+        choice = (backlog, live, events, lifecycle, status, armed)
+        if not fits(choice):
+            choice = within_limit()
+        batch = build(choice)
+        bl, lv, evs, lcs, with_status, with_armed = choice
+        self.in_flight[batch_id] = Record(list(bl) + ([lv] if lv is not None else []), evs, lcs,
+                                          self.status_version if with_status else -1,
+                                          self.armed_version if with_armed else -1, batch.ByteSize())
         self.given_up.pop(batch_id, None)
         return batch
 
@@ -556,8 +653,7 @@ class Device:
             # §back-off: "A PROCESSED ack that deletes at least one item resets the count"; one "that deletes none of
             # its batch's items (each RETRY_LATER, of a result the device does not know, or covered by no range)" is a
             # failure. An item counts by its result, even when a late ack of another batch deleted it already.
-            # UNSPECIFIED: a batch that carried no fix, fence event or lifecycle event (a device status alone) has
-            # nothing to delete: its PROCESSED ack is taken as neither.
+            # "(one whose batch held no item to delete, a device status alone, neither counts nor resets)".
             if deleted:
                 self.failures = 0
             elif rec.fixes or rec.events or rec.lifecycle:
@@ -568,13 +664,56 @@ class Device:
             self.fail(now, retry_after)  # §back-off: "a HOLD" is a failure, with or without retry_after_ms
         elif ack.outcome == ackpb.BATCH_OUTCOME_TOO_LARGE:
             # §back-off: "TOO_LARGE is no failure: the device sends again at once, smaller."
-            if ack.HasField("max_batch_bytes"):
-                lim = max(MIN_LIMIT, ack.max_batch_bytes)
-            else:
-                lim = max(MIN_LIMIT, rec.size // 2)
-            self.server_limit = lim if self.server_limit is None else min(self.server_limit, lim)
+            self.learn_limit(ack, rec.size)
+            # §http-shrink-alone: "A batch of one item and nothing else that is refused as too large cannot become
+            # smaller, so the device discards that item rather than send it forever, a loss the next batch's floor
+            # shows for a fix or a fence event (sequence-floor; a lifecycle event has no number to report); a batch of
+            # state reports alone that is refused drops them, to be sent again when they change. A device discards an
+            # item for its size only then." One item with a state report is not "one item and nothing else": it is
+            # kept (§batch-outcome: "keep everything, save an item that went alone"). Any batch of one item and
+            # nothing else counts, whether it went alone by the first-item rule or was all the device had to send.
+            items = rec.items()
+            if len(items) == 1 and not rec.state_reports():
+                self.discard(*items[0])
+            elif not items:
+                if rec.status_version >= 0:
+                    self.status_stored = max(self.status_stored, rec.status_version)
+                if rec.armed_version >= 0:
+                    self.armed_stored = max(self.armed_stored, rec.armed_version)
         if retry_after is not None:
             self.wait(now, retry_after)  # §retry-after: "with any outcome, holds back the whole queue"
+
+    def learn_limit(self, ack, sent):
+        """The limit a TOO_LARGE ack teaches (§http-shrink), for a batch of `sent` bytes as it travelled.
+
+        "A stated limit (maxBatchBytes, max_batch_bytes) below 16384 bytes counts as 16384; a stated limit so counted
+        that is not below the size just sent contradicts the refusal and is read as absent. Without a stated limit,
+        the new limit is half the size just sent, never under 16384 bytes, unless the batch refused was within 16384
+        bytes already (the refusal is then the batch's own, not the limit's), when it halves on." ("Within" is taken
+        as at most 16384 bytes; half of an odd size is rounded down, which admits the same batches.) The 408 of
+        §http-shrink has no counterpart in the testee protocol."""
+        stated = max(MIN_LIMIT, ack.max_batch_bytes) if ack.HasField("max_batch_bytes") else None
+        if stated is not None and stated < sent:
+            lim = stated
+        elif sent > MIN_LIMIT:
+            lim = max(MIN_LIMIT, sent // 2)
+        else:
+            lim = sent // 2
+        # §http-shrink-alone: "A limit learnt replaces the one in force only when it is lower." The one in force is
+        # the policy's or the learnt one below it (§batch-composition: "A limit learnt from TOO_LARGE holds for the
+        # installation, wherever it is below the policy's"). UNSPECIFIED: compared when the ack is applied, and a
+        # limit learnt that is not lower is forgotten, so a policy raised later is not held down by it.
+        if lim < self.limit():
+            self.server_limit = lim
+
+    def discard(self, kind, key):
+        """Discards one item for good: a loss, which for a fix or fence event the floor shows (§sequence-floor)."""
+        if kind == "fix":
+            self.fixes.pop(key, None)
+        elif kind == "event":
+            self.events.pop(key, None)
+        elif kind == "lifecycle":
+            self.lifecycle.pop(key, None)
 
     @staticmethod
     def apply_ranges(ranges, carried, held):
