@@ -28,6 +28,20 @@ public struct RequestReader: Sendable {
     ) async throws(Refusal)
         -> (message: Message, format: BodyFormat, encodedSize: Int)
     {
+        let (format, bytes) = try await readBody(Message.self, from: request)
+        do {
+            return (try format.decode(Message.self, from: bytes), format, bytes.count)
+        } catch {
+            throw Refusal(status: .badRequest, body: error)
+        }
+    }
+
+    /// The body's format and its bytes after content decoding, not yet decoded as `Message`: every check of
+    /// ``readMessage(_:from:)`` but the last, for a caller that needs the bytes as sent (the mock server's journal
+    /// keeps their size and digest).
+    public func readBody<Message: LocationWireMessage>(
+        _: Message.Type, from request: Request
+    ) async throws(Refusal) -> (format: BodyFormat, bytes: [UInt8]) {
         let format: BodyFormat
         do {
             format = try BodyFormat.ofRequest(
@@ -35,12 +49,7 @@ public struct RequestReader: Sendable {
         } catch {
             throw Refusal(error)
         }
-        let bytes = try await readBytes(request)
-        do {
-            return (try format.decode(Message.self, from: bytes), format, bytes.count)
-        } catch {
-            throw Refusal(status: .badRequest, body: error)
-        }
+        return (format, try await readBytes(request))
     }
 
     /// The body's bytes after content decoding, never more than ``ServerConfiguration/maxBodyBytes``.
