@@ -61,7 +61,7 @@ import Testing
                 case .answer: names.append("none")
                 case .close: names.append("drop")
                 case .refuse: names.append("503")
-                case .cutShort: names.append("cut")
+                case .cutShort, .cutAfterAck: names.append("cut")
                 }
             }
             return names
