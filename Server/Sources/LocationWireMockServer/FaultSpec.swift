@@ -217,8 +217,8 @@ public struct FaultCatalogue: Sendable {
                 "`\(parameter.name)=\(parameter.values)` (\(parameter.defaultValue))"
                     + (parameter.note.isEmpty ? "" : ", \(parameter.note)")
             }.joined(separator: "; ")
-            lines.append(
-                "| `\(entry.name)` | \(cell(parameters)) | \(cell(entry.stores)) | \(cell(entry.clientSees)) |")
+            let cells = ["`\(entry.name)`", cell(parameters), cell(entry.stores), cell(entry.clientSees)]
+            lines.append("|" + cells.map { $0.isEmpty ? " " : " \($0) " }.joined(separator: "|") + "|")
         }
         return lines.joined(separator: "\n")
     }

@@ -204,7 +204,7 @@ struct MockBatchRoutes: Sendable {
                 })
         case .cutAfterAck(let ack):
             let bytes = answerFormat.encode(ack)
-            let length = bytes.count + Self.padding(answerFormat).count
+            let length = bytes.count + MockStore.cutAckPadding(answerFormat).count
             return Response(
                 status: .ok,
                 headers: [.contentType: answerFormat.contentType(for: BatchAck.self), .contentLength: "\(length)"],
@@ -214,24 +214,6 @@ struct MockBatchRoutes: Sendable {
                     try await Task.sleep(for: Self.cutShortLinger)
                     throw ConnectionDropped()
                 })
-        }
-    }
-
-    /// What `cut-ack` promises after the ack and never sends: bytes that leave the whole body a valid ack of the
-    /// same meaning (JSON: white space after the object; binary: the private field 50001, which a reader keeps as
-    /// an unknown field), so that only the framing tells that the body was cut short.
-    static func padding(_ format: BodyFormat) -> [UInt8] {
-        switch format {
-        case .json: return Array(repeating: UInt8(ascii: " "), count: 64)
-        case .binary:
-            var bytes: [UInt8] = []
-            var key = UInt64(50001) << 3 | 2
-            while key >= 0x80 {
-                bytes.append(UInt8(key & 0x7F) | 0x80)
-                key >>= 7
-            }
-            bytes.append(UInt8(key))
-            return bytes + [32] + Array(repeating: 0, count: 32)
         }
     }
 

@@ -260,6 +260,24 @@ public actor MockStore {
         return action
     }
 
+    /// What `cut-ack` promises after the ack and never sends: bytes that leave the whole body a valid ack of the
+    /// same meaning (JSON: white space after the object; binary: the private field 50001, which a reader keeps as
+    /// an unknown field), so that only the framing tells that the body was cut short.
+    public static func cutAckPadding(_ format: BodyFormat) -> [UInt8] {
+        switch format {
+        case .json: return Array(repeating: UInt8(ascii: " "), count: 64)
+        case .binary:
+            var bytes: [UInt8] = []
+            var key = UInt64(50001) << 3 | 2
+            while key >= 0x80 {
+                bytes.append(UInt8(key & 0x7F) | 0x80)
+                key >>= 7
+            }
+            bytes.append(UInt8(key))
+            return bytes + [32] + Array(repeating: 0, count: 32)
+        }
+    }
+
     /// The journal's account of an ack sent for `batch`: its outcome, its `retry_after_ms` and, for the batch's own
     /// ack, whether it deletes anything of the batch, its policy and its size limit.
     static func describe(_ ack: BatchAck, of batch: LocationBatch, own: Bool, in entry: inout JournalEntry) {
