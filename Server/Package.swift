@@ -96,6 +96,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                // The journal keeps digests of tokens and bodies, never the tokens themselves.
+                .product(name: "Crypto", package: "swift-crypto"),
             ] + root("LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireFiles"),
             swiftSettings: strictSettings
         ),

@@ -4,6 +4,21 @@ public enum RetryAfter {
     /// What a server sends: delay-seconds, a non-negative decimal integer.
     public static func value(seconds: Int) -> String { String(max(seconds, 0)) }
 
+    /// What a server may send instead: the IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110, section 5.6.7)
+    /// of a time in UTC ms since 1970, to the second below it. A device must read this form too.
+    public static func httpDate(ms: Int64) -> String {
+        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civilFromDays(days)
+        // 1970-01-01 was a Thursday, index 3 of `weekdays`.
+        let weekday = weekdays[Int(((days % 7) + 7 + 3) % 7)]
+        func twoDigits(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(weekday), \(twoDigits(Int64(day))) \(months[month - 1]) \(yearText) "
+            + "\(twoDigits(secondOfDay / 3600)):\(twoDigits(secondOfDay / 60 % 60)):\(twoDigits(secondOfDay % 60)) GMT"
+    }
+
     /// The wait a field value asks for, in milliseconds from `nowMs` (UTC ms, the device's clock): delay-seconds,
     /// or an HTTP-date in any of its three forms, a date already past being 0. Nil for a value that is neither
     /// (the device then backs off, `§back-off`). The wait is not capped here; a device may cap it at a day.
@@ -84,6 +99,19 @@ public enum RetryAfter {
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let monthIndex = (5 * dayOfYear + 2) / 153
         return Int(yearOfEra + era * 400 + (monthIndex >= 10 ? 1 : 0))
+    }
+
+    /// The date of a day counted from 1970-01-01 (Howard Hinnant's civil-from-days).
+    private static func civilFromDays(_ dayCount: Int64) -> (year: Int, month: Int, day: Int) {
+        let days = dayCount + 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
+        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
+        return (Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

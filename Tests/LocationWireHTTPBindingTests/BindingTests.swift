@@ -33,6 +33,17 @@ import Testing
         #expect(RetryAfter.httpDateMs("Monday, 01-Jan-35 00:00:00 GMT", nowYear: 2026) == 2_051_222_400_000)
         #expect(RetryAfter.value(seconds: 3) == "3")
     }
+
+    @Test func anHTTPDateIsWrittenAsAnIMFFixdateThatReadsBack() {
+        #expect(RetryAfter.httpDate(ms: 0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(RetryAfter.httpDate(ms: 946_684_799_999) == "Fri, 31 Dec 1999 23:59:59 GMT")
+        #expect(RetryAfter.httpDate(ms: 1_835_438_400_000) == "Tue, 29 Feb 2028 12:00:00 GMT")
+        #expect(RetryAfter.httpDate(ms: 784_111_777_000) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        for ms: Int64 in [1_767_225_600_000, 1_767_225_603_500, 4_102_444_799_000, 951_782_400_000] {
+            #expect(RetryAfter.httpDateMs(RetryAfter.httpDate(ms: ms), nowYear: 2026) == ms / 1000 * 1000)
+            #expect(RetryAfter.waitMs(RetryAfter.httpDate(ms: ms + 5000), nowMs: ms / 1000 * 1000) == 5000)
+        }
+    }
 }
 
 @Suite struct MediaTypeTests {

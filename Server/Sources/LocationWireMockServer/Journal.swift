@@ -1,25 +1,35 @@
+import Crypto
 import Foundation
 import LocationWire
 import LocationWireFiles
 import LocationWireTools
 
-/// One line of the mock server's journal (`--journal FILE`, JSON lines): a request to `POST /v1/batches` as it
-/// was received, the fault it got, what was stored, and what was answered.
+/// One line of the mock server's journal (`--journal FILE`, JSON lines): a request to `POST /v1/batches` (or to
+/// `/v1/regions`, which the mock server does not offer) as it was received, the fault it got, what was stored, and
+/// what was answered.
 ///
 /// ```json
-/// {"request":3,"timeMs":1767225600123,"fault":"partial-ack","committed":true,"status":200,"answer":"ack",
-///  "deviceId":"phone-1","installId":"8143","batchId":"77","ackBatchId":"77","fixes":[4,5,6,7],
+/// {"request":3,"timeMs":1767225600123,"answeredAtMs":1767225600125,"fault":"partial-ack","committed":true,
+///  "status":200,"answer":"ack","outcome":"PROCESSED","deletes":true,"endpoint":"batches",
+///  "deviceId":"phone-1","installId":"8143","batchId":"77","ackBatchId":"77","fixes":[4,5,6,7],"items":4,
+///  "tokenDigest":"9f86d081884c7d65","bodyBytes":812,"bodyDigest":"2c26b46b68ffc68f",
+///  "contentType":"application/json; proto=locationwire.v1.LocationBatch","contentEncoding":"gzip",
 ///  "stored":[{"sequence":4,"timeMs":1767225500000,"latitudeE7":525200000,"longitudeE7":134050000}, ...]}
 /// ```
 ///
 /// 64-bit ids (`installId`, `batchId`, `ackBatchId`) are decimal strings, as proto3 JSON writes them; sequence
 /// numbers and times are numbers. The report reads the stored fixes of every line, so a journal is the complete
-/// record of what the mock server stored: every fix stored appears in exactly one line's `stored`.
+/// record of what the mock server stored: every fix stored appears in exactly one line's `stored`. Members added
+/// after the first version are optional, so an older journal still reads (its checks see less).
 public struct JournalEntry: Codable, Hashable, Sendable {
     /// 1 for the first request the server read, then one more for each; refusals count too.
     public var request: Int
     /// When the request was read, server clock, UTC ms.
     public var timeMs: Int64
+    /// When the answer was sent, or the connection closed, server clock, UTC ms (a `slow` answer: after its delay).
+    public var answeredAtMs: Int64?
+    /// `batches` (absent in older journals) or `regions`.
+    public var endpoint: String?
     /// The fault's name (``Fault/name``), or `none`.
     public var fault: String
     /// Whether anything of the batch went through the ledger (`partial-ack`: part of it).
@@ -29,15 +39,44 @@ public struct JournalEntry: Codable, Hashable, Sendable {
     /// What the client was sent: `ack`, `stale-ack` (another batch's), `cut-ack` (a body cut short), `refusal`
     /// (a non-200 with the JSON error body), `closed` or `reset`.
     public var answer: String
-    /// The stable code of a refusal: the injected `unavailable` / `rate-limited`, or why the body was refused.
+    /// The stable code of a refusal: the injected one, or why the body was refused.
     public var errorCode: String?
+    /// `Retry-After` as sent, with a 408, 429 or 503.
+    public var retryAfter: String?
+    /// `maxBatchBytes` of a 413, or `max_batch_bytes` of a `TOO_LARGE` ack.
+    public var maxBatchBytes: Int?
+    /// The first 16 hex digits of the SHA-256 of the bearer token; nil without one.
+    public var tokenDigest: String?
+    /// The request's `Content-Type` and `Content-Encoding` as received (several fields joined by ", ").
+    public var contentType: String?
+    public var contentEncoding: String?
+    /// The body's size as sent, after content decoding (what `max_batch_bytes` bounds), and the first 16 hex digits
+    /// of its SHA-256; nil when the body was not read.
+    public var bodyBytes: Int?
+    public var bodyDigest: String?
     public var deviceId: String?
     public var installId: String?
     public var batchId: String?
+    /// The batch's `policy_version` (0 while the device holds the default policy).
+    public var policyVersion: UInt64?
     /// The batch id the answered ack names, when an ack was sent (whole or cut short).
     public var ackBatchId: String?
     /// The fix sequence numbers the batch carried, backlog then live fix.
     public var fixes: [UInt64]
+    /// The batch's items: fixes, fence events and lifecycle events (a batch of one item cannot be made smaller).
+    public var items: Int?
+    /// The ack's outcome, when an ack was sent (whole or cut short): `PROCESSED`, `HOLD` or `TOO_LARGE`.
+    public var outcome: String?
+    /// Whether the ack, applied, deletes anything of the batch: a fix or fence event answered `ACCEPTED`,
+    /// `DUPLICATE` or `REJECTED` (but reasons 5 and 6), or its lifecycle events (`PROCESSED`); nil for a batch
+    /// without items, or when no ack was sent.
+    public var deletes: Bool?
+    /// `retry_after_ms` of the ack sent, if any.
+    public var ackRetryAfterMs: UInt32?
+    /// The fixes of the batch its own ack answers `REJECTED` (for good: not reasons 5 and 6).
+    public var rejected: [UInt64]?
+    /// `policy_version` of the `TrackingPolicy` in the ack sent, if any.
+    public var policyVersionGiven: UInt64?
     /// The fixes stored for the first time by this request.
     public var stored: [StoredFixRecord]
     /// The commands this request's ack gave for the first time (`commands`); nil when none.
@@ -61,6 +100,57 @@ public struct JournalEntry: Codable, Hashable, Sendable {
         self.ackBatchId = ackBatchId
         self.fixes = fixes
         self.stored = stored
+    }
+
+    /// The request was to `POST /v1/batches` (older journals journal nothing else).
+    public var isBatch: Bool { endpoint == nil || endpoint == "batches" }
+
+    /// The answer's time, or the request's in an older journal.
+    public var answeredAt: Int64 { answeredAtMs ?? timeMs }
+}
+
+/// What the journal keeps of a request beyond its batch: the token's and the body's digests, never the token or
+/// the body.
+public struct RequestFacts: Hashable, Sendable {
+    public var tokenDigest: String?
+    public var contentType: String?
+    public var contentEncoding: String?
+    public var bodyBytes: Int?
+    public var bodyDigest: String?
+
+    public init(
+        tokenDigest: String? = nil, contentType: String? = nil, contentEncoding: String? = nil, bodyBytes: Int? = nil,
+        bodyDigest: String? = nil
+    ) {
+        self.tokenDigest = tokenDigest
+        self.contentType = contentType
+        self.contentEncoding = contentEncoding
+        self.bodyBytes = bodyBytes
+        self.bodyDigest = bodyDigest
+    }
+
+    /// The first 16 hex digits of the SHA-256 of `bytes`: enough to tell two tokens or two bodies apart in a run.
+    public static func digest(_ bytes: some Sequence<UInt8>) -> String {
+        SHA256.hash(data: Array(bytes)).prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    /// The digest of the bearer token of an `Authorization` field (`Bearer TOKEN`, scheme in any case); nil
+    /// without one.
+    public static func tokenDigest(authorization: String?) -> String? {
+        guard let authorization else { return nil }
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : digest(token.utf8)
+    }
+
+    /// Copies the facts into a journal entry.
+    func apply(to entry: inout JournalEntry) {
+        entry.tokenDigest = tokenDigest
+        entry.contentType = contentType
+        entry.contentEncoding = contentEncoding
+        entry.bodyBytes = bodyBytes
+        entry.bodyDigest = bodyDigest
     }
 }
 

@@ -72,6 +72,8 @@ func makeMockServerRouter(
 ) -> Router<MockRequestContext> {
     let router = Router(context: MockRequestContext.self)
     router.add(middleware: ErrorBodyMiddleware())
+    // Before the routing, which answers /v1/regions 404 not-offered: the journal still sees each request.
+    router.add(middleware: RegionsJournalMiddleware(store: store))
     makeMockServerRoutes(store: store, configuration: configuration)
         .register(
             on: router, authenticator: tokens, configuration: configuration,
@@ -92,7 +94,7 @@ func makeMockServerRoutes(store: MockStore, configuration: ServerConfiguration) 
 /// Journals every refusal of the checks before the ledger (authentication, media type, size, decoding, ...):
 /// such a request gets the reference server's refusal, with no fault, and is journaled as one.
 ///
-/// Whatever reached the ledger is journaled by ``MockStore/receive(_:encodedSize:)`` instead, so the routes
+/// Whatever reached the ledger is journaled by ``MockStore/receive(_:encodedSize:facts:)`` instead, so the routes
 /// return its refusals as responses rather than throw them through here.
 struct RefusalJournalMiddleware<Context: RequestContext>: RouterMiddleware {
     let store: MockStore
@@ -105,9 +107,48 @@ struct RefusalJournalMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let refusal as Refusal {
-            await store.recordRefusal(refusal)
+            await store.recordRefusal(refusal, facts: RequestFacts(request))
             throw refusal
         }
+    }
+}
+
+/// Journals every request to `/v1/regions` with the status the routing gives it (`404` `not-offered`: the mock
+/// server offers no regions), so that the report can tell a client that asks again after the `404`
+/// (`§http-regions-absent`).
+struct RegionsJournalMiddleware<Context: RequestContext>: RouterMiddleware {
+    let store: MockStore
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    )
+        async throws -> Response
+    {
+        guard request.uri.path == Binding.regionsPath else { return try await next(request, context) }
+        let facts = RequestFacts(request)
+        do {
+            let response = try await next(request, context)
+            await store.recordRegionsRequest(facts: facts, status: Int(response.status.code), errorCode: nil)
+            return response
+        } catch let refusal as Refusal {
+            await store.recordRegionsRequest(
+                facts: facts, status: Int(refusal.status.code), errorCode: refusal.body.code)
+            throw refusal
+        }
+    }
+}
+
+extension RequestFacts {
+    /// What the journal keeps of a request's fields: the bearer token's digest, `Content-Type` and
+    /// `Content-Encoding` (several fields joined by ", ").
+    init(_ request: Request) {
+        func joined(_ name: HTTPField.Name) -> String? {
+            let values = request.headers[values: name]
+            return values.isEmpty ? nil : values.joined(separator: ", ")
+        }
+        self.init(
+            tokenDigest: Self.tokenDigest(authorization: request.headers[.authorization]),
+            contentType: joined(.contentType), contentEncoding: joined(.contentEncoding))
     }
 }
 
@@ -121,9 +162,21 @@ struct MockBatchRoutes: Sendable {
     static let cutShortLinger: Duration = .milliseconds(50)
 
     func postBatch(_ request: Request, context: MockRequestContext) async throws -> Response {
-        let (batch, format, encodedSize) = try await reader.readMessage(LocationBatch.self, from: request)
+        let (format, bytes) = try await reader.readBody(LocationBatch.self, from: request)
+        var facts = RequestFacts(request)
+        facts.bodyBytes = bytes.count
+        facts.bodyDigest = RequestFacts.digest(bytes)
+        let batch: LocationBatch
+        do {
+            batch = try format.decode(LocationBatch.self, from: bytes)
+        } catch {
+            // Journaled here, with the body's digest, and returned rather than thrown past RefusalJournalMiddleware.
+            let refusal = Refusal(status: .badRequest, body: error)
+            await store.recordRefusal(refusal, facts: facts)
+            return try refusal.response(from: request, context: context)
+        }
         let answerFormat = BodyFormat.ofAnswer(accept: request.headers[.accept], request: format)
-        switch await store.receive(batch, encodedSize: encodedSize) {
+        switch await store.receive(batch, encodedSize: bytes.count, facts: facts) {
         case .answer(let ack, let delayMs):
             if delayMs > 0 { try await Task.sleep(for: .milliseconds(delayMs)) }
             return .message(ack, format: answerFormat)
@@ -147,6 +200,18 @@ struct MockBatchRoutes: Sendable {
                     try await Task.sleep(for: Self.cutShortLinger)
                     // Thrown from the body writer, after the head and the part went out: Hummingbird closes the
                     // connection, and the client is left with fewer bytes than Content-Length promised.
+                    throw ConnectionDropped()
+                })
+        case .cutAfterAck(let ack):
+            let bytes = answerFormat.encode(ack)
+            let length = bytes.count + MockStore.cutAckPadding(answerFormat).count
+            return Response(
+                status: .ok,
+                headers: [.contentType: answerFormat.contentType(for: BatchAck.self), .contentLength: "\(length)"],
+                body: ResponseBody(contentLength: length) { writer in
+                    // The whole ack, which parses on its own; the padding the length promised never comes.
+                    try await writer.write(ByteBuffer(bytes: bytes))
+                    try await Task.sleep(for: Self.cutShortLinger)
                     throw ConnectionDropped()
                 })
         }

@@ -15,7 +15,7 @@ struct MockServerCommand: AsyncParsableCommand {
         discussion: """
             `mock-server run --faults SPEC` (the default) serves POST /v1/batches with faults and journals every \
             request; `mock-server report --journal FILE --client-log FILE` then says whether the client lost or \
-            doubled fixes. See Server/MOCK-SERVER.md.
+            doubled fixes, and checks each client-side rule of the binding by its tag. See Server/MOCK-SERVER.md.
             """,
         subcommands: [MockServerRunCommand.self, MockServerReportCommand.self],
         defaultSubcommand: MockServerRunCommand.self
@@ -28,9 +28,8 @@ struct MockServerRunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Serve POST /v1/batches with injected faults, journaling every request.",
         discussion: """
-            SPEC is FAULT=PROBABILITY[:PARAM=VALUE...], comma-separated, probabilities adding up to at most 1; \
-            faults: drop-after-commit, status-503 and status-429 (retry-after=SECONDS), partial-ack (keep=SHARE), \
-            duplicate-response, truncate (keep=SHARE), slow (delay-ms=MS), reset (when=before|after|either). \
+            SPEC is FAULT=PROBABILITY[:PARAM=VALUE...], comma-separated, each fault at most once, probabilities \
+            adding up to at most 1; faults: \(FaultCatalogue.standard.helpText). \
             Example: drop-after-commit=0.1,status-503=0.05:retry-after=1,partial-ack=0.2,slow=0.1:delay-ms=300. \
             Each request gets at most one fault. Stop it with Ctrl-C (SIGINT) or SIGTERM: it prints a summary, \
             and with --client-log the report (exit status as mock-server report's).
@@ -60,6 +59,9 @@ struct MockServerRunCommand: AsyncParsableCommand {
 
     @Option(help: "The client's log of recorded fixes: when given, the report is printed when the server stops.")
     var clientLog: String?
+
+    @Flag(help: "With --client-log: fixes the client still held at its exit fail the report (check 'drained').")
+    var requireDrained = false
 
     func run() async throws {
         let spec: FaultSpec
@@ -97,7 +99,8 @@ struct MockServerRunCommand: AsyncParsableCommand {
         print("faults: \(counts.isEmpty ? "none" : counts.joined(separator: ", "))")
         print("stored: \(await store.storedFixCount) fixes; journal: \(journalPath)")
         if let clientLog {
-            let report = try MockServerReportCommand.report(journal: journal, clientLog: clientLog)
+            let report = try MockServerReportCommand.report(
+                journal: journal, clientLog: clientLog, requireDrained: requireDrained)
             print(report.text())
             if !report.clean { throw ExitCode(1) }
         }
@@ -111,8 +114,11 @@ struct MockServerReportCommand: AsyncParsableCommand {
         abstract: "Say whether a client lost or doubled fixes: the mock server's journal against the client's log.",
         discussion: """
             The client log has one JSON line per fix the client recorded: {"installId": "8143", "sequence": 1, \
-            "timeMs": 1767225500000, "latitudeE7": 525200000, "longitudeE7": 134050000}. Exit status: 0 when \
-            nothing was lost or doubled, 1 when something was, 2 when an input cannot be read.
+            "timeMs": 1767225500000, "latitudeE7": 525200000, "longitudeE7": 134050000}; a line \
+            {"installId": "8143", "discarded": 17} per fix it discarded after a refusal of it alone as too large; \
+            and at its exit {"installId": "8143", "pending": [18, 19]}, the fixes it still held. The checks: \
+            \(MockReport.checkTags.map { $0.name }.joined(separator: ", ")), each named with the tags of the rules \
+            it enforces. Exit status: 0 when every check passed, 1 when one failed, 2 when an input cannot be read.
             """
     )
 
@@ -129,17 +135,21 @@ struct MockServerReportCommand: AsyncParsableCommand {
     @Option(help: "text or json.")
     var format: Format = .text
 
+    @Flag(help: "Fixes the client still held at its exit (its 'pending' lines) fail the check 'drained'.")
+    var requireDrained = false
+
     func run() async throws {
-        let report = try Self.report(journal: journal, clientLog: clientLog)
+        let report = try Self.report(journal: journal, clientLog: clientLog, requireDrained: requireDrained)
         print(format == .json ? report.json() : report.text())
         if !report.clean { throw ExitCode(1) }
     }
 
     /// The report of two files; an unreadable one is named on standard error and exits 2.
-    static func report(journal: String, clientLog: String) throws(ExitCode) -> MockReport {
+    static func report(journal: String, clientLog: String, requireDrained: Bool) throws(ExitCode) -> MockReport {
         do {
             return MockReport(
-                journal: try JournalWriter.read(path: journal), clientLog: try ClientLogEntry.read(path: clientLog))
+                journal: try JournalWriter.read(path: journal), clientLog: try ClientLog.read(path: clientLog),
+                requireDrained: requireDrained)
         } catch {
             printToStandardError("mock-server report: \(error)")
             throw ExitCode(2)

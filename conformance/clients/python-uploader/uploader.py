@@ -795,6 +795,10 @@ class Uploader:
         chunks = []
         try:
             while True:
+                if response.isclosed():
+                    # All of Content-Length (or the last chunk) was read, and http.client closed the connection
+                    # the server asked to close (`Connection: close`): the socket is gone, the body is whole.
+                    break
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise TimeoutError("the exchange took longer than --timeout")

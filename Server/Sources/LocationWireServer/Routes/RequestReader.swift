@@ -29,17 +29,8 @@ public struct RequestReader: Sendable {
     ) async throws(Refusal)
         -> (message: Message, format: BodyFormat, encodedSize: Int)
     {
-        let format: BodyFormat
+        let (format, bytes) = try await readBody(Message.self, from: request)
         let mutant = configuration.plantedMutant
-        do {
-            let fields = request.headers[values: .contentType]
-            format = try BodyFormat.ofRequest(
-                contentTypeFields: mutant == .twoContentTypesTaken ? Array(fields.prefix(1)) : fields,
-                expecting: Message.self)
-        } catch {
-            throw Refusal(error)
-        }
-        let bytes = try await readBytes(request)
         let message: Message
         do {
             if mutant == .unknownJSONMembersDropped, format == .json {
@@ -64,6 +55,25 @@ public struct RequestReader: Sendable {
             throw Refusal(status: .badRequest, body: ErrorBody(code: "malformed-request", message: "\(error)"))
         }
         return (message, format, mutant == .jsonMeasuredInBinary ? message.serializedSize : bytes.count)
+    }
+
+    /// The body's format and its bytes after content decoding, not yet decoded as `Message`: every check of
+    /// ``readMessage(_:from:)`` but the last, for a caller that needs the bytes as sent (the mock server's journal
+    /// keeps their size and digest).
+    public func readBody<Message: LocationWireMessage>(
+        _: Message.Type, from request: Request
+    ) async throws(Refusal) -> (format: BodyFormat, bytes: [UInt8]) {
+        let format: BodyFormat
+        let mutant = configuration.plantedMutant
+        do {
+            let fields = request.headers[values: .contentType]
+            format = try BodyFormat.ofRequest(
+                contentTypeFields: mutant == .twoContentTypesTaken ? Array(fields.prefix(1)) : fields,
+                expecting: Message.self)
+        } catch {
+            throw Refusal(error)
+        }
+        return (format, try await readBytes(request))
     }
 
     /// The body's bytes after content decoding, never more than ``ServerConfiguration/maxBodyBytes``.
