@@ -122,6 +122,8 @@ public final class LocationDevice {
     private var notYetDurable: [LocationFix] = []
     /// A store failure inside an upload, which the timer's callback cannot throw.
     private var uploadStoreError: (any Error)?
+    /// An ack carried a newer policy, which the engines take once the timer's uploads return (``afterUploads()``).
+    private var policyAdoptionOwed = false
 
     /// Called after each commit with the fixes it made durable, in sequence order (with their sequence numbers
     /// and reasons): the moment a fix counts as recorded. An app may log them; the soak's client log does.
@@ -312,7 +314,7 @@ public final class LocationDevice {
                 launchSettled = true
             }
             scheduler.advance(bootId: fix.bootId, to: time, results: upload)
-            try throwUploadStoreError()
+            try afterUploads()
         }
         if fix.horizontalAccuracyCm != nil, fix.latitudeE7 != nil, fix.longitudeE7 != nil { lastPosition = fix }
         // Regions first: a device that owes a request (at start, after a hint or a command, beyond the refresh
@@ -351,7 +353,7 @@ public final class LocationDevice {
         if time == nil || uploadsMayFollow || record.uploadNowOwed { try storeState() }
         if let time {
             scheduler.settle(at: time, results: upload)
-            try throwUploadStoreError()
+            try afterUploads()
             // UPLOAD_NOW waits out a wait in force rather than being dropped (`§command-kinds`).
             if record.uploadNowOwed, queue.isDrained || queue.maySend(nowMs: wallMs()) {
                 record.uploadNowOwed = false
@@ -418,7 +420,7 @@ public final class LocationDevice {
             attempts += 1
             record.drainAttempts += 1
             let result = upload(attempt: attempts)
-            try throwUploadStoreError()
+            try afterUploads()
             switch result {
             case .succeeded: continue
             case .held(let retryAfterMs): pass(UInt64(retryAfterMs), wait: wait)
@@ -598,13 +600,20 @@ public final class LocationDevice {
             return try uploadOnce()
         } catch {
             // The store failed: nothing was sent that is not durable, and nothing was deleted that is. The timer's
-            // callback cannot throw; the error is thrown when it returns (`throwUploadStoreError`).
+            // callback cannot throw; the error is thrown when it returns (`afterUploads`).
             uploadStoreError = error
             return .transportFailed
         }
     }
 
-    private func throwUploadStoreError() throws {
+    /// What the uploads the timer just made leave to do once it has returned: throw the store's error, if one
+    /// came, and take a new policy an ack carried. The engines are replaced only here, never from inside the
+    /// timer's callback, which runs while the scheduler it would replace is being advanced.
+    private func afterUploads() throws {
+        if policyAdoptionOwed {
+            policyAdoptionOwed = false
+            adoptPolicy()
+        }
         guard let error = uploadStoreError else { return }
         uploadStoreError = nil
         throw error
@@ -640,7 +649,7 @@ public final class LocationDevice {
         let policyBefore = queue.policy
         let (application, followUp) = queue.apply(answer, toBatch: batchId, sentBytes: body.count, nowMs: nowMs)
         if case .applied(let effect) = application { try take(effect) }
-        if queue.policy != policyBefore { adoptPolicy() }
+        if queue.policy != policyBefore { policyAdoptionOwed = true }
         if case .stop = followUp { record.refusedToken = transport.credentialFingerprint }
         try store.put(.queue, queue.withoutItems.serializedBytes())
         try store.put(.device, record.serializedBytes())

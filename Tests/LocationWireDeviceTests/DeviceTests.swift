@@ -334,6 +334,37 @@ func temporaryStore() -> String {
         #expect(transport.requests > 1, "after 60 s of monotonic time the device sends again")
     }
 
+    /// `§policy-in-acks`, `§commands`: a newer policy in the ack of an upload the timer made (not a drain) is taken
+    /// once the timer returns: the engines go on under it, and the next fixes are recorded by its rules.
+    @Test func aPolicyInATimedUploadsAckIsTaken() throws {
+        func recorded(policyInAcks: Bool) throws -> UInt64 {
+            let transport = LedgerTransport()
+            if policyInAcks {
+                transport.adjust = { ack in
+                    var policy = TrackingPolicy()
+                    policy.policyVersion = 2
+                    policy.uploadIntervalMs = 20_000
+                    policy.distanceIntervalM = 10_000  // nothing more recorded by distance
+                    ack.trackingPolicy = policy
+                }
+            }
+            var timed = configuration
+            var policy = TrackingPolicy()
+            policy.policyVersion = 1
+            policy.uploadIntervalMs = 20_000
+            timed.initialPolicy = policy
+            let device = try LocationDevice(store: temporaryStore(), configuration: timed, transport: transport)
+            for fix in walk(60) { try device.deliver(fix) }
+            try device.finish()
+            #expect(try device.drain())
+            #expect(transport.requests > (policyInAcks ? 0 : 1), "the timer uploaded during the walk")
+            return device.summary.recorded
+        }
+        let unchanged = try recorded(policyInAcks: false)
+        let changed = try recorded(policyInAcks: true)
+        #expect(changed < unchanged / 2, "after the first timed upload, the new policy's distance interval holds")
+    }
+
     /// `§command-once`, `§command-kinds`: a RECORD_FIX taken from an ack and not yet carried out when the app is
     /// killed is carried out after the relaunch, once; the same command id in later acks is not run again.
     @Test func aCommandRunsOnceAcrossAKill() throws {
