@@ -47,7 +47,8 @@ public struct DeviceSummary: Sendable, Hashable {
     public var acksApplied: UInt64 = 0
     /// Fixes the server acknowledged (stored, duplicate, or refused for good) and the device deleted.
     public var acknowledged: UInt64 = 0
-    /// Fixes the device discarded to make room on a full disk: lost, and shown to the server by the sequence floor.
+    /// Fixes the device discarded, to make room on a full disk or because the server refused each alone as too large
+    /// (`§http-shrink-alone`): lost, and shown to the server by the sequence floor.
     public var discarded: UInt64 = 0
     /// Fixes recorded and not yet acknowledged.
     public var pendingFixes: Int = 0
@@ -128,6 +129,12 @@ public final class LocationDevice {
     /// Called after each commit with the fixes it made durable, in sequence order (with their sequence numbers
     /// and reasons): the moment a fix counts as recorded. An app may log them; the soak's client log does.
     public var recordedDurably: (([LocationFix]) -> Void)?
+
+    /// Called after each commit with the sequence numbers of the fixes it discarded because the server refused each
+    /// alone as too large (proto/HTTP.md `§http-shrink-alone`): a loss the spec allows, which a client log records
+    /// so that a judge can tell it from a lost fix.
+    public var discardedDurably: (([UInt64]) -> Void)?
+    private var notYetDurableDiscards: [UInt64] = []
 
     /// Called after each region request with what was sent and answered: for logs, and for judging the device's
     /// region decisions with another implementation of the rules (`scripts/device_runs.py regions`).
@@ -518,6 +525,11 @@ public final class LocationDevice {
     private func commit() throws {
         try store.commit()
         lastCommit = DispatchTime.now()
+        if !notYetDurableDiscards.isEmpty {
+            let sequences = notYetDurableDiscards
+            notYetDurableDiscards = []
+            discardedDurably?(sequences)
+        }
         guard !notYetDurable.isEmpty else { return }
         let fixes = notYetDurable
         notYetDurable = []
@@ -668,6 +680,7 @@ public final class LocationDevice {
         record.acksApplied += 1
         let deletedFixes = effect.storedFixes + effect.rejectedFixes + effect.discardedFixes
         try store.deleteFixes(deletedFixes)
+        if discardedDurably != nil { notYetDurableDiscards += effect.discardedFixes }
         try store.deleteFenceEvents(effect.deletedEvents)
         try store.keepLifecycleEvents(queue.lifecycleIds)
         record.fixesAcknowledged += UInt64(effect.storedFixes.count + effect.rejectedFixes.count)

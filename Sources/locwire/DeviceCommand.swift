@@ -116,7 +116,11 @@ struct DeviceRunCommand: ParsableCommand {
         configuration.requestsRegions = !noRegions
         let transport = URLSessionTransport(server: URL(string: server)!, token: token, timeout: timeout)
         let device = try LocationDevice(store: store, configuration: configuration, transport: transport)
-        if let clientLog { device.recordedDurably = try ClientLog(path: clientLog, installId: device.installId).append }
+        if let clientLog {
+            let log = try ClientLog(path: clientLog, installId: device.installId)
+            device.recordedDurably = log.append
+            device.discardedDurably = log.discarded
+        }
         if let regionLog { device.regionsExchanged = try RegionLog(path: regionLog).append }
         let start = Int(min(device.delivered, UInt64(fixes.count)))
         if start > 0, !quiet { printToStandardError("device: resuming at fix \(start + 1) of \(fixes.count)") }
@@ -197,7 +201,8 @@ private func appendingHandle(_ path: String, what: String) throws -> FileHandle 
 }
 
 /// The client log of `locwire-server mock-server report`: one JSON line per fix recorded, appended when the fix is
-/// durable, so that a kill never leaves a line for a fix the store does not hold.
+/// durable, so that a kill never leaves a line for a fix the store does not hold, and one per fix discarded after a
+/// refusal alone as too large, appended when the discard is durable.
 final class ClientLog {
     private let handle: FileHandle
     private let installId: UInt64
@@ -213,6 +218,13 @@ final class ClientLog {
             text += "{\"installId\": \"\(installId)\", \"sequence\": \(fix.sequence), \"timeMs\": \(fix.timeMs), "
             text += "\"latitudeE7\": \(fix.latitudeE7 ?? 0), \"longitudeE7\": \(fix.longitudeE7 ?? 0)}\n"
         }
+        handle.write(Data(text.utf8))
+    }
+
+    /// Fixes discarded after the server refused each alone as too large: not lost (MOCK-SERVER.md, "The client
+    /// log").
+    func discarded(_ sequences: [UInt64]) {
+        let text = sequences.map { "{\"installId\": \"\(installId)\", \"discarded\": \($0)}\n" }.joined()
         handle.write(Data(text.utf8))
     }
 }

@@ -78,6 +78,10 @@ public final class URLSessionTransport: DeviceTransport {
         request.setValue(
             "application/x-protobuf; proto=locationwire.v1.\(messageName)", forHTTPHeaderField: "Content-Type")
         request.setValue("application/x-protobuf", forHTTPHeaderField: "Accept")
+        // A fresh connection for each batch: libcurl, under FoundationNetworking, sends a request again by itself
+        // when a reused connection dies before the answer, and then without its body, so that a server sees an
+        // empty POST the device never made. Uploads are minutes apart; a connection each costs nothing there.
+        request.setValue("close", forHTTPHeaderField: "Connection")
         request.httpBody = Data(body)
         // The device's loop is synchronous (an upload happens at the moment the timer says); the task runs on the
         // session's queue and this thread waits for it.
