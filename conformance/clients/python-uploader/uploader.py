@@ -59,7 +59,7 @@ MUTANTS = {
     "retry-after-401": "after 401/403 backs off and sends again with the same token (§http-credentials)",
     "ignore-413-limit": "after a 413 keeps its current size limit (§http-size)",
     "same-size-after-408": "after a 408 keeps its size (§http-shrink)",
-    "resend-single-item": "keeps sending a single fix answered too large (§http-shrink)",
+    "resend-single-item": "keeps sending a single fix answered too large (§http-shrink-alone)",
     "keep-coding-after-415": "keeps gzip after a 415 (§http-content-coding)",
     "resend-same-bytes-after-400": "resends the identical body after a 400 (§http-device-answers)",
     "apply-cut-body": "applies a 200 whose body was cut short when its bytes parse (§http-whole-body)",
@@ -378,7 +378,7 @@ class Answer:
 
 @dataclasses.dataclass
 class Action:
-    action: str  # the vocabulary of the http vectors' expectedAction, plus the mutants' own
+    action: str  # the vocabulary of the http vectors' expectedResponse, plus the mutants' own
     failure: bool  # counts as a failure for `§back-off`
     code: str  # why, for the statistics
     wait_ms: Optional[int] = None  # a wait the answer states (Retry-After of a 408, 429, 503)
@@ -388,7 +388,7 @@ class Action:
     delete_all: bool = False  # the delete-on-2xx mutant: delete the whole batch, ack unread
 
     def as_expected(self):
-        """In the form of a vector's expectedAction."""
+        """In the form of a vector's expectedResponse."""
         result = {"action": self.action, "failure": self.failure}
         if self.wait_ms is not None:
             result["waitMs"] = self.wait_ms
@@ -694,7 +694,7 @@ class Uploader:
 
     def shrink(self, sent, new_limit, too_large):
         """After TOO_LARGE, 413 (too_large) or 408: build within new_limit (None: the mutants keep their size).
-        A single fix refused as too large cannot become smaller: discard it (`§http-shrink`)."""
+        A single fix refused as too large cannot become smaller: discard it (`§http-shrink-alone`)."""
         if too_large and len(sent.sequences) == 1 and self.mutant != "resend-single-item":
             self.discard(next(iter(sent.sequences)))
         if new_limit is None:
@@ -1060,7 +1060,7 @@ def run_vectors(path, mutant):
             continue
         got = read_answer(answer, batch_id, sent_bytes, now_ms, (), mutant).as_expected()
         expected = expected_action(vector.get("expectedResponse", {}))
-        # An expectedAction may list several acceptable actions (a MAY of the text); any one passes.
+        # An expectedResponse may list several acceptable actions (a MAY of the text); any one passes.
         candidates = expected if isinstance(expected, list) else [expected]
         differences = min((compare_action(candidate, got) for candidate in candidates), key=len)
         if differences:
