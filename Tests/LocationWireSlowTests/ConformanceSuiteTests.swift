@@ -77,7 +77,7 @@ import Testing
             #expect(!rules.isEmpty, "\(vector.id) names no rule")
             for rule in rules where !untagged.contains(rule) {
                 #expect(
-                    spec.contains("`\(rule)`") || (rule.hasPrefix("§http-") && http.contains("`\(rule)`")),
+                    spec.contains("`\(rule)`") || http.contains("`\(rule)`"),
                     "\(vector.id): \(rule) is not a tag of proto/README.md or proto/HTTP.md")
                 named.insert(rule)
             }
