@@ -24,10 +24,9 @@
       With --outage-at-expiry N every assignment expires just before fix N (the catalogue's roots expire then, an
       hour ahead on the server's clock; the trace is moved in time to match) and the server is down for the next
       15 fixes, so the device's EXPIRED requests go unanswered. BEHAVIOR.md `§fence-assignment` and `§arm-off`
-      disarm an expired assignment's regions, reporting nothing; the reference device (November 2026) keeps them
-      armed until an answer comes and reports their ENTER and EXIT events, so this run fails, and is not part of
-      scripts/device-e2e.sh. (Once the server is back each answer is already expired on the trace's clock, so
-      the device asks again at every fix: a consequence of the two clocks, agreed on by both sides.)
+      disarm an expired assignment's regions, reporting nothing; the region judge holds the device to that, and
+      scripts/device-e2e.sh runs it. (Once the server is back each answer is already expired on the trace's
+      clock, so the device asks again at every fix: a consequence of the two clocks, agreed on by both sides.)
 
   device_runs.py soak [--seconds N] [--results FILE]
       Faults. A long trace (the real track, lap after lap, with reboots) into the device, which is killed with

@@ -8,9 +8,9 @@ extension LocationFix: Validatable {
     /// True when the fix breaks none of the rules below: plain comparisons, for the common case of a valid fix
     /// (the reporting rules then do not run at all). It must agree with them exactly; a test checks that on
     /// random fixes (ValidationTests). A rule is written here and below on purpose: one rule body, generic over a
-    /// judge run in a fast and a reporting mode, cost 1.6 to 6 instructions more a fix in every form tried
-    /// (callgrind, `locwire-bench profile validate`; a guard chain branches out of each rule, the generic body's
-    /// flag was and-ed along, and a throwing judge made each fix be copied or kept its body out of line).
+    /// judge run in a fast and a reporting mode, cost more a fix in every form tried, because a guard chain
+    /// branches out of each rule, the generic body's flag was and-ed along, and a throwing judge made each fix be
+    /// copied or kept its body out of line (Benchmarks/NOTES.md, "Figures behind the code").
     @inline(__always)
     package func satisfiesAllRules(requireSequence: Bool) -> Bool {
         guard !requireSequence || sequence != 0,

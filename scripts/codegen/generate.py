@@ -71,8 +71,8 @@ def outputs(schema, testee, root):
         "Sources/LocationWire/Generated/Messages.swift": swift_gen.messages_file(schema),
         "Sources/LocationWire/Generated/Enums.swift": swift_gen.enums_file(schema),
         # Beside CompactFixes+Rows.swift rather than in Generated/: its expansion loops inline storeColumn, and the
-        # optimizer did so only with this file after it in the module's (sorted) file order. From Generated/,
-        # before Messages/, expansion took 11% more instructions (scripts/instruction-counts.sh, expand).
+        # optimizer did so only with this file after it in the module's (sorted) file order (Benchmarks/NOTES.md,
+        # "Figures behind the code").
         COLUMNS_FILE: swift_gen.columns_file(schema),
         "Sources/LocationWireValidation/Generated/ViolationCodes.swift": spec_gen.codes_file(spec),
         "Tests/LocationWireConformanceTests/Generated/HandWrittenLines.swift": swift_gen.hand_written_lines_file(schema),

@@ -85,7 +85,7 @@ def _message(message):
     lines += _clear_keeping_capacity(message.fields)
     if message.full_name not in overrides.OWN_DECODE_LOOP:
         # Called on the concrete type, the shared loop inlines the message's switch; as the protocol's default it
-        # would reach the switch through a witness thunk per field (4 % more instructions for a one-fix batch).
+        # would reach the switch through a witness thunk per field (Benchmarks/NOTES.md, "Figures behind the code").
         lines += ["    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.",
                   "    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {",
                   "        try decodeFieldByField(from: &reader)", "    }", ""]

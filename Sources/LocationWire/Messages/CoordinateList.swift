@@ -15,12 +15,11 @@ public struct CoordinateList: @unchecked Sendable {
     // call per value; the layout is not part of the API.
     /// The buffer that holds the coordinates, shared with other lists or not; `CoordinateStorage.empty` while the
     /// list has no buffer of its own. Not optional: a copy of an optional reference (made when a list is iterated
-    /// or a polygon read in place from another module) went through `Optional`'s generic value witness, about 100
-    /// instructions, where a plain reference is one retain.
+    /// or a polygon read in place from another module) goes through `Optional`'s generic value witness, where a
+    /// plain reference is one retain (Benchmarks/NOTES.md, "Figures behind the code").
     @usableFromInline var storage: CoordinateStorage
     /// The first coordinate, in `storage` (which keeps it alive). A pointer rather than an index, so that reading a
-    /// value does not go through the buffer (with the buffer's own accessor and an index, encoding the 20-region
-    /// assignment took 41,065 instructions; with the pointer, 38,906).
+    /// value does not go through the buffer's own accessor (Benchmarks/NOTES.md, "Figures behind the code").
     @usableFromInline var first: UnsafeMutablePointer<Int32>
     /// How many coordinates the list holds, from `first`.
     @usableFromInline var length = 0
@@ -121,8 +120,8 @@ extension CoordinateList: RandomAccessCollection, MutableCollection {
     public typealias Indices = Range<Int>
 
     // Every index operation and the iterator are written out and inlinable, so that other modules compile them in
-    // place (measured: no change from the standard library's defaults on validating an assignment, 88,088 and
-    // 88,087 instructions; kept so that no read of a coordinate depends on how a default is specialised).
+    // place. The standard library's defaults measured the same; these are kept so that no read of a coordinate
+    // depends on how a default is specialised.
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { length }
     @inlinable public var count: Int { length }
@@ -250,8 +249,8 @@ extension CoordinateList: CustomStringConvertible, CustomDebugStringConvertible,
 /// lists.
 ///
 /// A plain class over a separate allocation rather than a `ManagedBuffer` subclass (one allocation): making one
-/// through `ManagedBuffer.create` cost more than the second allocation saves (the 20-region assignment decoded in
-/// 59,347 instructions with it, 53,346 without).
+/// through `ManagedBuffer.create` costs more than the second allocation saves (Benchmarks/NOTES.md, "Figures
+/// behind the code").
 ///
 /// Safe to share between threads (the lists that hold it are `Sendable`): values below `used` are written only by a
 /// list that holds the buffer alone (`isKnownUniquelyReferenced`), and values from `used` on only by a list that

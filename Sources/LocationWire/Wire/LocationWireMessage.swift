@@ -186,7 +186,7 @@ extension HandCodedMessage {
     /// The loop of every hand-coded decoder: each field through ``decodeField(_:from:)`` until the end of the
     /// message. Each message's `decodeFields(from:)` calls it (LocationFix's after its fast path): from there, on
     /// the concrete type, the switch is inlined into the loop, which it is not when the loop is a default
-    /// implementation reached through the protocol (measured: 4 % more instructions to decode a one-fix batch).
+    /// implementation reached through the protocol (Benchmarks/NOTES.md, "Figures behind the code").
     @inline(__always)
     package mutating func decodeFieldByField(from reader: inout WireReader) throws(DecodingError) {
         var key: FieldKey = 0

@@ -87,8 +87,8 @@ package struct SchemaFieldWalker: ~Copyable {
     /// The next field of the message being walked, or nil at its end (the end of the input, of an entered
     /// sub-message, or, inside an entered group, the end of its enclosing message: an unterminated group).
     ///
-    /// Inlinable: JSON printing calls it once per value from another module; as an out-of-line call the printer
-    /// took a quarter longer or more, inlined it runs the instructions its own loop did.
+    /// Inlinable: JSON printing calls it once per value from another module, and an out-of-line call there costs
+    /// more than the walk itself (Benchmarks/NOTES.md, "Figures behind the code").
     @inlinable @inline(__always)
     package mutating func next(in schema: MessageSchema) throws(DecodingError) -> FieldOccurrence? {
         if pendingGroupKey != 0 { try passGroup() }

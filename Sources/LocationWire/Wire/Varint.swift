@@ -57,7 +57,7 @@ public enum Varint {
 
     /// Stores `value` as a varint in its shortest form at `position` and moves `position` past it; the caller has
     /// made room for ``maxEncodedSize`` bytes. The one varint writer: both wire writers and length fix-ups use it.
-    /// (It advances a pointer rather than returning a length: that saves two instructions per value in a fix.)
+    /// (It advances a pointer rather than returning a length, which saves the caller an addition per value.)
     @inline(__always)
     package static func store(_ value: UInt64, advancing position: inout UnsafeMutableRawPointer) {
         var value = value

@@ -265,7 +265,7 @@ public struct WireReader: ~Copyable {
         let string: String
         if Self.isASCII(bytes) {
             // ASCII is valid UTF-8, and ids almost always are ASCII: this skips the generic `String(validating:)`,
-            // which is not specialized and looks up generic metadata on every call (about 400 instructions).
+            // which is not specialized and looks up generic metadata on every call.
             string = String(decoding: bytes, as: UTF8.self)
         } else if let validated = String(validating: bytes, as: UTF8.self) {
             string = validated
@@ -411,8 +411,8 @@ public struct WireReader: ~Copyable {
     /// appended later, into the capacity already there.
     /// A kept message's array of up to this capacity is appended to (no allocation while the run fits, and no
     /// count of the run); a larger one is replaced by a new array filled in place, as a fresh decode's, because
-    /// appending costs about 28 instructions an element more than filling, while an allocation costs about 200 in
-    /// all (callgrind, 1000-fix batch).
+    /// appending costs more per element than filling, and past about this many elements more than the allocation
+    /// it saves (Benchmarks/NOTES.md, "Figures behind the code").
     static let keptRunLimit = 16
 
     private mutating func readMessageRun<Message: LocationWireMessage>(
@@ -651,8 +651,8 @@ public struct WireReader: ~Copyable {
         let count = length / 4
         try checkElementCount(array.count + count, at: fieldStart)
         if array.isEmpty {
-            // The usual case, one chunk per field: straight into an array of exactly that size (appending checks
-            // the capacity once per value, which made a 20-vertex polygon cost about 700 instructions).
+            // The usual case, one chunk per field: straight into an array of exactly that size, as appending
+            // checks the capacity once per value.
             let values = cursor
             array = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
                 guard let base = buffer.baseAddress else { return }

@@ -293,7 +293,8 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
     ) throws -> BatchAck {
         let deviceId = batch.deviceId
         let installId = Int64(bitPattern: batch.installId)
-        // Cached statements: preparing these three again for every batch was 8% of a one-fix batch's CPU.
+        // Cached statements: preparing these three again for every batch was a large part of a small batch's CPU
+        // (Server/RESULTS.md, "Where serve's CPU per request goes beyond floor (b)").
         let previous = try Data.fetchOne(
             db.cachedStatement(sql: "SELECT record FROM installation WHERE device_id = ? AND install_id = ?"),
             arguments: [deviceId, installId]
