@@ -337,8 +337,8 @@ def expiring(trace, catalogue, at, work):
 
 
 def load_region_judge(work):
-    """scripts/region_judge.py, with the Python reading it imports. That reading needs the *_pb2 modules protoc
-    generates from proto/; its build.sh writes them into its own build/gen, which CI's python-behavior step deletes
+    """scripts/judges/region_judge.py, with the Python reading it imports. That reading needs the *_pb2 modules
+    protoc generates from proto/; its build.sh writes them into its own build/gen, which CI's python-behavior step deletes
     and rewrites while this runs in the other lane. So they are generated here, into this run's folder, as build.sh
     does. pb.py puts build/gen first on sys.path unless it is there already: listed last, it leaves ours first."""
     gen = os.path.join(work, "gen")
@@ -354,6 +354,7 @@ def load_region_judge(work):
                         f"{getattr(error, 'stderr', None) or error}")
     sys.path.insert(0, gen)
     sys.path.append(os.path.join(ROOT, "conformance", "testees", "python-behavior", "build", "gen"))
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "judges"))
     import region_judge  # after the generation: it imports the modules
     return region_judge
 
@@ -627,7 +628,7 @@ def soak_mock(locwire, server_bin, work, trace, rng, seconds):
 
 
 def write_results(path, result, args):
-    lines = [f"Measured {time.strftime('%Y-%m-%d')} with `scripts/device-soak.sh --seconds {args.seconds:g}` "
+    lines = [f"Measured {time.strftime('%Y-%m-%d')} with `scripts/measure/device-soak.sh --seconds {args.seconds:g}` "
              f"(seed {args.seed}, {args.laps} laps of the real track, {result['fixesInTrace']} fixes):", ""]
     lines.append("| round | device kills | server kills | fixes durable (client log) | stored | lost | doubled | gaps | passed |")
     lines.append("|---|---|---|---|---|---|---|---|---|")
@@ -654,7 +655,7 @@ def write_results(path, result, args):
               f"The whole run took {result['seconds']} s; CI runs `--seconds 10 --laps 3` with debug builds."]
     header = [
         "# The reference device through real crashes", "",
-        "Written by `scripts/device-soak.sh` (issue 23). The device (`locwire device run`, LocationWireDevice, release",
+        "Written by `scripts/measure/device-soak.sh` (issue 23). The device (`locwire device run`, LocationWireDevice, release",
         "build) replays the real track lap after lap into its SQLite store, killed with SIGKILL at random moments and",
         "started again on its store; the reference server (`locwire-server serve`, SQLite) is killed and restarted",
         "too; then the mock server deals its faults. *Lost*: a fix the device made durable (its client log line is",

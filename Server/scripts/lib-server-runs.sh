@@ -1,4 +1,4 @@
-# Shared by Server/scripts/load-sqlite.sh, load-postgres.sh, crash-soak.sh and floors.sh (sourced, not run):
+# Shared by the runs in Server/scripts/measure/ (sourced, not run):
 # building locwire-server, starting `serve` (or `floor`) and waiting for its URL, the sqlite3 CLI's insert limit,
 # and replacing one section of Server/RESULTS.md.
 
@@ -83,7 +83,7 @@ machine_line() {
 
 # bulk_insert_limit NAME: times the sqlite3 CLI inserting the fix rows of $work/NAME.sqlite (a database `serve`
 # filled) into a fresh database with the same table and index, in one transaction, with the server's pragmas
-# (WAL, synchronous FULL): the physical limit of load-sqlite.sh and floors.sh. Writes $work/limit.json; counts
+# (WAL, synchronous FULL): the physical limit of load-sqlite.sh and ingest-floors.sh. Writes $work/limit.json; counts
 # a short copy in $failures ($work and $failures are the calling script's).
 bulk_insert_limit() {
     local source=$work/$1.sqlite rows start end sql_ms select_ms

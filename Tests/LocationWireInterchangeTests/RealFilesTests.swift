@@ -8,7 +8,7 @@ import Testing
 
 /// The files other tools wrote (conformance/data/interchange, origins in its SOURCES files), read as a user would:
 /// the format detected from the content, every point read and either imported or skipped with a reason, a valid
-/// batch. The counts agree with `scripts/import_judge.py`, the independent Python reading (gpxpy for GPX), which
+/// batch. The counts agree with `scripts/judges/import_judge.py`, the independent Python reading (gpxpy for GPX), which
 /// CI's interchange step runs on the same files.
 @Suite struct RealFilesTests {
     static let folder = RepositoryData.repository.appendingPathComponent("conformance/data/interchange")

@@ -7,7 +7,7 @@ import Testing
 /// Google Takeout location history (``TakeoutFormat``): Records.json, Semantic Location History and the on-device
 /// Timeline export (Android and iOS), read from the real files in conformance/data/interchange and from small
 /// strings. The counts were made by hand from each file's content, with `python3 -c` over `json.load` (the
-/// comment above each file's line says what was counted); `scripts/takeout_judge.py`, a separate Python reading
+/// comment above each file's line says what was counted); `scripts/judges/takeout_judge.py`, a separate Python reading
 /// of the same rules, gives the same fixes and counts (``judgeAgrees(file:)``).
 @Suite struct TakeoutTests {
     static let folder = RepositoryData.repository.appendingPathComponent("conformance/data/interchange")
@@ -315,13 +315,13 @@ import Testing
 
     static let python = "/usr/bin/python3"
 
-    /// `scripts/takeout_judge.py --summary FILE` prints the fixes it expects, in time order, and its counts.
+    /// `scripts/judges/takeout_judge.py --summary FILE` prints the fixes it expects, in time order, and its counts.
     @Test(arguments: files.map(\.file))
     func judgeAgrees(file: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = [
-            RepositoryData.repository.appendingPathComponent("scripts/takeout_judge.py").path, "--summary",
+            RepositoryData.repository.appendingPathComponent("scripts/judges/takeout_judge.py").path, "--summary",
             Self.folder.appendingPathComponent(file).path,
         ]
         let output = Pipe()

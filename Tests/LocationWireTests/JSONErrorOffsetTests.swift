@@ -7,12 +7,12 @@ import Testing
 /// Where a JSON syntax error is (proto/README.md `§json-error-offset`): the first byte that cannot continue a
 /// well-formed text, or the text's length when it ends early; and that it is reported before any mismatch with the
 /// message (`§json-errors`). The expected offsets were worked out from that rule, and
-/// scripts/json_error_offset_judge.py, a reading of the rule apart from the reader, agrees with every one
-/// (`python3 scripts/json_error_offset_judge.py --self-test`).
+/// scripts/judges/json_error_offset_judge.py, a reading of the rule apart from the reader, agrees with every one
+/// (`python3 scripts/judges/json_error_offset_judge.py --self-test`).
 @Suite struct JSONErrorOffsetTests {
     /// `("TEXT", OFFSET)`, OFFSET -1 for a well-formed text. TEXT is JSON written with only the escapes \" and \\,
     /// so that the line reads the same in Swift and Python; %XX stands for the byte 0xXX. The list MUST stay equal,
-    /// line for line, to CASES in scripts/json_error_offset_judge.py (`casesAreTheJudgesCases` compares them).
+    /// line for line, to CASES in scripts/judges/json_error_offset_judge.py (`casesAreTheJudgesCases` compares them).
     static let cases: [(String, Int)] = [
         // BEGIN CASES
         // Literals
@@ -189,7 +189,7 @@ import Testing
             let end = try #require(lines.firstIndex(of: "\(comment) END CASES"))
             return lines[begin..<end].filter { $0.hasPrefix("(") }
         }
-        let judge = RepositoryData.repository.appendingPathComponent("scripts/json_error_offset_judge.py")
+        let judge = RepositoryData.repository.appendingPathComponent("scripts/judges/json_error_offset_judge.py")
         let here = try caseLines(URL(fileURLWithPath: #filePath), comment: "//")
         #expect(here.count == Self.cases.count)
         #expect(here == (try caseLines(judge, comment: "#")))

@@ -5,7 +5,7 @@ import LocationWireFloor
 import LocationWireServer
 import Logging
 
-/// `locwire-server floor`: the floors `serve`'s per-request cost is measured against (Server/scripts/floors.sh).
+/// `locwire-server floor`: the floors `serve`'s per-request cost is measured against (Server/scripts/measure/ingest-floors.sh).
 struct FloorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "floor",

@@ -2,7 +2,7 @@
 # lane: root
 # what: Differential fuzzing: 25,000 inputs each against C++, upb through Python, native upb, protobuf-java and protobuf-go
 source .ci/lib.sh
-# The 1 M runs are scripts/fuzz-long.sh (conformance/FUZZ-RESULTS.md); known differences of each peer are listed in
+# The 1 M runs are scripts/measure/fuzz-long.sh (conformance/FUZZ-RESULTS.md); known differences of each peer are listed in
 # conformance/failures/<implementation>.fuzz.txt.
 locwire=$(locwire_release)
 out=$(mktemp -d)

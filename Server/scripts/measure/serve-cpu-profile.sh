@@ -4,7 +4,7 @@
 # default), then every CPU sample put in one category by the frames of its call stack, and the two compared in
 # microseconds of CPU per request (the category's share of samples times the run's CPU per request).
 #
-#   Server/scripts/profile-serve.sh [--no-build] [--fixes N] [--seconds S] [--keep]
+#   Server/scripts/measure/serve-cpu-profile.sh [--no-build] [--fixes N] [--seconds S] [--keep]
 #
 # Needs perf (apt-get install linux-perf) and the release build, which keeps frame pointers; stacks are unwound
 # with DWARF (--call-graph dwarf) because the system's libsqlite3 has none. Prints a Markdown table; RESULTS.md's

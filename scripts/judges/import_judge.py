@@ -7,8 +7,8 @@ the imported points in time order (time_ms, latitude_e7, longitude_e7 and, where
 horizontal_accuracy_cm, speed_cm_s, course_cdeg), the number imported and the number skipped; for GPX also the
 waypoints and routes that `import --waypoints --routes` writes (names, positions to 1e-7 degree, order).
 
-    scripts/import_judge.py --locwire PATH [--report FILE.md] FILE...
-    scripts/import_judge.py --locwire PATH --self-test
+    scripts/judges/import_judge.py --locwire PATH [--report FILE.md] FILE...
+    scripts/judges/import_judge.py --locwire PATH --self-test
 
 One line per file: `ok` or `DIFFERS` with the first differences. Exit status 1 when any file differs
 (or the self-test finds the judge blind), 2 on a usage or environment error.

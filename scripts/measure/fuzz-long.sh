@@ -3,11 +3,11 @@
 # with the peer's known differences (conformance/failures/<implementation>.fuzz.txt), and the figures written to
 # conformance/FUZZ-RESULTS.md, one section per peer (a rerun replaces that peer's section and leaves the others).
 #
-# Usage: scripts/fuzz-long.sh [--iterations N] [--seed S] [--locwire PATH] PEER...
+# Usage: scripts/measure/fuzz-long.sh [--iterations N] [--seed S] [--locwire PATH] PEER...
 #   PEER is a folder of conformance/testees/ with a build.sh (cpp, python, upb, ...).
 # Exit status: 0 when every run ended with 0 unexplained findings, 1 otherwise (the section still says so).
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 iterations=1000000
 seed=20261123
@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
     *) peers+=("$1"); shift ;;
   esac
 done
-[ ${#peers[@]} -gt 0 ] || { echo "usage: scripts/fuzz-long.sh [--iterations N] [--seed S] PEER..." >&2; exit 2; }
+[ ${#peers[@]} -gt 0 ] || { echo "usage: scripts/measure/fuzz-long.sh [--iterations N] [--seed S] PEER..." >&2; exit 2; }
 if [ ! -x "$locwire" ]; then
   swift build -c release --product locwire >&2 || exit 1
 fi
@@ -31,7 +31,7 @@ if [ ! -f "$results" ]; then
   cat >"$results" <<'HEADER'
 # Long differential fuzzing runs
 
-Written by `scripts/fuzz-long.sh`, one section per peer: `locwire fuzz` sends the same mutated inputs to the peer's
+Written by `scripts/measure/fuzz-long.sh`, one section per peer: `locwire fuzz` sends the same mutated inputs to the peer's
 testee and to LocationWire's built-in implementation and classifies every disagreement by signature; a signature
 is *explained* when the peer's `conformance/failures/<implementation>.fuzz.txt` lists it with its reason. CI runs
 200,000 inputs per peer (`.ci/run`); these are the 1,000,000-input runs.
@@ -41,7 +41,7 @@ fi
 status=0
 for peer in "${peers[@]}"; do
   echo "==> building $peer" >&2
-  command=$("conformance/testees/$peer/build.sh") || { echo "scripts/fuzz-long.sh: building $peer failed" >&2; exit 1; }
+  command=$("conformance/testees/$peer/build.sh") || { echo "scripts/measure/fuzz-long.sh: building $peer failed" >&2; exit 1; }
   out=$(mktemp -d)
   echo "==> fuzzing $peer: $iterations inputs, seed $seed" >&2
   # --regressions into the scratch folder: a long run must not leave files in FuzzTesting/Regressions.
@@ -54,7 +54,7 @@ for peer in "${peers[@]}"; do
   section=$(
     echo "## $peer${name:+ (\`$name\`)}"
     echo
-    echo "\`scripts/fuzz-long.sh --iterations $iterations --seed $seed $peer\`, $(date -u +%Y-%m-%d), exit status $code."
+    echo "\`scripts/measure/fuzz-long.sh --iterations $iterations --seed $seed $peer\`, $(date -u +%Y-%m-%d), exit status $code."
     echo
     echo '```'
     # The report without machine-specific paths and timing: the replay line names this checkout.

@@ -2,15 +2,15 @@
 # Instructions per operation of the codec's hot paths, counted by callgrind: the load-independent check that a
 # change to the codec costs nothing (timings swing ±30% on a shared machine; instruction counts do not).
 #
-#   scripts/instruction-counts.sh            # builds Benchmarks/ in release, prints a table
-#   scripts/instruction-counts.sh --json     # one JSON object, for scripts
+#   scripts/measure/instruction-counts.sh            # builds Benchmarks/ in release, prints a table
+#   scripts/measure/instruction-counts.sh --json     # one JSON object, for scripts
 #
 # Each count is (instructions of 4 operations - instructions of 2 operations) / 2, so start-up cancels out,
 # measured on a copy of locwire-bench without debug information (valgrind 3.19 cannot read Swift 6.3's).
 # Operations: decode and encode of the 1000-fix walking batch and of a one-fix batch, decode of the compact
 # walking batch and its expansion to rows (where the generated column code runs).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 format=table
 [[ "${1:-}" == --json ]] && format=json
 command -v valgrind >/dev/null || { echo "instruction-counts.sh: valgrind is not installed (scripts/install-peers.sh)" >&2; exit 2; }

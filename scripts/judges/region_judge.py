@@ -14,7 +14,7 @@ import os
 import sys
 from collections import Counter
 
-READING = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+READING = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                        "conformance", "testees", "python-behavior")
 if READING not in sys.path:
     sys.path.insert(0, READING)

@@ -6,5 +6,5 @@ LOCWIRE="$(locwire_debug_built)"
 LOCWIRE_SERVER="$(locwire_server)"
 export LOCWIRE LOCWIRE_SERVER
 scripts/device-e2e.sh
-# The long soak is scripts/device-soak.sh (figures in model/DEVICE-SOAK.md); this is its short round, debug builds.
-scripts/device-soak.sh --seconds 10 --laps 3 --no-results
+# The long soak is scripts/measure/device-soak.sh (figures in model/DEVICE-SOAK.md); this is its short round, debug builds.
+scripts/measure/device-soak.sh --seconds 10 --laps 3 --no-results

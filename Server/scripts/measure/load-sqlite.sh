@@ -2,7 +2,7 @@
 # The load runs of issue 12 against `locwire-server serve` on SQLite, and the physical limit they are measured
 # against: the same rows bulk-inserted through the sqlite3 CLI in one transaction, in the same run.
 #
-#   Server/scripts/load-sqlite.sh [--short] [--no-build] [--keep]
+#   Server/scripts/measure/load-sqlite.sh [--short] [--no-build] [--keep]
 #
 # Full form (about 4 minutes after the build), each run on a fresh database and a fresh `serve`:
 #   A  1,000 devices, 60 s, 50-fix batches, closed loop: fixes per second, batch latency
@@ -154,7 +154,7 @@ soon as it is answered, so the batches queue at the one SQLite writer and latenc
 
 Commands (from the repository root):
 ```
-Server/scripts/load-sqlite.sh          # everything above; builds release first (swift build -c release)
+Server/scripts/measure/load-sqlite.sh          # everything above; builds release first (swift build -c release)
 # one run by hand:
 Server/.build/release/locwire-server serve --port 8080 --database /tmp/l.sqlite --extra-devices 999 --tokens-file /tmp/t.json &
 Server/.build/release/locwire-server load --server http://127.0.0.1:8080 --tokens-file /tmp/t.json --devices 1000 --seconds 60 --fixes-per-batch 50

@@ -7,4 +7,4 @@ trap 'Server/scripts/start-postgres.sh stop >/dev/null 2>&1 || true' EXIT
 Server/scripts/postgres-two-servers.sh --binary "$(locwire_server)"
 Server/scripts/probe-reference.sh --bin "$(locwire_server)" --postgres "$url" --quiet
 # Retention beside the ingest, short: old rows all removed, later rows all kept, on SQLite and PostgreSQL.
-LOCWIRE_BUILD_CONFIGURATION=debug Server/scripts/retention-run.sh --short --no-build --postgres "$url"
+LOCWIRE_BUILD_CONFIGURATION=debug Server/scripts/measure/retention-under-load.sh --short --no-build --postgres "$url"

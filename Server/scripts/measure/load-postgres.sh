@@ -3,8 +3,8 @@
 # database (the scale-out shape: stateless servers behind a load balancer), and `locwire-server load` spreading
 # its devices over both URLs round-robin, as a balancer would.
 #
-#   Server/scripts/load-postgres.sh [--no-build] [--devices 1000] [--seconds 60] [--fixes 50]
-#   LOCWIRE_SERVER=/path/to/release/locwire-server Server/scripts/load-postgres.sh
+#   Server/scripts/measure/load-postgres.sh [--no-build] [--devices 1000] [--seconds 60] [--fixes 50]
+#   LOCWIRE_SERVER=/path/to/release/locwire-server Server/scripts/measure/load-postgres.sh
 #
 # Starts PostgreSQL with Server/scripts/start-postgres.sh (127.0.0.1:55432) and leaves it running as it found it;
 # drops the server's tables first, so each run starts empty. Checks consistency with psql: the rows stored are the
@@ -107,7 +107,7 @@ Disk: {int(fix_bytes) / max(stored, 1):.0f} bytes per stored fix (the fix table'
 
 Consistency: {"every acknowledged fix stored once" if ok else "FAILED: the stored rows do not match the acknowledged fixes"}.
 
-Command: `Server/scripts/load-postgres.sh --devices {devices} --seconds {seconds} --fixes {fixes}`.""")
+Command: `Server/scripts/measure/load-postgres.sh --devices {devices} --seconds {seconds} --fixes {fixes}`.""")
 sys.exit(0 if ok else 1)
 PYTHON
 cat "$work/section.md"

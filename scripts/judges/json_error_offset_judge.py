@@ -12,10 +12,10 @@ longest beginning. The recognizer asks "could this still go on?" only where the 
 escape by trying every way the remaining hex digits could be written, and inside a UTF-8 sequence by looking the
 bytes up among the beginnings of every scalar value's UTF-8, as Python encodes them.
 
-    python3 scripts/json_error_offset_judge.py --self-test      # the cases below; exit 1 on a disagreement
-    python3 scripts/json_error_offset_judge.py CASES.json       # [{"hex": "...", "offset": N}], N -1: well-formed
-    python3 scripts/json_error_offset_judge.py --hex 5b30315d   # the offset of one text (-1: well-formed)
-    python3 scripts/json_error_offset_judge.py --vectors conformance/vectors/http.json conformance/vectors/json.json
+    python3 scripts/judges/json_error_offset_judge.py --self-test      # the cases below; exit 1 on a disagreement
+    python3 scripts/judges/json_error_offset_judge.py CASES.json       # [{"hex": "...", "offset": N}], N -1: well-formed
+    python3 scripts/judges/json_error_offset_judge.py --hex 5b30315d   # the offset of one text (-1: well-formed)
+    python3 scripts/judges/json_error_offset_judge.py --vectors conformance/vectors/http.json conformance/vectors/json.json
         # http: each JSON body answered json-syntax has the rule's offset, and a body answered with another JSON
         # error is well-formed (syntax is checked first); json: json-syntax vectors are not well-formed, valid and
         # json-schema ones are (acceptable ones, where the peers differ, are left out)

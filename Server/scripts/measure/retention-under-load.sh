@@ -2,7 +2,7 @@
 # Retention while ingesting (issue 24, item 3): how fast `serve --retain-days` removes old rows, and what it
 # costs the ingest beside it. On SQLite (a fresh file) and, with --postgres, on PostgreSQL (day partitions).
 #
-#   Server/scripts/retention-run.sh [--short] [--no-build] [--postgres URL] [--keep]
+#   Server/scripts/measure/retention-under-load.sh [--short] [--no-build] [--postgres URL] [--keep]
 #
 # Each backend, on one database:
 #   old       `serve --clock-offset-ms -40 days` (a hidden option: the server's clock 40 days back), DEVICES
@@ -144,7 +144,7 @@ if [ "$short" = 0 ]; then
     {
         echo "## Retention while ingesting"
         echo
-        echo "\`Server/scripts/retention-run.sh${postgres:+ --postgres URL}\`, $(date -u +%Y-%m-%d), commit" \
+        echo "\`Server/scripts/measure/retention-under-load.sh${postgres:+ --postgres URL}\`, $(date -u +%Y-%m-%d), commit" \
             "$(git -C "$root" rev-parse --short HEAD), $(machine_line "$work")."
         echo "$devices devices with 50-fix batches upload for $old_seconds s on a clock 40 days back; then, on" \
             "today's clock, the same load for $seconds s without retention and $seconds s with \`--retain-days 30\`," \

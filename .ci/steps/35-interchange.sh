@@ -54,9 +54,9 @@ judged=(conformance/data/interchange/columbus-p1-mark2.csv conformance/data/inte
   conformance/data/interchange/70mai-a810-dashcam.txt conformance/data/interchange/android-gnsslogger-pixel7.txt
   conformance/data/interchange/gpsbabel-garmin-text-tab.txt
   conformance/data/korita-zbevnica.gpx examples/interchange/track.csv)
-python3 scripts/import_judge.py --locwire "$locwire" --self-test
-python3 scripts/import_judge.py --locwire "$locwire" --report "$work/import-judge.md" "${judged[@]}"
+python3 scripts/judges/import_judge.py --locwire "$locwire" --self-test
+python3 scripts/judges/import_judge.py --locwire "$locwire" --report "$work/import-judge.md" "${judged[@]}"
 # At scale, briefly: a 20,000-fix walk through every format and back (each import must give every fix back, a gzipped
 # GPX the same batch as the plain one), stats, compact and render; the 1,000,000-fix figures are
-# scripts/interchange-scale.sh --write's, in docs/INTERCHANGE-SCALE.md.
-scripts/interchange-scale.sh --fixes 20000 --locwire "$locwire" >/dev/null
+# scripts/measure/interchange-scale.sh --write's, in docs/INTERCHANGE-SCALE.md.
+scripts/measure/interchange-scale.sh --fixes 20000 --locwire "$locwire" >/dev/null

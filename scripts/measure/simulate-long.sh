@@ -2,12 +2,12 @@
 # The long run of the session fault simulator, whose figures are committed (CI runs 100,000 sessions; this runs a
 # million by default) and written to model/SIMULATION.md together with the machine and the command.
 #
-#   scripts/simulate-long.sh [--count N] [--seed S] [--jobs J] [--locwire PATH]
+#   scripts/measure/simulate-long.sh [--count N] [--seed S] [--jobs J] [--locwire PATH]
 #
 # Exit status: 0 no invariant violated (the figures are written), 1 a violation (the minimized schedule is in
 # model/simulation-failure.json, which `locwire simulate replay` runs), 2 usage error or a failed build.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 
 count=1000000
@@ -45,7 +45,7 @@ cores = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
 per_second = summary["sessions"] / max(summary["seconds"], 0.001)
 print(f"""# Session simulation: the long run
 
-Written by `scripts/simulate-long.sh --count {count} --seed {seed} --jobs {jobs}` (commit {commit}, {platform.machine()},
+Written by `scripts/measure/simulate-long.sh --count {count} --seed {seed} --jobs {jobs}` (commit {commit}, {platform.machine()},
 {cores} cores). CI runs the same simulator for 100,000 sessions (`.ci/run`).
 
 | Figure | Value |

@@ -3,9 +3,9 @@
 
 Written from the rules in the doc comment of TakeoutFormat (and location_fix.proto's ranges), not from the Swift:
 
-    scripts/takeout_judge.py FILE            the fixes, one JSON object per line, in time order (ties in file order):
+    scripts/judges/takeout_judge.py FILE            the fixes, one JSON object per line, in time order (ties in file order):
                                              time_ms, latitude_e7, longitude_e7, horizontal_accuracy_cm
-    scripts/takeout_judge.py --summary FILE  also a summary on standard error: read, imported, skipped by reason
+    scripts/judges/takeout_judge.py --summary FILE  also a summary on standard error: read, imported, skipped by reason
 
 Shapes: {"locations": [...]} (Records.json), {"timelineObjects": [...]} (Semantic Location History),
 {"semanticSegments": [...], "rawSignals": [...]} (Timeline, Android) and a top-level array (Timeline, iOS).

@@ -7,14 +7,14 @@
 # device's client log (a line per fix once it is durable): nothing durable lost, nothing stored twice, no gap in
 # the server's sequence numbers, nothing left pending.
 #
-#   scripts/device-soak.sh [--seconds N] [--laps N] [--seed N] [--no-results]
+#   scripts/measure/device-soak.sh [--seconds N] [--laps N] [--seed N] [--no-results]
 #
 # --seconds is the time spent killing (default 300; 70% against the reference server, 30% against the mock
 # server); each round then runs to the end of the trace. The figures go to model/DEVICE-SOAK.md unless
 # --no-results (CI's short round). Exit status: 0 passed, 1 failed, 2 could not run. LOCWIRE and LOCWIRE_SERVER
 # name built binaries; otherwise release builds are made (the figures are about the device, not a debug build).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 results="$root/model/DEVICE-SOAK.md"
 args=()
 while (($#)); do

@@ -3,7 +3,7 @@
 # restarted on the same database and port, while `locwire-server load` uploads with --ack-journal; then every
 # acknowledged fix must be in the database exactly once with the same bytes (Server/scripts/check-ack-journal.py).
 #
-#   Server/scripts/crash-soak.sh [--seconds 120] [--devices 50] [--short] [--no-build] [--keep]
+#   Server/scripts/measure/crash-soak.sh [--seconds 120] [--devices 50] [--short] [--no-build] [--keep]
 #
 # --short is the CI form (20 s, 20 devices, kills every 0.5-2 s); it prints and checks, and leaves
 # Server/RESULTS.md alone. The full form replaces the crash-soak section of Server/RESULTS.md.
@@ -121,7 +121,7 @@ if [ "$short" = 0 ]; then
         echo
         echo "$(date -u +%Y-%m-%dT%H:%MZ), $(machine_line "$work"), $(cd "$root" && git rev-parse --short HEAD)."
         echo
-        echo "\`Server/scripts/crash-soak.sh --seconds $seconds --devices $devices\`: $devices devices uploading" \
+        echo "\`Server/scripts/measure/crash-soak.sh --seconds $seconds --devices $devices\`: $devices devices uploading" \
             "$fixes_per_batch-fix batches in a closed loop for $seconds s; \`serve\` (durability full) killed" \
             "with SIGKILL every $((min_gap_ms / 1000))-$((max_gap_ms / 1000)) s (uniformly random) and" \
             "restarted on the same database and port. Every acknowledged fix journalled by the load run" \

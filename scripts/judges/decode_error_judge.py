@@ -22,17 +22,17 @@ How it was written
     first, and changed to the settled text).
 
 How to run it (from the repository root)
-    python3 scripts/decode_error_judge.py --hex 3a021d00                    # as a LocationBatch
-    python3 scripts/decode_error_judge.py --hex 0a0300 --type Polygon
+    python3 scripts/judges/decode_error_judge.py --hex 3a021d00                    # as a LocationBatch
+    python3 scripts/judges/decode_error_judge.py --hex 0a0300 --type Polygon
         prints {"code": ..., "offset": ..., "path": ...} or {"ok": true}
-    python3 scripts/decode_error_judge.py --vectors conformance/vectors/http.json
+    python3 scripts/judges/decode_error_judge.py --vectors conformance/vectors/http.json
         every POST /v1/batches whose body is binary protobuf (not JSON, not gzip) and whose expected answer has
         a code and an offset: compares code, offset and fieldPath; PASS/FAIL per vector; exit 1 on any FAIL
-    python3 scripts/decode_error_judge.py --vectors conformance/vectors/wire.json
+    python3 scripts/judges/decode_error_judge.py --vectors conformance/vectors/wire.json
         every vector with inputHex on a locationwire.v1 message: checks only valid/invalid (`acceptable`, where
         the peers disagree, takes either); exit 1 on any disagreement
-    python3 scripts/decode_error_judge.py --self-test
-    python3 scripts/decode_error_judge.py --differential 1000 --locwire .build/debug/locwire [--seed 7]
+    python3 scripts/judges/decode_error_judge.py --self-test
+    python3 scripts/judges/decode_error_judge.py --differential 1000 --locwire .build/debug/locwire [--seed 7]
         the judge against a decoder: the LocationBatch inputs of wire.json and canonical.json, each mutated
         (bytes changed, cut, inserted, removed, appended), decoded by `locwire convert`; every disagreement in
         code, offset or path is printed; exit 1 on any
@@ -60,7 +60,7 @@ DEFAULT_MAX_ELEMENTS = 10_000_000
 DEFAULT_MAX_INPUT_BYTES = 2**31 - 1
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
 PROTO_ROOT = os.path.join(REPO, "proto")
 SCHEMA_GLOB = os.path.join(PROTO_ROOT, "locationwire", "v1", "*.proto")
 
@@ -753,7 +753,7 @@ def differential(schema, count, locwire, seed):
     here = os.path.dirname(os.path.abspath(__file__))
     seeds = []
     for name in ("wire", "canonical"):
-        with open(os.path.join(here, "..", "conformance", "vectors", name + ".json"), encoding="utf-8") as f:
+        with open(os.path.join(here, "..", "..", "conformance", "vectors", name + ".json"), encoding="utf-8") as f:
             seeds += [bytes.fromhex(v["inputHex"]) for v in json.load(f)["vectors"]
                       if v.get("inputHex") is not None and v["messageType"] == "locationwire.v1.LocationBatch"]
     rng = random.Random(seed)

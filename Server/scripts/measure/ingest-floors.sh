@@ -8,7 +8,7 @@
 # database. Neither floor looks tokens up, checks or decodes the batch, or runs the ledger: that is part of the
 # difference measured.
 #
-#   Server/scripts/floors.sh [--short] [--no-build] [--keep]
+#   Server/scripts/measure/ingest-floors.sh [--short] [--no-build] [--keep]
 #
 # Full form (about 8 minutes after the build): for each batch size (1, 10, 50 fixes), $FLOORS_ROUNDS rounds
 # (default 2) of the three servers, the second round in reverse order (a b serve, serve b a), so drift in the
@@ -173,7 +173,7 @@ else:
     print(f"""## Floors
 
 {now}, {machine}, commit {commit}. Load average before and after (1, 5, 15 min): {load_before} / {load_after}.
-`Server/scripts/floors.sh`: for each batch size, {rounds} rounds of the three servers (the second in reverse
+`Server/scripts/measure/ingest-floors.sh`: for each batch size, {rounds} rounds of the three servers (the second in reverse
 order), each a fresh server (and database) driven by `locwire-server load` with {devices} devices in a closed loop
 for {seconds} s. (b) and serve run with durability full (the WAL synced at every commit). Requests/s and fixes/s are
 load's; server CPU is the server process's user + system time over the run (from /proc/PID/stat) over the
@@ -198,7 +198,7 @@ per request instead of sending one made at start.
 
 Commands (from the repository root):
 ```
-Server/scripts/floors.sh               # everything above; builds release first; --short is the CI form
+Server/scripts/measure/ingest-floors.sh               # everything above; builds release first; --short is the CI form
 # one combination by hand (floor (b), 1-fix batches):
 Server/.build/release/locwire-server floor --storage sqlite --database /tmp/f.sqlite --port 8080 --extra-devices {int(devices) - 1} --tokens-file /tmp/t.json &
 Server/.build/release/locwire-server load --server http://127.0.0.1:8080 --tokens-file /tmp/t.json --devices {devices} --seconds {seconds} --fixes-per-batch 1 --constant-ack

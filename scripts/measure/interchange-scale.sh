@@ -5,13 +5,13 @@
 # import must give back N fixes. Figures go to standard output as a Markdown table; with --write they replace the
 # scale section of docs/INTERCHANGE-SCALE.md.
 #
-#   scripts/interchange-scale.sh [--fixes N] [--write] [--locwire PATH]
+#   scripts/measure/interchange-scale.sh [--fixes N] [--write] [--locwire PATH]
 #
 # The aims (issue 25): each command under 20 s and 500 MB for 1,000,000 fixes; render's page under 5 MB. The
 # script reports, it does not judge: timings here swing by 30% with the machine's load (CI runs it with --fixes
 # 20000, for the round trips, not the figures).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 fixes=1000000 write=0 locwire=""
 while (($#)); do
@@ -124,7 +124,7 @@ measure "compact" "$work/compact.binpb" "$locwire" compact "$work/batch.binpb" -
 measure "render --html" "$work/page.html" "$locwire" render "$work/batch.binpb" --html --output "$work/page.html"
 
 {
-  echo "<!-- interchange-scale: written by scripts/interchange-scale.sh --write; do not edit by hand -->"
+  echo "<!-- interchange-scale: written by scripts/measure/interchange-scale.sh --write; do not edit by hand -->"
   echo "$fixes fixes, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD), load average" \
     "$(cut -d' ' -f1 /proc/loadavg), release build. Peak memory is GNU time's maximum resident set."
   echo
