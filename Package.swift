@@ -3,10 +3,11 @@ import PackageDescription
 
 // Dependencies point one way: each module depends only on modules listed above it.
 //   LocationWire                 wire primitives, messages, schema; standard library only
-//   LocationWireValidation       spec rules; standard library only                           (on LocationWire)
+//   LocationWireGeometry         the spec's sphere: distances, chords, unit vectors; standard library and libm
+//   LocationWireValidation       spec rules; standard library and libm                (on LocationWire, Geometry)
 //   LocationWireJSON             proto3 JSON mapping; standard library only                  (on LocationWire)
 //   LocationWireBehavior         recording, upload timer, fences, planner, arming (proto/BEHAVIOR.md); standard
-//                                library and libm only                                       (on LocationWire)
+//                                library and libm only                             (on LocationWire, Geometry)
 //   LocationWireSession          upload queue, ingest ledger, held assignment; standard library only
 //                                                                                            (on LocationWire)
 //   LocationWireHTTPBinding      proto/HTTP.md as code: endpoints, media types and codings, the error body and
@@ -69,9 +70,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "LocationWire", swiftSettings: strictSettings),
-        .target(name: "LocationWireValidation", dependencies: ["LocationWire"], swiftSettings: strictSettings),
+        .target(name: "LocationWireGeometry", swiftSettings: strictSettings),
+        .target(
+            name: "LocationWireValidation", dependencies: ["LocationWire", "LocationWireGeometry"],
+            swiftSettings: strictSettings),
         .target(name: "LocationWireJSON", dependencies: ["LocationWire"], swiftSettings: strictSettings),
-        .target(name: "LocationWireBehavior", dependencies: ["LocationWire"], swiftSettings: strictSettings),
+        .target(
+            name: "LocationWireBehavior", dependencies: ["LocationWire", "LocationWireGeometry"],
+            swiftSettings: strictSettings),
         .target(name: "LocationWireSession", dependencies: ["LocationWire"], swiftSettings: strictSettings),
         .target(
             name: "LocationWireHTTPBinding", dependencies: ["LocationWire", "LocationWireJSON", "LocationWireSession"],
@@ -88,7 +94,9 @@ let package = Package(
         ),
         .target(
             name: "LocationWireFiles",
-            dependencies: ["LocationWire", "LocationWireJSON", "LocationWireBehavior", "LocationWireTools"],
+            dependencies: [
+                "LocationWire", "LocationWireGeometry", "LocationWireJSON", "LocationWireBehavior", "LocationWireTools",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -165,17 +173,18 @@ let package = Package(
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
                 "LocationWireFuzzing",
             ]),
+        tests("LocationWireGeometryTests", on: ["LocationWireGeometry", "LocationWireTools"]),
         tests(
             "LocationWireValidationTests",
             on: [
-                "LocationWire", "LocationWireValidation", "LocationWireTools", "LocationWireConformance",
-                "LocationWireVectorGenerator",
+                "LocationWire", "LocationWireGeometry", "LocationWireValidation", "LocationWireTools",
+                "LocationWireConformance", "LocationWireVectorGenerator",
             ]),
         tests(
             "LocationWireBehaviorTests",
             on: [
-                "LocationWire", "LocationWireBehavior", "LocationWireTools", "LocationWireFiles",
-                "LocationWireConformance",
+                "LocationWire", "LocationWireGeometry", "LocationWireBehavior", "LocationWireTools",
+                "LocationWireFiles", "LocationWireConformance",
             ]),
         tests(
             "LocationWireSessionTests",

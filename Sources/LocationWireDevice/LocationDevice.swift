@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireBehavior
+import LocationWireGeometry
 import LocationWireHTTPBinding
 import LocationWireSession
 

@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireBehavior
+import LocationWireGeometry
 import LocationWireJSON
 
 /// Region catalogues and assignments for `locwire plan`, `locwire simulate fences` and the reference server: a

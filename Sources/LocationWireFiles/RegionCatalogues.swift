@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireGeometry
 import LocationWireTools
 
 /// Synthetic region catalogues for the planner's tests and benchmark, reproducible from a seed.
@@ -131,7 +132,7 @@ public enum RegionCatalogues {
         let phi1 = center.0 * .pi / 180
         let lambda1 = center.1 * .pi / 180
         let theta = bearingDegrees * .pi / 180
-        let delta = distanceM / 6_371_008.8
+        let delta = distanceM / Sphere.radiusM
         let phi2 = asin(sin(phi1) * cos(delta) + cos(phi1) * sin(delta) * cos(theta))
         var lambda2 = lambda1 + atan2(sin(theta) * sin(delta) * cos(phi1), cos(delta) - sin(phi1) * sin(phi2))
         while lambda2 > .pi { lambda2 -= 2 * .pi }

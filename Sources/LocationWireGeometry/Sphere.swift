@@ -116,5 +116,6 @@ public struct SpherePoint: Sendable, Equatable {
         Sphere.distanceM(squaredChord: squaredChord(to: other))
     }
 
-    @inlinable func dot(_ other: SpherePoint) -> Double { x * other.x + y * other.y + z * other.z }
+    /// The dot product of the two unit vectors: the cosine of the angle between them.
+    @inlinable public func dot(_ other: SpherePoint) -> Double { x * other.x + y * other.y + z * other.z }
 }

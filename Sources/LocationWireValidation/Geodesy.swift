@@ -1,38 +1,20 @@
-/// Just enough spherical geometry for validation, without Foundation. The spec (proto/README.md) defines
-/// distances for validation as great-circle distances on a sphere of the earth's mean radius, 6371008.8 m, so
-/// every implementation reaches the same verdict; the rules allow 1 m of slack for rounding.
+import LocationWireGeometry
+
+/// The distance rules' geometry. The spec (proto/README.md) defines distances for validation as great-circle
+/// distances on the spec's sphere (``Sphere``, in LocationWireGeometry, which behaviour measures on too), so every
+/// implementation reaches the same verdict; the rules allow 1 m of slack for rounding.
 enum Geodesy {
-    static let earthRadiusM = 6_371_008.8
-
-    /// A point on the unit sphere; converting a coordinate costs four trigonometric calls, so a rule that
-    /// compares many points with one centre converts the centre once.
-    struct UnitVector {
-        let x: Double
-        let y: Double
-        let z: Double
-
-        init(latitudeE7: Int32, longitudeE7: Int32) {
-            let latitude = Double(latitudeE7) * 1e-7 * .pi / 180
-            let longitude = Double(longitudeE7) * 1e-7 * .pi / 180
-            let cosLatitude = Geodesy.cos(latitude)
-            x = cosLatitude * Geodesy.cos(longitude)
-            y = cosLatitude * Geodesy.sin(longitude)
-            z = Geodesy.sin(latitude)
-        }
-
-        /// The straight-line distance through the unit sphere to `other`.
-        func chord(to other: UnitVector) -> Double {
-            let dx = x - other.x
-            let dy = y - other.y
-            let dz = z - other.z
-            return (dx * dx + dy * dy + dz * dz).squareRoot()
-        }
-    }
+    static let earthRadiusM = Sphere.radiusM
 
     /// The chord of the unit sphere that spans a great-circle distance of `meters`. Comparing chords needs no
     /// inverse trigonometry: for arcs up to half the globe the chord grows with the arc.
     static func chordLength(spanning meters: Double) -> Double {
-        2 * sin(min(meters / earthRadiusM, .pi) / 2)
+        Sphere.squaredChord(spanning: meters).squareRoot()
+    }
+
+    /// The straight-line distance through the unit sphere between two points.
+    static func chord(_ a: SpherePoint, _ b: SpherePoint) -> Double {
+        a.squaredChord(to: b).squareRoot()
     }
 
     /// A chord in metres on the earth's sphere: a close under-estimate of the great-circle distance at region
@@ -40,23 +22,6 @@ enum Geodesy {
     static func approximateDistanceM(chord: Double) -> Double {
         chord * earthRadiusM
     }
-
-    /// sin by Taylor series after reduction to [-pi/2, pi/2]; error below 1e-15 there.
-    static func sin(_ x: Double) -> Double {
-        var angle = x.truncatingRemainder(dividingBy: 2 * .pi)
-        if angle > .pi { angle -= 2 * .pi } else if angle < -.pi { angle += 2 * .pi }
-        if angle > .pi / 2 { angle = .pi - angle } else if angle < -.pi / 2 { angle = -.pi - angle }
-        let square = angle * angle
-        var term = angle
-        var sum = angle
-        for n in stride(from: 2.0, through: 30.0, by: 2.0) {
-            term *= -square / (n * (n + 1))
-            sum += term
-        }
-        return sum
-    }
-
-    static func cos(_ x: Double) -> Double { sin(x + .pi / 2) }
 }
 
 extension Geodesy {
@@ -66,8 +31,8 @@ extension Geodesy {
     static func chordBeyondLimitByExactMath(
         centreLatitudeE7: Int32, centreLongitudeE7: Int32, spanM: Double, latitudeE7: Int32, longitudeE7: Int32
     ) -> Double? {
-        let centre = UnitVector(latitudeE7: centreLatitudeE7, longitudeE7: centreLongitudeE7)
-        let chord = centre.chord(to: UnitVector(latitudeE7: latitudeE7, longitudeE7: longitudeE7))
+        let centre = SpherePoint(latitudeE7: centreLatitudeE7, longitudeE7: centreLongitudeE7)
+        let chord = chord(centre, SpherePoint(latitudeE7: latitudeE7, longitudeE7: longitudeE7))
         return chord > chordLength(spanning: spanM) ? chord : nil
     }
 
@@ -86,7 +51,7 @@ extension Geodesy {
     /// This bound overshoots by about d⁸/20160 and l⁸/20160 relative to d² and l² (nanometres for a 150 m region,
     /// about a millimetre for a 1000 km one, more near a pole, where l reaches π).
     ///
-    /// Then chord_true ≤ √U, and the reference's chord (``UnitVector/chord(to:)``) is within `referenceChordError`
+    /// Then chord_true ≤ √U, and the reference's chord (``Geodesy/chord(_:_:)``) is within `referenceChordError`
     /// of chord_true; its limit (``chordLength(spanning:)``) is within `limitError` of the same expression with
     /// ``boundedSin``. A point with U ≤ (limit − limitError − referenceChordError)², shrunk by 1e-12 for the
     /// rounding of U and of that threshold (at most about 40 roundings of 1.1e-16 each, relative, since every
@@ -107,17 +72,17 @@ extension Geodesy {
         /// Squared chords at most this are within; negative when the bound decides nothing.
         private let threshold: Double
         /// The reference's centre and limit, computed on the first point the bound leaves undecided.
-        private var exact: (centre: UnitVector, limit: Double)?
+        private var exact: (centre: SpherePoint, limit: Double)?
 
         /// Radians per 1e-7 degree.
         private static let radiansPerE7 = 1e-7 * .pi / 180
-        /// Bound on the error of ``boundedSin`` and of ``Geodesy/sin(_:)`` (and `cos`) for the arguments used here,
-        /// including the rounding of the argument: the Taylor sums' own error is below 4e-15 (the terms' relative
-        /// errors weighted by their size sum to about 3 units in the last place of 1, each of at most 15 additions
-        /// rounds by half a unit of a partial sum below 1.6), the reductions and the degree-to-radian conversion
-        /// add below 2e-15. ValidationGeodesyTests measures both against libm.
+        /// Bound on the error of ``boundedSin``, of `Sphere.sinCos` and of libm's `sin` for the arguments used
+        /// here, including the rounding of the argument: the Taylor sums' own error is below 4e-15 (the terms'
+        /// relative errors weighted by their size sum to about 3 units in the last place of 1, each of at most 15
+        /// additions rounds by half a unit of a partial sum below 1.6), the reductions and the degree-to-radian
+        /// conversion add below 2e-15. ValidationGeodesyTests measures them against libm.
         static let sineError = 1e-14
-        /// Bound on |reference chord − true chord| on the unit sphere: each component of a ``UnitVector`` is a
+        /// Bound on |reference chord − true chord| on the unit sphere: each component of a `SpherePoint` is a
         /// product of two values within `sineError`, so within 2.1e-14; a vector is within √3 times that, two
         /// within 7.3e-14, plus under 1e-15 for the subtraction, squares and root. Taken with a factor of 2.7 to
         /// spare: 2e-13 of the unit sphere is 1.3 µm.
@@ -181,11 +146,11 @@ extension Geodesy {
             let exact =
                 self.exact
                 ?? (
-                    UnitVector(latitudeE7: centreLatitudeE7, longitudeE7: centreLongitudeE7),
+                    SpherePoint(latitudeE7: centreLatitudeE7, longitudeE7: centreLongitudeE7),
                     chordLength(spanning: spanM)
                 )
             self.exact = exact
-            let chord = exact.centre.chord(to: UnitVector(latitudeE7: latitudeE7, longitudeE7: longitudeE7))
+            let chord = Geodesy.chord(exact.centre, SpherePoint(latitudeE7: latitudeE7, longitudeE7: longitudeE7))
             return chord > exact.limit ? chord : nil
         }
 

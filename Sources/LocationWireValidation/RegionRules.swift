@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireGeometry
 
 extension Region: Validatable {
     public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
@@ -302,8 +303,9 @@ extension RegionAssignment {
         let chord: Double
         if slack < 0 {
             // A child wider than its parent is outside wherever it lies; the message still gives the distance.
-            chord = Geodesy.UnitVector(latitudeE7: latitude, longitudeE7: longitude)
-                .chord(to: Geodesy.UnitVector(latitudeE7: parentLatitude, longitudeE7: parentLongitude))
+            chord = Geodesy.chord(
+                SpherePoint(latitudeE7: latitude, longitudeE7: longitude),
+                SpherePoint(latitudeE7: parentLatitude, longitudeE7: parentLongitude))
         } else {
             var cap = Geodesy.Cap(centreLatitudeE7: parentLatitude, centreLongitudeE7: parentLongitude, spanM: slack)
             guard let beyond = cap.chordBeyondLimit(latitudeE7: latitude, longitudeE7: longitude) else { return }

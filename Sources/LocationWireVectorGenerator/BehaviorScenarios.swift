@@ -2,6 +2,7 @@ import Foundation
 import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
+import LocationWireGeometry
 import LocationWireJSON
 import LocationWireTools
 

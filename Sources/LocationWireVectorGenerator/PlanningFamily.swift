@@ -1,6 +1,7 @@
 import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
+import LocationWireGeometry
 import LocationWireTools
 
 /// Family `planning`: the assignment a server plans from a catalogue, a position, a budget and the time

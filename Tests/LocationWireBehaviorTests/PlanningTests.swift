@@ -1,6 +1,7 @@
 import LocationWire
 import LocationWireBehavior
 import LocationWireFiles
+import LocationWireGeometry
 import LocationWireTools
 import Testing
 

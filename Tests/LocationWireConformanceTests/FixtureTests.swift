@@ -2,6 +2,7 @@ import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
 import LocationWireFiles
+import LocationWireGeometry
 import LocationWireTools
 import LocationWireValidation
 import LocationWireVectorGenerator

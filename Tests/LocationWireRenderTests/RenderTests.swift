@@ -4,6 +4,7 @@ import LocationWireBehavior
 import LocationWireConformance
 @testable import LocationWireRender
 import LocationWireFiles
+import LocationWireGeometry
 import LocationWireTestSupport
 import LocationWireTools
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWire
+import LocationWireGeometry
 import LocationWireTestSupport
 import Testing
 

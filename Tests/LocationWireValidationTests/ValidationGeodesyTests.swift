@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireGeometry
 import LocationWireTools
 import Testing
 
@@ -19,11 +20,11 @@ import Testing
             // Every angle a coordinate in 1e-7 degree can give, as the reference converts it.
             let e7 = Int32(truncatingIfNeeded: Int64(random.next() >> 32) - (1 << 31))
             let angle = Double(e7) * 1e-7 * .pi / 180
-            referenceWorst = max(
-                referenceWorst, abs(Geodesy.sin(angle) - sin(angle)), abs(Geodesy.cos(angle) - cos(angle)))
+            let (sine, cosine) = Sphere.sinCos(angle)
+            referenceWorst = max(referenceWorst, abs(sine - sin(angle)), abs(cosine - cos(angle)))
         }
         #expect(fastWorst <= Geodesy.Cap.sineError / 4, "boundedSin is off by \(fastWorst)")
-        #expect(referenceWorst <= Geodesy.Cap.sineError / 4, "Geodesy.sin is off by \(referenceWorst)")
+        #expect(referenceWorst <= Geodesy.Cap.sineError / 4, "Sphere.sinCos is off by \(referenceWorst)")
     }
 
     enum Centre: CaseIterable {
@@ -60,8 +61,9 @@ import Testing
                 points += 1
                 if exact != nil { outside += 1 }
                 // How far inside the edge, by the reference's own chord, in metres of the unit sphere's scale.
-                let chord = Geodesy.UnitVector(latitudeE7: centre.latitude, longitudeE7: centre.longitude)
-                    .chord(to: Geodesy.UnitVector(latitudeE7: point.latitude, longitudeE7: point.longitude))
+                let chord = Geodesy.chord(
+                    SpherePoint(latitudeE7: centre.latitude, longitudeE7: centre.longitude),
+                    SpherePoint(latitudeE7: point.latitude, longitudeE7: point.longitude))
                 let insideM = (limit - chord) * Geodesy.earthRadiusM
                 if abs(insideM) < 1e-3 { withinMillimetre += 1 }
                 if cap.isCertainlyWithin(latitudeE7: point.latitude, longitudeE7: point.longitude) {

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireGeometry
 
 /// The device's fence engine, exactly as proto/BEHAVIOR.md "Fences" states it: each counted fix against the armed
 /// regions, with state reports after arming, hysteresis and a confirmation time against boundary jitter,

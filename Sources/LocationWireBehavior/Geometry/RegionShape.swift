@@ -6,6 +6,7 @@
     import Darwin
 #endif
 import LocationWire
+import LocationWireGeometry
 
 /// A region's circle and polygon, prepared for many point tests: the inside test of `§region-inside` and
 /// `§polygon-inside`, the distance past the boundary (`§boundary-distance`) and the gap (`§region-gap`).

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireGeometry
 
 /// The device's arming order, `§arm-order` (proto/BEHAVIOR.md "Arming (device)"): which regions of the set it
 /// holds it arms with its OS slots, and the `ArmedRegions` that reports it.

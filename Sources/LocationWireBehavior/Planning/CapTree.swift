@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireGeometry
 
 /// A bounding-volume tree of region circles on the sphere, answering "which circles contain p" and "the circles
 /// in order of gap from p" (`§region-gap`) without looking at most of them.

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireGeometry
 
 /// The planner's index of a catalogue: the regions as flat arrays, the tree (`§plan-candidates`) as groups of
 /// siblings, and a spatial search per large group. Built once; a plan then looks at the root group, the

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireGeometry
 
 /// The server's region planner (proto/BEHAVIOR.md "Region planning (server)"): from a catalogue, a position, a
 /// slot budget and the time, the `RegionAssignment` of `§plan-candidates`, `§plan-rank`, `§plan-refine`,

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireGeometry
 
 // The recording engine's memory persists as `locationwire.session.v1.RecordingEngineState`
 // (proto/locationwire/session/v1/recording_engine.proto, the format's specification), written and read by the

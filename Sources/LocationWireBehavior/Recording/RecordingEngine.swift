@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireGeometry
 
 /// Why the recording engine dropped a delivered fix: the stable codes of proto/BEHAVIOR.md "Recording", one per
 /// stage. A fix the motion rules merely did not record has no code.

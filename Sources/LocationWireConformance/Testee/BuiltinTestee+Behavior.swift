@@ -1,5 +1,6 @@
 import LocationWire
 import LocationWireBehavior
+import LocationWireGeometry
 
 /// The built-in testee's behaviour requests: each runs one scenario through the reference engines of
 /// `LocationWireBehavior`, exactly as `locwire simulate record`, `simulate fences` and `plan` do.

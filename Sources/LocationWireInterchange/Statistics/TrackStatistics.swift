@@ -1,14 +1,15 @@
 import LocationWire
 import LocationWireBehavior
 import LocationWireFiles
+import LocationWireGeometry
 
 /// What a LocationBatch holds, measured: fixes, time span, distance, gaps, the accuracy and speed
 /// distributions, and what the batch costs on the wire in row form, compact form and gzipped (`locwire stats`).
 ///
 /// Fixes are taken in the batch's order: the backlog (rows or compact) and then the live fix, as
-/// `proto/README.md` orders them. Distances are great-circle distances on the spec's sphere (``Sphere``), between
+/// `proto/README.md` orders them. Distances are great-circle distances on the spec's sphere (`Sphere`), between
 /// consecutive fixes that have a position, within a recording segment: the batch's lifecycle events break it
-/// into segments (`§trace-segments`, ``TraceSegments``), and no distance is counted across a break.
+/// into segments (`§trace-segments`, `TraceSegments`), and no distance is counted across a break.
 public struct TrackStatistics: Sendable, Equatable {
     /// Every fix: backlog rows or compact fixes, and the live fix.
     public var fixes: Int

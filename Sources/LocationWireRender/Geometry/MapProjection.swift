@@ -1,5 +1,6 @@
 import Foundation
 import LocationWireBehavior
+import LocationWireGeometry
 
 /// A Web-Mercator projection fitted to a box of coordinates and a plot rectangle in pixels: no tiles, no
 /// network, just the maths. Pixels grow right and down, as SVG's do.
