@@ -16,6 +16,10 @@ import LocationWire
 /// and from any extension element of the same local name, such as Garmin's TrackPointExtension v2
 /// `gpxtpx:speed` and `gpxtpx:course`.
 public struct GPXTrace: Sendable {
+    /// The metres of horizontal accuracy one unit of `<hdop>` stands for: GPX readers' usual user-equivalent range
+    /// error, accuracy = hdop × 5 m. The one place this convention is written; import and export use it too.
+    public static let metresPerHDOP = 5.0
+
     public var fixes: [LocationFix] = []
     /// Where the recording stopped and started again: a `LAUNCHED` event at the first fix of each `trkseg` after
     /// the first (`§trace-segments`), so that pictures and measures do not join the segments.
@@ -46,7 +50,7 @@ public struct GPXTrace: Sendable {
         /// before its points.
         public var name: String?
         public var trackName: String?
-        /// `<hdop>`, dimensionless.
+        /// `<hdop>`, dimensionless; an accuracy of ``GPXTrace/metresPerHDOP`` times this.
         public var hdop: Double?
         /// `<speed>` or an extension's `speed`, metres per second.
         public var speedMS: Double?
@@ -325,7 +329,7 @@ public struct GPXTrace: Sendable {
                 fix.altitudeCm = Int32((metres * 100).rounded())
             }
             if let hdop = point.hdop, hdop > 0, hdop < 1_000 {
-                fix.horizontalAccuracyCm = UInt32((hdop * 500).rounded())
+                fix.horizontalAccuracyCm = UInt32((hdop * (GPXTrace.metresPerHDOP * 100)).rounded())
             }
             if let speed = point.speedMS, speed >= 0, speed <= 500 {
                 fix.speedCmS = UInt32((speed * 100).rounded())

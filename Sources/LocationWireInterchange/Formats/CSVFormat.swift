@@ -11,7 +11,7 @@ import LocationWireTools
 ///   a tie is a comma. With a semicolon, tab or `|`, a decimal comma (`45,81`) is read as a point.
 /// - Blank lines and lines starting with `#` before the header are skipped; a UTF-8 byte order mark is ignored.
 /// - Header names are matched without regard to case, spaces, `_`, `-`, `.` or a unit in brackets; each name in
-///   ``CSVColumns/aliases`` (the ``PointField`` names among them) is recognised. A unit in the header (`speed
+///   `CSVColumns.aliases` (the ``PointField`` names among them) is recognised. A unit in the header (`speed
 ///   (km/h)`, `altitude_ft`) converts the column; without one, the ``PointField`` unit is assumed and noted.
 ///   Columns of any other name are not used, and listed in the summary's notes.
 /// - Time: ISO 8601 (a space for the `T`, `/` in the date, and a time without a zone, read in the import's
@@ -433,7 +433,7 @@ struct CSVColumns {
             default: throw InterchangeError(location, "hemisphere \"\(letter.prefix(10))\" is not N, S, E or W")
             }
         }
-        if hasHDOPOnly, let hdop, hdop.isFinite { point.horizontalAccuracyCm = hdop * GPXFormat.hdopMetres * 100 }
+        if hasHDOPOnly, let hdop, hdop.isFinite { point.horizontalAccuracyCm = hdop * GPXTrace.metresPerHDOP * 100 }
         return point
     }
 

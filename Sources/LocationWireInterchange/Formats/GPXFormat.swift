@@ -3,7 +3,7 @@ import LocationWire
 import LocationWireFiles
 import LocationWireTools
 
-/// GPX 1.0 and 1.1, read by ``GPXTrace`` (FoundationXML's XMLParser) and converted here:
+/// GPX 1.0 and 1.1, read by `GPXTrace` (FoundationXML's XMLParser) and converted here:
 /// | GPX | unit | LocationFix |
 /// |---|---|---|
 /// | `lat`, `lon` | degrees | `latitude_e7`, `longitude_e7` |
@@ -21,8 +21,6 @@ import LocationWireTools
 /// Written: GPX 1.1, one `trk` with a `trkseg` per recording segment of the batch (`§trace-segments`), so that
 /// segments survive the round trip; `hdop` = accuracy / 5 m, speed and course in Garmin's TrackPointExtension v2.
 public enum GPXFormat {
-    /// GPX readers' usual user-equivalent range error: accuracy = hdop × 5 m (``GPXTrace`` reads it so too).
-    static let hdopMetres = 5.0
 
     public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
         // Segments numbered in file order over (trk, trkseg): an empty trkseg takes no number.
@@ -87,14 +85,14 @@ public enum GPXFormat {
         point.latitudeE7 = gpxPoint.latitude.map { $0 * 1e7 }
         point.longitudeE7 = gpxPoint.longitude.map { $0 * 1e7 }
         point.altitudeCm = gpxPoint.elevationM.map { $0 * 100 }
-        point.horizontalAccuracyCm = gpxPoint.hdop.map { $0 * hdopMetres * 100 }
+        point.horizontalAccuracyCm = gpxPoint.hdop.map { $0 * GPXTrace.metresPerHDOP * 100 }
         point.speedCmS = gpxPoint.speedMS.map { $0 * 100 }
         point.courseCdeg = gpxPoint.courseDeg.map { $0 * 100 }
         try converter.add(point)
     }
 
     /// GPX 1.1: one `trk`, and one `trkseg` for each recording segment (`breaks`: the fix indices that start a
-    /// new one, ``TraceSegments``).
+    /// new one, `TraceSegments`).
     public static func write(
         _ fixes: some Collection<LocationFix>, name: String, breaks: [Int] = [], to sink: any TextSink
     ) throws {
@@ -121,7 +119,7 @@ public enum GPXFormat {
             if let altitude = fix.altitudeCm { text += "<ele>\(decimal(Int64(altitude), places: 2))</ele>" }
             text += "<time>\(times.string(milliseconds: fix.timeMs))</time>"
             if let accuracy = fix.horizontalAccuracyCm {
-                // hdop = accuracy / 500 cm = accuracy × 2 / 1000.
+                // hdop = accuracy / 500 cm = accuracy × 2 / 1000 (GPXTrace.metresPerHDOP is 5 m).
                 text += "<hdop>\(decimal(Int64(accuracy) * 2, places: 3))</hdop>"
             }
             if fix.speedCmS != nil || fix.courseCdeg != nil {
