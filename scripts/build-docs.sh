@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the LocationWire library product's three modules and of LocationWireDevice,
-# with warnings as errors: a broken ``symbol`` link, an unknown <doc:article> or a doc comment naming a parameter
-# that does not exist fails the build. LocationWire has the catalog (Sources/LocationWire/LocationWire.docc:
+# Builds the DocC documentation of the LocationWire library product's three modules, LocationWireDevice and
+# LocationWireInterchange, with warnings as errors: a broken ``symbol`` link, an unknown <doc:article> or a doc
+# comment naming a parameter that does not exist fails the build. LocationWire has the catalog (Sources/LocationWire/LocationWire.docc:
 # landing page and the articles), LocationWireValidation a small one, LocationWireDevice its landing page and
-# "Embedding the device in an app"; LocationWireJSON is documented from its doc comments alone.
+# "Embedding the device in an app", LocationWireInterchange its landing page and "Google Takeout location
+# history"; LocationWireJSON is documented from its doc comments alone.
 #
 #   scripts/build-docs.sh [--output DIR] [--hosting-base-path PATH]
 #
@@ -18,7 +19,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-targets=(LocationWire LocationWireValidation LocationWireJSON LocationWireDevice)
+targets=(LocationWire LocationWireValidation LocationWireJSON LocationWireDevice LocationWireInterchange)
 output=""
 base_path=""
 while [ $# -gt 0 ]; do

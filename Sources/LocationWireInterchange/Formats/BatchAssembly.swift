@@ -32,7 +32,7 @@ public struct ImportedBatch: Sendable {
 /// - `sent_at_ms`: the time of the latest fix, as if the batch were sent right after it was recorded.
 /// - `boot_id` 0 (unknown) and no `elapsed_realtime_ms`: no format here has a monotonic clock, and one is not
 ///   invented, unless asked for (`elapsedFromTime`): then the convention `simulate` applies to a GPX track,
-///   ``GPXTrace/Options``: `boot_id` 1, and `elapsed_realtime_ms` 3,600,000 at the first fix plus the time since
+///   `GPXTrace.Options`: `boot_id` 1, and `elapsed_realtime_ms` 3,600,000 at the first fix plus the time since
 ///   it, so the behaviour commands can replay the batch. `datum` WGS84: GPX, GeoJSON (RFC 7946), OwnTracks,
 ///   Overland and the CSV columns all use it.
 /// - Sequences 1 ... n in time order over a device's fixes (split batches continue them), `fix_sequence_floor`

@@ -65,7 +65,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     }
 
     /// Reads `data` and builds the one batch, with the summary completed by the ordering counts. A file of
-    /// several devices is refused (``importBatches(_:deviceId:installId:options:splitBy:)`` splits it).
+    /// several devices is refused (`importBatches(_:deviceId:installId:options:splitBy:)` splits it).
     public func importBatch(
         _ data: Data, deviceId: String, installId: UInt64? = nil, options: ImportOptions = ImportOptions()
     ) throws(InterchangeError) -> (batch: LocationBatch, summary: ImportSummary) {
@@ -83,7 +83,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             ImportInput(data), deviceId: deviceId, installId: installId, options: options, splitBy: splitBy)
     }
 
-    /// ``importBatches(_:deviceId:installId:options:splitBy:)`` of a file or other input.
+    /// `importBatches(_:deviceId:installId:options:splitBy:)` of a file or other input.
     public func importBatches(
         _ input: ImportInput, deviceId: String, installId: UInt64? = nil, options: ImportOptions = ImportOptions(),
         splitBy: SplitBy = .none

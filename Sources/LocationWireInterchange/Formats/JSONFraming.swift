@@ -4,7 +4,7 @@ import LocationWireJSON
 /// A JSON document's top level walked as a stream, so that a file of a million records is never parsed, nor held,
 /// whole: the elements of chosen arrays are cut out one at a time (as bytes, each parsed by ``JSONInput`` on its
 /// own), and the other top-level members are handed over whole. Only the framing is found here (strings and
-/// their escapes, nesting); every byte of a record is still parsed by ``JSONValue``'s strict reader, which says
+/// their escapes, nesting); every byte of a record is still parsed by `JSONValue`'s strict reader, which says
 /// what is wrong with one that is not JSON.
 enum JSONFraming {
     /// One cut-out value: its bytes and the line it starts on.
@@ -124,7 +124,7 @@ enum JSONFraming {
             if let failure = stream.streamError as? InterchangeError { throw failure }
         }
 
-        /// A string value (the cursor at its opening quote), unescaped by ``JSONValue``'s reader.
+        /// A string value (the cursor at its opening quote), unescaped by `JSONValue`'s reader.
         mutating func string() throws(InterchangeError) -> String {
             guard peek() == UInt8(ascii: "\"") else { throw error("not valid JSON: expected a key in quotes") }
             let raw = try value()

@@ -1,12 +1,12 @@
 import Foundation
 import LocationWireJSON
 
-/// Reading JSON with LocationWire's own strict reader (``JSONValue``), with the location of each value kept for
+/// Reading JSON with LocationWire's own strict reader (`JSONValue`), with the location of each value kept for
 /// messages. A value of the wrong type is an error naming it (`locations[3].properties.speed: expected a number,
 /// found "fast"`); an absent key or `null` is an absent value.
 public struct JSONInput {
     /// Parses a whole document (an object or an array, or a single value: one member of a streamed document). A
-    /// syntax error, a number beyond a double or nesting deeper than ``JSONValue/defaultMaxDepth`` is an error
+    /// syntax error, a number beyond a double or nesting deeper than `JSONValue.defaultMaxDepth` is an error
     /// saying what and where.
     public static func document(_ data: Data, _ location: String) throws(InterchangeError) -> JSONValue {
         do {

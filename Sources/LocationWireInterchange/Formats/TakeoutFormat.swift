@@ -3,55 +3,9 @@ import LocationWire
 import LocationWireFiles
 import LocationWireJSON
 
-/// Google Takeout location history, in its three shapes, told apart by the top level:
-/// - `{"locations": [...]}`: Location History `Records.json` (older name `Location History.json`), a stream of
-///   fixes. Every point is segment 0; each `deviceTag` is a device (``TrackPoint/device`` is its decimal text).
-/// - `{"timelineObjects": [...]}`: a Semantic Location History monthly file (`2019_JANUARY.json`).
-/// - `{"semanticSegments": [...], "rawSignals": [...], "userLocationProfile": {...}}` (Android) or a top-level
-///   array of segments (iOS): the on-device Timeline export (2024 and later).
-///
-/// | Takeout | unit | LocationFix |
-/// |---|---|---|
-/// | `timestampMs`, `startTimestampMs`, `endTimestampMs` (before the ISO key) | Unix ms, text or number | `time_ms` |
-/// | `timestamp`, `startTimestamp`, `endTimestamp`, `startTime`, `endTime`, `time` | ISO 8601 | `time_ms` |
-/// | `durationMinutesOffsetFromStartTime` (iOS `timelinePath`) | minutes after the segment's `startTime` | `time_ms` |
-/// | `latitudeE7`, `longitudeE7`, `latE7`, `lngE7` | 1e-7 degree | `latitude_e7`, `longitude_e7` |
-/// | `point`, `latLng`, `LatLng`, `placeLocation`, `start`, `end` | text: `"48.1°, 11.5°"`, `"geo:48.1,11.5"` | same |
-/// | `accuracy`, `accuracyMeters`, `verticalAccuracy` | m | `horizontal_accuracy_cm`, `vertical_accuracy_cm` |
-/// | `altitude`, `altitudeMeters` | m | `altitude_cm` |
-/// | `velocity`, `speedMetersPerSecond` | m/s | `speed_cm_s` |
-/// | `heading` | degrees | `course_cdeg` |
-/// | `source` | GPS; WIFI, CELL | `source` gnss; network (UNKNOWN: unset; other names: unset, counted) |
-/// | `activityType`, `activity.topCandidate.type` | see ``activities`` | `motion_activity` (no case: unset, counted) |
-/// | a visit | stay at a place | one fix at the visit's start, at the place, `reason` visit |
-///
-/// Positions written as text are parsed digit by digit (`-27.4127738` is exactly -274127738 e-7), so the converter
-/// sees the value the file wrote. `latitudeE7` is taken as written: the overflowed int32 values some very old exports
-/// hold (above 900000000, which people fix by subtracting 2^32) are not repaired but skipped as out of range.
-///
-/// Points (each handed to ``PointConverter``, so a point with a value that cannot be read is skipped and counted):
-/// - Records: each element of `locations`. Its `activity` list (activity recognition results with their own
-///   times) is not used; that is noted once.
-/// - Semantic: per `activitySegment`, its `startLocation` (at `duration.startTimestamp`), the points of
-///   `simplifiedRawPath.points` and its `endLocation` (at `duration.endTimestamp`), all with the segment's
-///   `activityType`; per `placeVisit`, the visit fix (`location` at `duration.startTimestamp`) and its
-///   `simplifiedRawPath.points`.
-/// - Timeline: per element of `semanticSegments` (or of the iOS array), the points of its `timelinePath`, its
-///   `visit` (`topCandidate.placeLocation` at `startTime`) and its `activity`'s `start` (at `startTime`) and `end`
-///   (at `endTime`) with `topCandidate.type`; then the `position`s of `rawSignals` (with accuracy, altitude, speed
-///   and source).
-///
-/// Every point is in segment 0: Takeout's activity segments and visits are what Google inferred from one
-/// continuous history, not places where the recording stopped and started again (`§trace-segments`).
-///
-/// Counted as records that are not points (``PointConverter/ignoreRecord(_:at:)``, never refused by `--strict`):
-/// `waypointPath.waypoints` (road positions without times), `parkingEvent`s (an inferred parking place at the
-/// segment's end), child visits (`childVisits`, or a Timeline visit with `hierarchyLevel` above 0: a place within a
-/// visit that is already imported), a `startLocation`, `endLocation` or visit without any coordinate (2013 exports
-/// write `{}`), `rawSignals` without a `position` (`wifiScan`, `activityRecord`), `timelineMemory` and other
-/// elements of the arrays that hold none of the above. Not counted, because they are not locations of the user:
-/// `otherCandidateLocations` (other guesses for a visit's place), `centerLatE7`/`centerLngE7`, `activities`
-/// (probabilities), `userLocationProfile`.
+/// Google Takeout location history, in its three shapes (Location History `Records.json`, Semantic Location
+/// History monthly files, and the on-device Timeline export), told apart by the top level. <doc:GoogleTakeout>
+/// gives each shape's points, how each value maps to a `LocationFix` field, and what is counted but not imported.
 public enum TakeoutFormat {
     /// `activityType` (Semantic, upper case) and `topCandidate.type` (Timeline: upper case on Android, lower case
     /// with spaces on iOS), normalized to upper case with underscores. Types with no MotionActivity case (FLYING,

@@ -3,7 +3,7 @@ import LocationWire
 import LocationWireFiles
 
 /// Where a writer's text goes, piece by piece, so that an export of a million fixes is never held whole: a file
-/// (``FileAccess/Writer``) or memory (``MemorySink``).
+/// (`FileAccess.Writer`) or memory (``MemorySink``).
 public protocol TextSink: AnyObject {
     func write(_ text: String) throws
 }

@@ -8,7 +8,7 @@ import LocationWireFiles
 /// A SAX walk over an XML document (FoundationXML's XMLParser, libxml2) for the formats that are XML: each element's
 /// start with its attributes, and its end with the text directly inside it, by local name (`gx:coord` is `coord`).
 /// External entities are not resolved. White space before the XML declaration is skipped, and line numbers count
-/// it, as ``GPXTrace`` does.
+/// it, as `GPXTrace` does.
 final class XMLDocumentReader: NSObject, XMLParserDelegate {
     typealias Start = (_ name: String, _ attributes: [String: String], _ line: Int) throws(InterchangeError) -> Void
     typealias End = (_ name: String, _ text: String, _ line: Int) throws(InterchangeError) -> Void
