@@ -48,16 +48,17 @@ let package = Package(
         .executable(name: "locwire", targets: ["locwire"]),
         // What an app embeds: the device, with the codec it speaks.
         .library(name: "LocationWireDevice", targets: ["LocationWireDevice"]),
-        // For the packages that live apart: FuzzTesting/ (built with sanitizers), Benchmarks/ and Server/ (the HTTP
-        // binding's server, probe and mock server, which alone build Hummingbird, GRDB and postgres-nio).
-        .library(name: "LocationWireFuzzing", targets: ["LocationWireFuzzing"]),
-        .library(name: "LocationWireTools", targets: ["LocationWireTools"]),
-        .library(name: "LocationWireFiles", targets: ["LocationWireFiles"]),
-        .library(name: "LocationWireBehavior", targets: ["LocationWireBehavior"]),
-        .library(name: "LocationWireConformance", targets: ["LocationWireConformance"]),
-        .library(name: "LocationWireSession", targets: ["LocationWireSession"]),
-        .library(name: "LocationWireHTTPBinding", targets: ["LocationWireHTTPBinding"]),
-        .library(name: "LocationWireVectorGenerator", targets: ["LocationWireVectorGenerator"]),
+        // For the packages that live apart, and for nothing else (hence the leading underscore, as NIO marks such
+        // products; no promise of a stable API): FuzzTesting/ (built with sanitizers), Benchmarks/ and Server/ (the
+        // HTTP binding's server, probe and mock server, which alone build Hummingbird, GRDB and postgres-nio).
+        .library(name: "_LocationWireFuzzing", targets: ["LocationWireFuzzing"]),
+        .library(name: "_LocationWireTools", targets: ["LocationWireTools"]),
+        .library(name: "_LocationWireFiles", targets: ["LocationWireFiles"]),
+        .library(name: "_LocationWireBehavior", targets: ["LocationWireBehavior"]),
+        .library(name: "_LocationWireConformance", targets: ["LocationWireConformance"]),
+        .library(name: "_LocationWireSession", targets: ["LocationWireSession"]),
+        .library(name: "_LocationWireHTTPBinding", targets: ["LocationWireHTTPBinding"]),
+        .library(name: "_LocationWireVectorGenerator", targets: ["LocationWireVectorGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

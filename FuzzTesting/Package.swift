@@ -30,7 +30,7 @@ let package = Package(
     targets: fuzzTargets.map { name in
         .executableTarget(
             name: name,
-            dependencies: [.product(name: "LocationWireFuzzing", package: "LocationWire")]
+            dependencies: [.product(name: "_LocationWireFuzzing", package: "LocationWire")]
         )
     },
     swiftLanguageModes: [.v6]

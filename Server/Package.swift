@@ -30,9 +30,14 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-/// Products of the root package (LocationWire, the codec; the others as the root's Package.swift lists them).
+/// Modules of the root package, through its products: `LocationWire` (the codec) and `LocationWireDevice` are
+/// products for everyone; every other module is a product for sibling packages only, named with a leading
+/// underscore (the root's Package.swift lists them).
 func root(_ names: String...) -> [Target.Dependency] {
-    names.map { .product(name: $0, package: "LocationWire") }
+    names.map { name in
+        let isForEveryone = ["LocationWire", "LocationWireDevice"].contains(name)
+        return .product(name: isForEveryone ? name : "_" + name, package: "LocationWire")
+    }
 }
 
 let package = Package(
