@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // Dependencies point one way: each module depends only on modules listed above it.
@@ -36,9 +36,11 @@ import PackageDescription
 //   locwire                      command line, swift-argument-parser
 //                                          (on VectorGenerator, Simulation, Interchange, Render, Device)
 // "on X" names the highest modules depended upon; each also uses what X uses.
+/// The project's own targets: a warning is an error here (and only here; dependencies keep their own settings).
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .treatAllWarnings(as: .error),
 ]
 
 let package = Package(

@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 // LocationWire over HTTP (proto/HTTP.md): the reference server, the server probe, the fault-injecting mock server
 // and the load and crash runs, in one executable, `locwire-server`.
 //
@@ -25,9 +25,11 @@
 //   locwire-server          the command line, swift-argument-parser              (on Server, Floor, HTTPClient)
 import PackageDescription
 
+/// The project's own targets: a warning is an error here (and only here; dependencies keep their own settings).
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .treatAllWarnings(as: .error),
 ]
 
 /// Modules of the root package, through its products: `LocationWire` (the codec) and `LocationWireDevice` are
