@@ -10,7 +10,7 @@
 # Loopback only; everything it starts it stops. Exit status 1 on any lost or duplicated fix, or when nothing was
 # killed or acknowledged.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=Server/scripts/lib-server-runs.sh
 . "$root/Server/scripts/lib-server-runs.sh"
 

@@ -22,7 +22,7 @@
 # --short, the CI form (under 60 s after the build): each combination once for 3 s with 50 devices; fails on any
 # error, checks no figure, writes no RESULTS.md.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=Server/scripts/lib-server-runs.sh
 . "$root/Server/scripts/lib-server-runs.sh"
 

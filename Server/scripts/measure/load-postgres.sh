@@ -11,7 +11,7 @@
 # fixes acknowledged (no resend happens without a failure), each key once. Writes the postgres-load section of
 # Server/RESULTS.md. Loopback only.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=Server/scripts/lib-server-runs.sh
 . "$root/Server/scripts/lib-server-runs.sh"
 

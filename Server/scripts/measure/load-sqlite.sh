@@ -18,7 +18,7 @@
 # --short, the CI form (about 30 s): 50 devices for 10 s (50-fix batches) and 20 devices for 5 s (500-fix
 # batches); fails on any error or inconsistency, checks no target, writes no RESULTS.md.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=Server/scripts/lib-server-runs.sh
 . "$root/Server/scripts/lib-server-runs.sh"
 

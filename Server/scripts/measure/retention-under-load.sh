@@ -15,7 +15,7 @@
 # Full form: DEVICES=100, OLD_SECONDS=60, SECONDS=30, and writes the retention section of Server/RESULTS.md.
 # --short (CI, about a minute): 20 devices, 5 s each, checks only.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=Server/scripts/lib-server-runs.sh
 . "$root/Server/scripts/lib-server-runs.sh"
 

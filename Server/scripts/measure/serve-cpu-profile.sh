@@ -11,7 +11,7 @@
 # floors profile is this table by hand. The categories are regular expressions over demangled symbols, first
 # match wins (see RULES below): a sample whose stack names none of them falls to "other".
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=Server/scripts/lib-server-runs.sh
 . "$root/Server/scripts/lib-server-runs.sh"
 
