@@ -20,9 +20,13 @@
 //   LocationWireFloor       the floors serve's per-request cost is measured against: serve's connection setup
 //                           answering one constant ack, with or without the body stored as one row
 //                                                                                     (on HTTP, Server, Session)
-//   LocationWireHTTPClient  devices over HTTP (async-http-client): the probe, the mock server's client report,
-//                           the load and crash runs                                  (on HTTP, VectorGenerator, Session)
-//   locwire-server          the command line, swift-argument-parser              (on Server, Floor, HTTPClient)
+//   LocationWireHTTPClient  a device's side of the binding over async-http-client: one exchange, one upload and
+//                           how its answer reads                                                      (on HTTP)
+//   LocationWireProbe       the server probe: its checks, grouped by what they exercise, and its reports
+//                                                            (on HTTPClient, Session, Conformance, VectorGenerator)
+//   LocationWireLoad        the load and crash runs: simulated devices, the ack journal, the report
+//                                                                                   (on HTTPClient, Session, Files)
+//   locwire-server          the command line, swift-argument-parser   (on Server, MockServer, Floor, Probe, Load)
 import PackageDescription
 
 /// The project's own targets: a warning is an error here (and only here; dependencies keep their own settings).
@@ -127,14 +131,28 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ] + root("LocationWire"),
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocationWireProbe",
+            dependencies: [
+                "LocationWireHTTP",
+                "LocationWireHTTPClient",
+                .product(name: "NIOCore", package: "swift-nio"),
                 // Raw TCP for the probe's slow and half-sent bodies, which no HTTP client sends on purpose.
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireConformance", "LocationWireVectorGenerator"),
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocationWireLoad",
+            dependencies: [
+                "LocationWireHTTP",
+                "LocationWireHTTPClient",
                 // SHA-256 content digests in the load run's ack journal.
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
-                + root(
-                    "LocationWire", "LocationWireSession", "LocationWireConformance", "LocationWireVectorGenerator",
-                    "LocationWireTools", "LocationWireFiles"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -143,7 +161,8 @@ let package = Package(
                 "LocationWireServer",
                 "LocationWireMockServer",
                 "LocationWireFloor",
-                "LocationWireHTTPClient",
+                "LocationWireProbe",
+                "LocationWireLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -163,6 +182,8 @@ let package = Package(
                 "LocationWireFloor",
                 "LocationWireHTTP",
                 "LocationWireHTTPClient",
+                "LocationWireProbe",
+                "LocationWireLoad",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // What async-http-client throws for a closed, reset or cut-short answer (MockServerTests).

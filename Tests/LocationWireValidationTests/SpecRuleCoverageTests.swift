@@ -74,7 +74,7 @@ import Testing
     }
 
     /// Each tag is named, as the literal text `§id`, by a Swift file under Tests/ or Server/Tests/ (the HTTP
-    /// server's tests), a check of the HTTP probe (Server/Sources/LocationWireHTTPClient/Probe/, which judges
+    /// server's tests), a check of the HTTP probe (Server/Sources/LocationWireProbe/, which judges
     /// servers as vectors judge testees), or a conformance vector file.
     @Test func everyTagIsNamedByATest() throws {
         let defined = Set(try Self.spec.get().blocks.flatMap(\.tags))
@@ -96,7 +96,7 @@ import Testing
         let manager = FileManager.default
         let repository = SpecText.repository
         var files: [URL] = []
-        for folder in ["Tests", "Server/Tests", "Server/Sources/LocationWireHTTPClient/Probe"] {
+        for folder in ["Tests", "Server/Tests", "Server/Sources/LocationWireProbe"] {
             let url = repository.appendingPathComponent(folder)
             guard manager.fileExists(atPath: url.path) else { continue }
             for case let file as URL in manager.enumerator(at: url, includingPropertiesForKeys: nil)!

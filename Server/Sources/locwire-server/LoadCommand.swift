@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationWireFiles
 import LocationWireHTTPClient
+import LocationWireLoad
 import LocationWireTools
 
 /// `locwire-server load`: simulated devices upload realistic batches to one or more servers for a while, and

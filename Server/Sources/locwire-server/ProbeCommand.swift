@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationWireFiles
 import LocationWireHTTPClient
+import LocationWireProbe
 import LocationWireTools
 
 /// `locwire-server probe`: checks a running server against the HTTP binding.

@@ -5,6 +5,7 @@ import LocationWire
 import LocationWireFloor
 import LocationWireHTTP
 import LocationWireHTTPClient
+import LocationWireLoad
 import LocationWireServer
 import Testing
 

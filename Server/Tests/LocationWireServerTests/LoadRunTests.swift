@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LocationWireHTTPClient
+import LocationWireLoad
 import LocationWireServer
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import LocationWire
 import LocationWireBehavior
 import LocationWireHTTPClient
+import LocationWireProbe
 @testable import LocationWireServer
 import LocationWireSession
 import Testing

@@ -4,6 +4,7 @@ import LocationWire
 import LocationWireHTTP
 import LocationWireJSON
 import LocationWireHTTPClient
+import LocationWireProbe
 import LocationWireServer
 import LocationWireSession
 import NIOCore

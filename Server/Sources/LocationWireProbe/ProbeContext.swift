@@ -2,6 +2,7 @@ import Foundation
 import LocationWire
 import LocationWireConformance
 import LocationWireHTTP
+import LocationWireHTTPClient
 import LocationWireJSON
 import LocationWireSession
 

@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireHTTP
+import LocationWireHTTPClient
 
 /// `locwire-server probe`: checks a running server against proto/HTTP.md and proto/README.md over HTTP, as a
 /// device would meet it: de-duplication and acks (the ledger vectors replayed, the scenarios), every

@@ -1,3 +1,4 @@
+import LocationWireHTTPClient
 /// What one load run does: how many simulated devices upload to which servers, for how long, in batches of what
 /// size. `locwire-server load` fills it from its options.
 public struct LoadConfiguration: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import LocationWire
 import LocationWireFiles
 import LocationWireHTTP
+import LocationWireHTTPClient
 import LocationWireSession
 import LocationWireTools
 

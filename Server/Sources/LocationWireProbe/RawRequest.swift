@@ -1,5 +1,6 @@
 import Foundation
 import LocationWireHTTP
+import LocationWireHTTPClient
 import NIOCore
 import NIOPosix
 

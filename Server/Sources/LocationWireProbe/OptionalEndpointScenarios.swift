@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireHTTP
+import LocationWireHTTPClient
 import LocationWireJSON
 
 /// `GET /v1/policy`, `POST /v1/regions` and `DELETE /v1/devices/{id}`, which a server may leave out: 404

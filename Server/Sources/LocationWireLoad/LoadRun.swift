@@ -1,5 +1,6 @@
 import Foundation
 import LocationWireHTTP
+import LocationWireHTTPClient
 
 /// A load run: N ``SimulatedDevice``s upload to the servers at once for the configured time, then the figures.
 ///

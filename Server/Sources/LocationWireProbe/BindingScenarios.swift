@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireHTTP
+import LocationWireHTTPClient
 import LocationWireJSON
 import LocationWireConformance
 import LocationWireSession

@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireHTTP
+import LocationWireHTTPClient
 
 /// 503 and 429: a server that sheds load must say so with `Retry-After` and the JSON error body, and store
 /// nothing of a refused batch. A server that never sheds load within the burst makes these checks

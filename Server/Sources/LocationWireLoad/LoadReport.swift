@@ -1,4 +1,5 @@
 import Foundation
+import LocationWireHTTPClient
 
 /// The figures of one load run, as `locwire-server load` prints them (text) or writes them (JSON).
 public struct LoadReport: Codable, Sendable {

@@ -1,5 +1,6 @@
 import LocationWire
 import LocationWireConformance
+import LocationWireHTTPClient
 import LocationWireSession
 import LocationWireVectorGenerator
 

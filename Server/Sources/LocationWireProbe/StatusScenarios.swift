@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireHTTP
+import LocationWireHTTPClient
 
 /// Every status of proto/HTTP.md's table but 200 (which every other check sees), 413 (`batches.oversized`) and
 /// 429/503 (``LoadScenarios``): each refusal with its JSON error body and `code`, its headers, and nothing of a

@@ -1,6 +1,7 @@
 import LocationWire
 import LocationWireConformance
 import LocationWireHTTP
+import LocationWireHTTPClient
 import LocationWireSession
 
 /// The scenarios of issue 12 a server must get right with any configuration: resends, rejections, out-of-order
