@@ -98,7 +98,7 @@ token_a=${token_a:-$token_b}
 echo "one server made the token for $device, the other found it" >&2
 
 say "$batches overlapping batches of one installation, sent at once, alternately to A and B"
-highest=$(python3 Server/scripts/batch-client.py interleave "$url_a" "$url_b" --token "$token_a" --device "$device" \
+highest=$(python3 conformance/clients/python-uploader/uploader.py interleave "$url_a" "$url_b" --token "$token_a" --device "$device" \
   --batches "$batches")
 
 say "What PostgreSQL holds"
@@ -111,7 +111,7 @@ if [[ $rows != "$highest" || $distinct != "$highest" || $lowest != 1 || $top != 
 fi
 # The ledger record must list exactly what the table holds (§server-durable): everything sent again, each batch
 # to the other server this time, must be answered DUPLICATE throughout and store nothing.
-python3 Server/scripts/batch-client.py interleave "$url_b" "$url_a" --token "$token_a" --device "$device" \
+python3 conformance/clients/python-uploader/uploader.py interleave "$url_b" "$url_a" --token "$token_a" --device "$device" \
   --batches "$batches" --expect duplicate >/dev/null
 again=$(psql "$url" -X -A -t -c "SELECT COUNT(*) FROM fix WHERE device_id = '$device'")
 if [[ $again != "$highest" ]]; then

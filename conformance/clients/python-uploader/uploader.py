@@ -14,11 +14,16 @@ that a judge can show that the mock server, or a vector file (`--run-vectors`), 
 
 Exit status: 0 when the queue is empty at the end, 3 when the deadline passed first, 2 for bad arguments or
 credentials the server refused. With --run-vectors: 0 when no vector failed, 1 otherwise.
+
+`uploader.py interleave URL...` is a scripted check for servers that share a database, not a device: overlapping
+batches of one installation sent at once to several servers, each fix acked ACCEPTED exactly once
+(Server/scripts/postgres-two-servers.sh; `uploader.py interleave --help`).
 """
 
 import argparse
 import base64
 import calendar
+import concurrent.futures
 import dataclasses
 import datetime
 import decimal
@@ -1077,6 +1082,80 @@ def run_vectors(path, mutant):
 
 # ---------------------------------------------------------------------------------------------------------------
 
+def interleave(argv):
+    """`uploader.py interleave`: a scripted check of servers that share one database, not a device. Overlapping
+    batches of one installation (batch k holds fixes 25k+1 .. 25k+50) go out at once, batch k to URL number k mod
+    the number of URLs. Exit 1 unless every batch is PROCESSED and every fix is ACCEPTED exactly once and
+    DUPLICATE in every other ack that answers it (with --expect duplicate: DUPLICATE in every ack, for a resend of
+    batches already stored). Prints the highest sequence sent."""
+    parser = argparse.ArgumentParser(prog="uploader.py interleave", description=interleave.__doc__)
+    parser.add_argument("urls", nargs="+", metavar="URL")
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--device", required=True)
+    parser.add_argument("--install-id", type=int, default=7)
+    parser.add_argument("--batches", type=int, default=40)
+    parser.add_argument("--expect", choices=["fresh", "duplicate"], default="fresh")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds for one whole exchange")
+    args = parser.parse_args(argv)
+    step, width, count = 25, 50, args.batches
+    highest = (count - 1) * step + width
+    now_ms = int(time.time() * 1000)
+
+    def body(k):
+        first, last = k * step + 1, k * step + width
+        return json.dumps({
+            "deviceId": args.device, "installId": str(args.install_id), "batchId": str(k + 1),
+            "protocolRevision": PROTOCOL_REVISION, "datum": "COORDINATE_DATUM_WGS84", "sentAtMs": str(now_ms),
+            "fixSequenceFloor": str(first),
+            "fixes": [{"sequence": str(n), "timeMs": str(now_ms - 3_600_000 + n), "latitudeE7": 525_200_000 + n % 1000,
+                       "longitudeE7": 134_050_000} for n in range(first, last + 1)],
+        }).encode()
+
+    def post(k):
+        url = urllib.parse.urlsplit(args.urls[k % len(args.urls)])
+        connection = http.client.HTTPConnection(url.hostname, url.port or 80, timeout=args.timeout)
+        try:
+            connection.request("POST", url.path.rstrip("/") + "/v1/batches", body=body(k), headers={
+                "Authorization": f"Bearer {args.token}", "Content-Type": BATCH_MEDIA_TYPE,
+                "Accept": "application/json", "Connection": "close"})
+            response = connection.getresponse()
+            answer = response.read()
+        finally:
+            connection.close()
+        if response.status != 200:
+            raise SystemExit(f"batch {k + 1} to {url.geturl()}: HTTP {response.status}: {answer[:300]!r}")
+        return decode_ack(answer)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
+        acks = list(pool.map(post, range(count)))
+    failures, accepted, answered = [], {}, {}
+    for k, ack in enumerate(acks):
+        if ack.outcome != PROCESSED:
+            failures.append(f"batch {k + 1}: outcome {ack.outcome}")
+        for first, last, result, _ in ack.fix_ranges:
+            for n in range(first, last + 1):
+                answered[n] = answered.get(n, 0) + 1
+                if result == ACCEPTED:
+                    accepted[n] = accepted.get(n, 0) + 1
+                elif result != DUPLICATE:
+                    failures.append(f"fix {n}: result {result}")
+    for n in range(1, highest + 1):
+        expected = 1 if n <= step or n > highest - step else 2
+        if accepted.get(n, 0) != (1 if args.expect == "fresh" else 0):
+            failures.append(f"fix {n} accepted {accepted.get(n, 0)} times ({args.expect} batches)")
+        if answered.get(n, 0) != expected:
+            failures.append(f"fix {n} answered {answered.get(n, 0)} times, not {expected}")
+    by_server = [sum(1 for k in range(count) if k % len(args.urls) == i) for i in range(len(args.urls))]
+    print(f"{count} overlapping batches, {by_server} per server: fixes 1..{highest}", file=sys.stderr)
+    if failures:
+        print("acks disagree:\n  " + "\n  ".join(failures[:20]), file=sys.stderr)
+        return 1
+    print(f"every fix 1..{highest} acked " + ("ACCEPTED once, DUPLICATE elsewhere" if args.expect == "fresh"
+                                              else "DUPLICATE"), file=sys.stderr)
+    print(highest)
+    return 0
+
+
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default="http://127.0.0.1:8081", help="base URL of the server")
@@ -1106,6 +1185,8 @@ def parse_arguments():
 
 
 def main():
+    if sys.argv[1:2] == ["interleave"]:
+        return interleave(sys.argv[2:])
     args = parse_arguments()
     if args.list_mutants:
         for name, rule in MUTANTS.items():
