@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import LocationWire
-import LocationWireHTTPClient
 import Synchronization
 
 /// The load run's record of every fix a server acknowledged as stored (ACCEPTED or DUPLICATE), for the crash

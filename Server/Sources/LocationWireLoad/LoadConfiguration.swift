@@ -1,4 +1,3 @@
-import LocationWireHTTPClient
 /// What one load run does: how many simulated devices upload to which servers, for how long, in batches of what
 /// size. `locwire-server load` fills it from its options.
 public struct LoadConfiguration: Sendable {

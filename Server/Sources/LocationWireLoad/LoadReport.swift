@@ -1,5 +1,4 @@
 import Foundation
-import LocationWireHTTPClient
 
 /// The figures of one load run, as `locwire-server load` prints them (text) or writes them (JSON).
 public struct LoadReport: Codable, Sendable {

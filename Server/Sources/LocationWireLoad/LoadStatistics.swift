@@ -1,4 +1,3 @@
-import LocationWireHTTPClient
 import Synchronization
 
 /// What the devices of a load run have done so far, shared by all of them; each batch's outcome is one short

@@ -1,6 +1,5 @@
 import Foundation
 import LocationWireConformance
-import LocationWireHTTPClient
 
 /// The three forms of a probe report: `text` for people, `json` for scripts, `junit` for CI systems.
 public enum ProbeReportFormat: String, Sendable, CaseIterable {

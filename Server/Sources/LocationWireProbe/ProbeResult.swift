@@ -1,5 +1,4 @@
 import Foundation
-import LocationWireHTTPClient
 
 /// How one check of `locwire-server probe` came out.
 public enum ProbeOutcome: String, Sendable, Codable, CaseIterable {

@@ -1,6 +1,5 @@
 import Foundation
 import LocationWireHTTP
-import LocationWireHTTPClient
 import NIOCore
 import NIOPosix
 

@@ -1,6 +1,5 @@
 import LocationWire
 import LocationWireConformance
-import LocationWireHTTPClient
 import LocationWireSession
 import LocationWireVectorGenerator
 

@@ -21,7 +21,6 @@ import LocationWireTools
 /// Written: GPX 1.1, one `trk` with a `trkseg` per recording segment of the batch (`§trace-segments`), so that
 /// segments survive the round trip; `hdop` = accuracy / 5 m, speed and course in Garmin's TrackPointExtension v2.
 public enum GPXFormat {
-
     public static func read(_ input: ImportInput, _ converter: inout PointConverter) throws(InterchangeError) {
         // Segments numbered in file order over (trk, trkseg): an empty trkseg takes no number.
         var segments: [Int: Int] = [:]
