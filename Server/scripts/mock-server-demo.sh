@@ -63,6 +63,8 @@ trap cleanup EXIT
 # Starts the mock server with faults $2 journaling to $1; sets mock_pid and mock_url.
 start_mock() {
     local journal="$1" spec="$2" out="$1.out"
+    # Created here, not by the background job's redirection, which may come after the first look at it.
+    : >"$out"
     "$server" mock-server run --faults "$spec" --seed "$seed" --port 0 --journal "$journal" >"$out" 2>&1 &
     mock_pid=$!
     mock_url=""

@@ -56,6 +56,7 @@ echo "$url" >&2
 device="two-servers-$(date +%s)-$$"
 start_server() {
   local log=$1
+  : >"$log"
   "$binary" serve --postgres "$url" --port 0 --device-id "$device" >"$log" 2>&1 &
   pids+=($!)
 }
