@@ -8,8 +8,8 @@ import PackageDescription
 //   LocationWireJSON             proto3 JSON mapping; standard library only                  (on LocationWire)
 //   LocationWireBehavior         recording, upload timer, fences, planner, arming (proto/BEHAVIOR.md); standard
 //                                library and libm only                             (on LocationWire, Geometry)
-//   LocationWireSession          upload queue, ingest ledger, held assignment; standard library only
-//                                                                                            (on LocationWire)
+//   LocationWireSession          upload queue (over an item store), ingest ledger, held assignment; standard
+//                                library only                                                (on LocationWire)
 //   LocationWireHTTPBinding      proto/HTTP.md as code: endpoints, media types and codings, the error body and
 //                                its codes, what each answer means to a device, Retry-After, the read-back query
 //                                and the JSON documents, and how the upload queue takes each answer; standard

@@ -14,7 +14,7 @@ public enum UploadFollowUp: Equatable, Sendable {
     case stop(status: Int, code: String)
 }
 
-extension UploadQueue {
+extension UploadQueueEngine {
     /// Applies one answer to `POST /v1/batches` for the batch `batchId`, as proto/HTTP.md's table says
     /// (`§http-device-answers`): only the batch's own ack, whole, deletes anything; every other answer gives the
     /// batch up at once, since over HTTP no ack can come later (`§http-late-ack`), and starts the wait it states or
@@ -28,17 +28,17 @@ extension UploadQueue {
     ///   device must do next.
     public mutating func apply(
         _ answer: UploadAnswer, toBatch batchId: UInt64, sentBytes: Int, nowMs: Int64
-    ) -> (application: AckApplication?, followUp: UploadFollowUp) {
+    ) throws(Items.Failure) -> (application: AckApplication?, followUp: UploadFollowUp) {
         let sent = UInt32(clamping: sentBytes)
         switch answer {
         case .ack(let ack):
-            let application = apply(ack, nowMs: nowMs)
+            let application = try apply(ack, nowMs: nowMs)
             // The queue counted the ignored ack as a failure; over HTTP it also ends the batch.
             if case .ignored = application { giveUp(batchId: batchId, nowMs: nowMs, countingFailure: false) }
             return (application, .next)
         case .otherBatchAck(let ack):
             // A stale or repeated answer: it may still end the batch it names, if the queue remembers it.
-            let application = apply(ack, nowMs: nowMs)
+            let application = try apply(ack, nowMs: nowMs)
             let counted = application.ignoreReason.map { $0 != .unknownBatch } ?? false
             giveUp(batchId: batchId, nowMs: nowMs, countingFailure: !counted)
             return (application, .next)
@@ -58,7 +58,7 @@ extension UploadQueue {
             ack.batchId = batchId
             ack.outcome = .tooLarge
             ack.maxBatchBytes = maxBatchBytes
-            return (apply(ack, nowMs: nowMs), .next)
+            return (try apply(ack, nowMs: nowMs), .next)
         case .unsupportedEncoding(let code):
             giveUp(batchId: batchId, nowMs: nowMs)
             return (nil, .fixEncoding(code: code))

@@ -36,70 +36,73 @@ public struct AckEffect: Hashable, Sendable {
     public init() {}
 }
 
-extension UploadQueue {
+extension UploadQueueEngine {
     /// Decodes and applies an ack; undecodable bytes are ignored as `ack-undecodable`.
-    public mutating func apply(ackBytes: [UInt8], nowMs: Int64) -> AckApplication {
+    public mutating func apply(ackBytes: [UInt8], nowMs: Int64) throws(Items.Failure) -> AckApplication {
         guard let ack = try? BatchAck(serializedBytes: ackBytes) else { return .ignored(.undecodable) }
-        return apply(ack, nowMs: nowMs)
+        return try apply(ack, nowMs: nowMs)
     }
 
     /// Applies a BatchAck to the items of the batch it names, and only to them (`§ack-scope`): the outcome table
     /// (`§batch-outcome`), the item table (`§ack-table`), retry-after (`§retry-after`), policy, hints and commands
     /// (`§commands`). An ack that cannot be trusted changes nothing and says why (`§ack-ignore`).
-    public mutating func apply(_ ack: BatchAck, nowMs: Int64) -> AckApplication {
-        guard let index = batches.firstIndex(where: { $0.batchId == ack.batchId }) else {
+    public mutating func apply(_ ack: BatchAck, nowMs: Int64) throws(Items.Failure) -> AckApplication {
+        guard let index = state.batches.firstIndex(where: { $0.batchId == ack.batchId }) else {
             return .ignored(.unknownBatch)
         }
         if let reason = Self.reasonToIgnore(ack) {
             // An ack for a batch in flight that cannot be trusted is a failure (`§back-off`); an
             // ack-unknown-batch answers no batch in flight, and counts for nothing.
-            consecutiveFailures += 1
-            holdUntilMs = max(holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: consecutiveFailures))
+            state.consecutiveFailures += 1
+            state.holdUntilMs = max(
+                state.holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: state.consecutiveFailures))
             return .ignored(reason)
         }
-        let record = batches.remove(at: index)
+        let record = state.batches.remove(at: index)
 
         var effect = AckEffect()
         effect.outcome = ack.outcome
         switch ack.outcome {
         case .processed:
-            applyItemResults(of: ack, to: record, effect: &effect)
+            try applyItemResults(of: ack, to: record, effect: &effect)
             let deletedAny =
                 !effect.storedFixes.isEmpty || !effect.rejectedFixes.isEmpty || !effect.deletedEvents.isEmpty
                 || !record.lifecycleIds.isEmpty
             if deletedAny {
-                consecutiveFailures = 0
+                state.consecutiveFailures = 0
             } else if !effect.keptFixes.isEmpty || !effect.keptEvents.isEmpty {
                 // Every item kept (RETRY_LATER, unknown, uncovered): a failure, so that a server that keeps
                 // answering so is not asked again at once (`§back-off`).
-                consecutiveFailures += 1
+                state.consecutiveFailures += 1
                 if ack.retryAfterMs == nil {
-                    holdUntilMs = max(holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: consecutiveFailures))
+                    state.holdUntilMs = max(
+                        state.holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: state.consecutiveFailures))
                 }
             }
         case .hold:
-            if ack.holdReason == .unknownCompactColumn || ack.holdReason == .batchMalformed { rowsOnly = true }
-            consecutiveFailures += 1
+            if ack.holdReason == .unknownCompactColumn || ack.holdReason == .batchMalformed { state.rowsOnly = true }
+            state.consecutiveFailures += 1
             if ack.retryAfterMs == nil {
-                holdUntilMs = max(holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: consecutiveFailures))
+                state.holdUntilMs = max(
+                    state.holdUntilMs, nowMs + Self.backOffMs(consecutiveFailures: state.consecutiveFailures))
             }
         case .tooLarge:
             learnBatchBytes(Self.shrunkLimit(sent: record.encodedSize, after: .tooLarge(stated: ack.maxBatchBytes)))
-            discardIfAlone(record, effect: &effect)
+            try discardIfAlone(record, effect: &effect)
         default:
             preconditionFailure("reasonToIgnore lets only known outcomes through")
         }
         if let retryAfterMs = ack.retryAfterMs {
-            holdUntilMs = max(holdUntilMs, nowMs + Int64(retryAfterMs))
+            state.holdUntilMs = max(state.holdUntilMs, nowMs + Int64(retryAfterMs))
         }
-        if ack.protocolRevision != 0 { serverRevision = ack.protocolRevision }
-        if let newPolicy = ack.trackingPolicy, newPolicy.policyVersion > policy.policyVersion {
-            policy = newPolicy
+        if ack.protocolRevision != 0 { state.serverRevision = ack.protocolRevision }
+        if let newPolicy = ack.trackingPolicy, newPolicy.policyVersion > state.policy.policyVersion {
+            state.policy = newPolicy
         }
-        if ack.latestAssignmentVersion > (armedRegions?.assignmentVersion ?? 0),
-            ack.latestAssignmentVersion > hintedAssignmentVersion
+        if ack.latestAssignmentVersion > (state.armedRegions?.assignmentVersion ?? 0),
+            ack.latestAssignmentVersion > state.hintedAssignmentVersion
         {
-            hintedAssignmentVersion = ack.latestAssignmentVersion
+            state.hintedAssignmentVersion = ack.latestAssignmentVersion
             effect.requestRegions = true
         }
         effect.commands = takeCommands(ack.commands, nowMs: nowMs)
@@ -131,29 +134,28 @@ extension UploadQueue {
     /// Takes `limit` as the largest batch from now on, when it is below the one learnt before (`§batch-size`,
     /// `§batch-composition`).
     public mutating func learnBatchBytes(_ limit: UInt32) {
-        learntBatchBytes = learntBatchBytes == 0 ? limit : min(learntBatchBytes, limit)
+        state.learntBatchBytes = state.learntBatchBytes == 0 ? limit : min(state.learntBatchBytes, limit)
     }
 
     /// A batch of one item and nothing else that is too large cannot be sent smaller: the item is discarded, a
     /// loss its floor reports, rather than sent for ever; a batch of state reports alone drops them until they
     /// change (proto/HTTP.md `§http-shrink-alone`).
-    private mutating func discardIfAlone(_ record: BatchRecord, effect: inout AckEffect) {
-        let items = record.fixSequences.count + record.eventSequences.count + record.lifecycleIds.count
-        if items == 0 {
-            if let status = record.deviceStatus, status == deviceStatus { deviceStatusReported = true }
-            if let armed = record.armedRegions, armed == armedRegions { armedRegionsReported = true }
+    private mutating func discardIfAlone(_ record: BatchRecord, effect: inout AckEffect) throws(Items.Failure) {
+        let itemCount = record.fixSequences.count + record.eventSequences.count + record.lifecycleIds.count
+        if itemCount == 0 {
+            if let status = record.deviceStatus, status == state.deviceStatus { state.deviceStatusReported = true }
+            if let armed = record.armedRegions, armed == state.armedRegions { state.armedRegionsReported = true }
             return
         }
-        guard items == 1, record.deviceStatus == nil, record.armedRegions == nil else { return }
+        guard itemCount == 1, record.deviceStatus == nil, record.armedRegions == nil else { return }
         if let sequence = record.fixSequences.first {
-            fixes.removeAll { $0.sequence == sequence }
-            discardedFixCount += 1
+            try items.fixes.remove([sequence])
+            state.discardedFixCount += 1
             effect.discardedFixes.append(sequence)
         } else if let sequence = record.eventSequences.first {
-            fenceEvents.removeAll { $0.eventSequence == sequence }
-        } else if let id = record.lifecycleIds.first, let index = lifecycleIds.firstIndex(of: id) {
-            lifecycleIds.remove(at: index)
-            lifecycleEvents.remove(at: index)
+            try items.fenceEvents.remove([sequence])
+        } else if let id = record.lifecycleIds.first {
+            try items.lifecycleEvents.remove([id])
         }
     }
 
@@ -211,11 +213,13 @@ extension UploadQueue {
         return ranges[low]
     }
 
-    private mutating func applyItemResults(of ack: BatchAck, to record: BatchRecord, effect: inout AckEffect) {
+    private mutating func applyItemResults(
+        of ack: BatchAck, to record: BatchRecord, effect: inout AckEffect
+    ) throws(Items.Failure) {
         var deleteFixes = Set<UInt64>()
         let scope: [UInt64]
-        if injectedFaults.contains(.ackAppliesToEveryItem) {
-            scope = fixes.map(\.sequence)  // the bug of hole 1: every item the device has
+        if state.injectedFaults.contains(.ackAppliesToEveryItem) {
+            scope = try items.fixes.keys()  // the bug of hole 1: every item the device has
         } else {
             scope = record.fixSequences
         }
@@ -233,7 +237,7 @@ extension UploadQueue {
                 effect.keptFixes.append(sequence)
             }
         }
-        if !deleteFixes.isEmpty { fixes.removeAll { deleteFixes.contains($0.sequence) } }
+        try items.fixes.remove(deleteFixes)
 
         var deleteEvents = Set<UInt64>()
         for sequence in record.eventSequences {
@@ -244,17 +248,12 @@ extension UploadQueue {
                 effect.keptEvents.append(sequence)
             }
         }
-        if !deleteEvents.isEmpty { fenceEvents.removeAll { deleteEvents.contains($0.eventSequence) } }
+        try items.fenceEvents.remove(deleteEvents)
 
         // Batch-level items are stored with a PROCESSED outcome.
-        let storedLifecycle = Set(record.lifecycleIds)
-        if !storedLifecycle.isEmpty {
-            let kept = zip(lifecycleIds, lifecycleEvents).filter { !storedLifecycle.contains($0.0) }
-            lifecycleIds = kept.map(\.0)
-            lifecycleEvents = kept.map(\.1)
-        }
-        if let status = record.deviceStatus, status == deviceStatus { deviceStatusReported = true }
-        if let armed = record.armedRegions, armed == armedRegions { armedRegionsReported = true }
+        try items.lifecycleEvents.remove(Set(record.lifecycleIds))
+        if let status = record.deviceStatus, status == state.deviceStatus { state.deviceStatusReported = true }
+        if let armed = record.armedRegions, armed == state.armedRegions { state.armedRegionsReported = true }
     }
 
     /// The commands to execute, in ascending id order: each id above the highest executed so far, unexpired, of a
@@ -262,11 +261,11 @@ extension UploadQueue {
     private mutating func takeCommands(_ commands: [DeviceCommand], nowMs: Int64) -> [DeviceCommand] {
         var taken: [DeviceCommand] = []
         for command in commands.sorted(by: { $0.commandId < $1.commandId })
-        where command.commandId > highestExecutedCommandId {
+        where command.commandId > state.highestExecutedCommandId {
             guard command.kind.isKnown, command.kind != .unspecified else { continue }
             guard command.expiresAtMs == 0 || nowMs <= command.expiresAtMs else { continue }
             taken.append(command)
-            highestExecutedCommandId = command.commandId
+            state.highestExecutedCommandId = command.commandId
         }
         return taken
     }

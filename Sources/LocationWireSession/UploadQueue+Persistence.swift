@@ -4,36 +4,50 @@ import LocationWire
 // the format's specification), written and read by the same codec as the wire messages: the recorded items keep
 // their wire encoding, unknown fields included. The format is the reference engine's, not part of the protocol.
 
+// A conditional conformance names each inherited protocol itself.
+extension UploadQueue: MessageSchemaProvider {}
+extension UploadQueue: LocationWireMessage {}
 extension UploadQueue: TableCodedMessage {
-    public static let fieldTable = FieldTable<UploadQueue>(
-        "locationwire.session.v1.UploadQueue",
-        [
-            .singular(1, "device_id", .string, \.deviceId),
-            .singular(2, "install_id", .fixed64, \.installId),
-            .singular(3, "datum", .enumeration, \.datum),
-            .repeated(4, "fixes", .message, \.fixes),
-            .repeated(5, "fence_events", .message, \.fenceEvents),
-            .repeated(6, "lifecycle_events", .message, \.lifecycleEvents),
-            .repeated(7, "lifecycle_ids", .uint64, \.lifecycleIds),
-            .optional(8, "device_status", .message, \.deviceStatus),
-            .singular(9, "device_status_reported", .bool, \.deviceStatusReported),
-            .optional(10, "armed_regions", .message, \.armedRegions),
-            .singular(11, "armed_regions_reported", .bool, \.armedRegionsReported),
-            .alwaysWritten(12, "next_fix_sequence", .uint64, \.nextFixSequence),
-            .alwaysWritten(13, "next_event_sequence", .uint64, \.nextEventSequence),
-            .alwaysWritten(14, "next_lifecycle_id", .uint64, \.nextLifecycleId),
-            .singular(15, "discarded_fix_count", .uint64, \.discardedFixCount),
-            .singular(16, "policy", .message, \.policy),
-            .repeated(17, "batches", .message, \.batches),
-            .optional(18, "hold_until_ms", .int64, \.persistedHoldUntilMs),
-            .singular(19, "consecutive_failures", .uint32, \.persistedConsecutiveFailures),
-            .singular(20, "learnt_batch_bytes", .uint32, \.learntBatchBytes),
-            .singular(21, "rows_only", .bool, \.rowsOnly),
-            .singular(22, "server_revision", .uint32, \.serverRevision),
-            .singular(23, "hinted_assignment_version", .uint64, \.hintedAssignmentVersion),
-            .singular(24, "highest_executed_command_id", .uint64, \.highestExecutedCommandId),
-        ])
+    // A generic type's extension cannot hold a stored static: the table is a global, made once.
+    public static var fieldTable: FieldTable<UploadQueue> { uploadQueueFieldTable }
 
+    /// Fields of a newer engine's persisted state, kept so that a downgrade loses nothing.
+    public var unknownFields: UnknownFields {
+        get { state.unknownFields }
+        set { state.unknownFields = newValue }
+    }
+}
+
+private let uploadQueueFieldTable = FieldTable<UploadQueue>(
+    "locationwire.session.v1.UploadQueue",
+    [
+        .singular(1, "device_id", .string, \.state.deviceId),
+        .singular(2, "install_id", .fixed64, \.state.installId),
+        .singular(3, "datum", .enumeration, \.state.datum),
+        .repeated(4, "fixes", .message, \.items.fixes.elements),
+        .repeated(5, "fence_events", .message, \.items.fenceEvents.elements),
+        .repeated(6, "lifecycle_events", .message, \.items.lifecycleEvents.events),
+        .repeated(7, "lifecycle_ids", .uint64, \.items.lifecycleEvents.ids),
+        .optional(8, "device_status", .message, \.state.deviceStatus),
+        .singular(9, "device_status_reported", .bool, \.state.deviceStatusReported),
+        .optional(10, "armed_regions", .message, \.state.armedRegions),
+        .singular(11, "armed_regions_reported", .bool, \.state.armedRegionsReported),
+        .alwaysWritten(12, "next_fix_sequence", .uint64, \.state.nextFixSequence),
+        .alwaysWritten(13, "next_event_sequence", .uint64, \.state.nextEventSequence),
+        .alwaysWritten(14, "next_lifecycle_id", .uint64, \.state.nextLifecycleId),
+        .singular(15, "discarded_fix_count", .uint64, \.state.discardedFixCount),
+        .singular(16, "policy", .message, \.state.policy),
+        .repeated(17, "batches", .message, \.state.batches),
+        .optional(18, "hold_until_ms", .int64, \.state.persistedHoldUntilMs),
+        .singular(19, "consecutive_failures", .uint32, \.state.persistedConsecutiveFailures),
+        .singular(20, "learnt_batch_bytes", .uint32, \.state.learntBatchBytes),
+        .singular(21, "rows_only", .bool, \.state.rowsOnly),
+        .singular(22, "server_revision", .uint32, \.state.serverRevision),
+        .singular(23, "hinted_assignment_version", .uint64, \.state.hintedAssignmentVersion),
+        .singular(24, "highest_executed_command_id", .uint64, \.state.highestExecutedCommandId),
+    ])
+
+extension UploadQueueState {
     /// ``holdUntilMs`` as stored: nil for no hold (`Int64.min`, the initial value), which is left out.
     var persistedHoldUntilMs: Int64? {
         get { holdUntilMs == .min ? nil : holdUntilMs }

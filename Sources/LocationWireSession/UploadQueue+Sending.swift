@@ -1,10 +1,10 @@
 import LocationWire
 
-extension UploadQueue {
+extension UploadQueueEngine {
     /// Whether a batch may go out now: no hold or back-off in force and fewer than `max_batches_in_flight`
     /// batches in flight (`§in-flight`, `§retry-after`).
     public func maySend(nowMs: Int64) -> Bool {
-        nowMs >= holdUntilMs && activeBatchCount < maxBatchesInFlight
+        nowMs >= state.holdUntilMs && activeBatchCount < maxBatchesInFlight
     }
 
     /// Builds the next batch from the items in no batch in flight, records what it carries, and returns it; nil
@@ -23,36 +23,39 @@ extension UploadQueue {
     ///   - nowMs: the device clock, UTC ms (`sent_at_ms`).
     public mutating func nextBatch(
         batchId: UInt64, bootId: UInt64, nowMs: Int64, sentElapsedRealtimeMs: UInt64? = nil
-    ) -> LocationBatch? {
-        guard maySend(nowMs: nowMs), !batches.contains(where: { $0.batchId == batchId }) else { return nil }
+    ) throws(Items.Failure) -> LocationBatch? {
+        guard maySend(nowMs: nowMs), !state.batches.contains(where: { $0.batchId == batchId }) else { return nil }
         let busyFixes = sequencesInActiveBatches(\.fixSequences)
-        let busyEvents = sequencesInActiveBatches(\.eventSequences)
-        let busyLifecycle = sequencesInActiveBatches(\.lifecycleIds)
-        var freeFixes = fixes.filter { !busyFixes.contains($0.sequence) }
-        var freeEvents = fenceEvents.filter { !busyEvents.contains($0.eventSequence) }
-        var freeLifecycle = zip(lifecycleIds, lifecycleEvents).filter { !busyLifecycle.contains($0.0) }
+        // One more than a batch takes tells whether the newest free fix must be fetched as the live fix.
+        var freeFixes = try items.fixes.oldest(maxBatchSize + 1, excluding: busyFixes)
+        if freeFixes.count > maxBatchSize, let newest = try items.fixes.newest(excluding: busyFixes) {
+            // The oldest as backlog, the newest as the live fix.
+            freeFixes = Array(freeFixes.prefix(maxBatchSize - 1)) + [newest]
+        }
+        var freeEvents = try items.fenceEvents.oldest(
+            maxBatchSize, excluding: sequencesInActiveBatches(\.eventSequences))
+        var freeLifecycle = try items.lifecycleEvents.oldest(
+            maxBatchSize, excluding: sequencesInActiveBatches(\.lifecycleIds))
         // A snapshot already on its way in an active batch is not sent twice.
+        let batches = state.batches
         var status =
-            deviceStatusReported || batches.contains { !$0.givenUp && $0.deviceStatus == deviceStatus }
-            ? nil : deviceStatus
+            state.deviceStatusReported || batches.contains { !$0.givenUp && $0.deviceStatus == state.deviceStatus }
+            ? nil : state.deviceStatus
         var armed =
-            armedRegionsReported || batches.contains { !$0.givenUp && $0.armedRegions == armedRegions }
-            ? nil : armedRegions
+            state.armedRegionsReported || batches.contains { !$0.givenUp && $0.armedRegions == state.armedRegions }
+            ? nil : state.armedRegions
         guard !freeFixes.isEmpty || !freeEvents.isEmpty || !freeLifecycle.isEmpty || status != nil || armed != nil
         else { return nil }
-
-        if freeFixes.count > maxBatchSize {
-            // The oldest as backlog, the newest as the live fix.
-            freeFixes = Array(freeFixes.prefix(maxBatchSize - 1)) + [freeFixes.last!]
-        }
-        freeEvents = Array(freeEvents.prefix(maxBatchSize))
-        freeLifecycle = Array(freeLifecycle.prefix(maxBatchSize))
+        let floors = try sequenceFloors()
 
         func build() -> LocationBatch {
-            assemble(
-                fixes: freeFixes, events: freeEvents, lifecycle: freeLifecycle.map(\.1), status: status,
+            var batch = assemble(
+                fixes: freeFixes, events: freeEvents, lifecycle: freeLifecycle.map(\.event), status: status,
                 armed: armed, batchId: batchId, bootId: bootId, nowMs: nowMs,
                 sentElapsedRealtimeMs: sentElapsedRealtimeMs)
+            batch.fixSequenceFloor = floors.fix
+            batch.eventSequenceFloor = floors.event
+            return batch
         }
         var batch = build()
         while true {
@@ -86,12 +89,12 @@ extension UploadQueue {
         record.batchId = batchId
         record.fixSequences = freeFixes.map(\.sequence)
         record.eventSequences = freeEvents.map(\.eventSequence)
-        record.lifecycleIds = freeLifecycle.map(\.0)
+        record.lifecycleIds = freeLifecycle.map(\.id)
         record.deviceStatus = status
         record.armedRegions = armed
         record.encodedSize = UInt32(clamping: batch.serializedSize)
         record.sentAtMs = nowMs
-        batches.append(record)
+        state.batches.append(record)
         return batch
     }
 
@@ -100,17 +103,15 @@ extension UploadQueue {
         armed: ArmedRegions?, batchId: UInt64, bootId: UInt64, nowMs: Int64, sentElapsedRealtimeMs: UInt64?
     ) -> LocationBatch {
         var batch = LocationBatch()
-        batch.deviceId = deviceId
-        batch.installId = installId
+        batch.deviceId = state.deviceId
+        batch.installId = state.installId
         batch.batchId = batchId
         batch.bootId = bootId
         batch.sentAtMs = nowMs
         batch.sentElapsedRealtimeMs = sentElapsedRealtimeMs
-        batch.datum = datum
+        batch.datum = state.datum
         batch.protocolRevision = Self.protocolRevision
-        batch.policyVersion = policy.policyVersion
-        batch.fixSequenceFloor = fixSequenceFloor
-        batch.eventSequenceFloor = eventSequenceFloor
+        batch.policyVersion = state.policy.policyVersion
         func sameBootCleared(_ fix: LocationFix) -> LocationFix {
             var fix = fix
             if fix.bootId == bootId { fix.bootId = 0 }
@@ -145,7 +146,8 @@ extension UploadQueue {
 
     /// Compact only where nothing can be dropped (`§no-silent-drop`, `§revision`).
     private func sendsCompact(_ backlog: [LocationFix]) -> Bool {
-        policy.compactFixesAccepted && !rowsOnly && serverRevision >= Self.protocolRevision && backlog.count > 1
+        state.policy.compactFixesAccepted && !state.rowsOnly && state.serverRevision >= Self.protocolRevision
+            && backlog.count > 1
             && backlog.allSatisfy { $0.unknownFields.isEmpty }
     }
 
@@ -154,23 +156,23 @@ extension UploadQueue {
     /// `waitMs` when the answer stated a wait (`Retry-After`), else the back-off.
     /// `countingFailure` is false when the failure was counted already (an ack ignored for the batch).
     public mutating func giveUp(batchId: UInt64, nowMs: Int64, waitMs: Int64? = nil, countingFailure: Bool = true) {
-        guard let index = batches.firstIndex(where: { $0.batchId == batchId && !$0.givenUp }) else { return }
-        batches[index].givenUp = true
+        guard let index = state.batches.firstIndex(where: { $0.batchId == batchId && !$0.givenUp }) else { return }
+        state.batches[index].givenUp = true
         guard countingFailure else {
             forgetOldGivenUpBatches()
             return
         }
-        consecutiveFailures += 1
-        let wait = waitMs ?? Self.backOffMs(consecutiveFailures: consecutiveFailures)
-        holdUntilMs = max(holdUntilMs, nowMs + max(wait, 0))
+        state.consecutiveFailures += 1
+        let wait = waitMs ?? Self.backOffMs(consecutiveFailures: state.consecutiveFailures)
+        state.holdUntilMs = max(state.holdUntilMs, nowMs + max(wait, 0))
         forgetOldGivenUpBatches()
     }
 
     /// Keeps at most ``rememberedGivenUpBatches`` given-up records (`§no-ack`: forgetting is safe).
     mutating func forgetOldGivenUpBatches() {
-        var givenUp = batches.count { $0.givenUp }
-        while givenUp > Self.rememberedGivenUpBatches, let oldest = batches.firstIndex(where: { $0.givenUp }) {
-            batches.remove(at: oldest)
+        var givenUp = state.batches.count { $0.givenUp }
+        while givenUp > Self.rememberedGivenUpBatches, let oldest = state.batches.firstIndex(where: { $0.givenUp }) {
+            state.batches.remove(at: oldest)
             givenUp -= 1
         }
     }

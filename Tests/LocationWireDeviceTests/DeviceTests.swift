@@ -162,9 +162,9 @@ func temporaryStore() -> String {
         #expect(transport.stored.isEmpty)
     }
 
-    /// With a batch of at most 4 fixes, the queue keeps 8 of them in memory and the rest on disk: what goes out,
+    /// The queue's items live in the store, and a batch of at most 4 fixes reads only those it takes: what goes out,
     /// and in what order, is still what the rules say of the whole queue.
-    @Test func theQueueLivesOnDiskBeyondItsWindow() throws {
+    @Test func theQueueLivesOnDisk() throws {
         let store = temporaryStore()
         let transport = LedgerTransport()
         let small = configuration(maxBatchSize: 4)

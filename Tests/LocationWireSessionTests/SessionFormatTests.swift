@@ -151,18 +151,17 @@ import Testing
     /// A queue with every persisted field set (and an unknown field, which must survive).
     static func everyFieldQueue() -> UploadQueue {
         var queue = UploadQueue(deviceId: "ios-7F3A", installId: 0x1D5A_7F3A_0000_0001, datum: .gcj02)
-        queue.fixes = [fix(10), fix(11)]
+        queue.items.fixes = ItemArray([fix(10), fix(11)])
         var event = FenceEvent()
         event.eventSequence = 4
         event.regionId = "site:depot"
         event.kind = .enter
         event.osEventTimeMs = now
-        queue.fenceEvents = [event]
+        queue.items.fenceEvents = ItemArray([event])
         var lifecycle = LifecycleEvent()
         lifecycle.kind = .relaunchedBySystem
         lifecycle.timeMs = now - 5000
-        queue.lifecycleEvents = [lifecycle]
-        queue.lifecycleIds = [3]
+        queue.items.lifecycleEvents.append(QueuedLifecycleEvent(id: 3, event: lifecycle))
         queue.deviceStatus = deviceStatus()
         queue.deviceStatusReported = true
         queue.armedRegions = armedRegions()

@@ -29,7 +29,8 @@ public enum SyncPolicy: Hashable, Sendable, CustomStringConvertible {
 final class DeviceStore {
     /// The small rows, by what they hold.
     enum StateKey: Int64 {
-        /// `UploadQueue.withoutItems`, encoded as `locationwire.session.v1.UploadQueue`.
+        /// The upload queue's state without its items (`UploadQueue(withoutItemsOf:)`), encoded as
+        /// `locationwire.session.v1.UploadQueue`.
         case queue = 1
         /// The regions held: a full RegionAssignment rebuilt from `HeldAssignment`.
         case heldAssignment = 2
@@ -77,50 +78,91 @@ final class DeviceStore {
         try database.run(sql, values)
     }
 
-    /// Appends a recorded fix with the boot and monotonic time it was recorded at (the upload timer's pending time,
-    /// which it takes back after a relaunch).
-    func append(_ fix: LocationFix, recordedBootId: UInt64, recordedMs: UInt64) throws {
-        try write(
-            "INSERT INTO fix (sequence, recorded_boot_id, recorded_ms, bytes) VALUES (?, ?, ?, ?)",
-            [
-                .integer(Int64(bitPattern: fix.sequence)), .integer(Int64(bitPattern: recordedBootId)),
-                .integer(Int64(bitPattern: recordedMs)),
-                .blob(fix.serializedBytes()),
-            ])
+    // MARK: - Items (the upload queue's, through `StoredItems`)
+
+    /// The tables of the recorded items, one row each, keyed as the upload queue keys them.
+    enum ItemTable: String, CaseIterable {
+        case fix
+        case fenceEvent = "fence_event"
+        case lifecycleEvent = "lifecycle_event"
+
+        var keyColumn: String { self == .lifecycleEvent ? "id" : "sequence" }
     }
 
-    func append(_ event: FenceEvent) throws {
-        try write(
-            "INSERT INTO fence_event (sequence, bytes) VALUES (?, ?)",
-            [.integer(Int64(bitPattern: event.eventSequence)), .blob(event.serializedBytes())])
-    }
+    /// The boot and monotonic time (ms) the next fix appended is recorded at: the upload timer's pending time,
+    /// which it takes back from the fix's row after a relaunch. The device sets it before recording a fix.
+    var timerTimeOfNextFix: (bootId: UInt64, elapsedMs: UInt64) = (0, 0)
 
-    func append(_ event: LifecycleEvent, id: UInt64) throws {
-        try write(
-            "INSERT INTO lifecycle_event (id, bytes) VALUES (?, ?)",
-            [.integer(Int64(bitPattern: id)), .blob(event.serializedBytes())])
-    }
-
-    func deleteFixes(_ sequences: [UInt64]) throws {
-        for sequence in sequences {
-            try write("DELETE FROM fix WHERE sequence = ?", [.integer(Int64(bitPattern: sequence))])
+    /// Appends an item's row.
+    func appendItem(_ table: ItemTable, key: UInt64, bytes: [UInt8]) throws {
+        if table == .fix {
+            try write(
+                "INSERT INTO fix (sequence, recorded_boot_id, recorded_ms, bytes) VALUES (?, ?, ?, ?)",
+                [
+                    .integer(Int64(bitPattern: key)), .integer(Int64(bitPattern: timerTimeOfNextFix.bootId)),
+                    .integer(Int64(bitPattern: timerTimeOfNextFix.elapsedMs)), .blob(bytes),
+                ])
+        } else {
+            try write(
+                "INSERT INTO \(table.rawValue) (\(table.keyColumn), bytes) VALUES (?, ?)",
+                [.integer(Int64(bitPattern: key)), .blob(bytes)])
         }
     }
 
-    func deleteFenceEvents(_ sequences: [UInt64]) throws {
-        for sequence in sequences {
-            try write("DELETE FROM fence_event WHERE sequence = ?", [.integer(Int64(bitPattern: sequence))])
+    /// Deletes the rows with these keys; returns how many there were.
+    func removeItems(_ table: ItemTable, keys: some Sequence<UInt64>) throws -> Int {
+        var removed = 0
+        for key in keys {
+            try write(
+                "DELETE FROM \(table.rawValue) WHERE \(table.keyColumn) = ?", [.integer(Int64(bitPattern: key))])
+            removed += database.changes
         }
+        return removed
     }
 
-    /// Keeps only the lifecycle events whose ids are in `kept` (acks delete them by batch, not by range).
-    func keepLifecycleEvents(_ kept: [UInt64]) throws {
-        let keep = Set(kept)
-        var gone: [Int64] = []
-        try database.run("SELECT id FROM lifecycle_event") { row in
-            if !keep.contains(UInt64(bitPattern: row.integer(0))) { gone.append(row.integer(0)) }
+    /// The rows' count (a count over the primary key, no decoding).
+    func itemCount(_ table: ItemTable) throws -> Int {
+        Int(try database.integer("SELECT count(*) FROM \(table.rawValue)") ?? 0)
+    }
+
+    /// The lowest key (`ascending`) or the highest.
+    func edgeKey(_ table: ItemTable, ascending: Bool) throws -> UInt64? {
+        let function = ascending ? "min" : "max"
+        return try database.integer("SELECT \(function)(\(table.keyColumn)) FROM \(table.rawValue)")
+            .map { UInt64(bitPattern: $0) }
+    }
+
+    /// Up to `limit` rows from the oldest (`ascending`) or the newest, key and bytes; `keep` chooses among them
+    /// (by key, before the bytes are copied) and may stop the read by returning nil.
+    func items(
+        _ table: ItemTable, ascending: Bool, limit: Int, keep: (UInt64) -> Bool?
+    ) throws -> [(key: UInt64, bytes: [UInt8])] {
+        var rows: [(UInt64, [UInt8])] = []
+        var done = false
+        try withoutActuallyEscaping(keep) { keep in
+            try database.run(
+                "SELECT \(table.keyColumn), bytes FROM \(table.rawValue) ORDER BY \(table.keyColumn) "
+                    + (ascending ? "ASC" : "DESC") + " LIMIT ?", [.integer(Int64(limit))]
+            ) { row in
+                guard !done else { return }
+                let key = UInt64(bitPattern: row.integer(0))
+                switch keep(key) {
+                case nil: done = true
+                case true?: rows.append((key, row.blob(1)))
+                case false?: break
+                }
+            }
         }
-        for id in gone { try write("DELETE FROM lifecycle_event WHERE id = ?", [.integer(id)]) }
+        return rows
+    }
+
+    /// Every key, ascending.
+    func itemKeys(_ table: ItemTable) throws -> [UInt64] {
+        var keys: [UInt64] = []
+        try database.run("SELECT \(table.keyColumn) FROM \(table.rawValue) ORDER BY \(table.keyColumn)") { row in
+            keys.append(UInt64(bitPattern: row.integer(0)))
+        }
+        return keys
     }
 
     func put(_ key: StateKey, _ bytes: [UInt8]) throws {
@@ -164,28 +206,6 @@ final class DeviceStore {
         return bytes
     }
 
-    /// Up to `limit` stored fixes with sequence numbers above `after` and below `before`, ascending.
-    func fixes(after: UInt64, before: UInt64 = .max, limit: Int) throws -> [LocationFix] {
-        var result: [LocationFix] = []
-        try database.run(
-            "SELECT bytes FROM fix WHERE sequence > ? AND sequence < ? ORDER BY sequence LIMIT ?",
-            [
-                .integer(Int64(bitPattern: after)), .integer(Int64(bitPattern: min(before, UInt64(Int64.max)))),
-                .integer(Int64(limit)),
-            ]
-        ) { row in result.append(try LocationFix(serializedBytes: row.blob(0))) }
-        return result
-    }
-
-    /// The stored fix with the highest sequence number.
-    func newestFix() throws -> LocationFix? {
-        var result: LocationFix?
-        try database.run("SELECT bytes FROM fix ORDER BY sequence DESC LIMIT 1") { row in
-            result = try LocationFix(serializedBytes: row.blob(0))
-        }
-        return result
-    }
-
     /// What the upload timer keeps of every stored fix, ascending by sequence (24 bytes each, read at launch:
     /// the fixes themselves stay on disk). The sequence number stands for the fix's place in the recording order.
     func pendingForTimer() throws -> [UploadScheduler.PendingFix] {
@@ -199,22 +219,4 @@ final class DeviceStore {
         return result
     }
 
-    func fenceEvents() throws -> [FenceEvent] {
-        var result: [FenceEvent] = []
-        try database.run("SELECT bytes FROM fence_event ORDER BY sequence") { row in
-            result.append(try FenceEvent(serializedBytes: row.blob(0)))
-        }
-        return result
-    }
-
-    func lifecycleEvents() throws -> [(id: UInt64, event: LifecycleEvent)] {
-        var result: [(UInt64, LifecycleEvent)] = []
-        try database.run("SELECT id, bytes FROM lifecycle_event ORDER BY id") { row in
-            result.append((UInt64(bitPattern: row.integer(0)), try LifecycleEvent(serializedBytes: row.blob(1))))
-        }
-        return result
-    }
-
-    /// Fixes stored, for progress reports (a count over the primary key, no decoding).
-    func fixCount() throws -> Int { Int(try database.integer("SELECT count(*) FROM fix") ?? 0) }
 }

@@ -76,6 +76,9 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Rows the latest INSERT, UPDATE or DELETE changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     /// The single integer a query returns, or nil when it returns no row or NULL.
     func integer(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int64? {
         var result: Int64?
