@@ -1,6 +1,7 @@
 // swift-tools-version:6.2
 // LocationWire over HTTP (proto/HTTP.md): the reference server, the server probe, the fault-injecting mock server
-// and the load and crash runs, in one executable, `locwire-server`.
+// and the load and crash runs, in one executable, `locwire-server`; and `locwire-floor`, the measurement floors,
+// apart from it.
 //
 // A package of its own, beside the root one as Benchmarks/ and FuzzTesting/ are, so that the root's `swift test`
 // and `swift run locwire conformance run` never resolve or build Hummingbird, GRDB, postgres-nio or
@@ -26,7 +27,10 @@
 //                                                            (on HTTPClient, Session, Conformance, VectorGenerator)
 //   LocationWireLoad        the load and crash runs: simulated devices, the ack journal, the report
 //                                                                                   (on HTTPClient, Session, Files)
-//   locwire-server          the command line, swift-argument-parser   (on Server, MockServer, Floor, Probe, Load)
+//   LocationWireCommandLine what the executables share: exit statuses, error output, option types;
+//                           swift-argument-parser                                                   (on Server)
+//   locwire-server          the command line                       (on CommandLine, Server, MockServer, Probe, Load)
+//   locwire-floor           the floors' command line, a measurement tool              (on CommandLine, Floor)
 import PackageDescription
 
 /// The project's own targets: a warning is an error here (and only here; dependencies keep their own settings).
@@ -155,12 +159,20 @@ let package = Package(
             ] + root("LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
+        // The exit statuses of the package's executables, in one place.
+        .target(
+            name: "LocationWireCommandLine",
+            dependencies: [
+                "LocationWireServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "locwire-server",
             dependencies: [
+                "LocationWireCommandLine",
                 "LocationWireServer",
                 "LocationWireMockServer",
-                "LocationWireFloor",
                 "LocationWireProbe",
                 "LocationWireLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -172,6 +184,19 @@ let package = Package(
                 + root(
                     "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools",
                     "LocationWireFiles"),
+            swiftSettings: strictSettings
+        ),
+        // The floors serve is measured against: a measurement tool, never part of the shipped locwire-server.
+        .executableTarget(
+            name: "locwire-floor",
+            dependencies: [
+                "LocationWireCommandLine",
+                "LocationWireFloor",
+                "LocationWireServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,31 +1,42 @@
-# Shared by the runs in Server/scripts/measure/ (sourced, not run):
-# building locwire-server, starting `serve` (or `floor`) and waiting for its URL, the sqlite3 CLI's insert limit,
-# and replacing one section of Server/RESULTS.md.
+# Shared by the runs in Server/scripts/measure/ (sourced, not run): building locwire-server and locwire-floor,
+# starting `serve` (or a floor) and waiting for its URL, the sqlite3 CLI's insert limit, and replacing one section
+# of Server/RESULTS.md.
 
-# Builds the binary unless SKIP_BUILD=1; sets $bin. LOCWIRE_BUILD_CONFIGURATION=debug uses the debug build
-# (the one `swift test` made, so CI need not build twice); figures are only meaningful from release, the default.
+# Builds the binaries unless SKIP_BUILD=1; sets $bin (locwire-server) and $floor_bin (locwire-floor).
+# LOCWIRE_BUILD_CONFIGURATION=debug uses the debug build (the one `swift test` made, so CI need not build twice);
+# figures are only meaningful from release, the default.
 build_locwire_server() {
     local root=$1 configuration=${LOCWIRE_BUILD_CONFIGURATION:-release}
     if [ "${SKIP_BUILD:-0}" != 1 ]; then
         (cd "$root/Server" && swift build -c "$configuration" --product locwire-server >&2)
+        (cd "$root/Server" && swift build -c "$configuration" --product locwire-floor >&2)
     fi
-    bin="$(cd "$root/Server" && swift build -c "$configuration" --show-bin-path)/locwire-server"
+    local bin_path
+    bin_path="$(cd "$root/Server" && swift build -c "$configuration" --show-bin-path)"
+    bin="$bin_path/locwire-server"
+    floor_bin="$bin_path/locwire-floor"
     [ -x "$bin" ] || { echo "no $bin: build first" >&2; exit 2; }
 }
 
 # start_server LOG ARGS...: starts `serve` in the background with ARGS, waits (at most 120 s) until it prints
 # its URL; sets $server_pid and $server_url.
 start_server() {
-    start_locwire "$1" serve "${@:2}"
+    start_locwire "$1" "$bin" serve "${@:2}"
 }
 
-# start_locwire LOG SUBCOMMAND ARGS...: as start_server, for any subcommand that prints "listening on URL"
-# (serve, floor).
+# start_floor LOG ARGS...: as start_server, for `locwire-floor` (floor (a) or (b) by its --storage).
+start_floor() {
+    start_locwire "$1" "$floor_bin" "${@:2}"
+}
+
+# start_locwire LOG BINARY ARGS...: starts BINARY with ARGS in the background and waits until it prints
+# "listening on URL" (serve, a floor); sets $server_pid and $server_url.
 start_locwire() {
-    local log=$1 subcommand=$2
+    local log=$1 binary=$2
     shift 2
+    local subcommand="${binary##*/} $1"
     : >"$log"
-    "$bin" "$subcommand" "$@" >>"$log" 2>&1 &
+    "$binary" "$@" >>"$log" 2>&1 &
     server_pid=$!
     local waited=0
     until grep -q "listening on" "$log"; do

@@ -21,7 +21,7 @@ public struct LoadConfiguration: Sendable {
     /// Appends every acknowledged fix to this file (``AckJournal``) before the device's next batch.
     public var ackJournalPath: String?
     /// Takes every ack a server sends as the answer to the batch just sent: its `batch_id` is replaced by the
-    /// batch's before the device's queue applies it. For the floor servers (`locwire-server floor`), which
+    /// batch's before the device's queue applies it. For the floor servers (`locwire-floor`), which
     /// answer every batch with one constant ack that names no batch; the queue still decodes the ack and checks
     /// its structure (`§ack-ignore`), but nothing checks that the ack is this batch's, so a run with it says how
     /// fast a server answers, not whether it stores. Not with ``ackJournalPath``.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocationWireCommandLine
 import LocationWireFiles
 import LocationWireHTTPClient
 import LocationWireLoad
@@ -52,7 +53,7 @@ struct LoadCommand: AsyncParsableCommand {
 
     @Flag(
         help: ArgumentHelp(
-            "Take every ack as the answer to the batch just sent (for `locwire-server floor`, whose ack is constant).",
+            "Take every ack as the answer to the batch just sent (for `locwire-floor`, whose ack is constant).",
             discussion: """
                 The ack's batch_id is replaced by the batch's before the device applies it, so a floor's \
                 constant ack (batch 1, fixes 1 ... 2^64-1 accepted) deletes the batch's fixes. The ack is still \

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import LocationWireCommandLine
 import LocationWireFiles
 import LocationWireMockServer
 import LocationWireServer

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocationWireCommandLine
 import LocationWireFiles
 import LocationWireHTTPClient
 import LocationWireProbe

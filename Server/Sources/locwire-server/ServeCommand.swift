@@ -289,5 +289,3 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 }
-
-extension SQLiteStorage.Durability: ExpressibleByArgument {}

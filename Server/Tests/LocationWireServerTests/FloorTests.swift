@@ -9,7 +9,7 @@ import LocationWireLoad
 import LocationWireServer
 import Testing
 
-/// `locwire-server floor`: the constant ack for every body, one stored row per request for floor (b), and the
+/// `locwire-floor`: the constant ack for every body, one stored row per request for floor (b), and the
 /// load run's `--constant-ack`, without which a floor's ack is ignored.
 @Suite struct FloorTests {
     static let ack = FloorAck(serverTimeMs: 1_767_225_600_000)

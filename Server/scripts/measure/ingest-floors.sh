@@ -65,8 +65,8 @@ run_one() {
     local common=(--host 127.0.0.1 --port 0 --extra-devices $((devices - 1)) --tokens-file "$tokens")
     local load_options=()
     case $kind in
-        a) start_locwire "$work/$name.log" floor --storage none "${common[@]}" ;;
-        b) start_locwire "$work/$name.log" floor --storage sqlite --database "$database" --durability full \
+        a) start_floor "$work/$name.log" --storage none "${common[@]}" ;;
+        b) start_floor "$work/$name.log" --storage sqlite --database "$database" --durability full \
             "${common[@]}" ;;
         serve) start_server "$work/$name.log" --database "$database" --durability full "${common[@]}" ;;
     esac
@@ -200,7 +200,7 @@ Commands (from the repository root):
 ```
 Server/scripts/measure/ingest-floors.sh               # everything above; builds release first; --short is the CI form
 # one combination by hand (floor (b), 1-fix batches):
-Server/.build/release/locwire-server floor --storage sqlite --database /tmp/f.sqlite --port 8080 --extra-devices {int(devices) - 1} --tokens-file /tmp/t.json &
+Server/.build/release/locwire-floor --storage sqlite --database /tmp/f.sqlite --port 8080 --extra-devices {int(devices) - 1} --tokens-file /tmp/t.json &
 Server/.build/release/locwire-server load --server http://127.0.0.1:8080 --tokens-file /tmp/t.json --devices {devices} --seconds {seconds} --fixes-per-batch 1 --constant-ack
 ```""")
 for problem in problems:

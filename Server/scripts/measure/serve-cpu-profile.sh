@@ -44,7 +44,7 @@ for kind in serve b; do
     if [ "$kind" = serve ]; then
         start_server "$work/$kind.log" --database "$work/$kind.sqlite" --durability full "${common[@]}"
     else
-        start_locwire "$work/$kind.log" floor --storage sqlite --database "$work/$kind.sqlite" --durability full \
+        start_floor "$work/$kind.log" --storage sqlite --database "$work/$kind.sqlite" --durability full \
             "${common[@]}"
         load_options=(--constant-ack)
     fi

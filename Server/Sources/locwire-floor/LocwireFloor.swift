@@ -1,14 +1,17 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import LocationWireCommandLine
 import LocationWireFloor
 import LocationWireServer
 import Logging
 
-/// `locwire-server floor`: the floors `serve`'s per-request cost is measured against (Server/scripts/measure/ingest-floors.sh).
-struct FloorCommand: AsyncParsableCommand {
+/// `locwire-floor`: the floors `locwire-server serve`'s per-request cost is measured against
+/// (Server/scripts/measure/ingest-floors.sh). A measurement tool, built apart from the shipped `locwire-server`.
+@main
+struct LocwireFloor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "floor",
+        commandName: "locwire-floor",
         abstract: "A floor server: reads each batch's body and answers one constant ack, storing the body or not.",
         discussion: """
             POST /v1/batches reads the whole body and answers 200 with one constant BatchAck (made at start, \
@@ -78,10 +81,12 @@ struct FloorCommand: AsyncParsableCommand {
             ack: ack, store: store, host: host, port: port, maxBodyBytes: maxBodyBytes
         ) { port in
             // The lines serve prints first, so that scripts wait for either the same way.
-            print("locwire-server floor listening on http://\(host):\(port)")
+            print("locwire-floor listening on http://\(host):\(port)")
             print("storage: \(described)")
             fflush(nil)
         }
         try await app.runService()
     }
+
+    static func main() async { await mainWithLocationWireStatuses() }
 }

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import LocationWireServer
+
+extension AsyncParsableCommand {
+    /// Parses the arguments, runs the command and exits with the Server package's statuses, which are `locwire`'s:
+    /// 2 for a usage error (ArgumentParser's own is 64); an `ExitCode` a command throws (the probe's 1 for a failed
+    /// check) passes through; 0 after `--help` and `--version`.
+    public static func mainWithLocationWireStatuses() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            if exitCode(for: error) == .success {
+                // --help and --version end up here.
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            printToStandardError(fullMessage(for: error))
+            Foundation.exit(2)
+        }
+    }
+}
+
+/// Writes a line to standard error.
+public func printToStandardError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// `--durability full|normal`, as `serve` and the storage floor take it.
+extension SQLiteStorage.Durability: ExpressibleByArgument {}
