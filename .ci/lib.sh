@@ -33,8 +33,14 @@ locwire_release() {
   echo "$bin"
 }
 
-# The server package's debug build (Hummingbird, GRDB, postgres-nio: a first build takes minutes).
+# The server package's debug build (Hummingbird, GRDB, postgres-nio: a first build takes minutes). A binary newer
+# than every source is taken as it is: asking SwiftPM would wait for the packages lane's `swift test`, which holds
+# the Server folder's lock for minutes after the build it needs is done.
 locwire_server() {
-  (cd Server && swift build --build-tests >&2)
-  echo "$root/Server/.build/debug/locwire-server"
+  local bin="$root/Server/.build/debug/locwire-server"
+  if [[ ! -x $bin || -n $(find Sources Package.swift Server/Sources Server/Package.swift -newer "$bin" -print -quit) ]]
+  then
+    (cd Server && swift build --build-tests >&2)
+  fi
+  echo "$bin"
 }
