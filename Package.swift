@@ -4,6 +4,8 @@ import PackageDescription
 // Dependencies point one way: each module depends only on modules listed above it.
 //   LocationWire                 wire primitives, messages, schema; standard library only
 //   LocationWireGeometry         the spec's sphere: distances, chords, unit vectors; standard library and libm
+//   LocationWireRandom           the seeded random generator (SplitMix64), the same numbers on every platform;
+//                                standard library and libm
 //   LocationWireValidation       spec rules; standard library and libm                (on LocationWire, Geometry)
 //   LocationWireJSON             proto3 JSON mapping; standard library only                  (on LocationWire)
 //   LocationWireBehavior         recording, upload timer, fences, planner, arming (proto/BEHAVIOR.md); standard
@@ -14,17 +16,17 @@ import PackageDescription
 //                                its codes, what each answer means to a device, Retry-After, the read-back query
 //                                and the JSON documents, and how the upload queue takes each answer; standard
 //                                library only                                                (on JSON, Session)
-//   LocationWireTools            type lookup, wire bytes, the annotated dump, sample messages, seeded random;
-//                                standard library and libm only                   (on Validation, JSON)
+//   LocationWireTools            type lookup, wire bytes, the annotated dump, sample messages; standard library
+//                                only                                                    (on Validation, JSON)
 //   LocationWireFuzzing          fuzz oracle and wire-aware mutator: what the libFuzzer targets link, and the
-//                                differential fuzzer's inputs; standard library only              (on Tools)
+//                                differential fuzzer's inputs; standard library only      (on Tools, Random)
 //   LocationWireFiles            the files tools and tests read and write: whole-file access with errors in
 //                                words, GPX traces, region catalogues, the trace simulator and fixture
-//                                generator; Foundation                                  (on Tools, Behavior)
+//                                generator; Foundation                            (on JSON, Behavior, Random)
 //   LocationWireSimulation       the session fault simulator over simulated traces           (on Session, Files)
 //   LocationWireInterchange      import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks
 //                                (Formats/), track statistics (Statistics/); Foundation, FoundationXML,
-//                                CSV.swift, ZIPFoundation, zlib                                    (on Files)
+//                                CSV.swift, ZIPFoundation, zlib                        (on Validation, Files)
 //   LocationWireDevice           the reference device: the engines composed around a SQLite store and the HTTP
 //                                binding; Foundation, FoundationNetworking, the system's SQLite
 //                                                                     (on Behavior, Session, HTTPBinding)
@@ -54,6 +56,7 @@ let package = Package(
         // products; no promise of a stable API): FuzzTesting/ (built with sanitizers), Benchmarks/ and Server/ (the
         // HTTP binding's server, probe and mock server, which alone build Hummingbird, GRDB and postgres-nio).
         .library(name: "_LocationWireFuzzing", targets: ["LocationWireFuzzing"]),
+        .library(name: "_LocationWireRandom", targets: ["LocationWireRandom"]),
         .library(name: "_LocationWireTools", targets: ["LocationWireTools"]),
         .library(name: "_LocationWireFiles", targets: ["LocationWireFiles"]),
         .library(name: "_LocationWireBehavior", targets: ["LocationWireBehavior"]),
@@ -74,6 +77,7 @@ let package = Package(
     targets: [
         .target(name: "LocationWire", swiftSettings: strictSettings),
         .target(name: "LocationWireGeometry", swiftSettings: strictSettings),
+        .target(name: "LocationWireRandom", swiftSettings: strictSettings),
         .target(
             name: "LocationWireValidation", dependencies: ["LocationWire", "LocationWireGeometry"],
             swiftSettings: strictSettings),
@@ -92,20 +96,24 @@ let package = Package(
         ),
         .target(
             name: "LocationWireFuzzing",
-            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
+            dependencies: [
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireRandom",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireFiles",
             dependencies: [
-                "LocationWire", "LocationWireGeometry", "LocationWireJSON", "LocationWireBehavior", "LocationWireTools",
+                "LocationWire", "LocationWireGeometry", "LocationWireJSON", "LocationWireBehavior",
+                "LocationWireRandom",
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireSimulation",
             dependencies: [
-                "LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireFiles", "LocationWireBehavior",
+                "LocationWire", "LocationWireSession", "LocationWireRandom", "LocationWireFiles",
+                "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
         ),
@@ -116,7 +124,7 @@ let package = Package(
             name: "LocationWireInterchange",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireBehavior",
-                "LocationWireTools", "LocationWireFiles", "CSystemZlib", .product(name: "CSV", package: "CSV.swift"),
+                "LocationWireFiles", "CSystemZlib", .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSettings
@@ -133,23 +141,24 @@ let package = Package(
         .target(
             name: "LocationWireConformance",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
-                "LocationWireSession", "LocationWireBehavior", "LocationWireFuzzing", "LocationWireHTTPBinding",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireRandom",
+                "LocationWireFiles", "LocationWireSession", "LocationWireBehavior", "LocationWireFuzzing",
+                "LocationWireHTTPBinding",
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireVectorGenerator",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
-                "LocationWireConformance", "LocationWireSession", "LocationWireBehavior",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireRandom",
+                "LocationWireFiles", "LocationWireConformance", "LocationWireSession", "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireRender",
             dependencies: [
-                "LocationWire", "LocationWireJSON", "LocationWireTools", "LocationWireFiles", "LocationWireConformance",
+                "LocationWire", "LocationWireJSON", "LocationWireFiles", "LocationWireConformance",
                 "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
@@ -176,17 +185,18 @@ let package = Package(
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
                 "LocationWireFuzzing",
             ]),
-        tests("LocationWireGeometryTests", on: ["LocationWireGeometry", "LocationWireTools"]),
+        tests("LocationWireGeometryTests", on: ["LocationWireGeometry", "LocationWireRandom"]),
+        tests("LocationWireRandomTests", on: ["LocationWireRandom"]),
         tests(
             "LocationWireValidationTests",
             on: [
-                "LocationWire", "LocationWireGeometry", "LocationWireValidation", "LocationWireTools",
+                "LocationWire", "LocationWireGeometry", "LocationWireValidation", "LocationWireRandom",
                 "LocationWireConformance", "LocationWireVectorGenerator",
             ]),
         tests(
             "LocationWireBehaviorTests",
             on: [
-                "LocationWire", "LocationWireGeometry", "LocationWireBehavior", "LocationWireTools",
+                "LocationWire", "LocationWireGeometry", "LocationWireBehavior", "LocationWireRandom",
                 "LocationWireFiles", "LocationWireConformance",
             ]),
         tests(
@@ -202,26 +212,24 @@ let package = Package(
             "LocationWireConformanceTests",
             on: [
                 "LocationWire", "LocationWireValidation", "LocationWireBehavior", "LocationWireTools",
-                "LocationWireFiles",
-                "LocationWireFuzzing", "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireDevice",
+                "LocationWireRandom", "LocationWireFiles", "LocationWireFuzzing", "LocationWireConformance",
+                "LocationWireVectorGenerator", "LocationWireDevice",
             ]),
         tests(
             "LocationWireInterchangeTests",
             on: [
-                "LocationWire", "LocationWireValidation", "LocationWireTools", "LocationWireFiles",
-                "LocationWireInterchange",
+                "LocationWire", "LocationWireValidation", "LocationWireFiles", "LocationWireInterchange",
             ]),
         tests(
             "LocationWireRenderTests",
             on: [
-                "LocationWire", "LocationWireBehavior", "LocationWireTools", "LocationWireFiles",
-                "LocationWireConformance",
+                "LocationWire", "LocationWireBehavior", "LocationWireFiles", "LocationWireConformance",
                 "LocationWireRender",
             ]),
         tests(
             "locwireTests",
             on: [
-                "LocationWire", "LocationWireJSON", "LocationWireBehavior", "LocationWireTools", "LocationWireFiles",
+                "LocationWire", "LocationWireJSON", "LocationWireBehavior", "LocationWireFiles",
                 "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireInterchange", "locwire",
             ]),
     ],

@@ -20,6 +20,7 @@ let package = Package(
             dependencies: [
                 "CMallocCounter",
                 .product(name: "LocationWire", package: "LocationWire"),
+                .product(name: "_LocationWireRandom", package: "LocationWire"),
                 .product(name: "_LocationWireTools", package: "LocationWire"),
                 .product(name: "_LocationWireFiles", package: "LocationWire"),
                 .product(name: "_LocationWireConformance", package: "LocationWire"),

@@ -95,7 +95,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior"),
             swiftSettings: strictSettings
         ),
         .target(
@@ -109,7 +109,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The journal keeps digests of tokens and bodies, never the tokens themselves.
                 .product(name: "Crypto", package: "swift-crypto"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireFiles"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
         .target(
@@ -152,7 +152,7 @@ let package = Package(
                 "LocationWireHTTPClient",
                 // SHA-256 content digests in the load run's ack journal.
                 .product(name: "Crypto", package: "swift-crypto"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireFiles"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireRandom", "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -169,9 +169,7 @@ let package = Package(
                 // A database as an older release left it, to migrate (TokenTests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
-                + root(
-                    "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools",
-                    "LocationWireFiles"),
+                + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -197,9 +195,7 @@ let package = Package(
                 // A database as an older release left it, to migrate (TokenTests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
-                + root(
-                    "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools",
-                    "LocationWireFiles"),
+                + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
     ],

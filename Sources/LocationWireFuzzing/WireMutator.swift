@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireRandom
 import LocationWireTools
 
 /// Mutations that know the wire format: they parse an input into fields (using the schema to find sub-messages,

@@ -2,7 +2,6 @@ import Foundation
 import LocationWire
 import LocationWireConformance
 import LocationWireFiles
-import LocationWireTools
 
 /// What the generator reads besides its own code: the real traces in `conformance/data/` and the regression
 /// vectors in `conformance/regressions/`.

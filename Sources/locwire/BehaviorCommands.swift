@@ -4,7 +4,6 @@ import LocationWire
 import LocationWireBehavior
 import LocationWireFiles
 import LocationWireJSON
-import LocationWireTools
 
 /// `locwire simulate record`: a trace through the recording engine and upload timer of proto/BEHAVIOR.md.
 struct SimulateRecordCommand: ParsableCommand {

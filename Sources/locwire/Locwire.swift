@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LocationWireFiles
-import LocationWireTools
 
 /// `locwire`: convert, inspect and validate LocationWire messages.
 ///

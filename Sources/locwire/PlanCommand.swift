@@ -4,7 +4,6 @@ import LocationWire
 import LocationWireBehavior
 import LocationWireFiles
 import LocationWireJSON
-import LocationWireTools
 import LocationWireValidation
 
 struct PlanCommand: ParsableCommand {

@@ -6,7 +6,6 @@ import LocationWireFiles
 import LocationWireInterchange
 import LocationWireJSON
 import LocationWireRender
-import LocationWireTools
 
 /// `locwire render`: a picture of a trace, its regions and its fence events, or of a behaviour vector.
 struct RenderCommand: ParsableCommand {

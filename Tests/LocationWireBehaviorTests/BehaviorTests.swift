@@ -4,7 +4,6 @@ import LocationWireBehavior
 import LocationWireConformance
 import LocationWireFiles
 import LocationWireGeometry
-import LocationWireTools
 import Testing
 
 /// The behaviour engines' geometry and the pieces the vectors cannot show alone. The engines' outputs are judged

@@ -2,7 +2,7 @@ import LocationWire
 import LocationWireBehavior
 import LocationWireFiles
 import LocationWireGeometry
-import LocationWireTools
+import LocationWireRandom
 import Testing
 
 /// The region planner (proto/BEHAVIOR.md "Region planning (server)") and the arming order ("Arming (device)"),

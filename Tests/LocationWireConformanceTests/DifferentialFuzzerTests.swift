@@ -2,6 +2,7 @@ import Foundation
 import LocationWire
 import LocationWireConformance
 import LocationWireFuzzing
+import LocationWireRandom
 import LocationWireTestSupport
 import LocationWireTools
 import Testing

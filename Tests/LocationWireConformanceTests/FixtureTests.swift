@@ -3,7 +3,6 @@ import LocationWireBehavior
 import LocationWireConformance
 import LocationWireFiles
 import LocationWireGeometry
-import LocationWireTools
 import LocationWireValidation
 import LocationWireVectorGenerator
 import Testing

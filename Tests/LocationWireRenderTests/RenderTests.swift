@@ -6,7 +6,6 @@ import LocationWireConformance
 import LocationWireFiles
 import LocationWireGeometry
 import LocationWireTestSupport
-import LocationWireTools
 import Testing
 
 #if canImport(FoundationXML)

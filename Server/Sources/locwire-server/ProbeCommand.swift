@@ -3,7 +3,6 @@ import Foundation
 import LocationWireFiles
 import LocationWireHTTPClient
 import LocationWireProbe
-import LocationWireTools
 
 /// `locwire-server probe`: checks a running server against the HTTP binding.
 struct ProbeCommand: AsyncParsableCommand {

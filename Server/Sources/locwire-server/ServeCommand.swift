@@ -7,7 +7,6 @@ import LocationWireFiles
 import LocationWireJSON
 import LocationWireServer
 import LocationWireSession
-import LocationWireTools
 import Logging
 
 /// `locwire-server serve`: the reference server.

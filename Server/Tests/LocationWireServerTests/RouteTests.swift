@@ -10,7 +10,6 @@ import LocationWireHTTPClient
 import LocationWireJSON
 import LocationWireServer
 import LocationWireSession
-import LocationWireTools
 import NIOCore
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import LocationWire
 import LocationWireFiles
 import LocationWireFuzzing
+import LocationWireRandom
 import LocationWireTools
 
 /// Differential fuzzing of any implementation that speaks the testee protocol, against a reference (LocationWire's
