@@ -16,10 +16,10 @@ import PackageDescription
 //                                its codes, what each answer means to a device, Retry-After, the read-back query
 //                                and the JSON documents, and how the upload queue takes each answer; standard
 //                                library only                                                (on JSON, Session)
-//   LocationWireTools            type lookup, wire bytes, the annotated dump, sample messages; standard library
-//                                only                                                    (on Validation, JSON)
+//   LocationWireInspection       messages inspected by type name: type lookup, wire bytes, the annotated dump,
+//                                sample messages; standard library only                  (on Validation, JSON)
 //   LocationWireFuzzing          fuzz oracle and wire-aware mutator: what the libFuzzer targets link, and the
-//                                differential fuzzer's inputs; standard library only      (on Tools, Random)
+//                                differential fuzzer's inputs; standard library only (on Inspection, Random)
 //   LocationWireFiles            the files tools and tests read and write: whole-file access with errors in
 //                                words, GPX traces, region catalogues, the trace simulator and fixture
 //                                generator; Foundation                            (on JSON, Behavior, Random)
@@ -57,7 +57,7 @@ let package = Package(
         // HTTP binding's server, probe and mock server, which alone build Hummingbird, GRDB and postgres-nio).
         .library(name: "_LocationWireFuzzing", targets: ["LocationWireFuzzing"]),
         .library(name: "_LocationWireRandom", targets: ["LocationWireRandom"]),
-        .library(name: "_LocationWireTools", targets: ["LocationWireTools"]),
+        .library(name: "_LocationWireInspection", targets: ["LocationWireInspection"]),
         .library(name: "_LocationWireFiles", targets: ["LocationWireFiles"]),
         .library(name: "_LocationWireBehavior", targets: ["LocationWireBehavior"]),
         .library(name: "_LocationWireConformance", targets: ["LocationWireConformance"]),
@@ -90,14 +90,15 @@ let package = Package(
             name: "LocationWireHTTPBinding", dependencies: ["LocationWire", "LocationWireJSON", "LocationWireSession"],
             swiftSettings: strictSettings),
         .target(
-            name: "LocationWireTools",
+            name: "LocationWireInspection",
             dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireFuzzing",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireRandom",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
+                "LocationWireRandom",
             ],
             swiftSettings: strictSettings
         ),
@@ -141,7 +142,8 @@ let package = Package(
         .target(
             name: "LocationWireConformance",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireRandom",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
+                "LocationWireRandom",
                 "LocationWireFiles", "LocationWireSession", "LocationWireBehavior", "LocationWireFuzzing",
                 "LocationWireHTTPBinding",
             ],
@@ -150,7 +152,8 @@ let package = Package(
         .target(
             name: "LocationWireVectorGenerator",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireRandom",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
+                "LocationWireRandom",
                 "LocationWireFiles", "LocationWireConformance", "LocationWireSession", "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
@@ -166,7 +169,8 @@ let package = Package(
         .executableTarget(
             name: "locwire",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
+                "LocationWireFiles",
                 "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireFuzzing", "LocationWireSession",
                 "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange", "LocationWireRender",
                 "LocationWireDevice", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -182,11 +186,13 @@ let package = Package(
         tests(
             "LocationWireTests",
             on: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
+                "LocationWireFiles",
                 "LocationWireFuzzing",
             ]),
         tests("LocationWireGeometryTests", on: ["LocationWireGeometry", "LocationWireRandom"]),
         tests("LocationWireRandomTests", on: ["LocationWireRandom"]),
+        tests("LocationWireInspectionTests", on: ["LocationWire", "LocationWireJSON", "LocationWireInspection"]),
         tests(
             "LocationWireValidationTests",
             on: [
@@ -211,7 +217,7 @@ let package = Package(
         tests(
             "LocationWireConformanceTests",
             on: [
-                "LocationWire", "LocationWireValidation", "LocationWireBehavior", "LocationWireTools",
+                "LocationWire", "LocationWireValidation", "LocationWireBehavior", "LocationWireInspection",
                 "LocationWireRandom", "LocationWireFiles", "LocationWireFuzzing", "LocationWireConformance",
                 "LocationWireVectorGenerator", "LocationWireDevice",
             ]),

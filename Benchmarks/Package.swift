@@ -21,7 +21,7 @@ let package = Package(
                 "CMallocCounter",
                 .product(name: "LocationWire", package: "LocationWire"),
                 .product(name: "_LocationWireRandom", package: "LocationWire"),
-                .product(name: "_LocationWireTools", package: "LocationWire"),
+                .product(name: "_LocationWireInspection", package: "LocationWire"),
                 .product(name: "_LocationWireFiles", package: "LocationWire"),
                 .product(name: "_LocationWireConformance", package: "LocationWire"),
                 .product(name: "_LocationWireBehavior", package: "LocationWire"),

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireFiles
+import LocationWireInspection
 import LocationWireJSON
-import LocationWireTools
 import LocationWireValidation
 
 struct FixturesCommand: ParsableCommand {

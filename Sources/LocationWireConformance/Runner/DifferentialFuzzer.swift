@@ -2,8 +2,8 @@ import Foundation
 import LocationWire
 import LocationWireFiles
 import LocationWireFuzzing
+import LocationWireInspection
 import LocationWireRandom
-import LocationWireTools
 
 /// Differential fuzzing of any implementation that speaks the testee protocol, against a reference (LocationWire's
 /// own implementation by default): the same mutated inputs go to both, and every crash, hang, and disagreement in
