@@ -19,14 +19,16 @@ import PackageDescription
 //   LocationWireInspection       messages inspected by type name: type lookup, wire bytes, the annotated dump,
 //                                sample messages; standard library only                  (on Validation, JSON)
 //   LocationWireFuzzing          fuzz oracle and wire-aware mutator: what the libFuzzer targets link, and the
-//                                differential fuzzer's inputs; standard library only (on Inspection, Random)
+//                                differential fuzzer's inputs; standard library only   (on Inspection, Random)
 //   LocationWireFiles            the files tools and tests read and write: whole-file access with errors in
-//                                words, GPX traces, region catalogues, the trace simulator and fixture
-//                                generator; Foundation                            (on JSON, Behavior, Random)
+//                                words, GPX traces, the trace simulator and fixture generator; Foundation
+//                                                                                        (on Behavior, Random)
+//   LocationWireCatalogues       region catalogues: GeoJSON and RegionAssignment catalogue files read, and
+//                                synthetic catalogues made from a seed; Foundation            (on JSON, Files)
 //   LocationWireSimulation       the session fault simulator over simulated traces           (on Session, Files)
 //   LocationWireInterchange      import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks
 //                                (Formats/), track statistics (Statistics/); Foundation, FoundationXML,
-//                                CSV.swift, ZIPFoundation, zlib                        (on Validation, Files)
+//                                CSV.swift, ZIPFoundation, zlib                   (on Validation, JSON, Files)
 //   LocationWireDevice           the reference device: the engines composed around a SQLite store and the HTTP
 //                                binding; Foundation, FoundationNetworking, the system's SQLite
 //                                                                     (on Behavior, Session, HTTPBinding)
@@ -36,7 +38,7 @@ import PackageDescription
 //   LocationWireRender           SVG and HTML pictures of traces, regions and events, the HTML conformance
 //                                report; Foundation, no network                           (on Conformance)
 //   locwire                      command line, swift-argument-parser
-//                                          (on VectorGenerator, Simulation, Interchange, Render, Device)
+//                                    (on VectorGenerator, Simulation, Interchange, Render, Device, Catalogues)
 // "on X" names the highest modules depended upon; each also uses what X uses.
 /// The project's own targets: a warning is an error here (and only here; dependencies keep their own settings).
 let strictSettings: [SwiftSetting] = [
@@ -59,6 +61,7 @@ let package = Package(
         .library(name: "_LocationWireRandom", targets: ["LocationWireRandom"]),
         .library(name: "_LocationWireInspection", targets: ["LocationWireInspection"]),
         .library(name: "_LocationWireFiles", targets: ["LocationWireFiles"]),
+        .library(name: "_LocationWireCatalogues", targets: ["LocationWireCatalogues"]),
         .library(name: "_LocationWireBehavior", targets: ["LocationWireBehavior"]),
         .library(name: "_LocationWireConformance", targets: ["LocationWireConformance"]),
         .library(name: "_LocationWireSession", targets: ["LocationWireSession"]),
@@ -103,10 +106,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            name: "LocationWireFiles",
+            name: "LocationWireFiles", dependencies: ["LocationWire", "LocationWireBehavior", "LocationWireRandom"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocationWireCatalogues",
             dependencies: [
-                "LocationWire", "LocationWireGeometry", "LocationWireJSON", "LocationWireBehavior",
-                "LocationWireRandom",
+                "LocationWire", "LocationWireGeometry", "LocationWireJSON", "LocationWireRandom", "LocationWireFiles",
             ],
             swiftSettings: strictSettings
         ),
@@ -170,10 +176,10 @@ let package = Package(
             name: "locwire",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
-                "LocationWireFiles",
-                "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireFuzzing", "LocationWireSession",
-                "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange", "LocationWireRender",
-                "LocationWireDevice", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LocationWireFiles", "LocationWireCatalogues", "LocationWireConformance", "LocationWireVectorGenerator",
+                "LocationWireFuzzing", "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior",
+                "LocationWireInterchange", "LocationWireRender", "LocationWireDevice",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
@@ -194,6 +200,9 @@ let package = Package(
         tests("LocationWireRandomTests", on: ["LocationWireRandom"]),
         tests("LocationWireInspectionTests", on: ["LocationWire", "LocationWireJSON", "LocationWireInspection"]),
         tests(
+            "LocationWireCataloguesTests",
+            on: ["LocationWire", "LocationWireGeometry", "LocationWireJSON", "LocationWireCatalogues"]),
+        tests(
             "LocationWireValidationTests",
             on: [
                 "LocationWire", "LocationWireGeometry", "LocationWireValidation", "LocationWireRandom",
@@ -203,7 +212,7 @@ let package = Package(
             "LocationWireBehaviorTests",
             on: [
                 "LocationWire", "LocationWireGeometry", "LocationWireBehavior", "LocationWireRandom",
-                "LocationWireFiles", "LocationWireConformance",
+                "LocationWireFiles", "LocationWireCatalogues", "LocationWireConformance",
             ]),
         tests(
             "LocationWireSessionTests",

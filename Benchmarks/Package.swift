@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "_LocationWireRandom", package: "LocationWire"),
                 .product(name: "_LocationWireInspection", package: "LocationWire"),
                 .product(name: "_LocationWireFiles", package: "LocationWire"),
+                .product(name: "_LocationWireCatalogues", package: "LocationWire"),
                 .product(name: "_LocationWireConformance", package: "LocationWire"),
                 .product(name: "_LocationWireBehavior", package: "LocationWire"),
                 .product(name: "_LocationWireSession", package: "LocationWire"),

@@ -26,7 +26,8 @@
 //                                                            (on HTTPClient, Session, Conformance, VectorGenerator)
 //   LocationWireLoad        the load and crash runs: simulated devices, the ack journal, the report
 //                                                                                   (on HTTPClient, Session, Files)
-//   locwire-server          the command line, swift-argument-parser   (on Server, MockServer, Floor, Probe, Load)
+//   locwire-server          the command line, swift-argument-parser; serve's region catalogues
+//                                                        (on Server, MockServer, Floor, Probe, Load, Catalogues)
 import PackageDescription
 
 /// The project's own targets: a warning is an error here (and only here; dependencies keep their own settings).
@@ -169,7 +170,9 @@ let package = Package(
                 // A database as an older release left it, to migrate (TokenTests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
-                + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireFiles"),
+                + root(
+                    "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireFiles",
+                    "LocationWireCatalogues"),
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -195,7 +198,9 @@ let package = Package(
                 // A database as an older release left it, to migrate (TokenTests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
-                + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireFiles"),
+                + root(
+                    "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireFiles",
+                    "LocationWireCatalogues"),
             swiftSettings: strictSettings
         ),
     ],

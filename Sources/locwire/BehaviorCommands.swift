@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
+import LocationWireCatalogues
 import LocationWireJSON
 
 /// `locwire simulate record`: a trace through the recording engine and upload timer of proto/BEHAVIOR.md.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocationWireCatalogues
 import LocationWireFiles
 
 /// `locwire`: convert, inspect and validate LocationWire messages.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
+import LocationWireCatalogues
 import LocationWireJSON
 import LocationWireValidation
 

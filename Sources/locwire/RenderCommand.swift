@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import LocationWire
+import LocationWireCatalogues
 import LocationWireConformance
-import LocationWireFiles
 import LocationWireInterchange
 import LocationWireJSON
 import LocationWireRender

@@ -1,6 +1,6 @@
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
+import LocationWireCatalogues
 import LocationWireGeometry
 import LocationWireRandom
 import Testing

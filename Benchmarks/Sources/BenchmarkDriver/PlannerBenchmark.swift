@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
+import LocationWireCatalogues
 import LocationWireRandom
 
 /// `locwire-bench planner`: the region planner (proto/BEHAVIOR.md "Region planning (server)") on a catalogue of a

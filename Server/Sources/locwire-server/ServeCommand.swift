@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LocationWire
 import LocationWireBehavior
+import LocationWireCatalogues
 import LocationWireFiles
 import LocationWireJSON
 import LocationWireServer

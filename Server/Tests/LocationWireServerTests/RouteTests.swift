@@ -4,7 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
+import LocationWireCatalogues
 import LocationWireHTTP
 import LocationWireHTTPClient
 import LocationWireJSON
