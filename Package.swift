@@ -21,19 +21,21 @@ import PackageDescription
 //   LocationWireFuzzing          fuzz oracle and wire-aware mutator: what the libFuzzer targets link, and the
 //                                differential fuzzer's inputs; standard library only   (on Inspection, Random)
 //   LocationWireFiles            the files tools and tests read and write: whole-file access with errors in
-//                                words, GPX traces, the trace simulator and fixture generator; Foundation
-//                                                                                        (on Behavior, Random)
+//                                words, GPX traces; Foundation                                  (on LocationWire)
 //   LocationWireCatalogues       region catalogues: GeoJSON and RegionAssignment catalogue files read, and
-//                                synthetic catalogues made from a seed; Foundation            (on JSON, Files)
-//   LocationWireSimulation       the session fault simulator over simulated traces           (on Session, Files)
+//                                synthetic catalogues made from a seed; Foundation
+//                                                                         (on Geometry, JSON, Random, Files)
+//   LocationWireSimulation       simulated devices: the trace simulator and the fixture generator (Traces/), and
+//                                the session fault simulator over their traces; Foundation
+//                                                                               (on Session, Behavior, Random)
 //   LocationWireInterchange      import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks
 //                                (Formats/), track statistics (Statistics/); Foundation, FoundationXML,
-//                                CSV.swift, ZIPFoundation, zlib                   (on Validation, JSON, Files)
+//                                CSV.swift, ZIPFoundation, zlib         (on Validation, JSON, Behavior, Files)
 //   LocationWireDevice           the reference device: the engines composed around a SQLite store and the HTTP
 //                                binding; Foundation, FoundationNetworking, the system's SQLite
 //                                                                     (on Behavior, Session, HTTPBinding)
 //   LocationWireConformance      testee protocol, built-in testee, vector file format, runner, matrix, the
-//                                differential fuzzer (Runner/)            (on Files, Session, Fuzzing, HTTPBinding)
+//                                differential fuzzer (Runner/)         (on Files, Simulation, Fuzzing, HTTPBinding)
 //   LocationWireVectorGenerator  the conformance vector generator                         (on Conformance)
 //   LocationWireRender           SVG and HTML pictures of traces, regions and events, the HTML conformance
 //                                report; Foundation, no network                           (on Conformance)
@@ -62,6 +64,7 @@ let package = Package(
         .library(name: "_LocationWireInspection", targets: ["LocationWireInspection"]),
         .library(name: "_LocationWireFiles", targets: ["LocationWireFiles"]),
         .library(name: "_LocationWireCatalogues", targets: ["LocationWireCatalogues"]),
+        .library(name: "_LocationWireSimulation", targets: ["LocationWireSimulation"]),
         .library(name: "_LocationWireBehavior", targets: ["LocationWireBehavior"]),
         .library(name: "_LocationWireConformance", targets: ["LocationWireConformance"]),
         .library(name: "_LocationWireSession", targets: ["LocationWireSession"]),
@@ -106,7 +109,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            name: "LocationWireFiles", dependencies: ["LocationWire", "LocationWireBehavior", "LocationWireRandom"],
+            name: "LocationWireFiles", dependencies: ["LocationWire"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -119,8 +122,7 @@ let package = Package(
         .target(
             name: "LocationWireSimulation",
             dependencies: [
-                "LocationWire", "LocationWireSession", "LocationWireRandom", "LocationWireFiles",
-                "LocationWireBehavior",
+                "LocationWire", "LocationWireSession", "LocationWireRandom", "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
         ),
@@ -149,9 +151,8 @@ let package = Package(
             name: "LocationWireConformance",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
-                "LocationWireRandom",
-                "LocationWireFiles", "LocationWireSession", "LocationWireBehavior", "LocationWireFuzzing",
-                "LocationWireHTTPBinding",
+                "LocationWireRandom", "LocationWireFiles", "LocationWireSession", "LocationWireBehavior",
+                "LocationWireSimulation", "LocationWireFuzzing", "LocationWireHTTPBinding",
             ],
             swiftSettings: strictSettings
         ),
@@ -159,8 +160,8 @@ let package = Package(
             name: "LocationWireVectorGenerator",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
-                "LocationWireRandom",
-                "LocationWireFiles", "LocationWireConformance", "LocationWireSession", "LocationWireBehavior",
+                "LocationWireRandom", "LocationWireFiles", "LocationWireSimulation", "LocationWireConformance",
+                "LocationWireSession", "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
         ),
@@ -193,8 +194,7 @@ let package = Package(
             "LocationWireTests",
             on: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
-                "LocationWireFiles",
-                "LocationWireFuzzing",
+                "LocationWireSimulation", "LocationWireFuzzing",
             ]),
         tests("LocationWireGeometryTests", on: ["LocationWireGeometry", "LocationWireRandom"]),
         tests("LocationWireRandomTests", on: ["LocationWireRandom"]),
@@ -216,7 +216,13 @@ let package = Package(
             ]),
         tests(
             "LocationWireSessionTests",
-            on: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "LocationWireSimulation"]),
+            on: ["LocationWire", "LocationWireBehavior", "LocationWireSession"]),
+        tests(
+            "LocationWireSimulationTests",
+            on: [
+                "LocationWire", "LocationWireGeometry", "LocationWireValidation", "LocationWireBehavior",
+                "LocationWireSession", "LocationWireSimulation",
+            ]),
         tests(
             "LocationWireHTTPBindingTests",
             on: ["LocationWire", "LocationWireJSON", "LocationWireSession", "LocationWireHTTPBinding"]),
@@ -227,8 +233,8 @@ let package = Package(
             "LocationWireConformanceTests",
             on: [
                 "LocationWire", "LocationWireValidation", "LocationWireBehavior", "LocationWireInspection",
-                "LocationWireRandom", "LocationWireFiles", "LocationWireFuzzing", "LocationWireConformance",
-                "LocationWireVectorGenerator", "LocationWireDevice",
+                "LocationWireRandom", "LocationWireFuzzing", "LocationWireConformance", "LocationWireVectorGenerator",
+                "LocationWireDevice",
             ]),
         tests(
             "LocationWireInterchangeTests",

@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "_LocationWireInspection", package: "LocationWire"),
                 .product(name: "_LocationWireFiles", package: "LocationWire"),
                 .product(name: "_LocationWireCatalogues", package: "LocationWire"),
+                .product(name: "_LocationWireSimulation", package: "LocationWire"),
                 .product(name: "_LocationWireConformance", package: "LocationWire"),
                 .product(name: "_LocationWireBehavior", package: "LocationWire"),
                 .product(name: "_LocationWireSession", package: "LocationWire"),

@@ -25,7 +25,7 @@
 //   LocationWireProbe       the server probe: its checks, grouped by what they exercise, and its reports
 //                                                            (on HTTPClient, Session, Conformance, VectorGenerator)
 //   LocationWireLoad        the load and crash runs: simulated devices, the ack journal, the report
-//                                                                                   (on HTTPClient, Session, Files)
+//                                                                              (on HTTPClient, Session, Simulation)
 //   locwire-server          the command line, swift-argument-parser; serve's region catalogues
 //                                                        (on Server, MockServer, Floor, Probe, Load, Catalogues)
 import PackageDescription
@@ -153,7 +153,7 @@ let package = Package(
                 "LocationWireHTTPClient",
                 // SHA-256 content digests in the load run's ack journal.
                 .product(name: "Crypto", package: "swift-crypto"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireRandom", "LocationWireFiles"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireRandom", "LocationWireSimulation"),
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -198,9 +198,7 @@ let package = Package(
                 // A database as an older release left it, to migrate (TokenTests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
-                + root(
-                    "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireFiles",
-                    "LocationWireCatalogues"),
+                + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireCatalogues"),
             swiftSettings: strictSettings
         ),
     ],

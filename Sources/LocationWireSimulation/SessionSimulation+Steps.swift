@@ -1,6 +1,5 @@
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
 import LocationWireRandom
 import LocationWireSession
 

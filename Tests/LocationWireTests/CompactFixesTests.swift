@@ -1,5 +1,5 @@
 import LocationWire
-import LocationWireFiles
+import LocationWireSimulation
 import LocationWireTestSupport
 import Testing
 
