@@ -20,8 +20,8 @@ import PackageDescription
 //                                sample messages; standard library only                  (on Validation, JSON)
 //   LocationWireFuzzing          fuzz oracle and wire-aware mutator: what the libFuzzer targets link, and the
 //                                differential fuzzer's inputs; standard library only   (on Inspection, Random)
-//   LocationWireFiles            the files tools and tests read and write: whole-file access with errors in
-//                                words, GPX traces; Foundation                                  (on LocationWire)
+//   LocationWireFiles            whole-file reads and writes whose errors say what is wrong in words; Foundation
+//                                only
 //   LocationWireCatalogues       region catalogues: GeoJSON and RegionAssignment catalogue files read, and
 //                                synthetic catalogues made from a seed; Foundation
 //                                                                         (on Geometry, JSON, Random, Files)
@@ -29,16 +29,17 @@ import PackageDescription
 //                                the session fault simulator over their traces; Foundation
 //                                                                               (on Session, Behavior, Random)
 //   LocationWireInterchange      import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks
-//                                (Formats/), track statistics (Statistics/); Foundation, FoundationXML,
-//                                CSV.swift, ZIPFoundation, zlib         (on Validation, JSON, Behavior, Files)
+//                                (Formats/), the one GPX reader and the times and segments of traces (Traces/),
+//                                track statistics (Statistics/); Foundation, FoundationXML, CSV.swift,
+//                                ZIPFoundation, zlib                    (on Validation, JSON, Behavior, Files)
 //   LocationWireDevice           the reference device: the engines composed around a SQLite store and the HTTP
 //                                binding; Foundation, FoundationNetworking, the system's SQLite
 //                                                                     (on Behavior, Session, HTTPBinding)
 //   LocationWireConformance      testee protocol, built-in testee, vector file format, runner, matrix, the
 //                                differential fuzzer (Runner/)         (on Files, Simulation, Fuzzing, HTTPBinding)
-//   LocationWireVectorGenerator  the conformance vector generator                         (on Conformance)
+//   LocationWireVectorGenerator  the conformance vector generator                (on Interchange, Conformance)
 //   LocationWireRender           SVG and HTML pictures of traces, regions and events, the HTML conformance
-//                                report; Foundation, no network                           (on Conformance)
+//                                report; Foundation, no network                  (on Interchange, Conformance)
 //   locwire                      command line, swift-argument-parser
 //                                    (on VectorGenerator, Simulation, Interchange, Render, Device, Catalogues)
 // "on X" names the highest modules depended upon; each also uses what X uses.
@@ -65,6 +66,7 @@ let package = Package(
         .library(name: "_LocationWireFiles", targets: ["LocationWireFiles"]),
         .library(name: "_LocationWireCatalogues", targets: ["LocationWireCatalogues"]),
         .library(name: "_LocationWireSimulation", targets: ["LocationWireSimulation"]),
+        .library(name: "_LocationWireInterchange", targets: ["LocationWireInterchange"]),
         .library(name: "_LocationWireBehavior", targets: ["LocationWireBehavior"]),
         .library(name: "_LocationWireConformance", targets: ["LocationWireConformance"]),
         .library(name: "_LocationWireSession", targets: ["LocationWireSession"]),
@@ -108,10 +110,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(
-            name: "LocationWireFiles", dependencies: ["LocationWire"],
-            swiftSettings: strictSettings
-        ),
+        .target(name: "LocationWireFiles", swiftSettings: strictSettings),
         .target(
             name: "LocationWireCatalogues",
             dependencies: [
@@ -160,16 +159,16 @@ let package = Package(
             name: "LocationWireVectorGenerator",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
-                "LocationWireRandom", "LocationWireFiles", "LocationWireSimulation", "LocationWireConformance",
-                "LocationWireSession", "LocationWireBehavior",
+                "LocationWireRandom", "LocationWireFiles", "LocationWireSimulation", "LocationWireInterchange",
+                "LocationWireConformance", "LocationWireSession", "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireRender",
             dependencies: [
-                "LocationWire", "LocationWireJSON", "LocationWireFiles", "LocationWireConformance",
-                "LocationWireBehavior",
+                "LocationWire", "LocationWireJSON", "LocationWireBehavior", "LocationWireInterchange",
+                "LocationWireConformance",
             ],
             swiftSettings: strictSettings
         ),
@@ -212,7 +211,7 @@ let package = Package(
             "LocationWireBehaviorTests",
             on: [
                 "LocationWire", "LocationWireGeometry", "LocationWireBehavior", "LocationWireRandom",
-                "LocationWireFiles", "LocationWireCatalogues", "LocationWireConformance",
+                "LocationWireCatalogues", "LocationWireConformance",
             ]),
         tests(
             "LocationWireSessionTests",
@@ -237,14 +236,11 @@ let package = Package(
                 "LocationWireDevice",
             ]),
         tests(
-            "LocationWireInterchangeTests",
-            on: [
-                "LocationWire", "LocationWireValidation", "LocationWireFiles", "LocationWireInterchange",
-            ]),
+            "LocationWireInterchangeTests", on: ["LocationWire", "LocationWireValidation", "LocationWireInterchange"]),
         tests(
             "LocationWireRenderTests",
             on: [
-                "LocationWire", "LocationWireBehavior", "LocationWireFiles", "LocationWireConformance",
+                "LocationWire", "LocationWireBehavior", "LocationWireInterchange", "LocationWireConformance",
                 "LocationWireRender",
             ]),
         tests(

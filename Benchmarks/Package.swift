@@ -22,7 +22,7 @@ let package = Package(
                 .product(name: "LocationWire", package: "LocationWire"),
                 .product(name: "_LocationWireRandom", package: "LocationWire"),
                 .product(name: "_LocationWireInspection", package: "LocationWire"),
-                .product(name: "_LocationWireFiles", package: "LocationWire"),
+                .product(name: "_LocationWireInterchange", package: "LocationWire"),
                 .product(name: "_LocationWireCatalogues", package: "LocationWire"),
                 .product(name: "_LocationWireSimulation", package: "LocationWire"),
                 .product(name: "_LocationWireConformance", package: "LocationWire"),

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireValidation
-import LocationWireFiles
 import LocationWireInterchange
 import LocationWireJSON
 

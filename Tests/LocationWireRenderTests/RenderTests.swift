@@ -3,8 +3,8 @@ import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
 @testable import LocationWireRender
-import LocationWireFiles
 import LocationWireGeometry
+import LocationWireInterchange
 import LocationWireTestSupport
 import Testing
 

@@ -1,7 +1,6 @@
 import CSV
 import Foundation
 import LocationWire
-import LocationWireFiles
 
 /// CSV tracks as people and loggers write them, tokenized by CSV.swift (RFC 4180 quoting); the columns are
 /// recognised here.

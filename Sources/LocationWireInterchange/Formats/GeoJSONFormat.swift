@@ -1,7 +1,6 @@
 import Foundation
 import LocationWire
 import LocationWireJSON
-import LocationWireFiles
 
 /// GeoJSON (RFC 7946): a FeatureCollection (or a single Feature) of
 /// - Point features, one fix each, with the time in the first of `properties.time`, `timestamp`, `datetime`,
