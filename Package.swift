@@ -4,6 +4,8 @@ import PackageDescription
 // Dependencies point one way: each module depends only on modules listed above it.
 //   LocationWire                 wire primitives, messages, schema; standard library only
 //   LocationWireGeometry         the spec's sphere: distances, chords, unit vectors; standard library and libm
+//   LocationWireRandom           the seeded random generator (SplitMix64), the same numbers on every platform;
+//                                standard library and libm
 //   LocationWireValidation       spec rules; standard library and libm                (on LocationWire, Geometry)
 //   LocationWireJSON             proto3 JSON mapping; standard library only                  (on LocationWire)
 //   LocationWireBehavior         recording, upload timer, fences, planner, arming (proto/BEHAVIOR.md); standard
@@ -14,27 +16,32 @@ import PackageDescription
 //                                its codes, what each answer means to a device, Retry-After, the read-back query
 //                                and the JSON documents, and how the upload queue takes each answer; standard
 //                                library only                                                (on JSON, Session)
-//   LocationWireTools            type lookup, wire bytes, the annotated dump, sample messages, seeded random;
-//                                standard library and libm only                   (on Validation, JSON)
+//   LocationWireInspection       messages inspected by type name: type lookup, wire bytes, the annotated dump,
+//                                sample messages; standard library only                  (on Validation, JSON)
 //   LocationWireFuzzing          fuzz oracle and wire-aware mutator: what the libFuzzer targets link, and the
-//                                differential fuzzer's inputs; standard library only              (on Tools)
-//   LocationWireFiles            the files tools and tests read and write: whole-file access with errors in
-//                                words, GPX traces, region catalogues, the trace simulator and fixture
-//                                generator; Foundation                                  (on Tools, Behavior)
-//   LocationWireSimulation       the session fault simulator over simulated traces           (on Session, Files)
+//                                differential fuzzer's inputs; standard library only   (on Inspection, Random)
+//   LocationWireFiles            whole-file reads and writes whose errors say what is wrong in words; Foundation
+//                                only
+//   LocationWireCatalogues       region catalogues: GeoJSON and RegionAssignment catalogue files read, and
+//                                synthetic catalogues made from a seed; Foundation
+//                                                                         (on Geometry, JSON, Random, Files)
+//   LocationWireSimulation       simulated devices: the trace simulator and the fixture generator (Traces/), and
+//                                the session fault simulator over their traces; Foundation
+//                                                                               (on Session, Behavior, Random)
 //   LocationWireInterchange      import and export of GPX, GeoJSON, OwnTracks, Overland and CSV tracks
-//                                (Formats/), track statistics (Statistics/); Foundation, FoundationXML,
-//                                CSV.swift, ZIPFoundation, zlib                                    (on Files)
+//                                (Formats/), the one GPX reader and the times and segments of traces (Traces/),
+//                                track statistics (Statistics/); Foundation, FoundationXML, CSV.swift,
+//                                ZIPFoundation, zlib                    (on Validation, JSON, Behavior, Files)
 //   LocationWireDevice           the reference device: the engines composed around a SQLite store and the HTTP
 //                                binding; Foundation, FoundationNetworking, the system's SQLite
 //                                                                     (on Behavior, Session, HTTPBinding)
 //   LocationWireConformance      testee protocol, built-in testee, vector file format, runner, matrix, the
-//                                differential fuzzer (Runner/)            (on Files, Session, Fuzzing, HTTPBinding)
-//   LocationWireVectorGenerator  the conformance vector generator                         (on Conformance)
+//                                differential fuzzer (Runner/)         (on Files, Simulation, Fuzzing, HTTPBinding)
+//   LocationWireVectorGenerator  the conformance vector generator                (on Interchange, Conformance)
 //   LocationWireRender           SVG and HTML pictures of traces, regions and events, the HTML conformance
-//                                report; Foundation, no network                           (on Conformance)
+//                                report; Foundation, no network                  (on Interchange, Conformance)
 //   locwire                      command line, swift-argument-parser
-//                                          (on VectorGenerator, Simulation, Interchange, Render, Device)
+//                                    (on VectorGenerator, Simulation, Interchange, Render, Device, Catalogues)
 // "on X" names the highest modules depended upon; each also uses what X uses.
 /// The project's own targets: a warning is an error here (and only here; dependencies keep their own settings).
 let strictSettings: [SwiftSetting] = [
@@ -54,8 +61,12 @@ let package = Package(
         // products; no promise of a stable API): FuzzTesting/ (built with sanitizers), Benchmarks/ and Server/ (the
         // HTTP binding's server, probe and mock server, which alone build Hummingbird, GRDB and postgres-nio).
         .library(name: "_LocationWireFuzzing", targets: ["LocationWireFuzzing"]),
-        .library(name: "_LocationWireTools", targets: ["LocationWireTools"]),
+        .library(name: "_LocationWireRandom", targets: ["LocationWireRandom"]),
+        .library(name: "_LocationWireInspection", targets: ["LocationWireInspection"]),
         .library(name: "_LocationWireFiles", targets: ["LocationWireFiles"]),
+        .library(name: "_LocationWireCatalogues", targets: ["LocationWireCatalogues"]),
+        .library(name: "_LocationWireSimulation", targets: ["LocationWireSimulation"]),
+        .library(name: "_LocationWireInterchange", targets: ["LocationWireInterchange"]),
         .library(name: "_LocationWireBehavior", targets: ["LocationWireBehavior"]),
         .library(name: "_LocationWireConformance", targets: ["LocationWireConformance"]),
         .library(name: "_LocationWireSession", targets: ["LocationWireSession"]),
@@ -74,6 +85,7 @@ let package = Package(
     targets: [
         .target(name: "LocationWire", swiftSettings: strictSettings),
         .target(name: "LocationWireGeometry", swiftSettings: strictSettings),
+        .target(name: "LocationWireRandom", swiftSettings: strictSettings),
         .target(
             name: "LocationWireValidation", dependencies: ["LocationWire", "LocationWireGeometry"],
             swiftSettings: strictSettings),
@@ -86,26 +98,30 @@ let package = Package(
             name: "LocationWireHTTPBinding", dependencies: ["LocationWire", "LocationWireJSON", "LocationWireSession"],
             swiftSettings: strictSettings),
         .target(
-            name: "LocationWireTools",
+            name: "LocationWireInspection",
             dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireFuzzing",
-            dependencies: ["LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools"],
+            dependencies: [
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
+                "LocationWireRandom",
+            ],
             swiftSettings: strictSettings
         ),
+        .target(name: "LocationWireFiles", swiftSettings: strictSettings),
         .target(
-            name: "LocationWireFiles",
+            name: "LocationWireCatalogues",
             dependencies: [
-                "LocationWire", "LocationWireGeometry", "LocationWireJSON", "LocationWireBehavior", "LocationWireTools",
+                "LocationWire", "LocationWireGeometry", "LocationWireJSON", "LocationWireRandom", "LocationWireFiles",
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireSimulation",
             dependencies: [
-                "LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireFiles", "LocationWireBehavior",
+                "LocationWire", "LocationWireSession", "LocationWireRandom", "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
         ),
@@ -116,7 +132,7 @@ let package = Package(
             name: "LocationWireInterchange",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireBehavior",
-                "LocationWireTools", "LocationWireFiles", "CSystemZlib", .product(name: "CSV", package: "CSV.swift"),
+                "LocationWireFiles", "CSystemZlib", .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSettings
@@ -133,15 +149,17 @@ let package = Package(
         .target(
             name: "LocationWireConformance",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
-                "LocationWireSession", "LocationWireBehavior", "LocationWireFuzzing", "LocationWireHTTPBinding",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
+                "LocationWireRandom", "LocationWireFiles", "LocationWireSession", "LocationWireBehavior",
+                "LocationWireSimulation", "LocationWireFuzzing", "LocationWireHTTPBinding",
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LocationWireVectorGenerator",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
+                "LocationWireRandom", "LocationWireFiles", "LocationWireSimulation", "LocationWireInterchange",
                 "LocationWireConformance", "LocationWireSession", "LocationWireBehavior",
             ],
             swiftSettings: strictSettings
@@ -149,18 +167,19 @@ let package = Package(
         .target(
             name: "LocationWireRender",
             dependencies: [
-                "LocationWire", "LocationWireJSON", "LocationWireTools", "LocationWireFiles", "LocationWireConformance",
-                "LocationWireBehavior",
+                "LocationWire", "LocationWireJSON", "LocationWireBehavior", "LocationWireInterchange",
+                "LocationWireConformance",
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "locwire",
             dependencies: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
-                "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireFuzzing", "LocationWireSession",
-                "LocationWireSimulation", "LocationWireBehavior", "LocationWireInterchange", "LocationWireRender",
-                "LocationWireDevice", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
+                "LocationWireFiles", "LocationWireCatalogues", "LocationWireConformance", "LocationWireVectorGenerator",
+                "LocationWireFuzzing", "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior",
+                "LocationWireInterchange", "LocationWireRender", "LocationWireDevice",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
@@ -173,25 +192,36 @@ let package = Package(
         tests(
             "LocationWireTests",
             on: [
-                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireTools", "LocationWireFiles",
-                "LocationWireFuzzing",
+                "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
+                "LocationWireSimulation", "LocationWireFuzzing",
             ]),
-        tests("LocationWireGeometryTests", on: ["LocationWireGeometry", "LocationWireTools"]),
+        tests("LocationWireGeometryTests", on: ["LocationWireGeometry", "LocationWireRandom"]),
+        tests("LocationWireRandomTests", on: ["LocationWireRandom"]),
+        tests("LocationWireInspectionTests", on: ["LocationWire", "LocationWireJSON", "LocationWireInspection"]),
+        tests(
+            "LocationWireCataloguesTests",
+            on: ["LocationWire", "LocationWireGeometry", "LocationWireJSON", "LocationWireCatalogues"]),
         tests(
             "LocationWireValidationTests",
             on: [
-                "LocationWire", "LocationWireGeometry", "LocationWireValidation", "LocationWireTools",
+                "LocationWire", "LocationWireGeometry", "LocationWireValidation", "LocationWireRandom",
                 "LocationWireConformance", "LocationWireVectorGenerator",
             ]),
         tests(
             "LocationWireBehaviorTests",
             on: [
-                "LocationWire", "LocationWireGeometry", "LocationWireBehavior", "LocationWireTools",
-                "LocationWireFiles", "LocationWireConformance",
+                "LocationWire", "LocationWireGeometry", "LocationWireBehavior", "LocationWireRandom",
+                "LocationWireCatalogues", "LocationWireConformance",
             ]),
         tests(
             "LocationWireSessionTests",
-            on: ["LocationWire", "LocationWireBehavior", "LocationWireSession", "LocationWireSimulation"]),
+            on: ["LocationWire", "LocationWireBehavior", "LocationWireSession"]),
+        tests(
+            "LocationWireSimulationTests",
+            on: [
+                "LocationWire", "LocationWireGeometry", "LocationWireValidation", "LocationWireBehavior",
+                "LocationWireSession", "LocationWireSimulation",
+            ]),
         tests(
             "LocationWireHTTPBindingTests",
             on: ["LocationWire", "LocationWireJSON", "LocationWireSession", "LocationWireHTTPBinding"]),
@@ -201,27 +231,22 @@ let package = Package(
         tests(
             "LocationWireConformanceTests",
             on: [
-                "LocationWire", "LocationWireValidation", "LocationWireBehavior", "LocationWireTools",
-                "LocationWireFiles",
-                "LocationWireFuzzing", "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireDevice",
+                "LocationWire", "LocationWireValidation", "LocationWireBehavior", "LocationWireInspection",
+                "LocationWireRandom", "LocationWireFuzzing", "LocationWireConformance", "LocationWireVectorGenerator",
+                "LocationWireDevice",
             ]),
         tests(
-            "LocationWireInterchangeTests",
-            on: [
-                "LocationWire", "LocationWireValidation", "LocationWireTools", "LocationWireFiles",
-                "LocationWireInterchange",
-            ]),
+            "LocationWireInterchangeTests", on: ["LocationWire", "LocationWireValidation", "LocationWireInterchange"]),
         tests(
             "LocationWireRenderTests",
             on: [
-                "LocationWire", "LocationWireBehavior", "LocationWireTools", "LocationWireFiles",
-                "LocationWireConformance",
+                "LocationWire", "LocationWireBehavior", "LocationWireInterchange", "LocationWireConformance",
                 "LocationWireRender",
             ]),
         tests(
             "locwireTests",
             on: [
-                "LocationWire", "LocationWireJSON", "LocationWireBehavior", "LocationWireTools", "LocationWireFiles",
+                "LocationWire", "LocationWireJSON", "LocationWireBehavior", "LocationWireFiles",
                 "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireInterchange", "locwire",
             ]),
     ],

@@ -20,8 +20,11 @@ let package = Package(
             dependencies: [
                 "CMallocCounter",
                 .product(name: "LocationWire", package: "LocationWire"),
-                .product(name: "_LocationWireTools", package: "LocationWire"),
-                .product(name: "_LocationWireFiles", package: "LocationWire"),
+                .product(name: "_LocationWireRandom", package: "LocationWire"),
+                .product(name: "_LocationWireInspection", package: "LocationWire"),
+                .product(name: "_LocationWireInterchange", package: "LocationWire"),
+                .product(name: "_LocationWireCatalogues", package: "LocationWire"),
+                .product(name: "_LocationWireSimulation", package: "LocationWire"),
                 .product(name: "_LocationWireConformance", package: "LocationWire"),
                 .product(name: "_LocationWireBehavior", package: "LocationWire"),
                 .product(name: "_LocationWireSession", package: "LocationWire"),

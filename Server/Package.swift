@@ -26,10 +26,11 @@
 //   LocationWireProbe       the server probe: its checks, grouped by what they exercise, and its reports
 //                                                            (on HTTPClient, Session, Conformance, VectorGenerator)
 //   LocationWireLoad        the load and crash runs: simulated devices, the ack journal, the report
-//                                                                                   (on HTTPClient, Session, Files)
+//                                                                              (on HTTPClient, Session, Simulation)
 //   LocationWireCommandLine what the executables share: exit statuses, error output, option types;
 //                           swift-argument-parser                                                   (on Server)
-//   locwire-server          the command line                       (on CommandLine, Server, MockServer, Probe, Load)
+//   locwire-server          the command line; serve's region catalogues
+//                                           (on CommandLine, Server, MockServer, Probe, Load, Catalogues)
 //   locwire-floor           the floors' command line, a measurement tool              (on CommandLine, Floor)
 import PackageDescription
 
@@ -99,7 +100,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireBehavior"),
             swiftSettings: strictSettings
         ),
         .target(
@@ -113,7 +114,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The journal keeps digests of tokens and bodies, never the tokens themselves.
                 .product(name: "Crypto", package: "swift-crypto"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireFiles"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
         .target(
@@ -156,7 +157,7 @@ let package = Package(
                 "LocationWireHTTPClient",
                 // SHA-256 content digests in the load run's ack journal.
                 .product(name: "Crypto", package: "swift-crypto"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireTools", "LocationWireFiles"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireRandom", "LocationWireSimulation"),
             swiftSettings: strictSettings
         ),
         // The exit statuses of the package's executables, in one place.
@@ -182,8 +183,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
                 + root(
-                    "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools",
-                    "LocationWireFiles"),
+                    "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireFiles",
+                    "LocationWireCatalogues"),
             swiftSettings: strictSettings
         ),
         // The floors serve is measured against: a measurement tool, never part of the shipped locwire-server.
@@ -222,9 +223,7 @@ let package = Package(
                 // A database as an older release left it, to migrate (TokenTests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
-                + root(
-                    "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireTools",
-                    "LocationWireFiles"),
+                + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireCatalogues"),
             swiftSettings: strictSettings
         ),
     ],

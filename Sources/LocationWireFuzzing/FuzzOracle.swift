@@ -1,6 +1,6 @@
 import LocationWire
+import LocationWireInspection
 import LocationWireJSON
-import LocationWireTools
 import LocationWireValidation
 
 /// The properties every input must satisfy, whatever its bytes. The libFuzzer targets (FuzzTesting/) trap on a

@@ -1,5 +1,6 @@
 import LocationWire
-import LocationWireTools
+import LocationWireInspection
+import LocationWireRandom
 
 /// Mutations that know the wire format: they parse an input into fields (using the schema to find sub-messages,
 /// packed fields and strings) and change it in the ways protobuf implementations most often get wrong, then fall

@@ -1,5 +1,5 @@
+import LocationWireRandom
 import LocationWireSession
-import LocationWireTools
 
 /// Many simulated sessions, each from its own seed, with their reports summed, and the first failure minimized
 /// into a schedule that replays it.

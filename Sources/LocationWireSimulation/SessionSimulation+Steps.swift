@@ -1,8 +1,7 @@
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
+import LocationWireRandom
 import LocationWireSession
-import LocationWireTools
 
 extension SessionSimulation {
     /// Runs the schedule, checking the invariants after every action, then heals and checks the end state.

@@ -1,8 +1,7 @@
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
+import LocationWireRandom
 import LocationWireSession
-import LocationWireTools
 
 /// An invariant of the promise "nothing lost, nothing doubled" that a run broke, with the step it broke at.
 public struct InvariantViolation: Hashable, Sendable, CustomStringConvertible {

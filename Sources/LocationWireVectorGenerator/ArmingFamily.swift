@@ -1,7 +1,7 @@
 import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
-import LocationWireTools
+import LocationWireRandom
 
 /// Family `arming`: which regions of the set it holds a device arms when its OS slots are fewer
 /// (proto/BEHAVIOR.md "Arming (device)").

@@ -4,7 +4,7 @@ import LocationWireBehavior
 import LocationWireConformance
 import LocationWireGeometry
 import LocationWireJSON
-import LocationWireTools
+import LocationWireRandom
 
 /// A trace being written for a behaviour vector: fixes as an OS would deliver them, by walking, driving,
 /// standing, jittering, losing the signal, rebooting. Positions move on the spec's sphere; every fix has a wall

@@ -1,6 +1,6 @@
 import LocationWire
 import LocationWireConformance
-import LocationWireTools
+import LocationWireInspection
 
 /// Family (b): canonical encoding. Every field of every message, alone, with its canonical bytes and JSON; then
 /// non-canonical inputs (reversed field order, unpacked repeats, explicit defaults, unknown fields first) whose

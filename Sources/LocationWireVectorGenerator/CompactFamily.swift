@@ -1,7 +1,7 @@
 import LocationWire
 import LocationWireConformance
-import LocationWireFiles
-import LocationWireTools
+import LocationWireInspection
+import LocationWireSimulation
 
 /// Family (e): the compact, columnar form of fixes. Rows to the canonical columns (LocationBatch input, the
 /// expected CompactFixes), columns to rows (CompactFixes input, the expected rows), and every reconstruction

@@ -1,7 +1,7 @@
 import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
-import LocationWireTools
+import LocationWireRandom
 
 /// Family `fences`: which fence events a device reports from a trace against its armed regions
 /// (proto/BEHAVIOR.md "Fences", with the geometry of "Geometry").

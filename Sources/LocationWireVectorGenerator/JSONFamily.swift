@@ -1,8 +1,8 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireInspection
 import LocationWireJSON
-import LocationWireTools
 
 /// Family (c): the proto3 JSON mapping, both directions. JSON input, accepted or rejected, with the canonical
 /// bytes and JSON an implementation must produce; binary input whose JSON output must mean the same as the

@@ -1,6 +1,6 @@
 import LocationWire
 import LocationWireConformance
-import LocationWireTools
+import LocationWireInspection
 
 /// Family (g): the server side. Each vector is a LedgerRequest: a server's configuration and the batches it
 /// reads, with the ack each must get (outcome, hold reason, each item's result) and the keys it must keep:

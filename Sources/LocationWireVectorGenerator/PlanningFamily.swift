@@ -2,7 +2,7 @@ import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
 import LocationWireGeometry
-import LocationWireTools
+import LocationWireRandom
 
 /// Family `planning`: the assignment a server plans from a catalogue, a position, a budget and the time
 /// (proto/BEHAVIOR.md "Region planning (server)").

@@ -1,7 +1,7 @@
 import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
-import LocationWireTools
+import LocationWireRandom
 
 /// Family `recording`: which fixes a device records, with which reason, which it drops and why, and when its
 /// batches go out (proto/BEHAVIOR.md "Recording" and "Upload scheduling").

@@ -1,7 +1,7 @@
 import LocationWire
 import LocationWireConformance
-import LocationWireFiles
-import LocationWireTools
+import LocationWireInspection
+import LocationWireSimulation
 import LocationWireValidation
 
 /// Family (d): the spec's rules beyond the wire format (proto/README.md, "Validation rules"). Each vector is a

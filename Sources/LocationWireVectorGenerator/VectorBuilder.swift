@@ -1,7 +1,7 @@
 import LocationWire
 import LocationWireConformance
+import LocationWireInspection
 import LocationWireJSON
-import LocationWireTools
 
 /// Collects the vectors of one family. Each vector states the outcome its author intends; the builder computes
 /// the expected outputs with the reference codec and stops the generation if the codec disagrees with the

@@ -1,7 +1,6 @@
 import Foundation
 import LocationWireConformance
 import LocationWireFiles
-import LocationWireTools
 
 /// `locwire conformance generate`: builds every vector family from its generator and writes (or checks) the
 /// files in `conformance/vectors/`. The output depends on nothing but this code: the same version always writes

@@ -1,8 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
-import LocationWireFiles
-import LocationWireTools
+import LocationWireInterchange
 
 /// What the generator reads besides its own code: the real traces in `conformance/data/` and the regression
 /// vectors in `conformance/regressions/`.

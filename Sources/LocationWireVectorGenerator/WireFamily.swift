@@ -1,6 +1,6 @@
 import LocationWire
 import LocationWireConformance
-import LocationWireTools
+import LocationWireInspection
 
 /// Family (a): the binary wire format's edge cases, those of Google's binary conformance suite carried over to
 /// LocationWire's messages. Where C++ and upb disagree the vector is `acceptable`.

@@ -2,9 +2,8 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
+import LocationWireCatalogues
 import LocationWireJSON
-import LocationWireTools
 
 /// `locwire simulate record`: a trace through the recording engine and upload timer of proto/BEHAVIOR.md.
 struct SimulateRecordCommand: ParsableCommand {

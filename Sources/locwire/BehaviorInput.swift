@@ -2,10 +2,8 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireValidation
-import LocationWireFiles
 import LocationWireInterchange
 import LocationWireJSON
-import LocationWireTools
 
 /// The files the behaviour commands read: traces, policies, region sets. Each error names the file and, where
 /// the format knows it, the line, byte offset or field path; content that does not read is a rejection (exit 1),

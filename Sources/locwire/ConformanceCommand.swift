@@ -3,7 +3,6 @@ import Foundation
 import LocationWireConformance
 import LocationWireFiles
 import LocationWireRender
-import LocationWireTools
 import LocationWireVectorGenerator
 
 struct ConformanceCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import LocationWire
+import LocationWireInspection
 import LocationWireJSON
-import LocationWireTools
 
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

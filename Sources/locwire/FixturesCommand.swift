@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import LocationWire
-import LocationWireFiles
+import LocationWireInspection
 import LocationWireJSON
-import LocationWireTools
+import LocationWireSimulation
 import LocationWireValidation
 
 struct FixturesCommand: ParsableCommand {

@@ -3,8 +3,8 @@ import Foundation
 import LocationWire
 import LocationWireConformance
 import LocationWireFiles
+import LocationWireInspection
 import LocationWireJSON
-import LocationWireTools
 
 /// Input and output formats on the command line.
 enum WireFormatOption: String, ExpressibleByArgument, CaseIterable {
@@ -57,7 +57,7 @@ struct MessageInputOptions: ParsableArguments {
 }
 
 // Every file a command reads or writes goes through the functions below, so each I/O failure reads the same way:
-// "cannot read PATH: is a directory, not a file", exit status 2 (UsageFailure). FileAccess (LocationWireTools)
+// "cannot read PATH: is a directory, not a file", exit status 2 (UsageFailure). FileAccess (LocationWireFiles)
 // turns errno into the words; these wrap it for the command line.
 
 /// The whole file at `path`, at most `FileAccess.maxReadBytes` (256 MiB). A file that cannot be read is a usage

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import LocationWireCatalogues
 import LocationWireFiles
-import LocationWireTools
 
 /// `locwire`: convert, inspect and validate LocationWire messages.
 ///

@@ -2,9 +2,8 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
+import LocationWireCatalogues
 import LocationWireJSON
-import LocationWireTools
 import LocationWireValidation
 
 struct PlanCommand: ParsableCommand {

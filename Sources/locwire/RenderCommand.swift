@@ -1,12 +1,11 @@
 import ArgumentParser
 import Foundation
 import LocationWire
+import LocationWireCatalogues
 import LocationWireConformance
-import LocationWireFiles
 import LocationWireInterchange
 import LocationWireJSON
 import LocationWireRender
-import LocationWireTools
 
 /// `locwire render`: a picture of a trace, its regions and its fence events, or of a behaviour vector.
 struct RenderCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationWire
-import LocationWireTools
+import LocationWireInspection
 import LocationWireValidation
 
 struct ValidateCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
+import LocationWireCatalogues
 import LocationWireGeometry
-import LocationWireTools
+import LocationWireRandom
 import Testing
 
 /// The region planner (proto/BEHAVIOR.md "Region planning (server)") and the arming order ("Arming (device)"),

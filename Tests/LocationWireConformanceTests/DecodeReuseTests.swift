@@ -2,8 +2,9 @@ import Foundation
 import LocationWire
 import LocationWireConformance
 import LocationWireFuzzing
+import LocationWireInspection
+import LocationWireRandom
 import LocationWireTestSupport
-import LocationWireTools
 import Testing
 
 /// Decoding into storage the caller keeps (`decode(serializedBytes:)`, issue 26) gives what a fresh decode gives:

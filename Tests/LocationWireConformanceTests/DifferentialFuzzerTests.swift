@@ -2,8 +2,9 @@ import Foundation
 import LocationWire
 import LocationWireConformance
 import LocationWireFuzzing
+import LocationWireInspection
+import LocationWireRandom
 import LocationWireTestSupport
-import LocationWireTools
 import Testing
 
 /// The differential fuzzer: reproducible, quiet when two implementations agree, loud (and minimizing) when not.

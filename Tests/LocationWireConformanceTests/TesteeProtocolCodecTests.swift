@@ -1,7 +1,7 @@
 import LocationWire
 import LocationWireConformance
+import LocationWireInspection
 import LocationWireTestSupport
-import LocationWireTools
 import Testing
 
 /// The testee protocol's codec follows protobuf's binary rules as the rest of the codec does: the rules that

@@ -1,6 +1,6 @@
 import Foundation
 import LocationWireGeometry
-import LocationWireTools
+import LocationWireRandom
 import Testing
 
 /// The spec's sphere, checked against facts from outside it: known distances, the haversine it must equal, and

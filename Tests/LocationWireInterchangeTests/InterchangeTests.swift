@@ -2,7 +2,6 @@ import Foundation
 import LocationWire
 import LocationWireInterchange
 import LocationWireTestSupport
-import LocationWireTools
 import LocationWireValidation
 import Testing
 

@@ -1,9 +1,7 @@
 import Foundation
 import LocationWire
-import LocationWireFiles
 import LocationWireInterchange
 import LocationWireTestSupport
-import LocationWireTools
 import Testing
 
 /// Lenient by default, strict on request, the same in every format: a point that cannot be imported is skipped and

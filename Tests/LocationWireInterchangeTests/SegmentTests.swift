@@ -1,6 +1,5 @@
 import Foundation
 import LocationWire
-import LocationWireFiles
 import LocationWireInterchange
 import LocationWireTestSupport
 import LocationWireValidation

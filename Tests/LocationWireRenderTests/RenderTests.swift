@@ -3,10 +3,9 @@ import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
 @testable import LocationWireRender
-import LocationWireFiles
 import LocationWireGeometry
+import LocationWireInterchange
 import LocationWireTestSupport
-import LocationWireTools
 import Testing
 
 #if canImport(FoundationXML)

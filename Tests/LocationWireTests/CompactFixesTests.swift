@@ -1,7 +1,6 @@
 import LocationWire
-import LocationWireFiles
+import LocationWireSimulation
 import LocationWireTestSupport
-import LocationWireTools
 import Testing
 
 @Suite struct CompactFixesTests {

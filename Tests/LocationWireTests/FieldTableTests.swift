@@ -1,6 +1,6 @@
 import LocationWire
+import LocationWireInspection
 import LocationWireTestSupport
-import LocationWireTools
 import Testing
 
 /// The generic codec's kinds that no message of `proto/` uses yet (the testee protocol and the session formats

@@ -1,7 +1,7 @@
 import LocationWire
+import LocationWireInspection
 import LocationWireJSON
 import LocationWireTestSupport
-import LocationWireTools
 import Testing
 
 /// The hand-written codec against bytes made by upb and JSON printed by C++ (see PeerGoldens).

@@ -1,6 +1,6 @@
 import Foundation
 import LocationWireGeometry
-import LocationWireTools
+import LocationWireRandom
 import Testing
 
 @testable import LocationWireValidation

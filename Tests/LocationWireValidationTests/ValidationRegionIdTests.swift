@@ -1,5 +1,5 @@
 import LocationWire
-import LocationWireTools
+import LocationWireRandom
 import LocationWireValidation
 import LocationWireVectorGenerator
 import Testing

@@ -2,7 +2,6 @@ import Foundation
 import LocationWire
 import LocationWireFiles
 import LocationWireTestSupport
-import LocationWireTools
 import LocationWireVectorGenerator
 import Testing
 

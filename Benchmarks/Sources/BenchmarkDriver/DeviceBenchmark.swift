@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireDevice
-import LocationWireFiles
+import LocationWireInterchange
 import LocationWireSession
 
 /// `locwire-bench device`: what the reference device costs (issue 23, item 5): recording one fix with 0 to 100,000

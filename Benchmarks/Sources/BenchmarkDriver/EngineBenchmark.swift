@@ -3,7 +3,7 @@ import Foundation
 import LocationWire
 import LocationWireBehavior
 import LocationWireConformance
-import LocationWireTools
+import LocationWireRandom
 
 /// `locwire-bench engines`: the fence engine and the recording engine of proto/BEHAVIOR.md on long synthetic
 /// traces, and the fence engine against the independent Python implementation

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import SwiftProtobuf
-import LocationWireTools
-import LocationWireSwiftProtobuf
 import LocationWire
+import LocationWireInspection
 import LocationWireJSON
+import LocationWireSwiftProtobuf
+import SwiftProtobuf
 
 @main
 struct LocwireBench: ParsableCommand {

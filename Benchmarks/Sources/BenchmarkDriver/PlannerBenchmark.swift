@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
-import LocationWireTools
+import LocationWireCatalogues
+import LocationWireRandom
 
 /// `locwire-bench planner`: the region planner (proto/BEHAVIOR.md "Region planning (server)") on a catalogue of a
 /// million regions: index build time, the index's memory, plan latency at many random positions, and the literal

@@ -1,8 +1,8 @@
 import Foundation
 import LocationWire
-import LocationWireFiles
 import LocationWireJSON
-import LocationWireTools
+import LocationWireRandom
+import LocationWireSimulation
 
 /// A benchmark workload: distinct inputs of one message type, which every harness rotates through
 /// (Benchmarks/peers/PROTOCOL.md), so that no implementation is timed on one input it has learned.

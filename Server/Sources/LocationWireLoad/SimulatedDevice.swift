@@ -1,10 +1,10 @@
 import Foundation
 import LocationWire
-import LocationWireFiles
 import LocationWireHTTP
 import LocationWireHTTPClient
+import LocationWireRandom
 import LocationWireSession
-import LocationWireTools
+import LocationWireSimulation
 
 /// One phone of a load run: a walk from `TraceSimulator`, queued and batched by the spec's device engine
 /// (`UploadQueue`: consecutive sequences, floors, `§ack-scope`, back-off), uploaded with ``BindingClient``.

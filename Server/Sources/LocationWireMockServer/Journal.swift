@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import LocationWire
 import LocationWireFiles
-import LocationWireTools
 
 /// One line of the mock server's journal (`--journal FILE`, JSON lines): a request to `POST /v1/batches` (or to
 /// `/v1/regions`, which the mock server does not offer) as it was received, the fault it got, what was stored, and

@@ -1,6 +1,5 @@
 import Foundation
 import LocationWireFiles
-import LocationWireTools
 
 /// An input the report cannot read; the command line exits 2 with it.
 public enum MockReportError: Error, CustomStringConvertible {

@@ -4,7 +4,6 @@ import LocationWireCommandLine
 import LocationWireFiles
 import LocationWireHTTPClient
 import LocationWireLoad
-import LocationWireTools
 
 /// `locwire-server load`: simulated devices upload realistic batches to one or more servers for a while, and
 /// the throughput and batch latency they saw.

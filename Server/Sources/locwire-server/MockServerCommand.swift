@@ -5,7 +5,6 @@ import LocationWireCommandLine
 import LocationWireFiles
 import LocationWireMockServer
 import LocationWireServer
-import LocationWireTools
 
 /// `locwire-server mock-server`: a server that misbehaves on purpose, for client teams, and the report that
 /// says whether their client lost or doubled anything through it.

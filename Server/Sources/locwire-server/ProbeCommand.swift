@@ -4,7 +4,6 @@ import LocationWireCommandLine
 import LocationWireFiles
 import LocationWireHTTPClient
 import LocationWireProbe
-import LocationWireTools
 
 /// `locwire-server probe`: checks a running server against the HTTP binding.
 struct ProbeCommand: AsyncParsableCommand {

@@ -3,11 +3,11 @@ import Foundation
 import Hummingbird
 import LocationWire
 import LocationWireBehavior
+import LocationWireCatalogues
 import LocationWireFiles
 import LocationWireJSON
 import LocationWireServer
 import LocationWireSession
-import LocationWireTools
 import Logging
 
 /// `locwire-server serve`: the reference server.

@@ -4,13 +4,12 @@ import HTTPTypes
 import HummingbirdTesting
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
+import LocationWireCatalogues
 import LocationWireHTTP
 import LocationWireHTTPClient
 import LocationWireJSON
 import LocationWireServer
 import LocationWireSession
-import LocationWireTools
 import NIOCore
 import Testing
 

@@ -1,7 +1,6 @@
 import Foundation
 import LocationWire
 import LocationWireFiles
-import LocationWireTools
 
 /// How one vector came out.
 public enum VectorStatus: String, Codable, Sendable, CaseIterable {

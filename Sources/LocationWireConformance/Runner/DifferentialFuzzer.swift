@@ -2,7 +2,9 @@ import Foundation
 import LocationWire
 import LocationWireFiles
 import LocationWireFuzzing
-import LocationWireTools
+import LocationWireInspection
+import LocationWireRandom
+import LocationWireSimulation
 
 /// Differential fuzzing of any implementation that speaks the testee protocol, against a reference (LocationWire's
 /// own implementation by default): the same mutated inputs go to both, and every crash, hang, and disagreement in

@@ -1,6 +1,5 @@
 import Foundation
 import LocationWireFiles
-import LocationWireTools
 
 /// An expected-failure list: `conformance/failures/<implementation>.txt`.
 ///

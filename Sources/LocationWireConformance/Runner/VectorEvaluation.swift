@@ -1,5 +1,5 @@
 import LocationWire
-import LocationWireTools
+import LocationWireInspection
 
 /// What one vector asks of a testee, and how its answer is judged.
 struct VectorEvaluation {

@@ -1,6 +1,6 @@
 import LocationWire
+import LocationWireInspection
 import LocationWireSession
-import LocationWireTools
 
 /// The built-in testee's device and server sides: sessions run on ``UploadQueue``, ledgers on ``IngestLedger``,
 /// LocationWire's reference engines.

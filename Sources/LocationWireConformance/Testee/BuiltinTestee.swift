@@ -1,6 +1,6 @@
 import LocationWire
+import LocationWireInspection
 import LocationWireJSON
-import LocationWireTools
 import LocationWireValidation
 
 /// LocationWire's own implementation as a testee: it answers the testee protocol with the Swift codec,

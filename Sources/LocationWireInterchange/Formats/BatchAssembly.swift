@@ -1,6 +1,5 @@
 import Foundation
 import LocationWire
-import LocationWireFiles
 import LocationWireValidation
 
 /// How an import divides its fixes into batches (`locwire import --split-by`).

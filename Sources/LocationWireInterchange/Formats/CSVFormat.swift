@@ -1,8 +1,6 @@
 import CSV
 import Foundation
 import LocationWire
-import LocationWireFiles
-import LocationWireTools
 
 /// CSV tracks as people and loggers write them, tokenized by CSV.swift (RFC 4180 quoting); the columns are
 /// recognised here.

@@ -1,7 +1,5 @@
 import Foundation
 import LocationWire
-import LocationWireFiles
-import LocationWireTools
 
 /// GPX 1.0 and 1.1, read by `GPXTrace` (FoundationXML's XMLParser) and converted here:
 /// | GPX | unit | LocationFix |

@@ -1,8 +1,6 @@
 import Foundation
 import LocationWire
 import LocationWireJSON
-import LocationWireFiles
-import LocationWireTools
 
 /// GeoJSON (RFC 7946): a FeatureCollection (or a single Feature) of
 /// - Point features, one fix each, with the time in the first of `properties.time`, `timestamp`, `datetime`,

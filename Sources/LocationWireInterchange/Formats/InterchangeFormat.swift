@@ -1,6 +1,5 @@
 import Foundation
 import LocationWire
-import LocationWireFiles
 
 /// The formats `locwire import` reads.
 public enum ImportFormat: String, CaseIterable, Sendable {

@@ -1,5 +1,4 @@
 import Foundation
-import LocationWireFiles
 
 /// A point a file marks rather than records: a waypoint (GPX `<wpt>`, a KML marker placemark, a TCX course point),
 /// or a point of a planned route (GPX `<rtept>`). Neither is a fix: nobody was there at a time. They are imported

@@ -1,8 +1,6 @@
 import Foundation
 import LocationWireJSON
 import LocationWire
-import LocationWireFiles
-import LocationWireTools
 
 /// Overland's upload (https://github.com/aaronpk/Overland-iOS): `{"locations": [Feature, ...]}`, each a GeoJSON
 /// Point feature whose `properties` hold, in the units of iOS Core Location:

@@ -1,6 +1,5 @@
 import Foundation
 import LocationWire
-import LocationWireFiles
 import LocationWireJSON
 
 /// OwnTracks `_type: location` messages (https://owntracks.org/booklet/tech/json/).

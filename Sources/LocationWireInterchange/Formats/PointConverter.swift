@@ -1,7 +1,6 @@
 import Foundation
 import LocationWireJSON
 import LocationWire
-import LocationWireFiles
 
 /// Where an imported fix came from: its segment and device in the file.
 public struct PointOrigin: Sendable, Hashable {

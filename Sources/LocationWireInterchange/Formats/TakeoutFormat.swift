@@ -1,6 +1,5 @@
 import Foundation
 import LocationWire
-import LocationWireFiles
 import LocationWireJSON
 
 /// Google Takeout location history, in its three shapes (Location History `Records.json`, Semantic Location

@@ -1,5 +1,4 @@
 import Foundation
-import LocationWireFiles
 
 #if canImport(FoundationXML)
     import FoundationXML

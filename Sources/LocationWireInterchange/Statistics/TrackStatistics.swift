@@ -1,6 +1,5 @@
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
 import LocationWireGeometry
 
 /// What a LocationBatch holds, measured: fixes, time span, distance, gaps, the accuracy and speed

@@ -1,8 +1,8 @@
 import Foundation
 import LocationWire
 import LocationWireBehavior
-import LocationWireFiles
 import LocationWireGeometry
+import LocationWireInterchange
 
 /// Everything a map picture shows, in coordinates: the track, the regions, the markers, and the words around
 /// them. ``SVGMap`` draws it; the builders here turn messages into it.

@@ -1,5 +1,5 @@
 import Foundation
-import LocationWireTools
+import LocationWireRandom
 
 /// The measurement method, owned by the coordinator for every harness alike (Benchmarks/peers/PROTOCOL.md).
 struct Method: Codable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import LocationWireTools
+import LocationWireRandom
 
 /// One sample: the loop's ns per operation, with the round and the position in the round it was taken at, which
 /// pairs it with the other implementations' samples of the same workload.

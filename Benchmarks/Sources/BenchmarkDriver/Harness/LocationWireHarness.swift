@@ -1,6 +1,6 @@
 import LocationWire
+import LocationWireInspection
 import LocationWireJSON
-import LocationWireTools
 import LocationWireValidation
 
 /// LocationWire's codec behind the harness protocol.

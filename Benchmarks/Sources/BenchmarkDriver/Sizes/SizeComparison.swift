@@ -1,7 +1,6 @@
 import Foundation
 import LocationWire
-import LocationWireFiles
-import LocationWireTools
+import LocationWireSimulation
 
 /// Bytes per fix of LocationWire's two batch forms and of today's JSON formats, raw and gzipped, on the
 /// fixture scenarios' traces and on a real GPX track.

@@ -1,6 +1,6 @@
 import Foundation
 import LocationWire
-import LocationWireTools
+import LocationWireRandom
 
 /// A deterministic generator of realistic raw location traces: what a phone's positioning provider delivers
 /// once a second while someone walks, runs, cycles or drives, before any reporting policy thins it out.

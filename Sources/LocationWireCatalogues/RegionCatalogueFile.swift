@@ -1,6 +1,6 @@
 import Foundation
 import LocationWire
-import LocationWireBehavior
+import LocationWireFiles
 import LocationWireGeometry
 import LocationWireJSON
 

@@ -1,7 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireBehavior
-import LocationWireTools
+import LocationWireRandom
 
 /// Realistic upload fixtures: a simulated trace put through the normative recording engine and upload timer
 /// (proto/BEHAVIOR.md "Recording" and "Upload scheduling", `LocationWireBehavior`) and batched as

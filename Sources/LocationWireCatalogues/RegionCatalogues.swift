@@ -1,7 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireGeometry
-import LocationWireTools
+import LocationWireRandom
 
 /// Synthetic region catalogues for the planner's tests and benchmark, reproducible from a seed.
 public enum RegionCatalogues {

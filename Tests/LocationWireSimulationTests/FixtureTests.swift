@@ -1,11 +1,8 @@
 import LocationWire
 import LocationWireBehavior
-import LocationWireConformance
-import LocationWireFiles
 import LocationWireGeometry
-import LocationWireTools
+import LocationWireSimulation
 import LocationWireValidation
-import LocationWireVectorGenerator
 import Testing
 
 /// The fixture generator: deterministic, valid, and faithful to the TrackingPolicy reporting rules.
@@ -79,7 +76,13 @@ import Testing
     @Test func theAccuracyFilterDropsBadFixes() {
         var engine = RecordingEngine(policy: FixtureGenerator.defaultPolicy)
         var log = RecordingLog()
-        var fix = Valid.walkFix
+        // A fix of a walk one second into the monotonic clock; the accuracy and the position vary below.
+        var fix = LocationFix()
+        fix.sequence = 1
+        fix.timeMs = 1_700_000_001_000
+        fix.elapsedRealtimeMs = 1_000
+        fix.latitudeE7 = 450_000_000
+        fix.longitudeE7 = 90_000_000
         for accuracy: UInt32? in [200_000, 0, nil] {
             fix.horizontalAccuracyCm = accuracy
             engine.deliver(fix, index: log.decisions.count, to: &log)
@@ -104,13 +107,5 @@ import Testing
         Sphere.distanceM(
             latitudeE7: a.latitudeE7!, longitudeE7: a.longitudeE7!, latitudeE7: b.latitudeE7!,
             longitudeE7: b.longitudeE7!)
-    }
-}
-
-extension Valid {
-    static var walkFix: LocationFix {
-        var fix = Valid.fix(1)
-        fix.elapsedRealtimeMs = 1000
-        return fix
     }
 }
