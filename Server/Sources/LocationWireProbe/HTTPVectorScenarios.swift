@@ -4,7 +4,7 @@ import LocationWireConformance
 import LocationWireHTTP
 import LocationWireHTTPClient
 import LocationWireJSON
-import LocationWireVectorGenerator
+import LocationWireSuiteSource
 
 /// The `http` vectors' request cases (`conformance/vectors/http.json`): each sent to the server as written, its
 /// answer judged against the answers the binding allows. A case that needs what the server does not offer (the

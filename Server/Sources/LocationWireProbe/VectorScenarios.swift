@@ -1,7 +1,7 @@
 import LocationWire
 import LocationWireConformance
 import LocationWireSession
-import LocationWireVectorGenerator
+import LocationWireSuiteSource
 
 /// The conformance vectors of the ledger and session families, replayed over HTTP instead of the testee
 /// protocol. The vectors are generated in-process (``VectorGenerator/generate(family:)``), so the probe needs no
