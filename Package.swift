@@ -74,7 +74,6 @@ let package = Package(
         .library(name: "_LocationWireConformance", targets: ["LocationWireConformance"]),
         .library(name: "_LocationWireSession", targets: ["LocationWireSession"]),
         .library(name: "_LocationWireHTTPBinding", targets: ["LocationWireHTTPBinding"]),
-        .library(name: "_LocationWireSuiteSource", targets: ["LocationWireSuiteSource"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
