@@ -37,11 +37,14 @@ import PackageDescription
 //                                                                     (on Behavior, Session, HTTPBinding)
 //   LocationWireConformance      testee protocol, built-in testee, vector file format, runner, matrix, the
 //                                differential fuzzer (Runner/)         (on Files, Simulation, Fuzzing, HTTPBinding)
-//   LocationWireVectorGenerator  the conformance vector generator                (on Interchange, Conformance)
+//   LocationWireSuiteSource      the conformance suite's source: the vector generator (`VectorGenerator`, one
+//                                builder per family), the semantic cases the unit tests share, and the inputs it
+//                                reads (conformance/data/, conformance/regressions/)
+//                                                                                 (on Interchange, Conformance)
 //   LocationWireRender           SVG and HTML pictures of traces, regions and events, the HTML conformance
 //                                report; Foundation, no network                  (on Interchange, Conformance)
 //   locwire                      command line, swift-argument-parser
-//                                    (on VectorGenerator, Simulation, Interchange, Render, Device, Catalogues)
+//                                        (on SuiteSource, Simulation, Interchange, Render, Device, Catalogues)
 // "on X" names the highest modules depended upon; each also uses what X uses.
 /// The project's own targets: a warning is an error here (and only here; dependencies keep their own settings).
 let strictSettings: [SwiftSetting] = [
@@ -71,7 +74,6 @@ let package = Package(
         .library(name: "_LocationWireConformance", targets: ["LocationWireConformance"]),
         .library(name: "_LocationWireSession", targets: ["LocationWireSession"]),
         .library(name: "_LocationWireHTTPBinding", targets: ["LocationWireHTTPBinding"]),
-        .library(name: "_LocationWireVectorGenerator", targets: ["LocationWireVectorGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -156,7 +158,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            name: "LocationWireVectorGenerator",
+            name: "LocationWireSuiteSource",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
                 "LocationWireRandom", "LocationWireFiles", "LocationWireSimulation", "LocationWireInterchange",
@@ -176,7 +178,7 @@ let package = Package(
             name: "locwire",
             dependencies: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
-                "LocationWireFiles", "LocationWireCatalogues", "LocationWireConformance", "LocationWireVectorGenerator",
+                "LocationWireFiles", "LocationWireCatalogues", "LocationWireConformance", "LocationWireSuiteSource",
                 "LocationWireFuzzing", "LocationWireSession", "LocationWireSimulation", "LocationWireBehavior",
                 "LocationWireInterchange", "LocationWireRender", "LocationWireDevice",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -205,7 +207,7 @@ let package = Package(
             "LocationWireValidationTests",
             on: [
                 "LocationWire", "LocationWireGeometry", "LocationWireValidation", "LocationWireRandom",
-                "LocationWireConformance", "LocationWireVectorGenerator",
+                "LocationWireConformance", "LocationWireSuiteSource",
             ]),
         tests(
             "LocationWireBehaviorTests",
@@ -232,7 +234,7 @@ let package = Package(
             "LocationWireConformanceTests",
             on: [
                 "LocationWire", "LocationWireValidation", "LocationWireBehavior", "LocationWireInspection",
-                "LocationWireRandom", "LocationWireFuzzing", "LocationWireConformance", "LocationWireVectorGenerator",
+                "LocationWireRandom", "LocationWireFuzzing", "LocationWireConformance", "LocationWireSuiteSource",
                 "LocationWireDevice",
             ]),
         tests(
@@ -247,7 +249,7 @@ let package = Package(
             "locwireTests",
             on: [
                 "LocationWire", "LocationWireJSON", "LocationWireBehavior", "LocationWireFiles",
-                "LocationWireConformance", "LocationWireVectorGenerator", "LocationWireInterchange", "locwire",
+                "LocationWireConformance", "LocationWireSuiteSource", "LocationWireInterchange", "locwire",
             ]),
     ],
     swiftLanguageModes: [.v6]
@@ -266,7 +268,7 @@ if Context.environment["LOCWIRE_SLOW_TESTS"] == "1" {
         tests(
             "LocationWireSlowTests",
             on: [
-                "LocationWire", "LocationWireBehavior", "LocationWireConformance", "LocationWireVectorGenerator",
+                "LocationWire", "LocationWireBehavior", "LocationWireConformance", "LocationWireSuiteSource",
                 "locwire",
             ]))
 }

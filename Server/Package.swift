@@ -23,8 +23,9 @@
 //                                                                                     (on HTTP, Server, Session)
 //   LocationWireHTTPClient  a device's side of the binding over async-http-client: one exchange, one upload and
 //                           how its answer reads                                                      (on HTTP)
-//   LocationWireProbe       the server probe: its checks, grouped by what they exercise, and its reports
-//                                                            (on HTTPClient, Session, Conformance, VectorGenerator)
+//   LocationWireProbe       the server probe: its checks, grouped by what they exercise, and its reports; the
+//                           conformance vectors it replays are the committed files (--vectors), read with the
+//                           conformance runner's reader                       (on HTTPClient, Session, Conformance)
 //   LocationWireLoad        the load and crash runs: simulated devices, the ack journal, the report
 //                                                                              (on HTTPClient, Session, Simulation)
 //   LocationWireCommandLine what the executables share: exit statuses, error output, option types;
@@ -147,7 +148,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // Raw TCP for the probe's slow and half-sent bodies, which no HTTP client sends on purpose.
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireConformance", "LocationWireVectorGenerator"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireConformance"),
             swiftSettings: strictSettings
         ),
         .target(

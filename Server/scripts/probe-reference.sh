@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Starts the reference server (locwire-server serve) on a loopback port with a fresh database, a region catalogue,
 # a policy, a rate limit and an in-flight limit, runs `locwire-server probe` against it with 429 and 503
-# required, and stops the server. For CI and for conformance/run-all.sh (the "HTTP servers" section of
-# conformance/RESULTS.md).
+# required and this checkout's conformance/vectors, and stops the server. For CI and for conformance/run-all.sh
+# (the "HTTP servers" section of conformance/RESULTS.md).
 #
 #   Server/scripts/probe-reference.sh [--bin PATH] [--postgres URL] [PROBE OPTIONS...]
 #
@@ -73,6 +73,8 @@ fi
 
 # --allow-erase: the device is this run's own, so the erasure check (which erases all its data) may run.
 # The operator token, the retention the policy must state and a place the catalogue covers make the checks of
-# §http-operator-token, §http-retention-stated and §http-regions-held applicable.
-"$bin" probe --server "$url" --token "$token" --device-id "$device" --require-status 429,503 --stall-seconds 10 \
+# §http-operator-token, §http-retention-stated and §http-regions-held applicable. The vectors replayed are this
+# checkout's, named explicitly: the probe would otherwise look for them up from the current directory.
+"$bin" probe --server "$url" --token "$token" --device-id "$device" --vectors "$root/conformance/vectors" \
+  --require-status 429,503 --stall-seconds 10 \
   --allow-erase --operator-token "$operator" --expect-retention-days 30 --regions-at 45.3,14.6 "$@"

@@ -3,7 +3,7 @@ import Foundation
 import LocationWireConformance
 import LocationWireFiles
 import LocationWireRender
-import LocationWireVectorGenerator
+import LocationWireSuiteSource
 
 struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,8 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireSuiteSource
 import LocationWireTestSupport
-import LocationWireVectorGenerator
 import Testing
 
 /// The conformance runner and the built-in testee: failure lists, crashes, timeouts, testees that do not speak

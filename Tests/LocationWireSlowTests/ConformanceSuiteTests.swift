@@ -1,8 +1,8 @@
 import Foundation
 import LocationWire
 import LocationWireConformance
+import LocationWireSuiteSource
 import LocationWireTestSupport
-import LocationWireVectorGenerator
 import Testing
 
 /// The committed conformance suite as a whole: the vector files are current (a fresh generation gives the same

@@ -1,8 +1,8 @@
 import Foundation
 import LocationWire
+import LocationWireSuiteSource
 import LocationWireTestSupport
 import LocationWireValidation
-import LocationWireVectorGenerator
 import Testing
 
 /// The normative statements of proto/README.md that the validator checks, each on both sides of its boundary.

@@ -1,7 +1,7 @@
 import LocationWire
 import LocationWireRandom
+import LocationWireSuiteSource
 import LocationWireValidation
-import LocationWireVectorGenerator
 import Testing
 
 /// The rules that look regions up by id (`duplicate-region-id`, the parent's level, `region-removed-and-upserted`)

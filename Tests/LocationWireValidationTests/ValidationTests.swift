@@ -1,8 +1,8 @@
 import LocationWire
 import LocationWireConformance
+import LocationWireSuiteSource
 import LocationWireTestSupport
 import LocationWireValidation
-import LocationWireVectorGenerator
 import Testing
 
 extension ViolationCase: CustomTestStringConvertible {

@@ -2,8 +2,8 @@ import Foundation
 import LocationWire
 import LocationWireConformance
 import LocationWireJSON
+import LocationWireSuiteSource
 import LocationWireTestSupport
-import LocationWireVectorGenerator
 import Testing
 
 /// The `locwire` command line contract: formats, type names, and exit status 0 (success), 1 (input rejected),

@@ -1,8 +1,8 @@
 import Foundation
 import LocationWire
 import LocationWireFiles
+import LocationWireSuiteSource
 import LocationWireTestSupport
-import LocationWireVectorGenerator
 import Testing
 
 /// Every locwire command that reads or writes a file, given a file it cannot use: exit status 2 and a reason in

@@ -4,14 +4,13 @@ import LocationWireConformance
 import LocationWireHTTP
 import LocationWireHTTPClient
 import LocationWireJSON
-import LocationWireVectorGenerator
 
 /// The `http` vectors' request cases (`conformance/vectors/http.json`): each sent to the server as written, its
 /// answer judged against the answers the binding allows. A case that needs what the server does not offer (the
 /// vector's `requires`) is not applicable.
 enum HTTPVectorScenarios {
-    static func checks() -> (checks: [ProbeCheck], note: String) {
-        let vectors = (VectorGenerator.generate(family: "http")?.vectors ?? []).filter { $0.httpRequest != nil }
+    static func checks(_ vectors: [Vector]) -> (checks: [ProbeCheck], note: String) {
+        let vectors = vectors.filter { $0.httpRequest != nil }
         let checks = vectors.map { vector in
             ProbeCheck("vectors.\(vector.id)", rules: vector.rules ?? []) { context in
                 try await run(vector, context: context)

@@ -17,6 +17,8 @@ public struct ServerProbe: Sendable {
         public var token: String
         /// The device the token belongs to: every batch names it.
         public var deviceId: String
+        /// The committed conformance vectors whose ledger, session and http cases the probe replays.
+        public var vectors: ProbeVectors
         /// Run only the checks whose name is one of these or starts with one of these and a dot (`status`,
         /// `status.401`, `vectors.ledger.fix-key.partly-new`); empty runs every check.
         public var only: [String]
@@ -45,7 +47,8 @@ public struct ServerProbe: Sendable {
         public var progress: @Sendable (String) -> Void
 
         public init(
-            server: String, token: String, deviceId: String, only: [String] = [], requiredStatuses: Set<Int> = [],
+            server: String, token: String, deviceId: String, vectors: ProbeVectors, only: [String] = [],
+            requiredStatuses: Set<Int> = [],
             stallSeconds: Double = 40, burstRequests: Int = 64, oversizedBytes: Int = 4 << 20 + 1,
             requestTimeoutSeconds: Double = 30, allowsErasure: Bool = false, operatorToken: String? = nil,
             expectedRetentionDays: UInt32? = nil, regionPosition: (Int32, Int32)? = nil,
@@ -57,6 +60,7 @@ public struct ServerProbe: Sendable {
             self.server = server
             self.token = token
             self.deviceId = deviceId
+            self.vectors = vectors
             self.only = only
             self.requiredStatuses = requiredStatuses
             self.stallSeconds = stallSeconds
@@ -80,11 +84,12 @@ public struct ServerProbe: Sendable {
         self.options = options
     }
 
-    /// Every check's name, in the order they run, with the notes on how they were chosen.
-    public static func catalogue() -> (checks: [ProbeCheck], notes: [String]) {
-        let ledger = VectorScenarios.ledgerChecks()
-        let session = VectorScenarios.sessionChecks()
-        let http = HTTPVectorScenarios.checks()
+    /// Every check's name, in the order they run (the replayed `vectors` among them), with the notes on how they
+    /// were chosen.
+    public static func catalogue(_ vectors: ProbeVectors) -> (checks: [ProbeCheck], notes: [String]) {
+        let ledger = VectorScenarios.ledgerChecks(vectors.ledger)
+        let session = VectorScenarios.sessionChecks(vectors.session)
+        let http = HTTPVectorScenarios.checks(vectors.http)
         let checks =
             [ProbeCheck.readBackOffered] + ledger.checks + session.checks + http.checks + BindingScenarios.checks
             + BatchScenarios.checks
@@ -125,7 +130,7 @@ public struct ServerProbe: Sendable {
         } catch {
             throw CannotRun(description: "\(options.server) does not answer: \(error)")
         }
-        let (all, notes) = Self.catalogue()
+        let (all, notes) = Self.catalogue(options.vectors)
         let selected = all.filter { Self.isSelected($0.name, only: options.only) }
         guard !selected.isEmpty else {
             throw CannotRun(description: "--only \(options.only.joined(separator: " ")) selects no check")

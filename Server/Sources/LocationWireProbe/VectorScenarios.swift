@@ -1,11 +1,9 @@
 import LocationWire
 import LocationWireConformance
 import LocationWireSession
-import LocationWireVectorGenerator
 
 /// The conformance vectors of the ledger and session families, replayed over HTTP instead of the testee
-/// protocol. The vectors are generated in-process (``VectorGenerator/generate(family:)``), so the probe needs no
-/// checkout of conformance/vectors/.
+/// protocol: the committed files (``ProbeVectors``, `--vectors`).
 ///
 /// Every batch is rewritten to the token's device, and each installation of a vector to a fresh random
 /// `install_id`, so that reruns against the same database never collide.
@@ -17,8 +15,7 @@ enum VectorScenarios {
     /// age limit) and its batches all name one device. Their acks are judged as the conformance runner judges a
     /// ledger testee's (``SessionEvaluation/judge(_:_:)-(ExpectedAck,BatchAck)``), and, with the read-back, the
     /// stored fixes of each installation against the vector's `stored_fixes`.
-    static func ledgerChecks() -> (checks: [ProbeCheck], note: String) {
-        let vectors = VectorGenerator.generate(family: "ledger")?.vectors ?? []
+    static func ledgerChecks(_ vectors: [Vector]) -> (checks: [ProbeCheck], note: String) {
         var checks: [ProbeCheck] = []
         for vector in vectors {
             guard let request = try? SessionEvaluation.ledgerRequest(of: vector), isDefaultPolicy(request),
@@ -88,8 +85,7 @@ enum VectorScenarios {
     /// device does, not what a server answers; the batches the reference device engine (``UploadQueue``, through
     /// the built-in testee) sends in the script are posted in order, and each ack is judged against the ack the
     /// reference ledger (``IngestLedger`` with the default policy) gives the same batches.
-    static func sessionChecks() -> (checks: [ProbeCheck], note: String) {
-        let vectors = VectorGenerator.generate(family: "session")?.vectors ?? []
+    static func sessionChecks(_ vectors: [Vector]) -> (checks: [ProbeCheck], note: String) {
         // A session vector's own rules are the device's; what these checks judge is the server's answer to the
         // batches: its keys, its outcome and its item results.
         let serverRules = ["§fix-key", "§event-key", "§batch-outcome", "§ack-table"]

@@ -12,10 +12,10 @@ struct ProbeCommand: AsyncParsableCommand {
         abstract: "Check a running server against proto/HTTP.md: de-duplication, acks, refusals, status codes.",
         discussion: """
             Sends batches as a device of --device-id with --token, each check in installations of its own (a fresh \
-            random install_id per check per run, so reruns against the same database never collide): the ledger \
-            and session conformance vectors replayed over HTTP, resends, rejections, sizes, formats, gzip, every \
-            status of the binding with its error body, and, when the server offers the read-back \
-            (GET /v1/devices/{id}/fixes), what was stored. Progress goes to standard error.
+            random install_id per check per run, so reruns against the same database never collide): the ledger, \
+            session and http conformance vectors replayed over HTTP (the committed files of --vectors), resends, \
+            rejections, sizes, formats, gzip, every status of the binding with its error body, and, when the server \
+            offers the read-back (GET /v1/devices/{id}/fixes), what was stored. Progress goes to standard error.
 
             Exit status: 0 every check passed (not-applicable allowed), 1 a check failed, 2 usage error or the \
             server does not answer.
@@ -75,6 +75,12 @@ struct ProbeCommand: AsyncParsableCommand {
                 + "probe's fixes are).", valueName: "LAT,LON"))
     var regionsAt: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The folder of the conformance vectors whose ledger, session and http files are replayed (default: the "
+                + "conformance/vectors folder of the current directory or the nearest above it).", valueName: "DIR"))
+    var vectors: String?
+
     @Flag(help: "List the checks' names and exit.")
     var list = false
 
@@ -117,16 +123,37 @@ struct ProbeCommand: AsyncParsableCommand {
         return statuses
     }
 
+    /// The vectors of `--vectors`, or of the `conformance/vectors` folder found up from the current directory.
+    /// Exit status 2 when there is none, or it cannot be read.
+    func probeVectors() throws -> ProbeVectors {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        guard let directory = vectors.map({ URL(fileURLWithPath: $0) }) ?? ProbeVectors.findDirectory(from: current)
+        else {
+            printToStandardError(
+                "locwire-server probe: no conformance/vectors folder in \(current.path) or above; pass --vectors DIR")
+            throw ExitCode(2)
+        }
+        do {
+            return try ProbeVectors(directory: directory)
+        } catch {
+            printToStandardError(
+                "locwire-server probe: the vectors in \(directory.path): \(error) (--vectors DIR names their folder)")
+            throw ExitCode(2)
+        }
+    }
+
     func run() async throws {
+        let vectors = try probeVectors()
         if list {
-            for check in ServerProbe.catalogue().checks { print(check.name) }
+            for check in ServerProbe.catalogue(vectors).checks { print(check.name) }
             return
         }
         guard let server, let token else { throw ValidationError("--server and --token are required") }
         let quiet = self.quiet
         let probe = ServerProbe(
             options: .init(
-                server: server, token: token, deviceId: deviceId, only: only, requiredStatuses: try requiredStatuses(),
+                server: server, token: token, deviceId: deviceId, vectors: vectors, only: only,
+                requiredStatuses: try requiredStatuses(),
                 stallSeconds: stallSeconds, burstRequests: burstRequests, oversizedBytes: oversizedBytes,
                 requestTimeoutSeconds: timeoutSeconds, allowsErasure: allowErase, operatorToken: operatorToken,
                 expectedRetentionDays: expectRetentionDays, regionPosition: try regionPosition(),

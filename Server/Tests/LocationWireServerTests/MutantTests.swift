@@ -39,8 +39,8 @@ import Testing
             storage: store, authenticator: store, configuration: configuration, port: 0
         ) { port in continuation.yield(port) }
         return try await ProbeTests.withRunning(application, ports: ports) { url in
-            var options = ProbeTests.options(url, token: token)
-            options.only = ServerProbe.catalogue().checks.map(\.name).filter { !slowChecks.contains($0) }
+            var options = try ProbeTests.options(url, token: token)
+            options.only = ServerProbe.catalogue(options.vectors).checks.map(\.name).filter { !slowChecks.contains($0) }
             options.allowsErasure = true
             options.operatorToken = operatorToken
             options.expectedRetentionDays = 30

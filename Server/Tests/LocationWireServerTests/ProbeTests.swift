@@ -55,11 +55,19 @@ import Testing
         return try await withRunning(application, ports: ports, body)
     }
 
-    /// The probe's options for a test run: a short stall (the servers' body time-out is 1 s) and a small burst.
-    static func options(_ url: String, token: String, only: [String] = []) -> ServerProbe.Options {
+    /// The committed vectors of this checkout (conformance/vectors/), read once.
+    static let vectors = Result {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return try ProbeVectors(directory: repository.appendingPathComponent("conformance/vectors"))
+    }
+
+    /// The probe's options for a test run: the committed vectors, a short stall (the servers' body time-out is
+    /// 1 s) and a small burst.
+    static func options(_ url: String, token: String, only: [String] = []) throws -> ServerProbe.Options {
         ServerProbe.Options(
-            server: url, token: token, deviceId: deviceId, only: only, stallSeconds: 8, burstRequests: 16,
-            requestTimeoutSeconds: 20)
+            server: url, token: token, deviceId: deviceId, vectors: try vectors.get(), only: only, stallSeconds: 8,
+            burstRequests: 16, requestTimeoutSeconds: 20)
     }
 
     static func failures(_ report: ProbeReport) -> String {
@@ -68,6 +76,23 @@ import Testing
 
     static func outcome(_ report: ProbeReport, _ name: String) -> ProbeOutcome? {
         report.results.first { $0.name == name }?.outcome
+    }
+
+    // MARK: - The vectors
+
+    @Test func theCommittedVectorsAreFoundUpFromAFolderOfTheCheckout() throws {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let found = try #require(ProbeVectors.findDirectory(from: here))
+        #expect(FileManager.default.fileExists(atPath: found.appendingPathComponent("ledger.json").path))
+        #expect(found.path.hasSuffix("/conformance/vectors"))
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
+        #expect(ProbeVectors.findDirectory(from: outside) == nil)
+        // Each family's file gives the probe checks of its own.
+        let names = ServerProbe.catalogue(try Self.vectors.get()).checks.map(\.name)
+        for family in ProbeVectors.families {
+            #expect(names.contains { $0.hasPrefix("vectors.\(family).") }, "\(family)")
+        }
+        #expect(throws: (any Error).self) { try ProbeVectors(directory: outside) }
     }
 
     // MARK: - The reference server
@@ -98,7 +123,8 @@ import Testing
     @Test func loadSheddingIsProvokedAndJudged() async throws {
         let configuration = ServerConfiguration(rateLimitPerDevice: 10, maxInFlight: 2)
         let report = try await Self.withReferenceServer(configuration) { url, token in
-            var options = Self.options(url, token: token, only: ["status.429", "status.503", "batches.partial-reject"])
+            var options = try Self.options(
+                url, token: token, only: ["status.429", "status.503", "batches.partial-reject"])
             options.requiredStatuses = [429, 503]
             options.burstRequests = 64
             return try await ServerProbe(options: options).run()
@@ -112,7 +138,7 @@ import Testing
 
     @Test func requiredStatusThatNeverComesFails() async throws {
         let report = try await Self.withReferenceServer(ServerConfiguration()) { url, token in
-            var options = Self.options(url, token: token, only: ["status.429"])
+            var options = try Self.options(url, token: token, only: ["status.429"])
             options.requiredStatuses = [429]
             return try await ServerProbe(options: options).run()
         }
@@ -122,14 +148,14 @@ import Testing
 
     @Test func unreachableServerThrows() async throws {
         // Port 9 (discard): nothing listens on it here, so the connection is refused.
-        let probe = ServerProbe(options: Self.options("http://127.0.0.1:9", token: "x"))
+        let probe = ServerProbe(options: try Self.options("http://127.0.0.1:9", token: "x"))
         await #expect(throws: ServerProbe.CannotRun.self) { try await probe.run() }
     }
 
     @Test func refusedTokenStopsTheProbe() async throws {
         // Nothing can be judged with a token the server refuses: a setup error, not a hundred failed checks.
         try await Self.withReferenceServer(ServerConfiguration()) { url, _ in
-            let probe = ServerProbe(options: Self.options(url, token: String(repeating: "0", count: 64)))
+            let probe = ServerProbe(options: try Self.options(url, token: String(repeating: "0", count: 64)))
             await #expect(throws: ServerProbe.CannotRun.self) { try await probe.run() }
         }
     }

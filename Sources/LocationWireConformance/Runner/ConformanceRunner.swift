@@ -81,13 +81,17 @@ public struct ConformanceRunner {
         guard !names.isEmpty else {
             throw VectorFileError(message: "no vector files (*.json) in \(directory.path)")
         }
-        return try names.map { name in
-            let bytes = try FileAccess.read(directory.appendingPathComponent(name).path)
-            do {
-                return try VectorFile.decode(Data(bytes))
-            } catch {
-                throw VectorFileError(message: "\(name): \(error)")
-            }
+        return try names.map { name in try loadVectorFile(directory.appendingPathComponent(name)) }
+    }
+
+    /// Loads one vector file (`conformance/vectors/<family>.json`); an error that is not the file system's names
+    /// the file.
+    public static func loadVectorFile(_ url: URL) throws -> VectorFile {
+        let bytes = try FileAccess.read(url.path)
+        do {
+            return try VectorFile.decode(Data(bytes))
+        } catch {
+            throw VectorFileError(message: "\(url.lastPathComponent): \(error)")
         }
     }
 

@@ -7,7 +7,6 @@ import LocationWireRandom
 /// (proto/BEHAVIOR.md "Fences", with the geometry of "Geometry").
 enum FenceFamily: VectorFamily {
     static let name = "fences"
-    static let readsInputFiles = true
     static let description = """
         A device's fence engine (FEATURE_FENCES, proto/BEHAVIOR.md "Fences"): regions armed, a trace of fixes and \
         arming changes, and every event reported, field for field: state reports after arming, enter and exit \

@@ -7,7 +7,6 @@ import LocationWireRandom
 /// batches go out (proto/BEHAVIOR.md "Recording" and "Upload scheduling").
 enum RecordingFamily: VectorFamily {
     static let name = "recording"
-    static let readsInputFiles = true
     static let description = """
         A device's recording engine and upload timer (FEATURE_RECORDING, proto/BEHAVIOR.md "Recording" and \
         "Upload scheduling"): fixes as the OS delivers them, under one policy, and the whole outcome: the fixes \

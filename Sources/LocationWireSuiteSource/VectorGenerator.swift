@@ -14,14 +14,6 @@ public enum VectorGenerator {
         families.map { family in file(of: family, inputs: inputs) }
     }
 
-    /// One family's file, built in-process (`ledger`, `session`, ...), without regression vectors; nil for a name
-    /// no family has, or for a family built from files (``VectorFamily/readsInputFiles``). For tools that replay a
-    /// family elsewhere, as `locwire-server probe` replays the ledger vectors over HTTP, so that they need no
-    /// checkout of conformance/.
-    public static func generate(family name: String) -> VectorFile? {
-        families.first { $0.name == name && !$0.readsInputFiles }.map { file(of: $0, inputs: .none) }
-    }
-
     /// Every family, in the order of the files.
     static var families: [any VectorFamily.Type] {
         [

@@ -183,15 +183,11 @@ protocol VectorFamily {
     static var description: String { get }
     /// The family's parts, in the order their vectors appear in the file.
     static var sections: [VectorFamilySection] { get }
-    /// True for a family whose vectors read ``VectorInputs`` (a real trace): it is built only from inputs read
-    /// from conformance/.
-    static var readsInputFiles: Bool { get }
     /// What a server must be set up with for the family's request vectors (the file's `setup`), or nil.
     static var setup: [String: String]? { get }
 }
 
 extension VectorFamily {
-    static var readsInputFiles: Bool { false }
     static var setup: [String: String]? { nil }
 
     /// Every vector of the family.

@@ -22,10 +22,6 @@ public struct VectorInputs: Sendable {
             regressions: try loadRegressions(conformance.appendingPathComponent("regressions")))
     }
 
-    /// Inputs for the families that read no file (``VectorGenerator/generate(family:)``); a family that needs a
-    /// trace is never built from these.
-    static let none = VectorInputs(korita: [], regressions: [])
-
     private static func trace(_ url: URL) throws -> [LocationFix] {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw VectorInputError(
