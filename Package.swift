@@ -195,8 +195,11 @@ let package = Package(
             "LocationWireTests",
             on: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
-                "LocationWireSimulation", "LocationWireFuzzing",
+                "LocationWireSimulation",
             ]),
+        tests("LocationWireJSONTests", on: ["LocationWire", "LocationWireJSON"]),
+        tests("LocationWireFuzzingTests", on: ["LocationWireFuzzing"]),
+        tests("LocationWireFilesTests", on: ["LocationWireFiles"]),
         tests("LocationWireGeometryTests", on: ["LocationWireGeometry", "LocationWireRandom"]),
         tests("LocationWireRandomTests", on: ["LocationWireRandom"]),
         tests("LocationWireInspectionTests", on: ["LocationWire", "LocationWireJSON", "LocationWireInspection"]),
@@ -237,6 +240,7 @@ let package = Package(
                 "LocationWireRandom", "LocationWireFuzzing", "LocationWireConformance", "LocationWireSuiteSource",
                 "LocationWireDevice",
             ]),
+        tests("LocationWireSuiteSourceTests", on: ["LocationWireConformance", "LocationWireSuiteSource"]),
         tests(
             "LocationWireInterchangeTests", on: ["LocationWire", "LocationWireValidation", "LocationWireInterchange"]),
         tests(

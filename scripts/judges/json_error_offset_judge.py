@@ -26,7 +26,7 @@ import sys
 
 # The cases, as `("TEXT", OFFSET),` with OFFSET -1 for a well-formed text. TEXT is JSON written with only the escapes
 # \" and \\, so that the line reads the same in Python and Swift; %XX stands for the byte 0xXX (%25 for a percent
-# sign). They MUST stay equal, line for line, to the list in Tests/LocationWireTests/JSONErrorOffsetTests.swift,
+# sign). They MUST stay equal, line for line, to the list in Tests/LocationWireJSONTests/JSONErrorOffsetTests.swift,
 # which checks the reader against them and fails when the two lists differ.
 # BEGIN CASES
 CASES = [
