@@ -188,16 +188,17 @@ let package = Package(
         // Tests: one target per module or group of modules, so that a change recompiles only the tests of what
         // depends on it; the shared helpers are a target of their own. `swift test` runs these.
         .target(
-            name: "LocationWireTestSupport", dependencies: ["LocationWire"], path: "Tests/LocationWireTestSupport",
+            name: "LocationWireTestSupport", dependencies: ["LocationWire", "LocationWireRandom"],
+            path: "Tests/LocationWireTestSupport",
             swiftSettings: strictSettings
         ),
         tests(
             "LocationWireTests",
             on: [
                 "LocationWire", "LocationWireValidation", "LocationWireJSON", "LocationWireInspection",
-                "LocationWireSimulation",
+                "LocationWireRandom", "LocationWireSimulation",
             ]),
-        tests("LocationWireJSONTests", on: ["LocationWire", "LocationWireJSON"]),
+        tests("LocationWireJSONTests", on: ["LocationWire", "LocationWireJSON", "LocationWireRandom"]),
         tests("LocationWireFuzzingTests", on: ["LocationWireFuzzing"]),
         tests("LocationWireFilesTests", on: ["LocationWireFiles"]),
         tests("LocationWireGeometryTests", on: ["LocationWireGeometry", "LocationWireRandom"]),
@@ -242,7 +243,8 @@ let package = Package(
             ]),
         tests("LocationWireSuiteSourceTests", on: ["LocationWireConformance", "LocationWireSuiteSource"]),
         tests(
-            "LocationWireInterchangeTests", on: ["LocationWire", "LocationWireValidation", "LocationWireInterchange"]),
+            "LocationWireInterchangeTests",
+            on: ["LocationWire", "LocationWireValidation", "LocationWireRandom", "LocationWireInterchange"]),
         tests(
             "LocationWireRenderTests",
             on: [

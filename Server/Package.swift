@@ -17,7 +17,7 @@
 //   LocationWireMockServer  the fault-injecting mock server for client teams: the reference server's route
 //                           list, authentication middleware and request reading, with tokens of its own, an
 //                           in-memory ledger, seeded faults, a journal and the loss report
-//                                                                          (on HTTP, Server, Session)
+//                                                                          (on HTTP, Server, Session, Random)
 //   LocationWireFloor       the floors serve's per-request cost is measured against: serve's connection setup
 //                           answering one constant ack, with or without the body stored as one row
 //                                                                                     (on HTTP, Server, Session)
@@ -115,7 +115,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The journal keeps digests of tokens and bodies, never the tokens themselves.
                 .product(name: "Crypto", package: "swift-crypto"),
-            ] + root("LocationWire", "LocationWireSession", "LocationWireFiles"),
+            ] + root("LocationWire", "LocationWireSession", "LocationWireRandom", "LocationWireFiles"),
             swiftSettings: strictSettings
         ),
         .target(
@@ -224,7 +224,9 @@ let package = Package(
                 // A database as an older release left it, to migrate (TokenTests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
-                + root("LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireCatalogues"),
+                + root(
+                    "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireRandom",
+                    "LocationWireCatalogues"),
             swiftSettings: strictSettings
         ),
     ],

@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireInterchange
+import LocationWireRandom
 import LocationWireTestSupport
 import LocationWireValidation
 import Testing
@@ -352,7 +353,7 @@ import Testing
             ? [UInt8](
                 try ExportFormat.geojson.write(
                     try ImportFormat.overland.importBatch(Data(original), deviceId: "m").batch)) : original
-        var random = SeededGenerator(seed: stableSeed("mutated-\(file)-\(format)"))
+        var random = SeededRandom(seed: stableSeed("mutated-\(file)-\(format)"))
         let interesting = Array("{}[]\",:-.0123456789eE\n\t<>/ ".utf8)
         for round in 0..<300 {
             for (bytes, readAs) in [(sample, format), (gpx, ImportFormat.gpx)] {

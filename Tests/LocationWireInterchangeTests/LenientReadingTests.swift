@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireInterchange
+import LocationWireRandom
 import LocationWireTestSupport
 import Testing
 
@@ -260,7 +261,7 @@ import Testing
     }
 
     @Test func agreesWithFoundationOnRandomTimes() {
-        var random = SeededGenerator(seed: 7)
+        var random = SeededRandom(seed: 7)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let times = ISO8601Time()

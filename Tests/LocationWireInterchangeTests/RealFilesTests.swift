@@ -1,6 +1,7 @@
 import Foundation
 import LocationWire
 import LocationWireInterchange
+import LocationWireRandom
 import LocationWireTestSupport
 import LocationWireValidation
 import Testing
@@ -150,7 +151,7 @@ import Testing
     /// crash or a partial import.
     @Test func brokenKMZAndXMLAreRefused() throws {
         let kmz = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent("kml-samples-timestamp-points.kmz")))
-        var random = SeededGenerator(seed: 25)
+        var random = SeededRandom(seed: 25)
         var refused = 0
         for round in 0..<40 {
             var broken = round % 2 == 0 ? Array(kmz.prefix(Int.random(in: 4..<kmz.count, using: &random))) : kmz

@@ -1,5 +1,6 @@
 import Foundation
 import LocationWireJSON
+import LocationWireRandom
 import LocationWireTestSupport
 import Testing
 
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func generatedDocumentsReadAsFoundationReadsThem() throws {
-        var random = SeededGenerator(seed: 26)
+        var random = SeededRandom(seed: 26)
         func value(_ depth: Int) -> String {
             switch random.next() % (depth > 3 ? 4 : 6) {
             case 0: return ["null", "true", "false"][Int(random.next() % 3)]
@@ -86,7 +87,7 @@ import Testing
     }
 
     @Test func numbersAreTheNearestDouble() throws {
-        var random = SeededGenerator(seed: 2026)
+        var random = SeededRandom(seed: 2026)
         for _ in 0..<20_000 {
             let digits = String(random.next() % 10_000_000_000_000_000_000)
             let point = Int(random.next() % UInt64(digits.count + 1))

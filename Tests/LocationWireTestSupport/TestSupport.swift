@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireRandom
 import Testing
 
 /// Bytes from a hex string; spaces are ignored.
@@ -26,23 +27,6 @@ package func decodingError<Message: LocationWireMessage>(
     }
 }
 
-/// A small deterministic generator (SplitMix64), so random tests are reproducible from their seed.
-package struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    package init(seed: UInt64) {
-        self.state = seed
-    }
-
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A seed of its own for every name, the same on every run and machine: 64-bit FNV-1a over the UTF-8 bytes. Not
 /// `hashValue`, which Swift randomizes per process (a failure could not be replayed), and not the name's length,
 /// which gave Region and Circle the same random stream.
@@ -54,10 +38,10 @@ package func stableSeed(_ name: String) -> UInt64 {
 /// repeated scalars packed, implicit-presence zeros left out. Decoding such bytes and re-encoding them must give
 /// the same bytes back, which checks every hand-written decoder and encoder against the schema.
 package struct RandomCanonicalMessages {
-    package var generator: SeededGenerator
+    package var generator: SeededRandom
 
     package init(seed: UInt64) {
-        generator = SeededGenerator(seed: seed)
+        generator = SeededRandom(seed: seed)
     }
 
     package mutating func message(_ schema: MessageSchema, depth: Int = 0) -> [UInt8] {

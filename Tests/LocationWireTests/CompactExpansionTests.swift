@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireRandom
 import LocationWireTestSupport
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     /// A value for a column: in range for every field in a tame batch (0 or 1 for the bool, small and
     /// non-negative otherwise); in a wild batch also the edges of 32-bit types and any 64-bit value, which
     /// usually take a column out of its field's range.
-    static func value(_ random: inout SeededGenerator, field: LocationFix.Field, wild: Bool) -> Int64 {
+    static func value(_ random: inout SeededRandom, field: LocationFix.Field, wild: Bool) -> Int64 {
         if field == .isMock { return Int64(random.below(wild ? 3 : 2)) }
         switch wild ? random.below(10) : 9 {
         case 0: return Int64(bitPattern: random.next())
@@ -20,7 +21,7 @@ import Testing
     /// A column whose shape fits `fixCount` (plain or run-length coded deltas, with or without presence), and
     /// in a wild batch sometimes does not, so the shape errors are compared too.
     static func column(
-        _ random: inout SeededGenerator, field: LocationFix.Field, fixCount: Int, wild: Bool
+        _ random: inout SeededRandom, field: LocationFix.Field, fixCount: Int, wild: Bool
     ) -> FixColumn {
         var marked = Array(0..<fixCount)
         var presence: [UInt8] = []
@@ -53,7 +54,7 @@ import Testing
     }
 
     static func randomCompact(seed: UInt64) -> CompactFixes {
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         var compact = CompactFixes()
         let wild = random.chance(40)
         // Mostly small; a quarter long enough to span several of the expansion's blocks of 64 rows, so that runs
@@ -99,7 +100,7 @@ import Testing
     }
 }
 
-extension SeededGenerator {
+extension SeededRandom {
     fileprivate mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     fileprivate mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireRandom
 import LocationWireTestSupport
 import Testing
 
@@ -105,7 +106,7 @@ import Testing
     /// Random edits, each made to a list and to an array alike, on lists that start decoded (sharing a buffer
     /// with others) or built by hand; a copy taken before each edit must keep its values.
     @Test func randomEditsMatchAnArray() throws {
-        var random = SeededGenerator(seed: 26)
+        var random = SeededRandom(seed: 26)
         let decoded = try RegionAssignment(serializedBytes: Self.assignment(regions: 4, vertices: 6).serializedBytes())
         for round in 0..<400 {
             var list = round % 2 == 0 ? decoded.regions[round % 4].polygon!.latitudesE7 : CoordinateList()

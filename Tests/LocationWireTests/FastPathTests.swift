@@ -1,4 +1,5 @@
 @testable import LocationWire
+import LocationWireRandom
 import LocationWireTestSupport
 import Testing
 
@@ -36,7 +37,7 @@ import Testing
 
     @Test func canonicalFixesDecodeAlike() {
         var random = RandomCanonicalMessages(seed: 0xF457)
-        var generator = SeededGenerator(seed: 0xF457)
+        var generator = SeededRandom(seed: 0xF457)
         for _ in 0..<5_000 {
             let body = random.message(LocationFix.schema)
             let trailer = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
@@ -50,7 +51,7 @@ import Testing
     /// fix, unknown and foreign-wire-type fields, truncation, random byte damage.
     @Test func damagedFixesDecodeAlike() {
         var random = RandomCanonicalMessages(seed: 0xDA3A)
-        var generator = SeededGenerator(seed: 0xDA3A)
+        var generator = SeededRandom(seed: 0xDA3A)
         let insertions: [[UInt8]] = [
             [0x80, 0x80, 0x01],  // a 3-byte tag (field 2048, wire type 0)... followed by whatever comes next
             [0x88, 0x80, 0x00, 0x05],  // sequence with a 3-byte non-minimal tag
@@ -102,7 +103,7 @@ import Testing
     /// Packed varints are decoded eight bytes at a time while eight can be loaded, byte by byte near the end of the
     /// input and for nine- and ten-byte values; every mix must give the values back.
     @Test func packedVarintsOfEveryLengthDecode() throws {
-        var generator = SeededGenerator(seed: 0x9ACC)
+        var generator = SeededRandom(seed: 0x9ACC)
         for _ in 0..<3_000 {
             let count = Int.random(in: 1...40, using: &generator)
             let deltas: [Int64] = (0..<count).map { _ in

@@ -1,4 +1,5 @@
 import LocationWire
+import LocationWireRandom
 import LocationWireTestSupport
 import Testing
 
@@ -52,7 +53,7 @@ import Testing
     @Test(arguments: typeNames)
     func arbitraryBytesNeverCrash(typeName: String) throws {
         let schema = MessageRegistry.type(named: typeName)!.schema
-        var generator = SeededGenerator(seed: Self.seed(typeName, 0xBAD))
+        var generator = SeededRandom(seed: Self.seed(typeName, 0xBAD))
         var random = RandomCanonicalMessages(seed: Self.seed(typeName, 99))
         for _ in 0..<2000 {
             var input = random.message(schema)

@@ -1,5 +1,6 @@
 import LocationWire
 import LocationWireConformance
+import LocationWireRandom
 import LocationWireSuiteSource
 import LocationWireTestSupport
 import LocationWireValidation
@@ -139,7 +140,7 @@ extension ViolationCase: CustomTestStringConvertible {
     /// The fast path of fix validation must agree with the reporting rules on every fix.
     @Test func theFixFastPathAgreesWithTheRules() throws {
         var random = RandomCanonicalMessages(seed: 0xFA57)
-        var generator = SeededGenerator(seed: 0xFA57)
+        var generator = SeededRandom(seed: 0xFA57)
         var valid = 0
         for _ in 0..<20_000 {
             var fix = try LocationFix(serializedBytes: random.message(LocationFix.schema))

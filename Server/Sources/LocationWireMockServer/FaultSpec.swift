@@ -1,4 +1,5 @@
 import LocationWireHTTP
+import LocationWireRandom
 
 /// One way the mock server misbehaves on a `POST /v1/batches`, with its parameters. ``FaultCatalogue`` is the one
 /// table of them: names, parameters with their defaults, what each stores and what the client sees; the parser,
@@ -474,26 +475,5 @@ public struct FaultSpec: Hashable, Sendable, CustomStringConvertible {
             "\(entry.fault.name)=\(entry.probability)"
                 + entry.fault.parameters.map { ":\($0.name)=\($0.value)" }.joined()
         }.joined(separator: ",")
-    }
-}
-
-/// SplitMix64 (Steele, Lea and Flood, 2014): a small generator whose whole state is one seed, so that a run of the
-/// mock server is reproducible from `--seed`.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in [0, 1) with 53 random bits.
-    public mutating func nextUnit() -> Double {
-        Double(next() >> 11) * 0x1.0p-53
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import LocationWire
 import LocationWireHTTP
+import LocationWireRandom
 import LocationWireServer
 import LocationWireSession
 
@@ -31,7 +32,7 @@ public actor MockStore {
     let policy: IngestLedger.Policy
     let nowMs: @Sendable () -> Int64
     let journal: JournalWriter?
-    private var generator: SeededGenerator
+    private var generator: SeededRandom
     /// Every installation's ledger record, as ``IngestLedger`` left it after the installation's last commit.
     private var records: [IngestLedger.InstallationKey: InstallationRecord] = [:]
     /// The latest acks the ledger gave each installation, newest last, at most two with different batch ids:
@@ -52,7 +53,7 @@ public actor MockStore {
         nowMs: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
     ) {
         self.spec = spec
-        self.generator = SeededGenerator(seed: seed)
+        self.generator = SeededRandom(seed: seed)
         self.journal = journal
         self.policy = policy
         self.nowMs = nowMs
@@ -64,7 +65,7 @@ public actor MockStore {
     public func receive(_ batch: LocationBatch, encodedSize: Int, facts: RequestFacts = RequestFacts()) -> MockAction {
         requestCount += 1
         let receivedAtMs = nowMs()
-        let fault = spec.fault(forDraw: generator.nextUnit())
+        let fault = spec.fault(forDraw: generator.uniform(0, 1))
         faultCounts[fault?.name ?? "none", default: 0] += 1
         var entry = JournalEntry(
             request: requestCount, timeMs: receivedAtMs, fault: fault?.name ?? "none", committed: false, status: 200,
@@ -212,7 +213,7 @@ public actor MockStore {
                 switch moment {
                 case .before: false
                 case .after: true
-                case .either: generator.nextUnit() < 0.5
+                case .either: generator.uniform(0, 1) < 0.5
                 }
             if after { step = ingest(batch) }
             action = .close(reset: true)

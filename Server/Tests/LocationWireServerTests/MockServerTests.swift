@@ -6,6 +6,7 @@ import LocationWire
 import LocationWireHTTP
 import LocationWireHTTPClient
 import LocationWireMockServer
+import LocationWireRandom
 import LocationWireServer
 import LocationWireSession
 import NIOCore
@@ -254,8 +255,8 @@ import Testing
         // A seed whose first request gets no fault and whose second gets duplicate-response.
         let seed = try #require(
             (1...1000 as ClosedRange<UInt64>).first { seed in
-                var generator = SeededGenerator(seed: seed)
-                return generator.nextUnit() >= 0.5 && generator.nextUnit() < 0.5
+                var generator = SeededRandom(seed: seed)
+                return generator.uniform(0, 1) >= 0.5 && generator.uniform(0, 1) < 0.5
             })
         try await Self.withMockServer(faults: "duplicate-response=0.5", seed: seed) { client, store, _ in
             var queue = Self.queue(fixes: 3)
