@@ -1,5 +1,5 @@
 # tier: full
-# lane: packages
+# lane: side
 # what: libFuzzer: OSS-Fuzz's build.sh with the engines' environment (one sanitized build), its binaries run their seeds and dictionaries, replay the regression corpus, then fuzz every target for 10 s, two at a time (any finding fails; fuzz.sh smoke is the 60 s round)
 source .ci/lib.sh
 # One sanitized build serves both checks: the binaries OSS-Fuzz would ship are the ones fuzzed here (fuzz.sh takes
