@@ -34,6 +34,8 @@
 #   7. libFuzzer dictionaries and seed corpora        FuzzTesting/tools/make_dictionaries.py, make_corpus.py
 #      These are not committed (fuzz.sh prepare makes them into $FUZZ_WORK, default FuzzTesting/work/): written
 #      there by default; with --check generated into the temporary folder, to prove they still build from proto/.
+#   8. proto/jsonschema/*.schema.json                  scripts/codegen/jsonschema_gen.py: a JSON Schema of each
+#      message's proto3 JSON (locationwire.v1 and conformance.v1); the folder's *.md files are written by hand
 #
 # Exit status: 0 everything current (or rewritten), 1 stale files (--check), 2 usage error, missing tool or a
 # generator that failed. Progress goes to standard error; with --check the stale files are listed on stdout.
@@ -82,7 +84,7 @@ if ((check)); then out="$tmp/fresh"; else out="$root"; fi
 mkdir -p "$out/Tests/Goldens" "$out/Tests/LocationWireTests"
 
 started=$SECONDS
-step() { progress "[$1/7] $2 ($((SECONDS - started)) s)"; }
+step() { progress "[$1/8] $2 ($((SECONDS - started)) s)"; }
 stale=()    # committed paths (files or folders) that differ from a fresh generation
 reports=()  # a short diff for each
 
@@ -192,6 +194,16 @@ for target in $(FuzzTesting/fuzz.sh targets); do
   [[ -n "$(ls -A "$work/seeds/$target")" ]] || fail "make_corpus.py wrote no seeds for $target"
 done
 progress "dictionaries and seeds for $(FuzzTesting/fuzz.sh targets | wc -l) targets in $work (not committed)"
+
+step 8 "JSON Schemas (scripts/codegen/jsonschema_gen.py)"
+# The comments become descriptions: a descriptor set with source info. With --check, the folder's hand-written
+# pages are copied beside the fresh schemas, so that comparing the folder compares the schemas.
+protoc -Iproto --include_imports --include_source_info --descriptor_set_out="$tmp/jsonschema.descriptors.binpb" \
+  "${protos[@]}" || fail "protoc failed on proto/"
+if ((check)); then mkdir -p "$out/proto/jsonschema" && cp proto/jsonschema/*.md "$out/proto/jsonschema/"; fi
+python3 scripts/codegen/jsonschema_gen.py --descriptors "$tmp/jsonschema.descriptors.binpb" --out "$out" >/dev/null ||
+  fail "scripts/codegen/jsonschema_gen.py failed"
+if ((check)); then compare proto/jsonschema; fi
 
 if ((check)); then
   if ((${#stale[@]})); then
