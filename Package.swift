@@ -53,6 +53,26 @@ let strictSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
+/// `LOCWIRE_STATIC_STDLIB=1` (scripts/release.sh, CI) links the release `locwire` with the Swift standard library and
+/// Foundation statically, so that it runs where no Swift toolchain is installed. SwiftPM's `--static-swift-stdlib`
+/// would compile every module again for the static resources (a second build of each folder, and none of the
+/// tests: there is no static Testing); these flags change only the link. The objects name what the shared
+/// libraries need, so what the static archives need beyond that is listed (Foundation's CoreFoundation, ICU, curl
+/// and libxml2 parts; Synchronization). Release only: `locwireTests` links the executable's module, and a test
+/// bundle cannot hold a static runtime beside the shared one Testing brings.
+let staticStandardLibrary: [LinkerSetting] =
+    Context.environment["LOCWIRE_STATIC_STDLIB"] == "1"
+    ? [
+        .unsafeFlags(
+            [
+                "-static-stdlib", "-lswiftSynchronization", "-lCoreFoundation", "-l_FoundationICU",
+                "-l_FoundationCShims", "-l_FoundationCollections", "-l_CFURLSessionInterface", "-l_CFXMLInterface",
+                "-lcurl", "-lxml2",
+            ],
+            .when(platforms: [.linux], configuration: .release)
+        )
+    ] : []
+
 let package = Package(
     name: "LocationWire",
     products: [
@@ -183,7 +203,8 @@ let package = Package(
                 "LocationWireInterchange", "LocationWireRender", "LocationWireDevice",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            linkerSettings: staticStandardLibrary
         ),
         // Tests: one target per module or group of modules, so that a change recompiles only the tests of what
         // depends on it; the shared helpers are a target of their own. `swift test` runs these.

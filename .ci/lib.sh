@@ -3,6 +3,11 @@
 root=${LOCWIRE_CI_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 cd "$root"
 
+# Every CI build of the release locwire and of locwire-server links the Swift runtime and Foundation statically
+# (Package.swift), so the `release` step packs the binaries the other steps built and ran. It only changes links,
+# and it must be the same in every step: a build without it would link the shared runtime over the static binary.
+export LOCWIRE_STATIC_STDLIB=1
+
 # Swift Testing's log without a line per started or passed test: failures, suites and the closing
 # "Test run with N tests ... passed" line stay (CI's record reads that line to see that tests ran).
 quiet_test_log() {

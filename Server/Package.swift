@@ -42,6 +42,22 @@ let strictSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
+/// `LOCWIRE_STATIC_STDLIB=1` (scripts/release.sh, CI) links `locwire-server` with the Swift standard library and
+/// Foundation statically, in every configuration (CI packs its debug build); the root's Package.swift says why these
+/// flags and not `--static-swift-stdlib`. scripts/release.sh checks that both lists are the same.
+let staticStandardLibrary: [LinkerSetting] =
+    Context.environment["LOCWIRE_STATIC_STDLIB"] == "1"
+    ? [
+        .unsafeFlags(
+            [
+                "-static-stdlib", "-lswiftSynchronization", "-lCoreFoundation", "-l_FoundationICU",
+                "-l_FoundationCShims", "-l_FoundationCollections", "-l_CFURLSessionInterface", "-l_CFXMLInterface",
+                "-lcurl", "-lxml2",
+            ],
+            .when(platforms: [.linux])
+        )
+    ] : []
+
 /// Modules of the root package, through its products: `LocationWire` (the codec) and `LocationWireDevice` are
 /// products for everyone; every other module is a product for sibling packages only, named with a leading
 /// underscore (the root's Package.swift lists them).
@@ -186,7 +202,8 @@ let package = Package(
                 + root(
                     "LocationWire", "LocationWireSession", "LocationWireBehavior", "LocationWireFiles",
                     "LocationWireCatalogues"),
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            linkerSettings: staticStandardLibrary
         ),
         // The floors serve is measured against: a measurement tool, never part of the shipped locwire-server.
         .executableTarget(
