@@ -14,7 +14,9 @@
 #   scripts/install-peers.sh [--ci]
 #
 # --ci also installs what the rest of CI uses (.ci/run's install step): sqlite3 (the load run's CLI limit), Chromium
-# with Pillow and websocket-client (the browser check), groff and man (the man page check). One apt-get update and
+# with Pillow and websocket-client (the browser check), groff and man (the man page check), the headers the static
+# link of the release binaries needs (libcurl4-openssl-dev, libxml2-dev) and debootstrap (the bare root file system
+# the release archive is tried in: scripts/release/). One apt-get update and
 # one apt-get install in all, skipped when everything is there. (PostgreSQL: Server/scripts/start-postgres.sh
 # install, which keeps Debian from starting a cluster of its own.)
 set -euo pipefail
@@ -26,7 +28,7 @@ apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-
 pip_packages=("protobuf==7.36.2" "jsonschema==4.26.0")
 case "${1:-}" in
   --ci)
-    apt_packages+=(sqlite3 chromium groff-base man-db time)
+    apt_packages+=(sqlite3 chromium groff-base man-db time libcurl4-openssl-dev libxml2-dev debootstrap)
     pip_packages+=("pillow==13.0.0" "websocket-client==1.9.2")
     ;;
   "") ;;
