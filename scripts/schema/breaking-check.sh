@@ -37,7 +37,7 @@ command -v buf >/dev/null || fail "buf not found (scripts/install-peers.sh insta
 python3 -c 'import google.protobuf' 2>/dev/null || fail "Python protobuf not found (scripts/install-peers.sh)"
 [[ -f $root/buf.yaml && -d $root/proto ]] || fail "$root holds no buf.yaml and proto/"
 if [[ -z $against ]]; then
-  against=$(find "$repository/proto/released" -name 'locationwire-v*.binpb' 2>/dev/null | sort -V | tail -1)
+  against=$({ find "$repository/proto/released" -name 'locationwire-v*.binpb' 2>/dev/null || true; } | sort -V | tail -1)
   [[ -n $against ]] || fail "no release image in proto/released/ (see proto/released/README.md)"
 fi
 [[ -f $against ]] || fail "no release image $against"

@@ -19,8 +19,8 @@ the checks of the rule that decides it.
         the list of proto/README.md's generated span "stability" (scripts/codegen/generate.py writes it there)
 
 FILE is a buf image or a FileDescriptorSet with source info (buf build -o FILE; protoc --include_source_info
---include_imports). Without --image, `buf build proto` makes one (buf from pip's buf-bin,
-scripts/install-peers.sh). Exit status: 0 the check holds, 1 it does not (each problem on a line), 2 usage error or
+--include_imports). Without --image, `buf build` in the repository's root makes one of proto/ (buf.yaml; buf from
+pip's buf-bin, scripts/install-peers.sh). Exit status: 0 the check holds, 1 it does not (each problem on a line), 2 usage error or
 a missing tool or file.
 """
 import argparse
