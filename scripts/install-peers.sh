@@ -25,7 +25,8 @@ export DEBIAN_FRONTEND=noninteractive
 apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-c-dev pkg-config g++ gcc gzip zlib1g-dev libsqlite3-dev valgrind binutils unzip spin
   default-jdk-headless libprotobuf-java libgoogle-gson-java libguava-java
   golang-go golang-google-protobuf-dev)  # Go: conformance/testees/go
-pip_packages=("protobuf==7.36.2" "jsonschema==4.26.0")
+# buf-bin: the buf CLI in a wheel, for scripts/schema/ (lint and breaking-change checks of proto/).
+pip_packages=("protobuf==7.36.2" "jsonschema==4.26.0" "buf-bin==1.75.0")
 case "${1:-}" in
   --ci)
     apt_packages+=(sqlite3 chromium groff-base man-db time libcurl4-openssl-dev libxml2-dev debootstrap)
@@ -45,6 +46,7 @@ protoc --version
 protoc-c --version | sed -n 1p
 echo "protobuf-java $(dpkg-query -W -f='${Version}' libprotobuf-java), $(javac -version 2>&1)"
 go version
+buf --version | sed 's/^/buf /'
 python3 -c 'import google.protobuf as p; from google.protobuf.internal import api_implementation as a; print("python protobuf", p.__version__, a.Type())'
 if [[ "$(python3 -c 'from google.protobuf.internal import api_implementation as a; print(a.Type())')" != upb ]]; then
   echo "install-peers.sh: Python protobuf does not run on upb" >&2

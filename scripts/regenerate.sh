@@ -25,7 +25,8 @@
 #      Tests/LocationWireConformanceTests/Generated/HandWrittenLines.swift
 #                                                     the codec lines each field needs (the forgotten-field test)
 #      Benchmarks/peers/generated/*.inc               the C++ harness's per-field code
-#      proto/README.md                                its generated spans (fields without presence, future columns)
+#      proto/README.md                                its generated spans (fields without presence, future columns,
+#                                                     the stability list)
 #   3. Tests/Goldens/every-field.json                 Tests/peers/every_field_goldens.py (upb)
 #   4. Tests/LocationWireTests/PeerGoldens.swift      Tests/peers/peer_goldens.py (upb bytes, C++ JSON)
 #   5. conformance/testees/swift-protobuf/SwiftProtobufTestee/Sources/LocationWireSwiftProtobuf/
@@ -112,10 +113,12 @@ protoc -Iproto --include_imports --descriptor_set_out="$descriptors" "${protos[@
 
 step 2 "Swift, C++ and spec text per field (scripts/codegen/generate.py)"
 # The declarations take their doc comments from the .proto comments: a descriptor set with source info, of the wire
-# protocol and the testee protocol (the session formats are not generated).
+# protocol and the testee protocol (the session formats are not generated: proto/README.md's stability list reads
+# their comments).
 annotated="$tmp/generated-packages.descriptors.binpb"
 protoc -Iproto --include_imports --include_source_info --descriptor_set_out="$annotated" proto/locationwire/v1/*.proto \
-  proto/locationwire/conformance/v1/*.proto || fail "protoc failed on proto/locationwire/v1 or conformance/v1"
+  proto/locationwire/conformance/v1/*.proto proto/locationwire/session/v1/*.proto ||
+  fail "protoc failed on proto/locationwire/v1, conformance/v1 or session/v1"
 # It prints the paths it wrote, relative to $out.
 python3 scripts/codegen/generate.py --descriptors "$annotated" --out "$out" >"$tmp/codegen.list" ||
   fail "scripts/codegen/generate.py failed"

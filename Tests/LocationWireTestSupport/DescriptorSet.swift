@@ -40,6 +40,9 @@ package struct DescriptorSet {
         package var fullName = ""
         package var fields: [Field] = []
         package var oneofNames: [String] = []
+        /// `reserved` numbers (both ends included) and names.
+        package var reservedNumbers: [ClosedRange<Int64>] = []
+        package var reservedNames: [String] = []
 
         package func field(number: UInt32) -> Field? { fields.first { $0.number == number } }
     }
@@ -47,6 +50,9 @@ package struct DescriptorSet {
     package struct Enum {
         package var fullName = ""
         package var values: [(name: String, number: Int32)] = []
+        /// `reserved` numbers (both ends included) and names.
+        package var reservedNumbers: [ClosedRange<Int64>] = []
+        package var reservedNames: [String] = []
     }
 
     /// Every message type, nested ones included, in the order of the descriptor set.
@@ -71,7 +77,7 @@ package struct DescriptorSet {
     }
 
     /// DescriptorProto: name (1), field (2), nested_type (3), enum_type (4), oneof_decl (8, OneofDescriptorProto
-    /// with its name in 1).
+    /// with its name in 1), reserved_range (9: start 1, end 2 excluded), reserved_name (10).
     private mutating func addMessage(_ bytes: ArraySlice<UInt8>, scope: String) throws {
         let parts = try WireFields.parse(bytes)
         var message = Message()
@@ -82,6 +88,8 @@ package struct DescriptorSet {
             case 3: try addMessage(part.bytes(), scope: message.fullName)
             case 4: try addEnum(part.bytes(), scope: message.fullName)
             case 8: message.oneofNames.append(WireFields.string(1, in: try WireFields.parse(part.bytes())))
+            case 9: message.reservedNumbers.append(try Self.range(part.bytes(), endIncluded: false))
+            case 10: message.reservedNames.append(part.string())
             default: break
             }
         }
@@ -107,7 +115,8 @@ package struct DescriptorSet {
         return field
     }
 
-    /// EnumDescriptorProto: name (1), value (2, EnumValueDescriptorProto: name 1, number 2).
+    /// EnumDescriptorProto: name (1), value (2, EnumValueDescriptorProto: name 1, number 2), reserved_range (4:
+    /// start 1, end 2 included), reserved_name (5).
     private mutating func addEnum(_ bytes: ArraySlice<UInt8>, scope: String) throws {
         var value = Enum()
         for part in try WireFields.parse(bytes) {
@@ -117,6 +126,8 @@ package struct DescriptorSet {
                 let entry = try WireFields.parse(part.bytes())
                 let number = Int32(truncatingIfNeeded: entry.last(where: { $0.number == 2 })?.varint ?? 0)
                 value.values.append((WireFields.string(1, in: entry), number))
+            case 4: value.reservedNumbers.append(try Self.range(part.bytes(), endIncluded: true))
+            case 5: value.reservedNames.append(part.string())
             default: break
             }
         }
@@ -124,6 +135,17 @@ package struct DescriptorSet {
     }
 
     private static func join(_ scope: String, _ name: String) -> String { scope.isEmpty ? name : "\(scope).\(name)" }
+
+    /// A reserved range (start 1, end 2; int32 varints, so negative enum numbers arrive sign-extended).
+    private static func range(_ bytes: ArraySlice<UInt8>, endIncluded: Bool) throws -> ClosedRange<Int64> {
+        let parts = try WireFields.parse(bytes)
+        func bound(_ number: UInt32) -> Int64 {
+            Int64(Int32(truncatingIfNeeded: parts.last(where: { $0.number == number })?.varint ?? 0))
+        }
+        let start = bound(1)
+        let end = endIncluded ? bound(2) : bound(2) - 1
+        return start...max(start, end)
+    }
 }
 
 /// The top-level fields of protobuf binary, as the wire has them; enough for descriptors and the goldens (no

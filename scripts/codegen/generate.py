@@ -12,7 +12,8 @@
                                                        the codec lines each field needs, for the forgotten-field test
   Benchmarks/peers/generated/bench_cpp_headers.inc     the C++ harness's read-all checksum and compact expansion
   Benchmarks/peers/generated/bench_cpp_fields.inc
-  proto/README.md                                      its generated spans (<!-- codegen:NAME -->...<!-- /codegen -->)
+  proto/README.md                                      its generated spans (<!-- codegen:NAME -->...<!-- /codegen -->),
+                                                       the stability list from every package
 
 from package locationwire.v1, and from locationwire.conformance.v1 (the testee protocol):
 
@@ -24,8 +25,9 @@ Swift-specific representation choices are in overrides.py. Run through scripts/r
 descriptor set and, with --check, compares the output with what is committed.
 
   generate.py --descriptors SET [--root DIR] [--out DIR]
-      SET   a descriptor set of proto/locationwire/v1/*.proto and proto/locationwire/conformance/v1/*.proto from
-            protoc --include_source_info --include_imports
+      SET   a descriptor set of proto/locationwire/v1/*.proto, proto/locationwire/conformance/v1/*.proto and
+            proto/locationwire/session/v1/*.proto (for the stability list only) from protoc --include_source_info
+            --include_imports
       DIR   the repository (default: the one this script is in); --out writes the same paths under another folder
       Prints the paths written, relative to the output folder, one a line.
   generate.py --descriptors SET --verify-lines
@@ -46,6 +48,9 @@ import model  # noqa: E402
 import spec_gen  # noqa: E402
 import swift_gen  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schema"))
+import stability  # noqa: E402
+
 COLUMNS_FILE = "Sources/LocationWire/Messages/LocationFix+Columns.swift"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SPEC = "proto/README.md"
@@ -64,7 +69,7 @@ def swift_format(text, root, name):
     return result.stdout
 
 
-def outputs(schema, testee, root):
+def outputs(schema, testee, root, descriptors):
     spec = open(os.path.join(root, SPEC), encoding="utf-8").read()
     swift = {
         TESTEE_FILE: swift_gen.testee_file(testee),
@@ -80,7 +85,9 @@ def outputs(schema, testee, root):
     files = {path: swift_format(text, root, path) for path, text in swift.items()}
     files["Benchmarks/peers/generated/bench_cpp_headers.inc"] = cpp_gen.headers_file(schema)
     files["Benchmarks/peers/generated/bench_cpp_fields.inc"] = cpp_gen.fields_file(schema)
-    files[SPEC] = spec_gen.rewrite_spans(spec, schema)
+    # "Stability": each package's stable and experimental items, from the `Stability:` lines of the comments.
+    stability_lines = stability.summary(stability.load(descriptors))
+    files[SPEC] = spec_gen.rewrite_spans(spec, schema, {"stability": stability_lines})
     return files
 
 
@@ -125,8 +132,8 @@ def main():
         schema = model.load(args.descriptors)
         if args.verify_lines:
             return 0 if verify_lines(schema, args.root) else 1
-        files = outputs(schema, model.load(args.descriptors, model.TESTEE_PACKAGE), args.root)
-    except (model.SchemaError, spec_gen.SpecError, RuntimeError, OSError) as error:
+        files = outputs(schema, model.load(args.descriptors, model.TESTEE_PACKAGE), args.root, args.descriptors)
+    except (model.SchemaError, spec_gen.SpecError, stability.StabilityError, RuntimeError, OSError) as error:
         print(f"generate.py: {error}", file=sys.stderr)
         return 2
     out = args.out or args.root

@@ -13,7 +13,7 @@ class SpecError(Exception):
 
 
 def spans(schema):
-    """The text of each generated span, by name."""
+    """The text of each generated span that comes from the schema of locationwire.v1, by name."""
     without_presence = [f for f in schema.compact_columns if not f.has_presence]
     first, last = schema.future_columns
     return {
@@ -24,10 +24,11 @@ def spans(schema):
     }
 
 
-def rewrite_spans(text, schema):
+def rewrite_spans(text, schema, blocks):
     """`text` with every generated span replaced; fails on a span the generator does not know, and when a span
-    it knows is missing."""
+    it knows is missing. `blocks`: spans of whole lines (a list's items, unwrapped), by name."""
     values = spans(schema)
+    values.update(blocks)
     seen = set()
 
     def replace(match):
@@ -35,6 +36,10 @@ def rewrite_spans(text, schema):
         if name not in values:
             raise SpecError(f"proto/README.md: unknown generated span codegen:{name} (known: {sorted(values)})")
         seen.add(name)
+        if name in blocks:
+            # Each item wrapped on its own, its continuation lines indented under its text.
+            items = [_wrap(item, 0, "\n  ") for item in blocks[name]]
+            return match.group(1) + "\n" + "\n".join(items) + "\n" + match.group(4)
         column = match.start(3) - (text.rfind("\n", 0, match.start(3)) + 1)
         return match.group(1) + _wrap(values[name], column, match.group(3)) + match.group(4)
 

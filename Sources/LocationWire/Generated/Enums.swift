@@ -3,6 +3,8 @@
 
 /// What the server did with a range of items.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.AckResult` (proto/locationwire/v1/batch_ack.proto). Open, as every proto3 enum: a value without a
 /// name is kept as a number.
 public struct AckResult: LocationWireEnum {
@@ -36,6 +38,8 @@ public struct AckResult: LocationWireEnum {
 
 /// Why the OS refused to arm a region.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.ArmFailureReason` (proto/locationwire/v1/device_state.proto). Open, as every proto3 enum: a value
 /// without a name is kept as a number.
 public struct ArmFailureReason: LocationWireEnum {
@@ -49,8 +53,12 @@ public struct ArmFailureReason: LocationWireEnum {
     /// Over the platform's region limit (Android GEOFENCE_TOO_MANY_GEOFENCES, iOS's 20 regions).
     public static let slotLimit = ArmFailureReason(rawValue: 1)
     /// The app lacks the permission region monitoring needs (iOS "Always", Android background location).
+    ///
+    /// Stability: experimental.
     public static let permissionDenied = ArmFailureReason(rawValue: 2)
     /// Monitoring is unavailable now (Android GEOFENCE_NOT_AVAILABLE, iOS monitoring not available).
+    ///
+    /// Stability: experimental.
     public static let unavailable = ArmFailureReason(rawValue: 3)
     /// The OS found the region itself invalid (for example a radius it does not take).
     public static let regionInvalid = ArmFailureReason(rawValue: 4)
@@ -70,6 +78,8 @@ public struct ArmFailureReason: LocationWireEnum {
 }
 
 /// Whether an assignment replaces the device's set or changes it.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.AssignmentMode` (proto/locationwire/v1/region_assignment.proto). Open, as every proto3 enum: a
 /// value without a name is kept as a number.
@@ -94,6 +104,8 @@ public struct AssignmentMode: LocationWireEnum {
 }
 
 /// What the server did with a batch as a whole.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.BatchOutcome` (proto/locationwire/v1/batch_ack.proto). Open, as every proto3 enum: a value without
 /// a name is kept as a number.
@@ -129,6 +141,8 @@ public struct BatchOutcome: LocationWireEnum {
 
 /// The charging state of the battery.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.BatteryState` (proto/locationwire/v1/location_fix.proto). Open, as every proto3 enum: a value
 /// without a name is kept as a number.
 public struct BatteryState: LocationWireEnum {
@@ -143,6 +157,8 @@ public struct BatteryState: LocationWireEnum {
     public static let unplugged = BatteryState(rawValue: 1)
     public static let charging = BatteryState(rawValue: 2)
     /// Plugged in and fully charged.
+    ///
+    /// Stability: experimental.
     public static let full = BatteryState(rawValue: 3)
 
     public static let schema = EnumSchema(
@@ -157,6 +173,8 @@ public struct BatteryState: LocationWireEnum {
 
 /// The geodetic datum of every coordinate in a message. Coordinates in different datums differ by hundreds of metres in
 /// mainland China, so a receiver must never guess.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.CoordinateDatum` (proto/locationwire/v1/common.proto). Open, as every proto3 enum: a value without
 /// a name is kept as a number.
@@ -189,6 +207,8 @@ public struct CoordinateDatum: LocationWireEnum {
 
 /// What the server asks the device to do.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.DeviceCommandKind` (proto/locationwire/v1/batch_ack.proto). Open, as every proto3 enum: a value
 /// without a name is kept as a number.
 public struct DeviceCommandKind: LocationWireEnum {
@@ -218,6 +238,8 @@ public struct DeviceCommandKind: LocationWireEnum {
 }
 
 /// What a fence event reports.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.FenceEventKind` (proto/locationwire/v1/fence_event.proto). Open, as every proto3 enum: a value
 /// without a name is kept as a number.
@@ -258,6 +280,8 @@ public struct FenceEventKind: LocationWireEnum {
 
 /// Who detected a fence event.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.FenceEventSource` (proto/locationwire/v1/fence_event.proto). Open, as every proto3 enum: a value
 /// without a name is kept as a number.
 public struct FenceEventSource: LocationWireEnum {
@@ -273,6 +297,8 @@ public struct FenceEventSource: LocationWireEnum {
     /// The app tested a fix against the region itself.
     public static let appHitTest = FenceEventSource(rawValue: 2)
     /// The server computed it from uploaded fixes.
+    ///
+    /// Stability: experimental.
     public static let serverComputed = FenceEventSource(rawValue: 3)
 
     public static let schema = EnumSchema(
@@ -286,6 +312,8 @@ public struct FenceEventSource: LocationWireEnum {
 }
 
 /// Why a fix was recorded.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.FixReason` (proto/locationwire/v1/location_fix.proto). Open, as every proto3 enum: a value without
 /// a name is kept as a number.
@@ -343,6 +371,8 @@ public struct FixReason: LocationWireEnum {
 
 /// Where a position came from.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.FixSource` (proto/locationwire/v1/location_fix.proto). Open, as every proto3 enum: a value without
 /// a name is kept as a number.
 public struct FixSource: LocationWireEnum {
@@ -356,10 +386,14 @@ public struct FixSource: LocationWireEnum {
     /// A satellite receiver (GPS, Galileo, GLONASS, BeiDou), alone or assisted.
     public static let gnss = FixSource(rawValue: 1)
     /// Wi-Fi or cell tower positioning.
+    ///
+    /// Stability: experimental.
     public static let network = FixSource(rawValue: 2)
     /// The OS fused provider (Android FusedLocationProvider; iOS Core Location when it does not say more).
     public static let fused = FixSource(rawValue: 3)
     /// A cached, last-known position the OS handed out again; see LocationFix.age_ms.
+    ///
+    /// Stability: experimental.
     public static let cached = FixSource(rawValue: 4)
 
     public static let schema = EnumSchema(
@@ -374,6 +408,8 @@ public struct FixSource: LocationWireEnum {
 }
 
 /// Why a server holds a batch without storing it. Every reason is a condition that may pass; none destroys data.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.HoldReason` (proto/locationwire/v1/batch_ack.proto). Open, as every proto3 enum: a value without a
 /// name is kept as a number.
@@ -418,6 +454,8 @@ public struct HoldReason: LocationWireEnum {
 
 /// The kinds of lifecycle events.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.LifecycleEventKind` (proto/locationwire/v1/device_state.proto). Open, as every proto3 enum: a value
 /// without a name is kept as a number.
 public struct LifecycleEventKind: LocationWireEnum {
@@ -431,12 +469,15 @@ public struct LifecycleEventKind: LocationWireEnum {
     /// The user started the app.
     public static let launched = LifecycleEventKind(rawValue: 1)
     public static let enteredBackground = LifecycleEventKind(rawValue: 2)
+    /// Stability: experimental.
     public static let cameToForeground = LifecycleEventKind(rawValue: 3)
     /// The app learned it is being terminated (where the OS tells; often it does not).
     public static let terminated = LifecycleEventKind(rawValue: 4)
     /// The OS started the terminated app in the background; relaunch_reason says why.
     public static let relaunchedBySystem = LifecycleEventKind(rawValue: 5)
     /// The app found on start that the device had rebooted since it last ran (a new boot id).
+    ///
+    /// Stability: experimental.
     public static let deviceRebooted = LifecycleEventKind(rawValue: 6)
 
     public static let schema = EnumSchema(
@@ -454,6 +495,8 @@ public struct LifecycleEventKind: LocationWireEnum {
 
 /// Whether positions are precise or deliberately coarsened by the OS.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.LocationAccuracy` (proto/locationwire/v1/device_state.proto). Open, as every proto3 enum: a value
 /// without a name is kept as a number.
 public struct LocationAccuracy: LocationWireEnum {
@@ -464,6 +507,7 @@ public struct LocationAccuracy: LocationWireEnum {
     }
 
     public static let unspecified = LocationAccuracy(rawValue: 0)
+    /// Stability: experimental.
     public static let precise = LocationAccuracy(rawValue: 1)
     /// Coarsened to a few kilometres: region monitoring does not work on iOS and geofences misfire on Android.
     public static let approximate = LocationAccuracy(rawValue: 2)
@@ -479,6 +523,8 @@ public struct LocationAccuracy: LocationWireEnum {
 
 /// The location permission level, as the OS grants it.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.LocationAuthorization` (proto/locationwire/v1/device_state.proto). Open, as every proto3 enum: a
 /// value without a name is kept as a number.
 public struct LocationAuthorization: LocationWireEnum {
@@ -490,12 +536,20 @@ public struct LocationAuthorization: LocationWireEnum {
 
     public static let unspecified = LocationAuthorization(rawValue: 0)
     /// The user has not been asked yet.
+    ///
+    /// Stability: experimental.
     public static let notDetermined = LocationAuthorization(rawValue: 1)
     /// The user refused, or turned it off later.
+    ///
+    /// Stability: experimental.
     public static let denied = LocationAuthorization(rawValue: 2)
     /// Parental controls or device management forbid it; the user cannot change it.
+    ///
+    /// Stability: experimental.
     public static let restricted = LocationAuthorization(rawValue: 3)
     /// Only while the app is in use: background tracking and region monitoring do not work.
+    ///
+    /// Stability: experimental.
     public static let whenInUse = LocationAuthorization(rawValue: 4)
     /// Always, in the background too.
     public static let always = LocationAuthorization(rawValue: 5)
@@ -514,6 +568,8 @@ public struct LocationAuthorization: LocationWireEnum {
 
 /// The motion activity reported by the OS classifier (Android ActivityRecognition, iOS CMMotionActivity).
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.MotionActivity` (proto/locationwire/v1/location_fix.proto). Open, as every proto3 enum: a value
 /// without a name is kept as a number.
 public struct MotionActivity: LocationWireEnum {
@@ -529,9 +585,13 @@ public struct MotionActivity: LocationWireEnum {
     public static let unknown = MotionActivity(rawValue: 1)
     public static let still = MotionActivity(rawValue: 2)
     public static let walking = MotionActivity(rawValue: 3)
+    /// Stability: experimental.
     public static let running = MotionActivity(rawValue: 4)
     /// On foot, walking and running not told apart.
+    ///
+    /// Stability: experimental.
     public static let onFoot = MotionActivity(rawValue: 5)
+    /// Stability: experimental.
     public static let cycling = MotionActivity(rawValue: 6)
     public static let inVehicle = MotionActivity(rawValue: 7)
 
@@ -551,6 +611,8 @@ public struct MotionActivity: LocationWireEnum {
 
 /// The operating system family of the device.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.Platform` (proto/locationwire/v1/common.proto). Open, as every proto3 enum: a value without a name
 /// is kept as a number.
 public struct Platform: LocationWireEnum {
@@ -564,6 +626,8 @@ public struct Platform: LocationWireEnum {
     public static let ios = Platform(rawValue: 1)
     public static let android = Platform(rawValue: 2)
     /// Any other system: dedicated trackers, desktop, embedded.
+    ///
+    /// Stability: experimental.
     public static let other = Platform(rawValue: 3)
 
     public static let schema = EnumSchema(
@@ -577,6 +641,8 @@ public struct Platform: LocationWireEnum {
 }
 
 /// The level of a region in the hierarchy, coarse to fine.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.RegionLevel` (proto/locationwire/v1/region.proto). Open, as every proto3 enum: a value without a
 /// name is kept as a number.
@@ -609,6 +675,8 @@ public struct RegionLevel: LocationWireEnum {
 
 /// Why a device requests regions.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.RegionRequestReason` (proto/locationwire/v1/region_request.proto). Open, as every proto3 enum: a
 /// value without a name is kept as a number.
 public struct RegionRequestReason: LocationWireEnum {
@@ -622,18 +690,28 @@ public struct RegionRequestReason: LocationWireEnum {
     /// The device holds no assignment (first start, reinstall, data cleared).
     public static let initial = RegionRequestReason(rawValue: 1)
     /// It moved beyond RefreshPolicy.refresh_distance_m.
+    ///
+    /// Stability: experimental.
     public static let movedBeyondRadius = RegionRequestReason(rawValue: 2)
     /// The assignment expired.
+    ///
+    /// Stability: experimental.
     public static let expired = RegionRequestReason(rawValue: 3)
     /// It entered a region with refine_on_entry.
     public static let refineOnEntry = RegionRequestReason(rawValue: 4)
     /// The OS dropped its regions (reboot; Android GEOFENCE_NOT_AVAILABLE; app update) and it must re-arm.
+    ///
+    /// Stability: experimental.
     public static let regionsLost = RegionRequestReason(rawValue: 5)
     /// Permissions or accuracy authorization changed, which changes what can be monitored.
+    ///
+    /// Stability: experimental.
     public static let authorizationChanged = RegionRequestReason(rawValue: 6)
     /// BatchAck.latest_assignment_version is newer than what the device holds.
     public static let serverHint = RegionRequestReason(rawValue: 7)
     /// A DELTA assignment did not apply (the device did not hold its base version).
+    ///
+    /// Stability: experimental.
     public static let deltaRejected = RegionRequestReason(rawValue: 8)
 
     public static let schema = EnumSchema(
@@ -654,6 +732,8 @@ public struct RegionRequestReason: LocationWireEnum {
 /// Why the server refused items for good: a permanent defect of the item itself, which sending it again cannot cure.
 /// Conditions of the account or the server that may pass are never reject reasons: they are answered with
 /// BATCH_OUTCOME_HOLD and a HoldReason, which keeps the data.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.RejectReason` (proto/locationwire/v1/batch_ack.proto). Open, as every proto3 enum: a value without
 /// a name is kept as a number.
@@ -691,6 +771,8 @@ public struct RejectReason: LocationWireEnum {
 
 /// Why the OS relaunched the app.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.RelaunchReason` (proto/locationwire/v1/device_state.proto). Open, as every proto3 enum: a value
 /// without a name is kept as a number.
 public struct RelaunchReason: LocationWireEnum {
@@ -703,11 +785,17 @@ public struct RelaunchReason: LocationWireEnum {
     public static let unspecified = RelaunchReason(rawValue: 0)
     public static let locationUpdate = RelaunchReason(rawValue: 1)
     public static let regionEvent = RelaunchReason(rawValue: 2)
+    /// Stability: experimental.
     public static let significantChange = RelaunchReason(rawValue: 3)
+    /// Stability: experimental.
     public static let visit = RelaunchReason(rawValue: 4)
+    /// Stability: experimental.
     public static let backgroundFetch = RelaunchReason(rawValue: 5)
+    /// Stability: experimental.
     public static let pushNotification = RelaunchReason(rawValue: 6)
     /// Android BOOT_COMPLETED or an equivalent start after reboot.
+    ///
+    /// Stability: experimental.
     public static let bootCompleted = RelaunchReason(rawValue: 7)
 
     public static let schema = EnumSchema(

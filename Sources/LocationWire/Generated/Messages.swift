@@ -5,6 +5,8 @@
 /// range may span numbers the batch did not contain; it applies only to the items the batch contained, never to other
 /// items the device holds.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.AckRange` (proto/locationwire/v1/batch_ack.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/AckRange.swift.
 public struct AckRange: HandCodedMessage {
@@ -63,6 +65,8 @@ public struct AckRange: HandCodedMessage {
 /// what it assigned: a region it sent but the device does not list was refused by the OS (limit exceeded, monitoring
 /// unavailable) or dropped (reboot, reinstall).
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.ArmedRegions` (proto/locationwire/v1/device_state.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/ArmedRegions.swift.
 public struct ArmedRegions: HandCodedMessage {
@@ -120,6 +124,8 @@ public struct ArmedRegions: HandCodedMessage {
 /// it never loses an item nor lets one bad item block its queue. Any other outcome keeps everything. An ack applies
 /// only to the items of the batch it answers (batch_id), never to other items the device holds. proto/README.md,
 /// "Acknowledgements", has the full table.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.BatchAck` (proto/locationwire/v1/batch_ack.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/BatchAck.swift.
@@ -213,6 +219,8 @@ public struct BatchAck: HandCodedMessage {
 
 /// A circle on the earth's surface.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.Circle` (proto/locationwire/v1/region.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/Circle.swift.
 public struct Circle: HandCodedMessage {
@@ -263,6 +271,8 @@ public struct Circle: HandCodedMessage {
 /// accepts, and may arrive more than once (a duplicated or repeated ack): the device executes a command only when its
 /// command_id is above the highest it has executed, so each at most once, and ignores kinds it does not know.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.DeviceCommand` (proto/locationwire/v1/batch_ack.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/DeviceCommand.swift.
 public struct DeviceCommand: HandCodedMessage {
@@ -310,6 +320,8 @@ public struct DeviceCommand: HandCodedMessage {
 
 /// A snapshot of the settings that decide whether background tracking can work at all. Most "tracking stopped" reports
 /// come down to one of these, so the device sends them with every batch.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.DeviceStatus` (proto/locationwire/v1/device_state.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/DeviceStatus.swift.
@@ -388,6 +400,8 @@ public struct DeviceStatus: HandCodedMessage {
 /// Devices send fence events inside LocationBatch.fence_events, where BatchAck acknowledges them by event_sequence
 /// exactly as it acknowledges fixes by sequence. A server that evaluates fences itself produces the same message with
 /// source FENCE_EVENT_SOURCE_SERVER_COMPUTED.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.FenceEvent` (proto/locationwire/v1/fence_event.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/FenceEvent.swift.
@@ -478,6 +492,8 @@ public struct FenceEvent: HandCodedMessage {
 
 /// One column of CompactFixes: the values of one LocationFix field across all fixes that have it.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.FixColumn` (proto/locationwire/v1/compact_fixes.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/FixColumn.swift.
 public struct FixColumn: HandCodedMessage {
@@ -528,6 +544,8 @@ public struct FixColumn: HandCodedMessage {
 
 /// A change in the app's process lifecycle. Such events explain gaps in a trace: a gap after TERMINATED is the OS or
 /// the user stopping the app, not a lost upload.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.LifecycleEvent` (proto/locationwire/v1/device_state.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/LifecycleEvent.swift.
@@ -587,6 +605,8 @@ public struct LifecycleEvent: HandCodedMessage {
 ///
 /// Ordering: fixes are sent oldest first, strictly increasing in sequence. A backlog may take many batches; live_fix
 /// carries the current position so the server shows where the device is now while the backlog drains.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.LocationBatch` (proto/locationwire/v1/location_batch.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/LocationBatch.swift.
@@ -721,6 +741,8 @@ public struct LocationBatch: HandCodedMessage {
 ///
 /// Field numbers 1 to 15 take one byte on the wire and hold what nearly every fix carries. The same numbers name the
 /// columns of CompactFixes, which must be extended whenever a field is added here.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.LocationFix` (proto/locationwire/v1/location_fix.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/LocationFix.swift.
@@ -879,6 +901,8 @@ public struct LocationFix: HandCodedMessage {
 /// A simple polygon: vertices in order, the last joined back to the first (the ring is implicitly closed, so the first
 /// vertex is not repeated). At least 3 and at most 1000 vertices.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.Polygon` (proto/locationwire/v1/region.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/Polygon.swift.
 public struct Polygon: HandCodedMessage {
@@ -926,6 +950,8 @@ public struct Polygon: HandCodedMessage {
 
 /// When the device asks for a new assignment. Any condition that holds triggers a RegionRequest; expiry of the
 /// assignment always does.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.RefreshPolicy` (proto/locationwire/v1/region_assignment.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/RefreshPolicy.swift.
@@ -985,6 +1011,8 @@ public struct RefreshPolicy: HandCodedMessage {
 /// the precise shape the server (or an app-side hit test) uses to confirm an event. Regions form a hierarchy (country,
 /// province, city, district, site) so that a server can cover a large area with a few coarse regions and hand out finer
 /// ones as the device enters them (refine_on_entry).
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.Region` (proto/locationwire/v1/region.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/Region.swift.
@@ -1091,6 +1119,8 @@ public struct Region: HandCodedMessage {
 /// regions (by id) and disarms removed_region_ids. A device that does not hold base_version ignores the delta and
 /// requests a full assignment.
 ///
+/// Stability: stable.
+///
 /// `locationwire.v1.RegionAssignment` (proto/locationwire/v1/region_assignment.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/RegionAssignment.swift.
 public struct RegionAssignment: HandCodedMessage {
@@ -1175,6 +1205,8 @@ public struct RegionAssignment: HandCodedMessage {
 
 /// The device asks for a (new) RegionAssignment and tells the server everything it needs to plan one: where the device
 /// is, how many OS slots it can give to server regions, and what it holds now.
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.RegionRequest` (proto/locationwire/v1/region_request.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/RegionRequest.swift.
@@ -1265,6 +1297,8 @@ public struct RegionRequest: HandCodedMessage {
 ///     ("by distance").
 /// Accuracy filter: drop a fix whose horizontal accuracy is absent, 0, or at least max_horizontal_accuracy_cm, and a
 /// fix at exactly latitude 0, longitude 0. Uploads follow proto/BEHAVIOR.md, "Upload scheduling".
+///
+/// Stability: stable.
 ///
 /// `locationwire.v1.TrackingPolicy` (proto/locationwire/v1/tracking_policy.proto); its codec is hand-written in
 /// Sources/LocationWire/Messages/TrackingPolicy.swift.

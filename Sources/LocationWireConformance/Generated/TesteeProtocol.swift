@@ -48,6 +48,8 @@ public enum TesteeProtocol {
 
 /// The device's arming order (FEATURE_ARMING).
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.ArmingRequest` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
 public struct ArmingRequest: ProtocolMessage {
@@ -78,6 +80,8 @@ public struct ArmingRequest: ProtocolMessage {
 
 /// What the device arms, and what fails.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.ArmingResponse` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
 public struct ArmingResponse: ProtocolMessage {
@@ -100,6 +104,8 @@ public struct ArmingResponse: ProtocolMessage {
 }
 
 /// The outputs a testee produced from an input it accepted.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.Decoded` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder and
 /// schema derive from ``fieldTable``.
@@ -135,6 +141,8 @@ public struct DecodedOutput: ProtocolMessage {
 
 /// A delivered fix that was dropped, and the code of the stage that dropped it.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.DroppedFix` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder and
 /// schema derive from ``fieldTable``.
 public struct DroppedFix: ProtocolMessage {
@@ -164,6 +172,8 @@ public struct DroppedFix: ProtocolMessage {
 
 /// One arming step: first the disarms, then the arms (proto/BEHAVIOR.md, "Fences", State).
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.FenceArming` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder and
 /// schema derive from ``fieldTable``.
 public struct FenceArming: ProtocolMessage {
@@ -186,6 +196,8 @@ public struct FenceArming: ProtocolMessage {
 }
 
 /// The device's fence engine (FEATURE_FENCES): regions armed, then a trace of fixes and arming changes.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.FenceRequest` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
@@ -226,6 +238,8 @@ public struct FenceRequest: ProtocolMessage {
 
 /// What the fence engine reported.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.FenceResponse` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
 public struct FenceResponse: ProtocolMessage {
@@ -248,6 +262,8 @@ public struct FenceResponse: ProtocolMessage {
 }
 
 /// A fix delivered, or regions armed and disarmed.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.FenceStep` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder and
 /// schema derive from ``fieldTable``.
@@ -286,6 +302,8 @@ public struct FenceStep: ProtocolMessage {
 
 /// The runner introduces itself.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.HelloRequest` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
 public struct HelloRequest: ProtocolMessage {
@@ -307,6 +325,8 @@ public struct HelloRequest: ProtocolMessage {
 }
 
 /// The testee introduces itself and declares what it supports.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.HelloResponse` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
@@ -337,6 +357,8 @@ public struct HelloResponse: ProtocolMessage {
 
 /// A device's reading of one answer to `POST /v1/batches` (FEATURE_HTTP_ANSWERS): what it sent, and what came back; the
 /// testee says what its queue does next (proto/HTTP.md, "What a device does with each answer").
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.HttpAnswerRequest` (proto/locationwire/conformance/v1/testee.proto): its decoder,
 /// encoder and schema derive from ``fieldTable``.
@@ -384,6 +406,8 @@ public struct HttpAnswerRequest: ProtocolMessage {
 
 /// What the device does with the answer.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.HttpAnswerResponse` (proto/locationwire/conformance/v1/testee.proto): its decoder,
 /// encoder and schema derive from ``fieldTable``.
 public struct HttpAnswerResponse: ProtocolMessage {
@@ -417,6 +441,8 @@ public struct HttpAnswerResponse: ProtocolMessage {
 
 /// One header field.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.HttpField` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder and
 /// schema derive from ``fieldTable``.
 public struct HttpField: ProtocolMessage {
@@ -437,6 +463,8 @@ public struct HttpField: ProtocolMessage {
 
 /// What a server knows of one installation, (device_id, install_id): its keys (`§fix-key`, `§event-key`). Every list
 /// holds sorted, non-overlapping, non-adjacent ranges.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.InstallationState` (proto/locationwire/conformance/v1/testee.proto): its decoder,
 /// encoder and schema derive from ``fieldTable``.
@@ -476,6 +504,8 @@ public struct InstallationState: ProtocolMessage {
 /// One batch as it arrives at the server. Its size on the wire, which max_batch_bytes limits, is the length of
 /// `encoded`, or of `batch` encoded canonically.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.LedgerBatch` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder and
 /// schema derive from ``fieldTable``.
 public struct LedgerBatch: ProtocolMessage {
@@ -514,6 +544,8 @@ public struct LedgerBatch: ProtocolMessage {
 /// The server side (FEATURE_LEDGER): a server that has heard from no device yet reads batches, in order, and answers
 /// each with a BatchAck. A testee without the feature answers `skipped`. The fields before `batches` configure the
 /// server; each is off (or the default) when absent.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.LedgerRequest` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
@@ -568,6 +600,8 @@ public struct LedgerRequest: ProtocolMessage {
 
 /// The server's ack to each batch, and what it keeps of each installation.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.LedgerResponse` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
 public struct LedgerResponse: ProtocolMessage {
@@ -608,6 +642,8 @@ public struct LedgerResponse: ProtocolMessage {
 
 /// The testee rejected the input.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.ParseError` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder and
 /// schema derive from ``fieldTable``.
 public struct ParseErrorReport: ProtocolMessage {
@@ -645,6 +681,8 @@ public struct ParseErrorReport: ProtocolMessage {
 
 /// The server's region planner (FEATURE_PLANNING).
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.PlanningRequest` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
 public struct PlanningRequest: ProtocolMessage {
@@ -680,6 +718,8 @@ public struct PlanningRequest: ProtocolMessage {
 
 /// The assignment the planner made.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.PlanningResponse` (proto/locationwire/conformance/v1/testee.proto): its decoder,
 /// encoder and schema derive from ``fieldTable``.
 public struct PlanningResponse: ProtocolMessage {
@@ -701,6 +741,8 @@ public struct PlanningResponse: ProtocolMessage {
 }
 
 /// A delivered fix that was recorded, and the reason it was recorded with.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.RecordedFix` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder and
 /// schema derive from ``fieldTable``.
@@ -729,6 +771,8 @@ public struct RecordedFix: ProtocolMessage {
 
 /// The device's recording engine and upload timer (FEATURE_RECORDING): the fixes the OS delivers, in delivery order,
 /// under one policy.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.RecordingRequest` (proto/locationwire/conformance/v1/testee.proto): its decoder,
 /// encoder and schema derive from ``fieldTable``.
@@ -765,6 +809,8 @@ public struct RecordingRequest: ProtocolMessage {
 
 /// What was recorded, dropped and uploaded.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.RecordingResponse` (proto/locationwire/conformance/v1/testee.proto): its decoder,
 /// encoder and schema derive from ``fieldTable``.
 public struct RecordingResponse: ProtocolMessage {
@@ -796,6 +842,8 @@ public struct RecordingResponse: ProtocolMessage {
 
 /// The sequence numbers [first, last], both included.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.SequenceRange` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
 public struct SequenceRange: ProtocolMessage {
@@ -817,6 +865,8 @@ public struct SequenceRange: ProtocolMessage {
 /// The device side of a session (FEATURE_SESSION): a new installation's upload queue, driven by a script of steps,
 /// reporting what each step did. A testee without the feature answers `skipped`. Times are the device clock, UTC ms;
 /// there is no other clock: a step happens at its own `now_ms`.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.SessionRequest` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
@@ -850,6 +900,8 @@ public struct SessionRequest: ProtocolMessage {
 
 /// What each step of a session did.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.SessionResponse` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
 public struct SessionResponse: ProtocolMessage {
@@ -880,6 +932,8 @@ public struct SessionResponse: ProtocolMessage {
 }
 
 /// One thing that happens to the device.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.SessionStep` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder and
 /// schema derive from ``fieldTable``.
@@ -976,6 +1030,8 @@ public struct SessionStep: ProtocolMessage {
 
 /// What one step did, and the queue right after it.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.SessionStepResult` (proto/locationwire/conformance/v1/testee.proto): its decoder,
 /// encoder and schema derive from ``fieldTable``.
 public struct SessionStepResult: ProtocolMessage {
@@ -1023,6 +1079,8 @@ public struct SessionStepResult: ProtocolMessage {
 }
 
 /// What the runner sends: one request, of one kind.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.TesteeRequest` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
@@ -1080,6 +1138,8 @@ public struct TesteeRequest: ProtocolMessage {
 
 /// What the testee answers: one response, of the request's kind.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.TesteeResponse` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
 public struct TesteeResponse: ProtocolMessage {
@@ -1136,6 +1196,8 @@ public struct TesteeResponse: ProtocolMessage {
 
 /// One upload attempt: when, and which recorded fixes it carried.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.UploadAttempt` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
 public struct UploadAttempt: ProtocolMessage {
@@ -1164,6 +1226,8 @@ public struct UploadAttempt: ProtocolMessage {
 
 /// How one upload attempt ends. A result with no member set succeeds, like an attempt beyond the list.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.UploadAttemptResult` (proto/locationwire/conformance/v1/testee.proto): its decoder,
 /// encoder and schema derive from ``fieldTable``.
 public struct UploadAttemptResult: ProtocolMessage {
@@ -1185,6 +1249,8 @@ public struct UploadAttemptResult: ProtocolMessage {
 }
 
 /// One test vector to run.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.VectorRequest` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
@@ -1235,6 +1301,8 @@ public struct VectorRequest: ProtocolMessage {
 
 /// The testee's answer to one vector.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.VectorResponse` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder
 /// and schema derive from ``fieldTable``.
 public struct VectorResponse: ProtocolMessage {
@@ -1284,6 +1352,8 @@ public struct VectorResponse: ProtocolMessage {
 
 /// One broken rule, as a testee reports it.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.Violation` (proto/locationwire/conformance/v1/testee.proto): its decoder, encoder and
 /// schema derive from ``fieldTable``.
 public struct ReportedViolation: ProtocolMessage {
@@ -1319,6 +1389,8 @@ public struct ReportedViolation: ProtocolMessage {
 }
 
 /// What the runner asks a testee to produce from a vector's input (VectorRequest.checks).
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.Check` (proto/locationwire/conformance/v1/testee.proto). Open, as every proto3 enum: a
 /// value without a name is kept as a number.
@@ -1356,6 +1428,8 @@ public struct TesteeCheck: LocationWireEnum {
 }
 
 /// Coarse error kinds every implementation can map its errors to.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.ErrorCategory` (proto/locationwire/conformance/v1/testee.proto). Open, as every proto3
 /// enum: a value without a name is kept as a number.
@@ -1409,6 +1483,8 @@ public struct ErrorCategory: LocationWireEnum {
 }
 
 /// What a testee declares it supports (HelloResponse.features).
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.Feature` (proto/locationwire/conformance/v1/testee.proto). Open, as every proto3 enum:
 /// a value without a name is kept as a number.
@@ -1476,6 +1552,8 @@ public struct TesteeFeature: LocationWireEnum {
 
 /// The rows of proto/HTTP.md's table of what a device does.
 ///
+/// Stability: stable.
+///
 /// `locationwire.conformance.v1.HttpAction` (proto/locationwire/conformance/v1/testee.proto). Open, as every proto3
 /// enum: a value without a name is kept as a number.
 public struct HttpAction: LocationWireEnum {
@@ -1519,6 +1597,8 @@ public struct HttpAction: LocationWireEnum {
 }
 
 /// The format of a body.
+///
+/// Stability: stable.
 ///
 /// `locationwire.conformance.v1.HttpBodyFormat` (proto/locationwire/conformance/v1/testee.proto). Open, as every proto3
 /// enum: a value without a name is kept as a number.

@@ -45,6 +45,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// What a testee declares it supports (HelloResponse.features).
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -164,6 +166,8 @@ public nonisolated enum Locationwire_Conformance_V1_Feature: SwiftProtobuf.Enum,
 }
 
 /// What the runner asks a testee to produce from a vector's input (VectorRequest.checks).
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_Conformance_V1_Check: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -227,6 +231,8 @@ public nonisolated enum Locationwire_Conformance_V1_Check: SwiftProtobuf.Enum, S
 }
 
 /// Coarse error kinds every implementation can map its errors to.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -321,6 +327,8 @@ public nonisolated enum Locationwire_Conformance_V1_ErrorCategory: SwiftProtobuf
 }
 
 /// The format of a body.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_Conformance_V1_HttpBodyFormat: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -360,6 +368,8 @@ public nonisolated enum Locationwire_Conformance_V1_HttpBodyFormat: SwiftProtobu
 }
 
 /// The rows of proto/HTTP.md's table of what a device does.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_Conformance_V1_HttpAction: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -439,6 +449,8 @@ public nonisolated enum Locationwire_Conformance_V1_HttpAction: SwiftProtobuf.En
 }
 
 /// What the runner sends: one request, of one kind.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -537,6 +549,8 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeRequest: Sendable {
 }
 
 /// What the testee answers: one response, of the request's kind.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -635,6 +649,8 @@ public nonisolated struct Locationwire_Conformance_V1_TesteeResponse: Sendable {
 }
 
 /// The runner introduces itself.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_HelloRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -652,6 +668,8 @@ public nonisolated struct Locationwire_Conformance_V1_HelloRequest: Sendable {
 }
 
 /// The testee introduces itself and declares what it supports.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_HelloResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -676,6 +694,8 @@ public nonisolated struct Locationwire_Conformance_V1_HelloResponse: Sendable {
 }
 
 /// One test vector to run.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_VectorRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -722,6 +742,8 @@ public nonisolated struct Locationwire_Conformance_V1_VectorRequest: Sendable {
 }
 
 /// The testee's answer to one vector.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_VectorResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -786,6 +808,8 @@ public nonisolated struct Locationwire_Conformance_V1_VectorResponse: Sendable {
 }
 
 /// The outputs a testee produced from an input it accepted.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_Decoded: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -815,6 +839,8 @@ public nonisolated struct Locationwire_Conformance_V1_Decoded: Sendable {
 }
 
 /// The testee rejected the input.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_ParseError: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -840,6 +866,8 @@ public nonisolated struct Locationwire_Conformance_V1_ParseError: Sendable {
 /// The device side of a session (FEATURE_SESSION): a new installation's upload queue, driven by a script of
 /// steps, reporting what each step did. A testee without the feature answers `skipped`. Times are the device
 /// clock, UTC ms; there is no other clock: a step happens at its own `now_ms`.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_SessionRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -876,6 +904,8 @@ public nonisolated struct Locationwire_Conformance_V1_SessionRequest: Sendable {
 }
 
 /// One thing that happens to the device.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_SessionStep: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1021,6 +1051,8 @@ public nonisolated struct Locationwire_Conformance_V1_SessionStep: Sendable {
 }
 
 /// What each step of a session did.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_SessionResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1066,6 +1098,8 @@ public nonisolated struct Locationwire_Conformance_V1_SessionResponse: Sendable 
 }
 
 /// What one step did, and the queue right after it.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_SessionStepResult: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1120,6 +1154,8 @@ public nonisolated struct Locationwire_Conformance_V1_SessionStepResult: Sendabl
 /// The server side (FEATURE_LEDGER): a server that has heard from no device yet reads batches, in order, and
 /// answers each with a BatchAck. A testee without the feature answers `skipped`. The fields before `batches`
 /// configure the server; each is off (or the default) when absent.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_LedgerRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1183,6 +1219,8 @@ public nonisolated struct Locationwire_Conformance_V1_LedgerRequest: Sendable {
 
 /// One batch as it arrives at the server. Its size on the wire, which max_batch_bytes limits, is the length of
 /// `encoded`, or of `batch` encoded canonically.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_LedgerBatch: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1222,6 +1260,8 @@ public nonisolated struct Locationwire_Conformance_V1_LedgerBatch: Sendable {
 }
 
 /// The server's ack to each batch, and what it keeps of each installation.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_LedgerResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1273,6 +1313,8 @@ public nonisolated struct Locationwire_Conformance_V1_LedgerResponse: Sendable {
 
 /// What a server knows of one installation, (device_id, install_id): its keys (`§fix-key`, `§event-key`).
 /// Every list holds sorted, non-overlapping, non-adjacent ranges.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_InstallationState: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1305,6 +1347,8 @@ public nonisolated struct Locationwire_Conformance_V1_InstallationState: Sendabl
 }
 
 /// The sequence numbers [first, last], both included.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_SequenceRange: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1321,6 +1365,8 @@ public nonisolated struct Locationwire_Conformance_V1_SequenceRange: Sendable {
 
 /// The device's recording engine and upload timer (FEATURE_RECORDING): the fixes the OS delivers, in delivery
 /// order, under one policy.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_RecordingRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1360,6 +1406,8 @@ public nonisolated struct Locationwire_Conformance_V1_RecordingRequest: Sendable
 }
 
 /// How one upload attempt ends. A result with no member set succeeds, like an attempt beyond the list.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_UploadAttemptResult: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1410,6 +1458,8 @@ public nonisolated struct Locationwire_Conformance_V1_UploadAttemptResult: Senda
 }
 
 /// What was recorded, dropped and uploaded.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_RecordingResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1462,6 +1512,8 @@ public nonisolated struct Locationwire_Conformance_V1_RecordingResponse: Sendabl
 }
 
 /// A delivered fix that was recorded, and the reason it was recorded with.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_RecordedFix: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1478,6 +1530,8 @@ public nonisolated struct Locationwire_Conformance_V1_RecordedFix: Sendable {
 }
 
 /// A delivered fix that was dropped, and the code of the stage that dropped it.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_DroppedFix: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1496,6 +1550,8 @@ public nonisolated struct Locationwire_Conformance_V1_DroppedFix: Sendable {
 }
 
 /// One upload attempt: when, and which recorded fixes it carried.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_UploadAttempt: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1519,6 +1575,8 @@ public nonisolated struct Locationwire_Conformance_V1_UploadAttempt: Sendable {
 }
 
 /// The device's fence engine (FEATURE_FENCES): regions armed, then a trace of fixes and arming changes.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_FenceRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1562,6 +1620,8 @@ public nonisolated struct Locationwire_Conformance_V1_FenceRequest: Sendable {
 }
 
 /// A fix delivered, or regions armed and disarmed.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_FenceStep: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1601,6 +1661,8 @@ public nonisolated struct Locationwire_Conformance_V1_FenceStep: Sendable {
 }
 
 /// One arming step: first the disarms, then the arms (proto/BEHAVIOR.md, "Fences", State).
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_FenceArming: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1619,6 +1681,8 @@ public nonisolated struct Locationwire_Conformance_V1_FenceArming: Sendable {
 }
 
 /// What the fence engine reported.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_FenceResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1659,6 +1723,8 @@ public nonisolated struct Locationwire_Conformance_V1_FenceResponse: Sendable {
 }
 
 /// The server's region planner (FEATURE_PLANNING).
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_PlanningRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1716,6 +1782,8 @@ public nonisolated struct Locationwire_Conformance_V1_PlanningRequest: @unchecke
 }
 
 /// The assignment the planner made.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_PlanningResponse: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1770,6 +1838,8 @@ public nonisolated struct Locationwire_Conformance_V1_PlanningResponse: @uncheck
 }
 
 /// The device's arming order (FEATURE_ARMING).
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_ArmingRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1820,6 +1890,8 @@ public nonisolated struct Locationwire_Conformance_V1_ArmingRequest: @unchecked 
 }
 
 /// What the device arms, and what fails.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_ArmingResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1869,6 +1941,8 @@ public nonisolated struct Locationwire_Conformance_V1_ArmingResponse: Sendable {
 }
 
 /// One broken rule, as a testee reports it.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1893,6 +1967,8 @@ public nonisolated struct Locationwire_Conformance_V1_Violation: Sendable {
 
 /// A device's reading of one answer to `POST /v1/batches` (FEATURE_HTTP_ANSWERS): what it sent, and what came
 /// back; the testee says what its queue does next (proto/HTTP.md, "What a device does with each answer").
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_HttpAnswerRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1934,6 +2010,8 @@ public nonisolated struct Locationwire_Conformance_V1_HttpAnswerRequest: Sendabl
 }
 
 /// One header field.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_HttpField: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1949,6 +2027,8 @@ public nonisolated struct Locationwire_Conformance_V1_HttpField: Sendable {
 }
 
 /// What the device does with the answer.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_Conformance_V1_HttpAnswerResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -23,6 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// What the server did with a range of items.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_AckResult: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -80,6 +82,8 @@ public nonisolated enum Locationwire_V1_AckResult: SwiftProtobuf.Enum, Swift.Cas
 /// Why the server refused items for good: a permanent defect of the item itself, which sending it again cannot
 /// cure. Conditions of the account or the server that may pass are never reject reasons: they are answered with
 /// BATCH_OUTCOME_HOLD and a HoldReason, which keeps the data.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -142,6 +146,8 @@ public nonisolated enum Locationwire_V1_RejectReason: SwiftProtobuf.Enum, Swift.
 }
 
 /// What the server did with a batch as a whole.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_BatchOutcome: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
 
@@ -197,6 +203,8 @@ public nonisolated enum Locationwire_V1_BatchOutcome: SwiftProtobuf.Enum, Swift.
 }
 
 /// Why a server holds a batch without storing it. Every reason is a condition that may pass; none destroys data.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_HoldReason: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -272,6 +280,8 @@ public nonisolated enum Locationwire_V1_HoldReason: SwiftProtobuf.Enum, Swift.Ca
 }
 
 /// What the server asks the device to do.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_DeviceCommandKind: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -327,6 +337,8 @@ public nonisolated enum Locationwire_V1_DeviceCommandKind: SwiftProtobuf.Enum, S
 /// later upload; so it never loses an item nor lets one bad item block its queue. Any other outcome keeps
 /// everything. An ack applies only to the items of the batch it answers (batch_id), never to other items the
 /// device holds. proto/README.md, "Acknowledgements", has the full table.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_BatchAck: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -424,6 +436,8 @@ public nonisolated struct Locationwire_V1_BatchAck: Sendable {
 /// The result for every item of the answered batch whose sequence number lies in [first_sequence,
 /// last_sequence]. A range may span numbers the batch did not contain; it applies only to the items the batch
 /// contained, never to other items the device holds.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_AckRange: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -454,6 +468,8 @@ public nonisolated struct Locationwire_V1_AckRange: Sendable {
 /// acks it accepts, and may arrive more than once (a duplicated or repeated ack): the device executes a command
 /// only when its command_id is above the highest it has executed, so each at most once, and ignores kinds it
 /// does not know.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_DeviceCommand: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -37,6 +37,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 
 /// The geodetic datum of every coordinate in a message. Coordinates in different datums differ by hundreds of
 /// metres in mainland China, so a receiver must never guess.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_CoordinateDatum: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
 
@@ -89,6 +91,8 @@ public nonisolated enum Locationwire_V1_CoordinateDatum: SwiftProtobuf.Enum, Swi
 }
 
 /// The operating system family of the device.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_Platform: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -96,6 +100,8 @@ public nonisolated enum Locationwire_V1_Platform: SwiftProtobuf.Enum, Swift.Case
   case android // = 2
 
   /// Any other system: dedicated trackers, desktop, embedded.
+  ///
+  /// Stability: experimental.
   case other // = 3
   case UNRECOGNIZED(Int)
 

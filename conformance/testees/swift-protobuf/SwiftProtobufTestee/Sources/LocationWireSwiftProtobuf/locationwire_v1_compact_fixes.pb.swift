@@ -61,6 +61,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 /// no fix or every fix has the field; a field without explicit presence whose values are all 0 has an empty
 /// column; run_lengths is used only when the column then encodes to fewer bytes than without it, and then every
 /// run is maximal (two neighbouring runs never hold the same delta).
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_CompactFixes: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -297,6 +299,8 @@ public nonisolated struct Locationwire_V1_CompactFixes: @unchecked Sendable {
 }
 
 /// One column of CompactFixes: the values of one LocationFix field across all fixes that have it.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_FixColumn: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

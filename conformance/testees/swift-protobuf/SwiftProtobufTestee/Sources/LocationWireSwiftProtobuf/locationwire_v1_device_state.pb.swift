@@ -23,20 +23,30 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// The location permission level, as the OS grants it.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_LocationAuthorization: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
 
   /// The user has not been asked yet.
+  ///
+  /// Stability: experimental.
   case notDetermined // = 1
 
   /// The user refused, or turned it off later.
+  ///
+  /// Stability: experimental.
   case denied // = 2
 
   /// Parental controls or device management forbid it; the user cannot change it.
+  ///
+  /// Stability: experimental.
   case restricted // = 3
 
   /// Only while the app is in use: background tracking and region monitoring do not work.
+  ///
+  /// Stability: experimental.
   case whenInUse // = 4
 
   /// Always, in the background too.
@@ -84,9 +94,13 @@ public nonisolated enum Locationwire_V1_LocationAuthorization: SwiftProtobuf.Enu
 }
 
 /// Whether positions are precise or deliberately coarsened by the OS.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_LocationAccuracy: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
+
+  /// Stability: experimental.
   case precise // = 1
 
   /// Coarsened to a few kilometres: region monitoring does not work on iOS and geofences misfire on Android.
@@ -125,6 +139,8 @@ public nonisolated enum Locationwire_V1_LocationAccuracy: SwiftProtobuf.Enum, Sw
 }
 
 /// The kinds of lifecycle events.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -132,6 +148,8 @@ public nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, 
   /// The user started the app.
   case launched // = 1
   case enteredBackground // = 2
+
+  /// Stability: experimental.
   case cameToForeground // = 3
 
   /// The app learned it is being terminated (where the OS tells; often it does not).
@@ -141,6 +159,8 @@ public nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, 
   case relaunchedBySystem // = 5
 
   /// The app found on start that the device had rebooted since it last ran (a new boot id).
+  ///
+  /// Stability: experimental.
   case deviceRebooted // = 6
   case UNRECOGNIZED(Int)
 
@@ -188,17 +208,29 @@ public nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, 
 }
 
 /// Why the OS relaunched the app.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_RelaunchReason: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
   case locationUpdate // = 1
   case regionEvent // = 2
+
+  /// Stability: experimental.
   case significantChange // = 3
+
+  /// Stability: experimental.
   case visit // = 4
+
+  /// Stability: experimental.
   case backgroundFetch // = 5
+
+  /// Stability: experimental.
   case pushNotification // = 6
 
   /// Android BOOT_COMPLETED or an equivalent start after reboot.
+  ///
+  /// Stability: experimental.
   case bootCompleted // = 7
   case UNRECOGNIZED(Int)
 
@@ -249,6 +281,8 @@ public nonisolated enum Locationwire_V1_RelaunchReason: SwiftProtobuf.Enum, Swif
 }
 
 /// Why the OS refused to arm a region.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_ArmFailureReason: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -257,9 +291,13 @@ public nonisolated enum Locationwire_V1_ArmFailureReason: SwiftProtobuf.Enum, Sw
   case slotLimit // = 1
 
   /// The app lacks the permission region monitoring needs (iOS "Always", Android background location).
+  ///
+  /// Stability: experimental.
   case permissionDenied // = 2
 
   /// Monitoring is unavailable now (Android GEOFENCE_NOT_AVAILABLE, iOS monitoring not available).
+  ///
+  /// Stability: experimental.
   case unavailable // = 3
 
   /// The OS found the region itself invalid (for example a radius it does not take).
@@ -311,6 +349,8 @@ public nonisolated enum Locationwire_V1_ArmFailureReason: SwiftProtobuf.Enum, Sw
 
 /// A snapshot of the settings that decide whether background tracking can work at all. Most "tracking stopped"
 /// reports come down to one of these, so the device sends them with every batch.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_DeviceStatus: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -395,6 +435,8 @@ public nonisolated struct Locationwire_V1_DeviceStatus: Sendable {
 
 /// A change in the app's process lifecycle. Such events explain gaps in a trace: a gap after TERMINATED is the OS
 /// or the user stopping the app, not a lost upload.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_LifecycleEvent: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -437,6 +479,8 @@ public nonisolated struct Locationwire_V1_LifecycleEvent: Sendable {
 /// The regions the device actually armed with the OS, and the assignment they came from. The server compares
 /// this with what it assigned: a region it sent but the device does not list was refused by the OS (limit
 /// exceeded, monitoring unavailable) or dropped (reboot, reinstall).
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_ArmedRegions: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -23,6 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// What a fence event reports.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_FenceEventKind: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -91,6 +93,8 @@ public nonisolated enum Locationwire_V1_FenceEventKind: SwiftProtobuf.Enum, Swif
 }
 
 /// Who detected a fence event.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_FenceEventSource: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -102,6 +106,8 @@ public nonisolated enum Locationwire_V1_FenceEventSource: SwiftProtobuf.Enum, Sw
   case appHitTest // = 2
 
   /// The server computed it from uploaded fixes.
+  ///
+  /// Stability: experimental.
   case serverComputed // = 3
   case UNRECOGNIZED(Int)
 
@@ -144,6 +150,8 @@ public nonisolated enum Locationwire_V1_FenceEventSource: SwiftProtobuf.Enum, Sw
 /// Devices send fence events inside LocationBatch.fence_events, where BatchAck acknowledges them by
 /// event_sequence exactly as it acknowledges fixes by sequence. A server that evaluates fences itself produces
 /// the same message with source FENCE_EVENT_SOURCE_SERVER_COMPUTED.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_FenceEvent: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -27,6 +27,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 ///
 /// Ordering: fixes are sent oldest first, strictly increasing in sequence. A backlog may take many batches;
 /// live_fix carries the current position so the server shows where the device is now while the backlog drains.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_LocationBatch: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -23,6 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Why a fix was recorded.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_FixReason: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -126,6 +128,8 @@ public nonisolated enum Locationwire_V1_FixReason: SwiftProtobuf.Enum, Swift.Cas
 }
 
 /// Where a position came from.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_FixSource: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -134,12 +138,16 @@ public nonisolated enum Locationwire_V1_FixSource: SwiftProtobuf.Enum, Swift.Cas
   case gnss // = 1
 
   /// Wi-Fi or cell tower positioning.
+  ///
+  /// Stability: experimental.
   case network // = 2
 
   /// The OS fused provider (Android FusedLocationProvider; iOS Core Location when it does not say more).
   case fused // = 3
 
   /// A cached, last-known position the OS handed out again; see LocationFix.age_ms.
+  ///
+  /// Stability: experimental.
   case cached // = 4
   case UNRECOGNIZED(Int)
 
@@ -181,6 +189,8 @@ public nonisolated enum Locationwire_V1_FixSource: SwiftProtobuf.Enum, Swift.Cas
 }
 
 /// The motion activity reported by the OS classifier (Android ActivityRecognition, iOS CMMotionActivity).
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_MotionActivity: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
 
@@ -191,10 +201,16 @@ public nonisolated enum Locationwire_V1_MotionActivity: SwiftProtobuf.Enum, Swif
   case unknown // = 1
   case still // = 2
   case walking // = 3
+
+  /// Stability: experimental.
   case running // = 4
 
   /// On foot, walking and running not told apart.
+  ///
+  /// Stability: experimental.
   case onFoot // = 5
+
+  /// Stability: experimental.
   case cycling // = 6
   case inVehicle // = 7
   case UNRECOGNIZED(Int)
@@ -246,6 +262,8 @@ public nonisolated enum Locationwire_V1_MotionActivity: SwiftProtobuf.Enum, Swif
 }
 
 /// The charging state of the battery.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_BatteryState: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -255,6 +273,8 @@ public nonisolated enum Locationwire_V1_BatteryState: SwiftProtobuf.Enum, Swift.
   case charging // = 2
 
   /// Plugged in and fully charged.
+  ///
+  /// Stability: experimental.
   case full // = 3
   case UNRECOGNIZED(Int)
 
@@ -298,6 +318,8 @@ public nonisolated enum Locationwire_V1_BatteryState: SwiftProtobuf.Enum, Swift.
 ///
 /// Field numbers 1 to 15 take one byte on the wire and hold what nearly every fix carries. The same numbers name
 /// the columns of CompactFixes, which must be extended whenever a field is added here.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_LocationFix: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -23,6 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// The level of a region in the hierarchy, coarse to fine.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_RegionLevel: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -79,6 +81,8 @@ public nonisolated enum Locationwire_V1_RegionLevel: SwiftProtobuf.Enum, Swift.C
 /// is the precise shape the server (or an app-side hit test) uses to confirm an event. Regions form a hierarchy
 /// (country, province, city, district, site) so that a server can cover a large area with a few coarse regions
 /// and hand out finer ones as the device enters them (refine_on_entry).
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_Region: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -191,6 +195,8 @@ public nonisolated struct Locationwire_V1_Region: @unchecked Sendable {
 }
 
 /// A circle on the earth's surface.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_Circle: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -241,6 +247,8 @@ public nonisolated struct Locationwire_V1_Circle: Sendable {
 
 /// A simple polygon: vertices in order, the last joined back to the first (the ring is implicitly closed, so the
 /// first vertex is not repeated). At least 3 and at most 1000 vertices.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_Polygon: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

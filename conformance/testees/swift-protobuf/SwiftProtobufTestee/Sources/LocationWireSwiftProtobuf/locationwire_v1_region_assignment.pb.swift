@@ -23,6 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Whether an assignment replaces the device's set or changes it.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_AssignmentMode: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -68,6 +70,8 @@ public nonisolated enum Locationwire_V1_AssignmentMode: SwiftProtobuf.Enum, Swif
 /// assignments that is not in regions. A DELTA assignment changes the set the device holds at base_version:
 /// it inserts or replaces regions (by id) and disarms removed_region_ids. A device that does not hold
 /// base_version ignores the delta and requests a full assignment.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_RegionAssignment: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -142,6 +146,8 @@ public nonisolated struct Locationwire_V1_RegionAssignment: Sendable {
 
 /// When the device asks for a new assignment. Any condition that holds triggers a RegionRequest; expiry of the
 /// assignment always does.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_RefreshPolicy: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -23,6 +23,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 }
 
 /// Why a device requests regions.
+///
+/// Stability: stable.
 public nonisolated enum Locationwire_V1_RegionRequestReason: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -31,24 +33,34 @@ public nonisolated enum Locationwire_V1_RegionRequestReason: SwiftProtobuf.Enum,
   case initial // = 1
 
   /// It moved beyond RefreshPolicy.refresh_distance_m.
+  ///
+  /// Stability: experimental.
   case movedBeyondRadius // = 2
 
   /// The assignment expired.
+  ///
+  /// Stability: experimental.
   case expired // = 3
 
   /// It entered a region with refine_on_entry.
   case refineOnEntry // = 4
 
   /// The OS dropped its regions (reboot; Android GEOFENCE_NOT_AVAILABLE; app update) and it must re-arm.
+  ///
+  /// Stability: experimental.
   case regionsLost // = 5
 
   /// Permissions or accuracy authorization changed, which changes what can be monitored.
+  ///
+  /// Stability: experimental.
   case authorizationChanged // = 6
 
   /// BatchAck.latest_assignment_version is newer than what the device holds.
   case serverHint // = 7
 
   /// A DELTA assignment did not apply (the device did not hold its base version).
+  ///
+  /// Stability: experimental.
   case deltaRejected // = 8
   case UNRECOGNIZED(Int)
 
@@ -103,6 +115,8 @@ public nonisolated enum Locationwire_V1_RegionRequestReason: SwiftProtobuf.Enum,
 
 /// The device asks for a (new) RegionAssignment and tells the server everything it needs to plan one: where the
 /// device is, how many OS slots it can give to server regions, and what it holds now.
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_RegionRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

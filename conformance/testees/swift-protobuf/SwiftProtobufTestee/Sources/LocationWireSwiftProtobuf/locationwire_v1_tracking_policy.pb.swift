@@ -35,6 +35,8 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
 ///     ("by distance").
 /// Accuracy filter: drop a fix whose horizontal accuracy is absent, 0, or at least max_horizontal_accuracy_cm,
 /// and a fix at exactly latitude 0, longitude 0. Uploads follow proto/BEHAVIOR.md, "Upload scheduling".
+///
+/// Stability: stable.
 public nonisolated struct Locationwire_V1_TrackingPolicy: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
