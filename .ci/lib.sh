@@ -6,6 +6,8 @@ cd "$root"
 # Every CI build of the release locwire and of locwire-server links the Swift runtime and Foundation statically
 # (Package.swift), so the `release` step packs the binaries the other steps built and ran. It only changes links,
 # and it must be the same in every step: a build without it would link the shared runtime over the static binary.
+# The root's flags apply to release builds only; the Server's test bundle, which links locwire-server's module,
+# cannot take them, so server_build builds the tests without them (below).
 export LOCWIRE_STATIC_STDLIB=1
 
 # Swift Testing's log without a line per started or passed test: failures, suites and the closing
@@ -45,7 +47,14 @@ locwire_server() {
   local bin="$root/Server/.build/debug/locwire-server"
   if [[ ! -x $bin || -n $(find Sources Package.swift Server/Sources Server/Package.swift -newer "$bin" -print -quit) ]]
   then
-    (cd Server && swift build --build-tests >&2)
+    server_build >&2
   fi
   echo "$bin"
+}
+
+# The Server package's debug build with its tests, then locwire-server linked again statically: a relink, the
+# modules are shared. The tests are built without LOCWIRE_STATIC_STDLIB, whose flags their bundle cannot link
+# (it holds locwire-server's module beside Testing's shared runtime); `swift test --skip-build` runs them after.
+server_build() {
+  (cd "$root/Server" && env -u LOCWIRE_STATIC_STDLIB swift build --build-tests && swift build --product locwire-server)
 }

@@ -44,7 +44,8 @@ let strictSettings: [SwiftSetting] = [
 
 /// `LOCWIRE_STATIC_STDLIB=1` (scripts/release.sh, CI) links `locwire-server` with the Swift standard library and
 /// Foundation statically, in every configuration (CI packs its debug build); the root's Package.swift says why these
-/// flags and not `--static-swift-stdlib`. scripts/release.sh checks that both lists are the same.
+/// flags and not `--static-swift-stdlib`. scripts/release.sh checks that both lists are the same. The test bundle
+/// links this target's module and cannot take the flags: build the tests without the variable (.ci/lib.sh).
 let staticStandardLibrary: [LinkerSetting] =
     Context.environment["LOCWIRE_STATIC_STDLIB"] == "1"
     ? [
