@@ -27,6 +27,8 @@ apt_packages=(protobuf-compiler libprotobuf-dev protobuf-c-compiler libprotobuf-
   golang-go golang-google-protobuf-dev)  # Go: conformance/testees/go
 # buf-bin: the buf CLI in a wheel, for scripts/schema/ (lint and breaking-change checks of proto/).
 pip_packages=("protobuf==7.36.2" "jsonschema==4.26.0" "buf-bin==1.75.0")
+# The OpenAPI checks (proto/openapi.yaml): openapi-core 0.23 takes openapi-spec-validator below 0.9.
+pip_packages+=("openapi-core==0.23.1" "openapi-spec-validator==0.8.5")
 case "${1:-}" in
   --ci)
     apt_packages+=(sqlite3 chromium groff-base man-db time libcurl4-openssl-dev libxml2-dev debootstrap)

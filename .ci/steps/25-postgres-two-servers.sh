@@ -1,10 +1,13 @@
 # tier: full
 # lane: packages
-# what: PostgreSQL: two serve --postgres processes share one database (every fix stored once, the acks agree); the probe passes against serve --postgres; retention removes old rows beside the ingest (SQLite and PostgreSQL)
+# what: PostgreSQL: two serve --postgres processes share one database (every fix stored once, the acks agree); the probe passes against serve --postgres, and its well-formed requests and the server's answers match proto/openapi.yaml; retention removes old rows beside the ingest (SQLite and PostgreSQL)
 source .ci/lib.sh
 url=$(Server/scripts/start-postgres.sh)
-trap 'Server/scripts/start-postgres.sh stop >/dev/null 2>&1 || true' EXIT
+record=$(mktemp)
+trap 'Server/scripts/start-postgres.sh stop >/dev/null 2>&1 || true; rm -f "$record"' EXIT
 Server/scripts/postgres-two-servers.sh --binary "$(locwire_server)"
-Server/scripts/probe-reference.sh --bin "$(locwire_server)" --postgres "$url" --quiet
+Server/scripts/probe-reference.sh --bin "$(locwire_server)" --postgres "$url" --quiet --record "$record"
+# The exchanges the probe just had, against the OpenAPI document: the document cannot drift from the server.
+python3 scripts/judges/openapi_exchanges.py "$record"
 # Retention beside the ingest, short: old rows all removed, later rows all kept, on SQLite and PostgreSQL.
 LOCWIRE_BUILD_CONFIGURATION=debug Server/scripts/measure/retention-under-load.sh --short --no-build --postgres "$url"

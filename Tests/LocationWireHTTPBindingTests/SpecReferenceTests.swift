@@ -10,7 +10,7 @@ import Testing
     /// The files that cite sections of the spec's pages.
     static let citingFiles = [
         "proto/README.md", "proto/BEHAVIOR.md", "proto/HTTP.md", "proto/CHANGELOG.md", "README.md",
-        "conformance/README.md", "Server/README.md", "Server/MOCK-SERVER.md",
+        "conformance/README.md", "Server/README.md", "Server/MOCK-SERVER.md", "proto/openapi.yaml",
     ]
 
     /// `proto/PAGE.md "Name"`, `proto/PAGE.md's "Name"` or `proto/PAGE.md, "Name"`, and any further names after

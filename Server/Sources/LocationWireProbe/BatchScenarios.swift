@@ -155,7 +155,8 @@ enum BatchScenarios {
         let body = padded(batch, to: context.options.oversizedBytes)
         let answer: BindingClient.Exchange
         do {
-            answer = try await context.postBatchBytes(body)
+            // Well-formed: the padding is an unknown field, so the body decodes; only its size is refused.
+            answer = try await context.postBatchBytes(body, form: .wellFormed)
         } catch {
             // A server may close the connection once it has answered 413 without reading the rest; the client
             // then sees a reset before the answer. What counts is that nothing was stored and the server lives.
@@ -216,7 +217,8 @@ enum BatchScenarios {
             ("truncated", [0x0A, 0x05, 0x61, 0x62] as [UInt8]), ("invalid UTF-8", [0x0A, 0x02, 0xC3, 0x28]),
             ("field 0", [0x00, 0x01]),
         ] {
-            let answer = try await context.postBatchBytes(body)
+            let answer = try await context.postBatchBytes(
+                body, form: .malformed("bytes that do not decode as a LocationBatch"))
             problems += expectDecodingError(answer, body: body, format: .binary).map { "\(name): \($0)" }
         }
         return .judging(
@@ -277,7 +279,7 @@ enum BatchScenarios {
         let answer = try await context.postBatchBytes(
             gzip ? GzipCoding.compress(encoded) : encoded,
             contentType: contentType ?? format.contentType(for: LocationBatch.self),
-            headers: headers)
+            headers: headers, form: .wellFormed)
         let result = BindingClient.uploadResult(answer)
         var problems = ProbeContext.problems(
             of: result, for: batch, expected: ProbeContext.processed([1, 2, 3], "ACCEPTED"))
@@ -340,7 +342,9 @@ enum BatchScenarios {
     static let gzipBomb = ProbeCheck("formats.gzip-bomb", rules: ["§http-gzip", "§http-size"]) { context in
         // 64 MiB of zeros in about 64 KiB: far past any body limit once decompressed.
         let bomb = GzipCoding.compress([UInt8](repeating: 0, count: 64 << 20))
-        let answer = try await context.postBatchBytes(bomb, headers: [("Content-Encoding", "gzip")])
+        let answer = try await context.postBatchBytes(
+            bomb, headers: [("Content-Encoding", "gzip")],
+            form: .malformed("gzip of 64 MiB of zeros, which decode as no LocationBatch"))
         var problems = ProbeContext.errorProblems(answer, statuses: [413], code: ErrorBody.Code.bodyTooLarge)
         let probe = context.batch(install: context.freshInstallId(), batchId: 1, backlog: [], live: 1)
         problems += ProbeContext.problems(

@@ -24,7 +24,8 @@ enum BindingScenarios {
         var problems = ProbeContext.problems(
             of: try await context.upload(batch), for: batch, expected: ProbeContext.processed([5, 6, 9], "ACCEPTED"))
         let answer = try await context.exchange(
-            method: "GET", path: Binding.ledgerPath(deviceId: context.deviceId), token: context.token)
+            method: "GET", path: Binding.ledgerPath(deviceId: context.deviceId), token: context.token,
+            form: .wellFormed)
         guard answer.status == 200, let json = try? JSONValue.parse(answer.body),
             let document = LedgerDocument(json: json)
         else {
@@ -69,7 +70,8 @@ enum BindingScenarios {
         let answer = try await context.exchange(
             method: "POST", path: Binding.regionsPath, token: context.token,
             contentType: BodyFormat.binary.contentType(for: RegionRequest.self),
-            headers: [("Accept", Binding.protobufMediaType)], body: regionRequest(context).serializedBytes())
+            headers: [("Accept", Binding.protobufMediaType)], body: regionRequest(context).serializedBytes(),
+            form: .wellFormed)
         guard answer.status == 200, let assignment = try? RegionAssignment(serializedBytes: answer.body) else {
             return .failure(
                 ProbeFailure(message: "POST /v1/regions answered \(answer.status) \(answer.errorBody?.code ?? "")"))

@@ -30,6 +30,7 @@ enum HTTPVectorScenarios {
             return .notApplicable("the case needs what the server does not offer: \(missing.joined(separator: ", "))")
         }
         let install = context.freshInstallId()
+        let form = requestForm(of: vector)
         let answer: BindingClient.Exchange
         var framing: String?
         do {
@@ -40,7 +41,7 @@ enum HTTPVectorScenarios {
                 var raw: RawAnswer?
                 repeat {
                     attempts += 1
-                    raw = try await sendRaw(request, built: built, context: context)
+                    raw = try await sendRaw(request, built: built, context: context, form: form)
                     guard let refused = raw, [429, 503].contains(refused.status), attempts < 6 else { break }
                     let seconds = min(retryAfterSeconds(refused.header("Retry-After")) ?? 1, 10)
                     try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
@@ -50,7 +51,8 @@ enum HTTPVectorScenarios {
                 framing = raw.framing
             } else {
                 answer = try await context.exchange(
-                    method: request.method, path: built.path, token: nil, headers: built.headers, body: built.body)
+                    method: request.method, path: built.path, token: nil, headers: built.headers, body: built.body,
+                    form: form)
             }
         } catch let error as BuildError {
             return .failed("the vector cannot be built: \(error.message)")
@@ -132,28 +134,127 @@ enum HTTPVectorScenarios {
         throw BuildError(message: "cannot pad \(bytes.count) bytes to \(size)")
     }
 
-    /// Sends the request as written over a plain connection: fields in order, duplicates and all.
+    /// Sends the request as written over a plain connection: fields in order, duplicates and all; records the
+    /// exchange when it was answered.
     static func sendRaw(
         _ request: HTTPRequestCase, built: (path: String, headers: [(String, String)], body: [UInt8]?),
-        context: ProbeContext
+        context: ProbeContext, form: RequestForm
     ) async throws -> RawAnswer? {
         guard let endpoint = RawRequest.endpoint(of: context.options.server) else {
             throw BuildError(message: "a raw request needs an http:// server")
         }
         let end = request.lineEnding == "lf" ? "\n" : "\r\n"
-        var head = "\(request.method) \(endpoint.prefix)\(built.path) \(request.version ?? "HTTP/1.1")\(end)"
-        var names = Set(built.headers.map { $0.0.lowercased() })
-        if !names.contains("host") { head += "Host: \(endpoint.host):\(endpoint.port)\(end)" }
-        for (name, value) in built.headers { head += "\(name): \(value)\(end)" }
+        let names = Set(built.headers.map { $0.0.lowercased() })
+        var fields: [(String, String)] = []
+        if !names.contains("host") { fields.append(("Host", "\(endpoint.host):\(endpoint.port)")) }
+        fields += built.headers
         if let body = built.body, !names.contains("content-length") {
-            head += "Content-Length: \(body.count)\(end)"
-            names.insert("content-length")
+            fields.append(("Content-Length", String(body.count)))
         }
-        head += "Connection: close\(end)\(end)"
-        return try await RawAnswer.exchange(
+        fields.append(("Connection", "close"))
+        let head =
+            "\(request.method) \(endpoint.prefix)\(built.path) \(request.version ?? "HTTP/1.1")\(end)"
+            + fields.map { "\($0.0): \($0.1)\(end)" }.joined() + end
+        let answer = try await RawAnswer.exchange(
             host: endpoint.host, port: endpoint.port, bytes: Array(head.utf8) + (built.body ?? []),
             isHead: request.method == "HEAD", wait: context.timeout)
+        if let answer, let recorder = context.options.recorder {
+            try recorder.record(
+                form: form, transport: "raw", method: request.method, path: built.path, requestHeaders: fields,
+                requestBody: built.body, status: answer.status, responseHeaders: answer.headers,
+                responseBody: answer.body)
+        }
+        return answer
     }
+
+    /// Whether the request of an `http` vector is one the binding describes: the vectors do not say, so each is
+    /// classified here, by hand, once (ProbeTests checks that every committed request vector is, and only once).
+    /// A vector missing from both lists counts as well-formed, so that one added without thought is checked
+    /// against the OpenAPI document, and fails there, rather than skipped.
+    static func requestForm(of vector: Vector) -> RequestForm {
+        let name = String(vector.id.dropFirst("http.request.".count))
+        return malformedRequests[name].map(RequestForm.malformed) ?? .wellFormed
+    }
+
+    /// What is wrong with the classification against `vectors`: a request vector in neither list or in both, a
+    /// listed name that no vector has. Empty when each request vector is in exactly one list.
+    static func classificationProblems(_ vectors: ProbeVectors) -> [String] {
+        let names = vectors.http.filter { $0.httpRequest != nil }.map { String($0.id.dropFirst("http.request.".count)) }
+        let malformed = Set(malformedRequests.keys)
+        var problems = wellFormedRequests.intersection(malformed).sorted().map { "\($0): well-formed and malformed" }
+        problems += Set(names).subtracting(wellFormedRequests.union(malformed)).sorted().map { "\($0): unclassified" }
+        problems += wellFormedRequests.union(malformed).subtracting(names).sorted().map { "\($0): no such vector" }
+        return problems
+    }
+
+    /// The `http.request.` vectors whose request is one a device that follows the binding may send.
+    static let wellFormedRequests: Set<String> = [
+        "content-type.charset", "content-type.upper-case", "content-type.proto-quoted", "media-type.json",
+        "media-type.no-proto", "content-coding.x-gzip", "content-coding.upper-case", "content-coding.identity",
+        "auth.empty-device-id", "auth.other-device", "auth.operator-token.batch", "auth.operator-token.read-back",
+        "order.device-before-ledger", "version.http-1-0", "header-size.8-kib", "expect.100-continue",
+        "framing.answer", "read-back.query-unknown-parameter", "read-back.query-large-limit",
+        "read-back.query-negative-from", "read-back.geojson", "endpoints.policy", "endpoints.ledger",
+        "endpoints.erase-other-device", "regions.no-current-fix", "size.at-the-limit", "size.one-over",
+    ]
+
+    /// The `http.request.` vectors whose request is broken on purpose, each with what is broken.
+    static let malformedRequests: [String: String] = {
+        let undecodable = "a body that does not decode as a LocationBatch"
+        let unreadableJSON = "a JSON body that does not read as a LocationBatch"
+        let otherMethod = "a method the path does not take"
+        let badQuery = "a read-back parameter that is not one integer, or a negative limit"
+        var table: [String: String] = [
+            "content-type.missing": "no Content-Type",
+            "content-type.twice": "two Content-Type fields",
+            "content-type.two-in-one": "one Content-Type naming two media types",
+            "content-type.proto-case": "proto= naming no message (message names are case-sensitive)",
+            "media-type.other-message": "proto= naming another message",
+            "media-type.empty-proto": "an empty proto parameter",
+            "media-type.proto-twice": "two proto parameters",
+            "media-type.other": "Content-Type text/plain",
+            "content-coding.list": "a list of content codings",
+            "content-coding.twice": "two Content-Encoding fields",
+            "content-coding.empty": "an empty Content-Encoding",
+            "content-coding.br": "Content-Encoding br",
+            "gzip.empty-body": "Content-Encoding gzip over an empty body",
+            "auth.operator-token.batch-bad-media-type": "Content-Type text/plain",
+            "order.path-before-token": "a path the binding does not have, without a token",
+            "order.method-before-token": "GET on a path that takes only POST, without a token",
+            "order.token-before-media-type": "no token, and Content-Type text/plain",
+            "order.media-type-before-coding": "Content-Type text/plain and Content-Encoding br",
+            "order.coding-before-length": "Content-Encoding br and a Content-Length the body does not have",
+            "order.length-before-body": "a Content-Length the body does not have",
+            "order.decode-before-device": undecodable,
+            "method.head-policy": "HEAD, which the endpoint table does not list (§http-head)",
+            "syntax.bare-lf": "lines ended by a bare LF",
+            "syntax.obs-fold": "a field line continued on the next (obs-fold)",
+            "endpoints.regions-before-token": "no token, and an empty body",
+        ]
+        for name in [
+            "truncated-value", "truncated-tag", "truncated-length", "length-beyond-input", "length-exceeds-message",
+            "invalid-wire-type", "invalid-tag", "invalid-utf8", "unmatched-end-group", "unterminated-group",
+            "varint-too-long", "depth", "case.sub-message-cuts-tag", "case.ten-continuation-bytes",
+            "case.varint-beyond-64-bits", "case.field-zero-wire-type-7", "case.repeated-field-wrong-wire-type",
+            "case.merged-sub-message-index",
+        ] {
+            table["decoding." + name] = undecodable
+        }
+        for name in [
+            "syntax-literal", "syntax-trailing-comma", "syntax-after-value", "syntax-wins", "empty", "not-an-object",
+            "unknown-member", "unknown-enum-name", "duplicate", "type-mismatch", "invalid-value", "out-of-range",
+            "null-in-array", "depth",
+        ] {
+            table["json." + name] = unreadableJSON
+        }
+        for name in ["put", "options", "delete", "unknown"] { table["method." + name] = otherMethod }
+        for name in [
+            "plus-sign", "empty", "bare", "twice", "negative-limit", "fraction", "overflow",
+        ] {
+            table["read-back.query-" + name] = badQuery
+        }
+        return table
+    }()
 
     /// How `answer` differs from one allowed answer; empty when it is that answer.
     static func problemsOf(_ answer: BindingClient.Exchange, against expected: HTTPAnswerExpectation) -> [String] {

@@ -46,7 +46,7 @@ enum LoadScenarios {
             context.batch(install: install, batchId: UInt64($0), backlog: [], live: UInt64($0))
         }
         let send: @Sendable (LocationBatch) async throws -> (LocationBatch, BindingClient.UploadResult) = { batch in
-            (batch, try await context.client.upload(batch, token: context.token, timeout: context.timeout))
+            (batch, try await context.uploadOnce(batch))
         }
         return try await withThrowingTaskGroup(of: (LocationBatch, BindingClient.UploadResult).self) { group in
             var results: [(batch: LocationBatch, result: BindingClient.UploadResult)] = []

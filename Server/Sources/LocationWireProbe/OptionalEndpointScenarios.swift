@@ -40,7 +40,7 @@ enum OptionalEndpointScenarios {
         ] {
             let answer = try await context.exchange(
                 method: "GET", path: Binding.policyPath, token: context.token,
-                headers: accept.map { [("Accept", $0)] } ?? [])
+                headers: accept.map { [("Accept", $0)] } ?? [], form: .wellFormed)
             if answer.status == 404 {
                 let problems = ProbeContext.errorProblems(answer, statuses: [404])
                 return problems.isEmpty
@@ -73,7 +73,8 @@ enum OptionalEndpointScenarios {
         request.platform = .android
         let answer = try await context.exchange(
             method: "POST", path: Binding.regionsPath, token: context.token,
-            contentType: BodyFormat.binary.contentType(for: RegionRequest.self), body: request.serializedBytes())
+            contentType: BodyFormat.binary.contentType(for: RegionRequest.self), body: request.serializedBytes(),
+            form: .wellFormed)
         if answer.status == 404 {
             let problems = ProbeContext.errorProblems(answer, statuses: [404])
             return problems.isEmpty
@@ -111,7 +112,7 @@ enum OptionalEndpointScenarios {
         var problems = ProbeContext.problems(
             of: try await context.upload(first), for: first, expected: ProbeContext.processed([1, 2, 3], "ACCEPTED"))
         let path = Binding.devicePath(deviceId: context.deviceId)
-        let answer = try await context.exchange(method: "DELETE", path: path, token: context.token)
+        let answer = try await context.exchange(method: "DELETE", path: path, token: context.token, form: .wellFormed)
         if answer.status == 404 || answer.status == 405 {
             let found = ProbeContext.errorProblems(answer, statuses: [404, 405])
             return found.isEmpty
@@ -151,11 +152,11 @@ enum OptionalEndpointScenarios {
         problems += ProbeContext.problems(
             of: try await context.upload(next), for: next, expected: ProbeContext.processed([4, 5], "ACCEPTED")
         ).map { "the next batch: \($0)" }
-        let again = try await context.exchange(method: "DELETE", path: path, token: context.token)
+        let again = try await context.exchange(method: "DELETE", path: path, token: context.token, form: .wellFormed)
         if again.status != 200 { problems.append("erasing again answered \(again.status), expected 200") }
         let other = try await context.exchange(
             method: "DELETE", path: Binding.devicePath(deviceId: context.deviceId + "-someone-else"),
-            token: context.token)
+            token: context.token, form: .wellFormed)
         problems += ProbeContext.errorProblems(other, statuses: [403]).map { "another device's path: \($0)" }
         return .judging(
             problems,

@@ -44,16 +44,19 @@ public final class ProbeContext: Sendable {
         client: BindingClient, options: ServerProbe.Options, readBackOffered: Bool
     ) async throws -> (Set<String>, TrackingPolicy?) {
         var offers: Set<String> = readBackOffered ? ["read-back"] : []
-        let policyAnswer = try await client.exchange(
-            method: "GET", path: Binding.policyPath, token: options.token,
-            headers: [("Accept", Binding.protobufMediaType)])
+        let policyAnswer = try await send(
+            client: client, options: options, method: "GET", path: Binding.policyPath, token: options.token,
+            headers: [("Accept", Binding.protobufMediaType)], form: .wellFormed)
         let policy = policyAnswer.status == 200 ? try? TrackingPolicy(serializedBytes: policyAnswer.body) : nil
         if policy != nil { offers.insert("policy") }
         // Without a token, an offered endpoint is a 401; one left out is routed to 404 first.
-        let regions = try await client.exchange(method: "POST", path: Binding.regionsPath, token: nil, body: [])
+        let regions = try await send(
+            client: client, options: options, method: "POST", path: Binding.regionsPath, token: nil, body: [],
+            form: .malformed("no token, no Content-Type, an empty body: asks only whether the endpoint is there"))
         if regions.status != 404 { offers.insert("regions") }
-        let ledger = try await client.exchange(
-            method: "GET", path: Binding.ledgerPath(deviceId: options.deviceId), token: options.token)
+        let ledger = try await send(
+            client: client, options: options, method: "GET", path: Binding.ledgerPath(deviceId: options.deviceId),
+            token: options.token, form: .wellFormed)
         if ledger.status == 200 { offers.insert("ledger") }
         if options.operatorToken != nil { offers.insert("operator-token") }
         if RawRequest.endpoint(of: options.server) != nil { offers.insert("raw-connection") }
@@ -68,11 +71,12 @@ public final class ProbeContext: Sendable {
     /// Asks for the read-back once: any HTTP answer means the server is there; 200 means the read-back is offered;
     /// 401 or 403 means the token or device id is wrong, and the probe stops.
     static func connect(client: BindingClient, options: ServerProbe.Options) async throws -> ProbeContext {
-        let answer = try await client.exchange(
-            method: "GET", path: Binding.fixesPath(deviceId: options.deviceId) + "?from=0&to=1", token: options.token,
+        let answer = try await send(
+            client: client, options: options, method: "GET",
+            path: Binding.fixesPath(deviceId: options.deviceId) + "?from=0&to=1", token: options.token,
             // The client retries a refused connection until the time-out: a short one reports a server that is
             // not there in seconds.
-            timeout: .milliseconds(Int64(min(options.requestTimeoutSeconds, 5) * 1000)))
+            timeout: .milliseconds(Int64(min(options.requestTimeoutSeconds, 5) * 1000)), form: .wellFormed)
         // Nothing can be judged with credentials the server refuses: that is the caller's mistake, not the server's.
         if answer.status == 401 || answer.status == 403 {
             throw ServerProbe.CannotRun(
@@ -144,7 +148,7 @@ public final class ProbeContext: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + Self.refusalPatience
         while true {
-            let result = try await client.upload(batch, token: token, format: format, gzip: gzip, timeout: timeout)
+            let result = try await uploadOnce(batch, format: format, gzip: gzip)
             guard case .refused(let status, _, let retryAfter) = result, status == 429 || status == 503,
                 clock.now < deadline
             else { return result }
@@ -153,14 +157,53 @@ public final class ProbeContext: Sendable {
         }
     }
 
-    /// Posts raw bytes to `/v1/batches`; `token` nil sends the probe's token, `.some(nil)` none.
+    /// Posts `batch` once, as ``BindingClient/upload(_:token:format:gzip:timeout:)`` does (a 429 or 503 is
+    /// returned, not waited out), through the record.
+    func uploadOnce(
+        _ batch: LocationBatch, format: BodyFormat = .binary, gzip: Bool = false
+    ) async throws
+        -> BindingClient.UploadResult
+    {
+        let encoded = format.encode(batch)
+        var headers: [(String, String)] = [("Accept", format.mediaType)]
+        if gzip { headers.append(("Content-Encoding", "gzip")) }
+        let answer = try await Self.send(
+            client: client, options: options, method: "POST", path: Binding.batchesPath, token: token,
+            contentType: format.contentType(for: LocationBatch.self), headers: headers,
+            body: gzip ? GzipCoding.compress(encoded) : encoded, timeout: timeout, form: .wellFormed)
+        return BindingClient.uploadResult(answer)
+    }
+
+    /// Posts raw bytes to `/v1/batches`; `token` nil sends the probe's token, `.some(nil)` none. `form` says
+    /// whether the request is one the binding describes, or broken on purpose.
     func postBatchBytes(
         _ body: [UInt8], contentType: String? = BodyFormat.binary.contentType(for: LocationBatch.self),
-        headers: [(String, String)] = [], token: String?? = .none
+        headers: [(String, String)] = [], token: String?? = .none, form: RequestForm
     ) async throws -> BindingClient.Exchange {
         try await exchange(
             method: "POST", path: Binding.batchesPath, token: token ?? self.token, contentType: contentType,
-            headers: headers, body: body)
+            headers: headers, body: body, form: form)
+    }
+
+    /// One request through the client, recorded when the probe records (``ServerProbe/Options/recorder``).
+    static func send(
+        client: BindingClient, options: ServerProbe.Options, method: String, path: String, token: String?,
+        contentType: String? = nil, headers: [(String, String)] = [], body: [UInt8]? = nil,
+        timeout: Duration = .seconds(30), form: RequestForm
+    ) async throws -> BindingClient.Exchange {
+        let answer = try await client.exchange(
+            method: method, path: path, token: token, contentType: contentType, headers: headers, body: body,
+            timeout: timeout)
+        if let recorder = options.recorder {
+            // The fields as the client sends them: Authorization, then Content-Type, then the rest.
+            var sent: [(String, String)] = []
+            if let token { sent.append(("Authorization", "Bearer \(token)")) }
+            if let contentType { sent.append(("Content-Type", contentType)) }
+            try recorder.record(
+                form: form, transport: "client", method: method, path: path, requestHeaders: sent + headers,
+                requestBody: body, status: answer.status, responseHeaders: answer.headers, responseBody: answer.body)
+        }
+        return answer
     }
 
     /// One request, with a 429 or 503 waited out as a device waits it out (`Retry-After`, at most 10 s a time, 5
@@ -168,13 +211,13 @@ public final class ProbeContext: Sendable {
     /// statuses, send without this.
     func exchange(
         method: String, path: String, token: String?, contentType: String? = nil, headers: [(String, String)] = [],
-        body: [UInt8]? = nil
+        body: [UInt8]? = nil, form: RequestForm
     ) async throws -> BindingClient.Exchange {
         var attempts = 0
         while true {
-            let answer = try await client.exchange(
-                method: method, path: path, token: token, contentType: contentType, headers: headers, body: body,
-                timeout: timeout)
+            let answer = try await Self.send(
+                client: client, options: options, method: method, path: path, token: token,
+                contentType: contentType, headers: headers, body: body, timeout: timeout, form: form)
             attempts += 1
             guard answer.status == 429 || answer.status == 503, attempts < 6 else { return answer }
             let seconds = min(retryAfterSeconds(answer.header("Retry-After")) ?? 1, 10)
@@ -280,7 +323,8 @@ public final class ProbeContext: Sendable {
     func stored(install: UInt64, fromMs: Int64, toMs: Int64) async throws -> Stored {
         guard readBackOffered else { return .notOffered }
         let answer = try await exchange(
-            method: "GET", path: Binding.fixesPath(deviceId: deviceId) + "?from=\(fromMs)&to=\(toMs)", token: token)
+            method: "GET", path: Binding.fixesPath(deviceId: deviceId) + "?from=\(fromMs)&to=\(toMs)", token: token,
+            form: .wellFormed)
         guard answer.status == 200 else {
             throw ReadBackError(description: "the read-back answered \(answer.status)")
         }

@@ -42,6 +42,8 @@ public struct ServerProbe: Sendable {
         /// Where to ask for regions, latitude and longitude in 1e-7 degrees: a place the server's catalogue
         /// covers; nil: the probe's own fixes' place.
         public var regionPosition: (Int32, Int32)?
+        /// Where every exchange with the server is recorded (`--record`); nil records nothing.
+        public var recorder: ExchangeRecorder?
         /// Called with a line of progress (a check started, a check failed); the command line writes them to
         /// standard error.
         public var progress: @Sendable (String) -> Void
@@ -52,6 +54,7 @@ public struct ServerProbe: Sendable {
             stallSeconds: Double = 40, burstRequests: Int = 64, oversizedBytes: Int = 4 << 20 + 1,
             requestTimeoutSeconds: Double = 30, allowsErasure: Bool = false, operatorToken: String? = nil,
             expectedRetentionDays: UInt32? = nil, regionPosition: (Int32, Int32)? = nil,
+            recorder: ExchangeRecorder? = nil,
             progress: @escaping @Sendable (String) -> Void = { _ in }
         ) {
             self.regionPosition = regionPosition
@@ -68,6 +71,7 @@ public struct ServerProbe: Sendable {
             self.oversizedBytes = oversizedBytes
             self.requestTimeoutSeconds = requestTimeoutSeconds
             self.allowsErasure = allowsErasure
+            self.recorder = recorder
             self.progress = progress
         }
     }
@@ -141,7 +145,7 @@ public struct ServerProbe: Sendable {
             let checkStarted = ContinuousClock.now
             let verdict: Verdict
             do {
-                verdict = try await check.run(context)
+                verdict = try await ProbeCheckScope.$checkName.withValue(check.name) { try await check.run(context) }
             } catch {
                 verdict = .failed("the check stopped: \(error)")
             }

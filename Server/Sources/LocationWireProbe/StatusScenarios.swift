@@ -35,7 +35,8 @@ enum StatusScenarios {
 
     static let garbage = ProbeCheck("status.400.garbage", rules: ["§http-error-body", "§http-error-codes"]) { context in
         let body: [UInt8] = [0x0A, 0x05, 0x61, 0x62]
-        let answer = try await context.postBatchBytes(body)
+        let answer = try await context.postBatchBytes(
+            body, form: .malformed("bytes that do not decode as a LocationBatch"))
         return .judging(
             BatchScenarios.expectDecodingError(answer, body: body, format: .binary),
             passed: "bytes that do not decode: 400 with the codec's code, offset and fieldPath")
@@ -45,7 +46,8 @@ enum StatusScenarios {
         context in
         let body = Array("{\"deviceId\": \"\(context.deviceId)\", \"installId\": ".utf8)
         let answer = try await context.postBatchBytes(
-            body, contentType: BodyFormat.json.contentType(for: LocationBatch.self))
+            body, contentType: BodyFormat.json.contentType(for: LocationBatch.self),
+            form: .malformed("JSON cut short, which does not read as a LocationBatch"))
         return .judging(
             BatchScenarios.expectDecodingError(answer, body: body, format: .json),
             passed: "JSON cut short: 400 with the JSON reader's code, offset and fieldPath")
@@ -56,7 +58,9 @@ enum StatusScenarios {
             context, statuses: [400], code: ErrorBody.Code.corruptContentEncoding,
             passed: "Content-Encoding gzip over bytes that are not gzip: 400 corrupt-content-encoding"
         ) { batch in
-            try await context.postBatchBytes(batch.serializedBytes(), headers: [("Content-Encoding", "gzip")])
+            try await context.postBatchBytes(
+                batch.serializedBytes(), headers: [("Content-Encoding", "gzip")],
+                form: .malformed("Content-Encoding gzip over bytes that are not gzip"))
         }
     }
 
@@ -66,7 +70,9 @@ enum StatusScenarios {
             passed: "a gzip body without its 8-byte trailer (CRC-32, length): 400 corrupt-content-encoding"
         ) { batch in
             let whole = GzipCoding.compress(batch.serializedBytes())
-            return try await context.postBatchBytes(Array(whole.dropLast(8)), headers: [("Content-Encoding", "gzip")])
+            return try await context.postBatchBytes(
+                Array(whole.dropLast(8)), headers: [("Content-Encoding", "gzip")],
+                form: .malformed("a gzip member without its 8-byte trailer"))
         }
     }
 
@@ -76,7 +82,8 @@ enum StatusScenarios {
             passed: "a whole gzip member followed by a second one: 400 corrupt-content-encoding"
         ) { batch in
             let member = GzipCoding.compress(batch.serializedBytes())
-            return try await context.postBatchBytes(member + member, headers: [("Content-Encoding", "gzip")])
+            return try await context.postBatchBytes(
+                member + member, headers: [("Content-Encoding", "gzip")], form: .malformed("two gzip members"))
         }
     }
 
@@ -85,7 +92,8 @@ enum StatusScenarios {
             context, statuses: [401], code: ErrorBody.Code.unauthenticated, headers: [("WWW-Authenticate", "Bearer")],
             passed: "no Authorization: 401 with WWW-Authenticate: Bearer"
         ) { batch in
-            try await context.postBatchBytes(batch.serializedBytes(), token: .some(nil))
+            try await context.postBatchBytes(
+                batch.serializedBytes(), token: .some(nil), form: .malformed("no Authorization"))
         }
     }
 
@@ -96,13 +104,16 @@ enum StatusScenarios {
             passed: "a token the server never issued: 401 with WWW-Authenticate: Bearer"
         ) { batch in
             let unknown = (0..<64).map { _ in "0123456789abcdef".randomElement().map(String.init) ?? "0" }.joined()
-            return try await context.postBatchBytes(batch.serializedBytes(), token: .some(unknown))
+            // Well-formed: a token the server never issued has the form of any other.
+            return try await context.postBatchBytes(batch.serializedBytes(), token: .some(unknown), form: .wellFormed)
         }
     }
 
     static let tokenBeforeBody = ProbeCheck("status.401.before-body", rules: ["§http-auth-errors"]) { context in
         // Bytes that do not decode, without a token: the token is checked first, so the answer is 401, not 400.
-        let answer = try await context.postBatchBytes([0x0A, 0x05, 0x61, 0x62], token: .some(nil))
+        let answer = try await context.postBatchBytes(
+            [0x0A, 0x05, 0x61, 0x62], token: .some(nil),
+            form: .malformed("no Authorization, and bytes that do not decode as a LocationBatch"))
         return .judging(
             ProbeContext.errorProblems(
                 answer, statuses: [401], code: ErrorBody.Code.unauthenticated, headers: [("WWW-Authenticate", "Bearer")]
@@ -115,7 +126,7 @@ enum StatusScenarios {
         guard context.readBackOffered else { return .notApplicable("the server offers no read-back") }
         let answer = try await context.exchange(
             method: "GET", path: Binding.fixesPath(deviceId: context.deviceId) + "?from=yesterday",
-            token: context.token)
+            token: context.token, form: .malformed("from=yesterday, not an integer"))
         return .judging(
             ProbeContext.errorProblems(answer, statuses: [400], code: ErrorBody.Code.badQuery),
             passed: "the read-back with from=yesterday: 400 bad-query")
@@ -129,7 +140,7 @@ enum StatusScenarios {
         ) { batch in
             var other = batch
             other.deviceId = context.deviceId + "-not-this-token"
-            return try await context.postBatchBytes(other.serializedBytes())
+            return try await context.postBatchBytes(other.serializedBytes(), form: .wellFormed)
         }
     }
 
@@ -139,7 +150,7 @@ enum StatusScenarios {
         guard context.readBackOffered else { return .notApplicable("the server offers no read-back") }
         let answer = try await context.exchange(
             method: "GET", path: Binding.fixesPath(deviceId: context.deviceId + "-not-this-token") + "?from=0&to=1",
-            token: context.token)
+            token: context.token, form: .wellFormed)
         return .judging(
             ProbeContext.errorProblems(answer, statuses: [403], code: ErrorBody.Code.deviceMismatch),
             passed: "the read-back of another device: 403 device-mismatch")
@@ -148,7 +159,8 @@ enum StatusScenarios {
     static let unknownPath = ProbeCheck("status.404.unknown-path", rules: ["§http-endpoints", "§http-error-codes"]) {
         context in
         let answer = try await context.exchange(
-            method: "GET", path: "/v1/no-such-endpoint-\(context.freshInstallId())", token: context.token)
+            method: "GET", path: "/v1/no-such-endpoint-\(context.freshInstallId())", token: context.token,
+            form: .malformed("a path the binding does not have"))
         return .judging(
             ProbeContext.errorProblems(answer, statuses: [404], code: ErrorBody.Code.notFound),
             passed: "an unknown path: 404 with the JSON error body")
@@ -156,7 +168,8 @@ enum StatusScenarios {
 
     static let wrongMethod = ProbeCheck("status.405.wrong-method", rules: ["§http-error-codes"]) { context in
         let answer = try await context.exchange(
-            method: "GET", path: Binding.batchesPath, token: context.token)
+            method: "GET", path: Binding.batchesPath, token: context.token,
+            form: .malformed("GET on a path that takes only POST"))
         switch answer.status {
         case 405:
             return .judging(
@@ -180,7 +193,8 @@ enum StatusScenarios {
             context, statuses: [415], code: ErrorBody.Code.unsupportedMediaType,
             passed: "Content-Type text/plain: 415 unsupported-media-type"
         ) { batch in
-            try await context.postBatchBytes(batch.serializedBytes(), contentType: "text/plain")
+            try await context.postBatchBytes(
+                batch.serializedBytes(), contentType: "text/plain", form: .malformed("Content-Type text/plain"))
         }
     }
 
@@ -191,7 +205,8 @@ enum StatusScenarios {
             passed: "proto=locationwire.v1.RegionRequest on /v1/batches: 415 unsupported-media-type"
         ) { batch in
             try await context.postBatchBytes(
-                batch.serializedBytes(), contentType: BodyFormat.binary.contentType(for: RegionRequest.self))
+                batch.serializedBytes(), contentType: BodyFormat.binary.contentType(for: RegionRequest.self),
+                form: .malformed("proto=locationwire.v1.RegionRequest on /v1/batches"))
         }
     }
 
@@ -201,7 +216,8 @@ enum StatusScenarios {
             passed: "an empty proto parameter: 415 unsupported-media-type"
         ) { batch in
             try await context.postBatchBytes(
-                batch.serializedBytes(), contentType: "\(Binding.protobufMediaType); proto=")
+                batch.serializedBytes(), contentType: "\(Binding.protobufMediaType); proto=",
+                form: .malformed("an empty proto parameter"))
         }
     }
 
@@ -213,7 +229,7 @@ enum StatusScenarios {
             try await context.postBatchBytes(
                 batch.serializedBytes(),
                 contentType: "\(Binding.protobufMediaType); proto=locationwire.v1.RegionRequest; "
-                    + "proto=locationwire.v1.LocationBatch")
+                    + "proto=locationwire.v1.LocationBatch", form: .malformed("two proto parameters"))
         }
     }
 
@@ -225,7 +241,8 @@ enum StatusScenarios {
             headers: [("Accept-Encoding", "")],
             passed: "Content-Encoding br: 415 with Accept-Encoding"
         ) { batch in
-            try await context.postBatchBytes(batch.serializedBytes(), headers: [("Content-Encoding", "br")])
+            try await context.postBatchBytes(
+                batch.serializedBytes(), headers: [("Content-Encoding", "br")], form: .malformed("Content-Encoding br"))
         }
     }
 

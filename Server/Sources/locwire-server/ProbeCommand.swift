@@ -17,6 +17,12 @@ struct ProbeCommand: AsyncParsableCommand {
             rejections, sizes, formats, gzip, every status of the binding with its error body, and, when the server \
             offers the read-back (GET /v1/devices/{id}/fixes), what was stored. Progress goes to standard error.
 
+            With --record FILE every exchange the probe completes is written to FILE, one JSON object a line: the \
+            check's name, whether the request is well-formed (one the binding describes) or broken on purpose and \
+            how, the method, path, request fields and body (base64, bearer tokens redacted), and the status, \
+            fields and body of the answer. scripts/judges/openapi_exchanges.py checks such a file against \
+            proto/openapi.yaml.
+
             Exit status: 0 every check passed (not-applicable allowed), 1 a check failed, 2 usage error or the \
             server does not answer.
             """
@@ -39,6 +45,12 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @Option(help: "Write the report to this file instead of standard output.")
     var output: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Record every exchange with the server in FILE, one JSON object a line (JSON Lines), for "
+                + "scripts/judges/openapi_exchanges.py.", valueName: "FILE"))
+    var record: String?
 
     @Option(
         parsing: .upToNextOption,
@@ -150,13 +162,22 @@ struct ProbeCommand: AsyncParsableCommand {
         }
         guard let server, let token else { throw ValidationError("--server and --token are required") }
         let quiet = self.quiet
+        var recorder: ExchangeRecorder?
+        if let record {
+            do {
+                recorder = try ExchangeRecorder(path: record)
+            } catch {
+                printToStandardError("locwire-server probe: \(error)")
+                throw ExitCode(2)
+            }
+        }
         let probe = ServerProbe(
             options: .init(
                 server: server, token: token, deviceId: deviceId, vectors: vectors, only: only,
                 requiredStatuses: try requiredStatuses(),
                 stallSeconds: stallSeconds, burstRequests: burstRequests, oversizedBytes: oversizedBytes,
                 requestTimeoutSeconds: timeoutSeconds, allowsErasure: allowErase, operatorToken: operatorToken,
-                expectedRetentionDays: expectRetentionDays, regionPosition: try regionPosition(),
+                expectedRetentionDays: expectRetentionDays, regionPosition: try regionPosition(), recorder: recorder,
                 progress: { line in if !quiet { printToStandardError("probe: \(line)") } }))
         let report: ProbeReport
         do {
@@ -164,6 +185,9 @@ struct ProbeCommand: AsyncParsableCommand {
         } catch let cannotRun as ServerProbe.CannotRun {
             printToStandardError("locwire-server probe: \(cannotRun.description)")
             throw ExitCode(2)
+        }
+        if let recorder, let record, !quiet {
+            printToStandardError("probe: \(recorder.recordedCount) exchanges recorded in \(record)")
         }
         let text = format.render(report, serverName: name)
         if let output {

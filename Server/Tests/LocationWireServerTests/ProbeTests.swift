@@ -4,7 +4,7 @@ import LocationWire
 import LocationWireHTTP
 import LocationWireJSON
 import LocationWireHTTPClient
-import LocationWireProbe
+@testable import LocationWireProbe
 import LocationWireServer
 import LocationWireSession
 import NIOCore
@@ -158,6 +158,54 @@ import Testing
             let probe = ServerProbe(options: try Self.options(url, token: String(repeating: "0", count: 64)))
             await #expect(throws: ServerProbe.CannotRun.self) { try await probe.run() }
         }
+    }
+
+    // MARK: - The record
+
+    @Test func everyRequestVectorIsClassifiedWellFormedOrMalformedOnce() throws {
+        let problems = HTTPVectorScenarios.classificationProblems(try Self.vectors.get())
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test func recordHoldsEveryExchangeWithItsCheckAndForm() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let recorder = try ExchangeRecorder(path: file.path)
+        let (report, token) = try await Self.withReferenceServer(ServerConfiguration()) { url, token in
+            var options = try Self.options(
+                url, token: token,
+                only: ["status.401.no-token", "formats.json", "vectors.http.request.content-type.twice"])
+            options.recorder = recorder
+            return (try await ServerProbe(options: options).run(), token)
+        }
+        #expect(report.count(.failed) == 0, "\(Self.failures(report))")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains(token), "a bearer token is in the record")
+        let records = try text.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(records.count == recorder.recordedCount)
+        func lines(of check: String) -> [[String: Any]] { records.filter { $0["check"] as? String == check } }
+        #expect(!lines(of: "setup").isEmpty)
+        // Broken on purpose, and saying how; answered 401 with its error body.
+        let noToken = try #require(lines(of: "status.401.no-token").first { $0["method"] as? String == "POST" })
+        #expect(noToken["wellFormed"] as? Bool == false)
+        #expect(noToken["breakage"] as? String == "no Authorization")
+        #expect(noToken["status"] as? Int == 401)
+        let errorBody = try #require(Data(base64Encoded: noToken["responseBody"] as? String ?? ""))
+        #expect(ErrorBody(jsonBytes: Array(errorBody))?.code == "unauthenticated")
+        // A device's JSON batch: well-formed, the body as sent.
+        let json = try #require(lines(of: "formats.json").first { $0["method"] as? String == "POST" })
+        #expect(json["wellFormed"] as? Bool == true)
+        #expect(json["breakage"] == nil)
+        let body = try #require(Data(base64Encoded: json["requestBody"] as? String ?? ""))
+        #expect((try? LocationBatch(jsonUTF8: Array(body))) != nil)
+        #expect((json["requestHeaders"] as? [[String]])?.contains(["Authorization", "Bearer REDACTED"]) == true)
+        // A raw request: the fields as written, both Content-Types.
+        let raw = try #require(lines(of: "vectors.http.request.content-type.twice").first)
+        #expect(raw["transport"] as? String == "raw")
+        #expect(raw["wellFormed"] as? Bool == false)
+        #expect((raw["requestHeaders"] as? [[String]])?.filter { $0.first == "Content-Type" }.count == 2)
     }
 
     // MARK: - Wrong servers
