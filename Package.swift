@@ -262,7 +262,8 @@ let package = Package(
                 "LocationWireRandom", "LocationWireFuzzing", "LocationWireConformance", "LocationWireSuiteSource",
                 "LocationWireDevice",
             ]),
-        tests("LocationWireSuiteSourceTests", on: ["LocationWireConformance", "LocationWireSuiteSource"]),
+        tests(
+            "LocationWireSuiteSourceTests", on: ["LocationWire", "LocationWireConformance", "LocationWireSuiteSource"]),
         tests(
             "LocationWireInterchangeTests",
             on: ["LocationWire", "LocationWireValidation", "LocationWireRandom", "LocationWireInterchange"]),

@@ -4,16 +4,19 @@ import LocationWireInspection
 
 /// Family (b): canonical encoding. Every field of every message, alone, with its canonical bytes and JSON; then
 /// non-canonical inputs (reversed field order, unpacked repeats, explicit defaults, unknown fields first) whose
-/// canonical re-encoding the implementation must produce byte for byte.
+/// canonical re-encoding the implementation must produce byte for byte; and every named value of every enum
+/// field, alone, with its number in the bytes and its name in the JSON.
 enum CanonicalFamily: VectorFamily {
     static let name = "canonical"
     static let description = """
         Canonical encoding: fields in field-number order, repeated numeric scalars packed, implicit-presence \
         zeros omitted, explicit-presence fields written whenever set, unknown fields last in arrival order, \
-        shortest varints. One vector per field of every message shows that field's bytes and JSON.
+        shortest varints. One vector per field of every message shows that field's bytes and JSON, and one per \
+        named value of every enum field shows its number and its name.
         """
 
-    static var sections: [VectorFamilySection] { [messages, boundaries] }
+    /// The enum values come last: the vectors added with them kept every earlier vector's place and id.
+    static var sections: [VectorFamilySection] { [messages, boundaries, enumValues] }
 
     /// For each message type: every field alone, all fields, and the non-canonical forms of the sample.
     static func messages(_ builder: inout VectorBuilder) {
@@ -109,6 +112,33 @@ enum CanonicalFamily: VectorFamily {
                 flags: ["overlong-varint"],
                 "A region of \(length) bytes, whose length prefix takes \(WireBytes.varint(UInt64(length)).count) bytes."
             )
+        }
+    }
+
+    /// Every named value but zero of every enum field, alone: its number in the canonical bytes, its name in the
+    /// canonical JSON. An enum value that no vector carries is experimental (proto/README.md `§stability`): these
+    /// carry all of them, so that every value devices send is held to. The zero value needs no vector of its own: an
+    /// absent field reads as it, and `implicit-zeros-written` writes it.
+    static func enumValues(_ builder: inout VectorBuilder) {
+        for type in MessageRegistry.allTypes {
+            let schema = type.schema
+            for field in schema.fields {
+                guard case .enumeration(let enumeration) = field.type else { continue }
+                for value in enumeration.values where value.number != 0 {
+                    let number = WireBytes.varint(UInt64(bitPattern: Int64(value.number)))
+                    // A repeated enum is packed: one element in a length-delimited field.
+                    let input =
+                        field.isPacked
+                        ? WireBytes.lengthDelimited(field.number, number)
+                        : WireBytes.tag(field.number, field.type.wireType.rawValue) + number
+                    let repeated = field.label == .repeated ? ", repeated" : ""
+                    builder.binary(
+                        "canonical.\(schema.name).enum-value.\(field.name).\(value.name)", schema.name, input, .valid,
+                        flags: ["enum-value"],
+                        "Only \(field.name) (\(field.number), \(enumeration.name)\(repeated)) is set, to \(value.name) "
+                            + "(\(value.number)): the number in binary, the name in JSON.")
+                }
+            }
         }
     }
 

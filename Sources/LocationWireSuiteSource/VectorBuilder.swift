@@ -140,6 +140,7 @@ enum VectorFlags {
         "float": "A float value whose bit pattern matters: NaN, infinities, -0.0, subnormals.",
         "empty": "An empty message or an empty sub-message.",
         "field-coverage": "One field of one message, to show each field decodes, encodes and maps to JSON.",
+        "enum-value": "One named value of one enum field, alone: its number in binary, its name in JSON.",
         "peers-disagree": "Google's C++ protobuf and upb behave differently here, so the result is left open.",
         "stricter-than-peers": "LocationWire rejects what a peer accepts; other implementations may accept it.",
         "json-names": "JSON members under their .proto names instead of their JSON names.",

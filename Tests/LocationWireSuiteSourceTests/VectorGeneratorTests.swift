@@ -1,4 +1,5 @@
 import Foundation
+import LocationWire
 import LocationWireConformance
 import LocationWireSuiteSource
 import LocationWireTestSupport
@@ -27,5 +28,41 @@ import Testing
             let ids = file.vectors.map(\.id)
             #expect(Set(ids).count == ids.count, "\(file.family) repeats an id")
         }
+    }
+}
+
+/// proto/README.md `§stability`: an enum value of `locationwire.v1` is stable when a valid vector carries it. The
+/// canonical family carries each named value but zero of every enum field, alone in its message: the number in
+/// the canonical bytes, the name in the canonical JSON.
+@Suite struct EnumValueVectorTests {
+    @Test func everyNamedValueOfEveryEnumFieldIsCarriedAlone() throws {
+        let canonical = try #require(try VectorGeneratorTests.files.get().first { $0.family == "canonical" })
+        // What each valid vector's canonical JSON holds: its one member, by message type.
+        var carried: Set<String> = []
+        for vector in canonical.vectors where vector.result == .valid {
+            guard let text = vector.canonicalJSON,
+                let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                object.count == 1, let (member, value) = object.first
+            else { continue }
+            for name in (value as? [Any] ?? [value]).compactMap({ $0 as? String }) {
+                carried.insert("\(vector.messageType) \(member) \(name)")
+            }
+        }
+        var missing: [String] = []
+        var values = 0
+        for type in MessageRegistry.allTypes {
+            let schema = type.schema
+            for field in schema.fields {
+                guard case .enumeration(let enumeration) = field.type else { continue }
+                for value in enumeration.values where value.number != 0 {
+                    values += 1
+                    if !carried.contains("\(schema.fullName) \(field.jsonName) \(value.name)") {
+                        missing.append("\(schema.name).\(field.name) = \(value.name)")
+                    }
+                }
+            }
+        }
+        #expect(values > 100, "the enum fields were found (\(values) values)")
+        #expect(missing.isEmpty, "no canonical vector carries \(missing) alone")
     }
 }

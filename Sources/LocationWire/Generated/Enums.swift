@@ -53,12 +53,8 @@ public struct ArmFailureReason: LocationWireEnum {
     /// Over the platform's region limit (Android GEOFENCE_TOO_MANY_GEOFENCES, iOS's 20 regions).
     public static let slotLimit = ArmFailureReason(rawValue: 1)
     /// The app lacks the permission region monitoring needs (iOS "Always", Android background location).
-    ///
-    /// Stability: experimental.
     public static let permissionDenied = ArmFailureReason(rawValue: 2)
     /// Monitoring is unavailable now (Android GEOFENCE_NOT_AVAILABLE, iOS monitoring not available).
-    ///
-    /// Stability: experimental.
     public static let unavailable = ArmFailureReason(rawValue: 3)
     /// The OS found the region itself invalid (for example a radius it does not take).
     public static let regionInvalid = ArmFailureReason(rawValue: 4)
@@ -157,8 +153,6 @@ public struct BatteryState: LocationWireEnum {
     public static let unplugged = BatteryState(rawValue: 1)
     public static let charging = BatteryState(rawValue: 2)
     /// Plugged in and fully charged.
-    ///
-    /// Stability: experimental.
     public static let full = BatteryState(rawValue: 3)
 
     public static let schema = EnumSchema(
@@ -297,8 +291,6 @@ public struct FenceEventSource: LocationWireEnum {
     /// The app tested a fix against the region itself.
     public static let appHitTest = FenceEventSource(rawValue: 2)
     /// The server computed it from uploaded fixes.
-    ///
-    /// Stability: experimental.
     public static let serverComputed = FenceEventSource(rawValue: 3)
 
     public static let schema = EnumSchema(
@@ -386,14 +378,10 @@ public struct FixSource: LocationWireEnum {
     /// A satellite receiver (GPS, Galileo, GLONASS, BeiDou), alone or assisted.
     public static let gnss = FixSource(rawValue: 1)
     /// Wi-Fi or cell tower positioning.
-    ///
-    /// Stability: experimental.
     public static let network = FixSource(rawValue: 2)
     /// The OS fused provider (Android FusedLocationProvider; iOS Core Location when it does not say more).
     public static let fused = FixSource(rawValue: 3)
     /// A cached, last-known position the OS handed out again; see LocationFix.age_ms.
-    ///
-    /// Stability: experimental.
     public static let cached = FixSource(rawValue: 4)
 
     public static let schema = EnumSchema(
@@ -469,15 +457,12 @@ public struct LifecycleEventKind: LocationWireEnum {
     /// The user started the app.
     public static let launched = LifecycleEventKind(rawValue: 1)
     public static let enteredBackground = LifecycleEventKind(rawValue: 2)
-    /// Stability: experimental.
     public static let cameToForeground = LifecycleEventKind(rawValue: 3)
     /// The app learned it is being terminated (where the OS tells; often it does not).
     public static let terminated = LifecycleEventKind(rawValue: 4)
     /// The OS started the terminated app in the background; relaunch_reason says why.
     public static let relaunchedBySystem = LifecycleEventKind(rawValue: 5)
     /// The app found on start that the device had rebooted since it last ran (a new boot id).
-    ///
-    /// Stability: experimental.
     public static let deviceRebooted = LifecycleEventKind(rawValue: 6)
 
     public static let schema = EnumSchema(
@@ -507,7 +492,6 @@ public struct LocationAccuracy: LocationWireEnum {
     }
 
     public static let unspecified = LocationAccuracy(rawValue: 0)
-    /// Stability: experimental.
     public static let precise = LocationAccuracy(rawValue: 1)
     /// Coarsened to a few kilometres: region monitoring does not work on iOS and geofences misfire on Android.
     public static let approximate = LocationAccuracy(rawValue: 2)
@@ -536,20 +520,12 @@ public struct LocationAuthorization: LocationWireEnum {
 
     public static let unspecified = LocationAuthorization(rawValue: 0)
     /// The user has not been asked yet.
-    ///
-    /// Stability: experimental.
     public static let notDetermined = LocationAuthorization(rawValue: 1)
     /// The user refused, or turned it off later.
-    ///
-    /// Stability: experimental.
     public static let denied = LocationAuthorization(rawValue: 2)
     /// Parental controls or device management forbid it; the user cannot change it.
-    ///
-    /// Stability: experimental.
     public static let restricted = LocationAuthorization(rawValue: 3)
     /// Only while the app is in use: background tracking and region monitoring do not work.
-    ///
-    /// Stability: experimental.
     public static let whenInUse = LocationAuthorization(rawValue: 4)
     /// Always, in the background too.
     public static let always = LocationAuthorization(rawValue: 5)
@@ -585,13 +561,9 @@ public struct MotionActivity: LocationWireEnum {
     public static let unknown = MotionActivity(rawValue: 1)
     public static let still = MotionActivity(rawValue: 2)
     public static let walking = MotionActivity(rawValue: 3)
-    /// Stability: experimental.
     public static let running = MotionActivity(rawValue: 4)
     /// On foot, walking and running not told apart.
-    ///
-    /// Stability: experimental.
     public static let onFoot = MotionActivity(rawValue: 5)
-    /// Stability: experimental.
     public static let cycling = MotionActivity(rawValue: 6)
     public static let inVehicle = MotionActivity(rawValue: 7)
 
@@ -626,8 +598,6 @@ public struct Platform: LocationWireEnum {
     public static let ios = Platform(rawValue: 1)
     public static let android = Platform(rawValue: 2)
     /// Any other system: dedicated trackers, desktop, embedded.
-    ///
-    /// Stability: experimental.
     public static let other = Platform(rawValue: 3)
 
     public static let schema = EnumSchema(
@@ -690,28 +660,18 @@ public struct RegionRequestReason: LocationWireEnum {
     /// The device holds no assignment (first start, reinstall, data cleared).
     public static let initial = RegionRequestReason(rawValue: 1)
     /// It moved beyond RefreshPolicy.refresh_distance_m.
-    ///
-    /// Stability: experimental.
     public static let movedBeyondRadius = RegionRequestReason(rawValue: 2)
     /// The assignment expired.
-    ///
-    /// Stability: experimental.
     public static let expired = RegionRequestReason(rawValue: 3)
     /// It entered a region with refine_on_entry.
     public static let refineOnEntry = RegionRequestReason(rawValue: 4)
     /// The OS dropped its regions (reboot; Android GEOFENCE_NOT_AVAILABLE; app update) and it must re-arm.
-    ///
-    /// Stability: experimental.
     public static let regionsLost = RegionRequestReason(rawValue: 5)
     /// Permissions or accuracy authorization changed, which changes what can be monitored.
-    ///
-    /// Stability: experimental.
     public static let authorizationChanged = RegionRequestReason(rawValue: 6)
     /// BatchAck.latest_assignment_version is newer than what the device holds.
     public static let serverHint = RegionRequestReason(rawValue: 7)
     /// A DELTA assignment did not apply (the device did not hold its base version).
-    ///
-    /// Stability: experimental.
     public static let deltaRejected = RegionRequestReason(rawValue: 8)
 
     public static let schema = EnumSchema(
@@ -785,17 +745,11 @@ public struct RelaunchReason: LocationWireEnum {
     public static let unspecified = RelaunchReason(rawValue: 0)
     public static let locationUpdate = RelaunchReason(rawValue: 1)
     public static let regionEvent = RelaunchReason(rawValue: 2)
-    /// Stability: experimental.
     public static let significantChange = RelaunchReason(rawValue: 3)
-    /// Stability: experimental.
     public static let visit = RelaunchReason(rawValue: 4)
-    /// Stability: experimental.
     public static let backgroundFetch = RelaunchReason(rawValue: 5)
-    /// Stability: experimental.
     public static let pushNotification = RelaunchReason(rawValue: 6)
     /// Android BOOT_COMPLETED or an equivalent start after reboot.
-    ///
-    /// Stability: experimental.
     public static let bootCompleted = RelaunchReason(rawValue: 7)
 
     public static let schema = EnumSchema(

@@ -100,8 +100,6 @@ public nonisolated enum Locationwire_V1_Platform: SwiftProtobuf.Enum, Swift.Case
   case android // = 2
 
   /// Any other system: dedicated trackers, desktop, embedded.
-  ///
-  /// Stability: experimental.
   case other // = 3
   case UNRECOGNIZED(Int)
 

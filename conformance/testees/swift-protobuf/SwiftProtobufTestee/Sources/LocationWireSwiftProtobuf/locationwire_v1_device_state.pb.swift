@@ -30,23 +30,15 @@ public nonisolated enum Locationwire_V1_LocationAuthorization: SwiftProtobuf.Enu
   case unspecified // = 0
 
   /// The user has not been asked yet.
-  ///
-  /// Stability: experimental.
   case notDetermined // = 1
 
   /// The user refused, or turned it off later.
-  ///
-  /// Stability: experimental.
   case denied // = 2
 
   /// Parental controls or device management forbid it; the user cannot change it.
-  ///
-  /// Stability: experimental.
   case restricted // = 3
 
   /// Only while the app is in use: background tracking and region monitoring do not work.
-  ///
-  /// Stability: experimental.
   case whenInUse // = 4
 
   /// Always, in the background too.
@@ -99,8 +91,6 @@ public nonisolated enum Locationwire_V1_LocationAuthorization: SwiftProtobuf.Enu
 public nonisolated enum Locationwire_V1_LocationAccuracy: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
-
-  /// Stability: experimental.
   case precise // = 1
 
   /// Coarsened to a few kilometres: region monitoring does not work on iOS and geofences misfire on Android.
@@ -148,8 +138,6 @@ public nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, 
   /// The user started the app.
   case launched // = 1
   case enteredBackground // = 2
-
-  /// Stability: experimental.
   case cameToForeground // = 3
 
   /// The app learned it is being terminated (where the OS tells; often it does not).
@@ -159,8 +147,6 @@ public nonisolated enum Locationwire_V1_LifecycleEventKind: SwiftProtobuf.Enum, 
   case relaunchedBySystem // = 5
 
   /// The app found on start that the device had rebooted since it last ran (a new boot id).
-  ///
-  /// Stability: experimental.
   case deviceRebooted // = 6
   case UNRECOGNIZED(Int)
 
@@ -215,22 +201,12 @@ public nonisolated enum Locationwire_V1_RelaunchReason: SwiftProtobuf.Enum, Swif
   case unspecified // = 0
   case locationUpdate // = 1
   case regionEvent // = 2
-
-  /// Stability: experimental.
   case significantChange // = 3
-
-  /// Stability: experimental.
   case visit // = 4
-
-  /// Stability: experimental.
   case backgroundFetch // = 5
-
-  /// Stability: experimental.
   case pushNotification // = 6
 
   /// Android BOOT_COMPLETED or an equivalent start after reboot.
-  ///
-  /// Stability: experimental.
   case bootCompleted // = 7
   case UNRECOGNIZED(Int)
 
@@ -291,13 +267,9 @@ public nonisolated enum Locationwire_V1_ArmFailureReason: SwiftProtobuf.Enum, Sw
   case slotLimit // = 1
 
   /// The app lacks the permission region monitoring needs (iOS "Always", Android background location).
-  ///
-  /// Stability: experimental.
   case permissionDenied // = 2
 
   /// Monitoring is unavailable now (Android GEOFENCE_NOT_AVAILABLE, iOS monitoring not available).
-  ///
-  /// Stability: experimental.
   case unavailable // = 3
 
   /// The OS found the region itself invalid (for example a radius it does not take).

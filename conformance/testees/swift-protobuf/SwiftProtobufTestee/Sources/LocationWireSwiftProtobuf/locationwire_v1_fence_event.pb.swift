@@ -106,8 +106,6 @@ public nonisolated enum Locationwire_V1_FenceEventSource: SwiftProtobuf.Enum, Sw
   case appHitTest // = 2
 
   /// The server computed it from uploaded fixes.
-  ///
-  /// Stability: experimental.
   case serverComputed // = 3
   case UNRECOGNIZED(Int)
 

@@ -138,16 +138,12 @@ public nonisolated enum Locationwire_V1_FixSource: SwiftProtobuf.Enum, Swift.Cas
   case gnss // = 1
 
   /// Wi-Fi or cell tower positioning.
-  ///
-  /// Stability: experimental.
   case network // = 2
 
   /// The OS fused provider (Android FusedLocationProvider; iOS Core Location when it does not say more).
   case fused // = 3
 
   /// A cached, last-known position the OS handed out again; see LocationFix.age_ms.
-  ///
-  /// Stability: experimental.
   case cached // = 4
   case UNRECOGNIZED(Int)
 
@@ -201,16 +197,10 @@ public nonisolated enum Locationwire_V1_MotionActivity: SwiftProtobuf.Enum, Swif
   case unknown // = 1
   case still // = 2
   case walking // = 3
-
-  /// Stability: experimental.
   case running // = 4
 
   /// On foot, walking and running not told apart.
-  ///
-  /// Stability: experimental.
   case onFoot // = 5
-
-  /// Stability: experimental.
   case cycling // = 6
   case inVehicle // = 7
   case UNRECOGNIZED(Int)
@@ -273,8 +263,6 @@ public nonisolated enum Locationwire_V1_BatteryState: SwiftProtobuf.Enum, Swift.
   case charging // = 2
 
   /// Plugged in and fully charged.
-  ///
-  /// Stability: experimental.
   case full // = 3
   case UNRECOGNIZED(Int)
 

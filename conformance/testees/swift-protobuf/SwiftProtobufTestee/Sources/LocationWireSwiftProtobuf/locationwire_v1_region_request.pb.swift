@@ -33,34 +33,24 @@ public nonisolated enum Locationwire_V1_RegionRequestReason: SwiftProtobuf.Enum,
   case initial // = 1
 
   /// It moved beyond RefreshPolicy.refresh_distance_m.
-  ///
-  /// Stability: experimental.
   case movedBeyondRadius // = 2
 
   /// The assignment expired.
-  ///
-  /// Stability: experimental.
   case expired // = 3
 
   /// It entered a region with refine_on_entry.
   case refineOnEntry // = 4
 
   /// The OS dropped its regions (reboot; Android GEOFENCE_NOT_AVAILABLE; app update) and it must re-arm.
-  ///
-  /// Stability: experimental.
   case regionsLost // = 5
 
   /// Permissions or accuracy authorization changed, which changes what can be monitored.
-  ///
-  /// Stability: experimental.
   case authorizationChanged // = 6
 
   /// BatchAck.latest_assignment_version is newer than what the device holds.
   case serverHint // = 7
 
   /// A DELTA assignment did not apply (the device did not hold its base version).
-  ///
-  /// Stability: experimental.
   case deltaRejected // = 8
   case UNRECOGNIZED(Int)
 
