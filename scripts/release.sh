@@ -23,7 +23,8 @@
 #   locationwire.descriptors.binpb        every file of proto/ as a FileDescriptorSet (protoc --include_imports)
 #   conformance/vectors/, vectors.schema.json, README.md
 #                                         the suite as data, the JSON Schema of its files, the testee protocol
-#   conformance/testees/python/testee.py  a testee in Python (testee.py --descriptors ../../locationwire...binpb)
+#   conformance/testees/python/           a testee in Python, testee.py and schema.py (testee.py --descriptors
+#                                         locationwire.descriptors.binpb: pip install protobuf, no protoc)
 #   conformance/clients/python-uploader/  the upload client the mock server is tried with
 #   Server/scripts/probe-reference.sh, mock-server-demo.sh, examples/
 #                                         the reference server probed; the mock server judging the upload client
@@ -69,7 +70,8 @@ fi
 for binary in "$locwire" "$server"; do [[ -x $binary ]] || fail "$binary is not an executable"; done
 
 # What each binary needs at run time, beside the loader: nothing of Swift's.
-admitted='^(libc|libm|libdl|libpthread|librt|libutil|libstdc\+\+|libgcc_s|libz|libsqlite3|libcurl|libxml2|ld-linux-[a-z0-9-]+)\.so'
+admitted='^(libc|libm|libdl|libpthread|librt|libutil|libstdc\+\+|libgcc_s|libz|libsqlite3|libcurl|libxml2'
+admitted+='|ld-linux-[a-z0-9-]+)\.so'
 for binary in "$locwire" "$server"; do
   needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
   refused=$(grep -vE "$admitted" <<<"$needed" || true)
@@ -94,7 +96,7 @@ git ls-files -z proto | xargs -0 -I{} cp --parents {} "$dir"
 cp Tests/Goldens/locationwire.descriptors.binpb "$dir/locationwire.descriptors.binpb"
 cp -r conformance/vectors "$dir/conformance/vectors"
 cp conformance/vectors.schema.json conformance/README.md "$dir/conformance/"
-cp conformance/testees/python/testee.py "$dir/conformance/testees/python/"
+cp conformance/testees/python/testee.py conformance/testees/python/schema.py "$dir/conformance/testees/python/"
 cp -r conformance/clients/python-uploader "$dir/conformance/clients/"
 # The two runs of the reference server a team starts with, and what they read, where the scripts look for them.
 mkdir -p "$dir/Server/scripts" "$dir/examples"

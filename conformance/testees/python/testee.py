@@ -1,55 +1,18 @@
 #!/usr/bin/env python3
 """LocationWire conformance testee for the official Python protobuf package (upb backend): speaks the testee
-protocol of proto/locationwire/conformance/v1/testee.proto on stdin and stdout. LOCWIRE_ALLOW_PURE_PYTHON=1 also
-admits the pure-Python backend.
-
-  testee.py                      the *_pb2 modules build.sh generated into build/gen (needs protoc)
-  testee.py --descriptors FILE   the messages built at start from a descriptor set (protoc --include_imports
-                                 --descriptor_set_out; the release archive ships one): no protoc, no generated code
+protocol of proto/locationwire/conformance/v1/testee.proto on stdin and stdout. Its messages come from the *_pb2
+modules build.sh generates (needs protoc), or with --descriptors FILE from a descriptor set (schema.py; the release
+archive ships one). LOCWIRE_ALLOW_PURE_PYTHON=1 also admits the pure-Python backend.
 """
-import copy, glob, importlib, json, os, sys, types
+import copy, json, os, sys
 
-from google.protobuf import __version__, descriptor_pb2, descriptor_pool, json_format, message, message_factory
-from google.protobuf.internal import api_implementation, enum_type_wrapper
+from google.protobuf import __version__, descriptor_pool, json_format, message, message_factory
+from google.protobuf.internal import api_implementation
 
-TESTEE_PROTO = "locationwire/conformance/v1/testee.proto"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from schema import load_testee_protocol  # noqa: E402
 
-
-def schema_from_generated_code():
-    """The testee protocol's generated module; importing every locationwire.v1 module registers its messages in
-    the default pool, so types are found by name."""
-    gen = os.path.join(os.path.dirname(os.path.abspath(__file__)), "build", "gen")
-    if not os.path.isdir(gen):
-        sys.exit("testee.py: no build/gen: run build.sh first, or pass --descriptors FILE")
-    sys.path.insert(0, gen)
-    for path in sorted(glob.glob(os.path.join(gen, "locationwire", "v1", "*_pb2.py"))):
-        importlib.import_module("locationwire.v1." + os.path.basename(path)[:-3])
-    return importlib.import_module("locationwire.conformance.v1.testee_pb2")
-
-
-def schema_from_descriptors(path):
-    """What the generated module offers (message classes, enum wrappers, enum values at top level), built from a
-    descriptor set into the default pool."""
-    with open(path, "rb") as file:
-        files = descriptor_pb2.FileDescriptorSet.FromString(file.read()).file
-    classes = message_factory.GetMessages(files, pool=descriptor_pool.Default())
-    testee = descriptor_pool.Default().FindFileByName(TESTEE_PROTO)
-    schema = types.SimpleNamespace()
-    for name, descriptor in testee.message_types_by_name.items():
-        setattr(schema, name, classes[descriptor.full_name])
-    for name, descriptor in testee.enum_types_by_name.items():
-        setattr(schema, name, enum_type_wrapper.EnumTypeWrapper(descriptor))
-        for value in descriptor.values:
-            setattr(schema, value.name, value.number)
-    return schema
-
-
-if len(sys.argv) == 3 and sys.argv[1] == "--descriptors":
-    t = schema_from_descriptors(sys.argv[2])
-elif len(sys.argv) == 1:
-    t = schema_from_generated_code()
-else:
-    sys.exit("usage: testee.py [--descriptors FILE]")
+t = load_testee_protocol(sys.argv[1:])  # every locationwire.v1 message is in the default pool, found by name
 
 BACKEND = api_implementation.Type()
 if BACKEND != "upb" and os.environ.get("LOCWIRE_ALLOW_PURE_PYTHON") != "1":
