@@ -46,7 +46,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/upper" "$work/overlay-work" "$work/mnt"
-cp "$archive" "$work/upper-archive.tar.gz"
+archive=$(realpath "$archive")
 
 # What runs inside: the archive unpacked in /opt, then the parts, each timed.
 cat >"$work/inside.sh" <<'INSIDE'
@@ -73,18 +73,19 @@ exit "$status"
 INSIDE
 
 echo "try-archive.sh: $(basename "$archive") ($(du -h "$archive" | cut -f1)) in $bare_root"
-echo "try-archive.sh: the root holds $(sed -n 's/^packages=//p; s/^pip=/pip /p' "$bare_root/.complete" | paste -sd' ')" \
-  "and minbase; installed: $(cat "$bare_root"/var/lib/dpkg/status | grep -c '^Package:') Debian packages"
+recipe=$(sed -n 's/^packages=//p; s/^pip=/pip /p' "$bare_root/.complete" | paste -sd' ')
+echo "try-archive.sh: the root holds $recipe and minbase;" \
+  "installed: $(grep -c '^Package:' "$bare_root/var/lib/dpkg/status") Debian packages"
 status=0
 unshare --mount --pid --fork bash -euo pipefail -c '
-  root=$1 work=$2 fixes=$3
+  root=$1 work=$2 fixes=$3 archive=$4
   mount -t overlay overlay -o "lowerdir=$root,upperdir=$work/upper,workdir=$work/overlay-work" "$work/mnt"
   mount -t proc proc "$work/mnt/proc"
   mount -t tmpfs tmpfs "$work/mnt/tmp"
-  cp "$work/upper-archive.tar.gz" "$work/mnt/tmp/archive.tar.gz"
+  cp "$archive" "$work/mnt/tmp/archive.tar.gz"
   cp "$work/inside.sh" "$work/mnt/tmp/inside.sh"
   exec env -i FIXES="$fixes" /usr/sbin/chroot "$work/mnt" /bin/bash /tmp/inside.sh
-' try "$bare_root" "$work" "$fixes" || status=$?
+' try "$bare_root" "$work" "$fixes" "$archive" || status=$?
 ((status == 0)) && echo "try-archive.sh: every part passed without a Swift toolchain" ||
   echo "try-archive.sh: a part failed (exit $status)" >&2
 exit $((status == 0 ? 0 : 1))
