@@ -145,10 +145,10 @@ import Testing
                     let held = try await database.withPostgresConnection { connection, logger in
                         try await connection.query("BEGIN", logger: logger)
                         var installation = PostgresBindings()
-                        installation.append(StorageTests.deviceId)
-                        installation.append(Int64(7))
+                        installation.append([StorageTests.deviceId])
+                        installation.append([Int64(7)])
                         try await connection.query(
-                            PostgresQuery(unsafeSQL: PostgresSchema.lockInstallation, binds: installation),
+                            PostgresQuery(unsafeSQL: PostgresSchema.lockInstallations, binds: installation),
                             logger: logger
                         ).drain()
                         let held = Task {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LocationWire
 import Logging
 import PostgresNIO
@@ -139,6 +140,19 @@ enum TestDatabase {
     }
 
     struct NotPostgres: Error {}
+
+    /// Runs one statement without parameters on this database beside the stores, as another client would: to
+    /// put rows in that the ledger does not know of.
+    func execute(_ sql: String) async throws {
+        switch self {
+        case .sqlite(let path):
+            try await DatabaseQueue(path: path).write { db in try db.execute(sql: sql) }
+        case .postgres:
+            try await withPostgresConnection { connection, logger in
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).drain()
+            }
+        }
+    }
 
     func dropPostgresSchema() async throws {
         guard case .postgres(let options) = self else { return }

@@ -278,6 +278,54 @@ import Testing
     /// Two stores over one database, as two server processes behind a load balancer: overlapping batches of one
     /// installation, sent to both at once. Each fix must be stored once and acked `ACCEPTED` exactly once;
     /// every other ack of it says `DUPLICATE`.
+    /// Group commit: batches sent at once share transactions, and a batch the tables refuse (here, a fix row the
+    /// ledger does not know of is in the way) fails alone: the others of its group are acked and stored, and its
+    /// installation's record is not written, so that the same batch is stored once the row is gone.
+    @Test(arguments: StorageBackend.tested) func aBatchTheTablesRefuseFailsAloneInItsGroup(
+        _ backend: StorageBackend
+    ) async throws {
+        try await backend.withFreshDatabase { database in
+            try await database.withStore { store in
+                // The store has made its tables; the row in the way of installation 9's first fix.
+                let body = if case .postgres = database { "'\\x00'::BYTEA" } else { "X'00'" }
+                try await database.execute(
+                    """
+                    INSERT INTO fix (device_id, install_id, sequence, time_ms, latitude_e7, longitude_e7, body,
+                        received_at_ms) VALUES ('\(Self.deviceId)', 9, 1, 0, NULL, NULL, \(body), \(Self.nowMs))
+                    """)
+                let answers = await withTaskGroup(of: (UInt64, Result<BatchAck, any Error>).self) { group in
+                    for installId in UInt64(1)...20 {
+                        group.addTask {
+                            let batch = Self.batch(1...2, installId: installId)
+                            do {
+                                return (installId, .success(try await Self.ingest(batch, into: store)))
+                            } catch {
+                                return (installId, .failure(error))
+                            }
+                        }
+                    }
+                    var answers: [UInt64: Result<BatchAck, any Error>] = [:]
+                    for await (installId, answer) in group { answers[installId] = answer }
+                    return answers
+                }
+                for installId in UInt64(1)...20 {
+                    let stored = try await store.storedFixCount(deviceId: Self.deviceId, installId: installId)
+                    if installId == 9 {
+                        #expect(throws: (any Error).self) { try answers[installId]?.get() }
+                        #expect(stored == 1, "only the row put in the way")
+                    } else {
+                        #expect((try? answers[installId]?.get())?.outcome == .processed, "installation \(installId)")
+                        #expect(stored == 2, "installation \(installId)")
+                    }
+                }
+                try await database.execute("DELETE FROM fix WHERE install_id = 9")
+                let ack = try await Self.ingest(Self.batch(1...2, installId: 9), into: store)
+                #expect(ack.fixResults == [AckRange(first: 1, last: 2, result: .accepted)])
+                #expect(try await store.storedFixCount(deviceId: Self.deviceId, installId: 9) == 2)
+            }
+        }
+    }
+
     @Test(arguments: StorageBackend.tested) func twoStoresIngestingOneInstallationAtOnceStoreEachFixOnce(
         _ backend: StorageBackend
     ) async throws {

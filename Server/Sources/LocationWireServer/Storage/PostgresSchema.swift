@@ -5,7 +5,7 @@ import Foundation
 /// BLOB), with three differences, two for several server processes sharing one database, one for TEXT:
 ///
 /// - `installation.record` may be NULL: a placeholder row inserted only so that a batch's transaction can lock
-///   its installation before the installation has a ledger record (see ``lockInstallation``). NULL reads as "no
+///   its installation before the installation has a ledger record (see ``lockInstallations``). NULL reads as "no
 ///   record yet", exactly as the absent row does in SQLite.
 /// - `device_token` has a partial unique index on `first_of_device`, so that two servers started at once make
 ///   one first token per device, not two.
@@ -234,48 +234,77 @@ enum PostgresSchema {
         return String(scalars)
     }
 
-    // MARK: Ingest, in the order one batch's transaction runs them
+    // MARK: Ingest, in the order one group's transaction runs them (PostgresStorage.commit(_:))
 
-    /// Makes sure the installation has a row to lock (a NULL placeholder when it has no record yet); when another
-    /// transaction is inserting the same row, this waits for it to finish.
-    static let insertInstallationPlaceholder = """
-        INSERT INTO installation (device_id, install_id, record, updated_at_ms) VALUES ($1, $2, NULL, $3)
+    /// Makes sure every installation of a group has a row to lock (a NULL placeholder when it has no record yet),
+    /// inserted in key order; when another transaction is inserting one of the rows, this waits for it to finish.
+    /// `$1`, `$2`: the installations' device ids and install ids; `$3`: the time, UTC ms.
+    static let insertInstallationPlaceholders = """
+        INSERT INTO installation (device_id, install_id, record, updated_at_ms)
+        SELECT installation_key.device_id, installation_key.install_id, NULL, $3
+        FROM UNNEST($1::TEXT[], $2::BIGINT[]) AS installation_key(device_id, install_id)
+        ORDER BY installation_key.device_id, installation_key.install_id
         ON CONFLICT (device_id, install_id) DO NOTHING
         """
-    /// Locks the installation's row until COMMIT: every other batch of this installation, from any server
-    /// process, waits here, then reads the record this transaction commits (READ COMMITTED re-reads a locked
-    /// row once its lock is released).
-    static let lockInstallation = """
-        SELECT record FROM installation WHERE device_id = $1 AND install_id = $2 FOR UPDATE
+    /// Locks the group's installation rows until COMMIT, in key order (as ``lockDeviceInstallations`` does, so
+    /// that two groups, or a group and an erasure, never wait for each other in a cycle): every other batch of
+    /// these installations, from any server process, waits here, then reads the record this transaction commits
+    /// (READ COMMITTED re-reads a locked row once its lock is released).
+    static let lockInstallations = """
+        SELECT installation.device_id, installation.install_id, installation.record FROM installation
+        JOIN UNNEST($1::TEXT[], $2::BIGINT[]) AS installation_key(device_id, install_id)
+            ON installation.device_id = installation_key.device_id
+            AND installation.install_id = installation_key.install_id
+        ORDER BY installation.device_id, installation.install_id
+        FOR UPDATE OF installation
         """
+    /// An installation's record, outside ingest (erasure keeps only its sequence numbers).
     static let updateInstallation = """
         UPDATE installation SET record = $3, updated_at_ms = $4 WHERE device_id = $1 AND install_id = $2
         """
-    /// One statement for all of a batch's fixes: parallel arrays, unnested into rows. Plain INSERT, as in SQLite:
-    /// the ledger said these keys are new, so a conflict means the ledger and the tables disagree, and it throws.
-    static let insertFixes = """
-        INSERT INTO fix (device_id, install_id, sequence, time_ms, latitude_e7, longitude_e7, body, received_at_ms)
-        SELECT $1, $2, item.sequence, item.time_ms, NULLIF(item.latitude_e7, \(absentCoordinate))::INTEGER,
-            NULLIF(item.longitude_e7, \(absentCoordinate))::INTEGER, item.body, $3
-        FROM UNNEST($4::BIGINT[], $5::BIGINT[], $6::BIGINT[], $7::BIGINT[], $8::BYTEA[])
-            AS item(sequence, time_ms, latitude_e7, longitude_e7, body)
-        """
-    static let insertFenceEvents = """
-        INSERT INTO fence_event (device_id, install_id, event_sequence, region_id, kind, body, received_at_ms)
-        SELECT $1, $2, item.event_sequence, item.region_id, item.kind, item.body, $3
-        FROM UNNEST($4::BIGINT[], $5::TEXT[], $6::INTEGER[], $7::BYTEA[]) AS item(event_sequence, region_id, kind, body)
-        """
-    static let insertLifecycleEvents = """
-        INSERT INTO lifecycle_event (device_id, install_id, kind, time_ms, body, received_at_ms)
-        SELECT $1, $2, item.kind, item.time_ms, item.body, $3
-        FROM UNNEST($4::INTEGER[], $5::BIGINT[], $6::BYTEA[]) AS item(kind, time_ms, body)
-        """
-    /// Keeps the status of the newest batch by `sent_at_ms` (ties: the later arrival).
-    static let upsertDeviceStatus = """
-        INSERT INTO device_status (device_id, install_id, sent_at_ms, body, received_at_ms) VALUES ($1, $2, $3, $4, $5)
-        ON CONFLICT (device_id, install_id) DO UPDATE SET sent_at_ms = excluded.sent_at_ms, body = excluded.body,
-            received_at_ms = excluded.received_at_ms
-        WHERE excluded.sent_at_ms >= device_status.sent_at_ms
+    /// Everything a group stores, in one statement whatever the group's size: each table's rows as parallel
+    /// arrays unnested into rows (``PostgresGroupRows`` binds them in this order), so that the round trips of a
+    /// group grow with neither its batches nor their fixes. Data-modifying CTEs run to completion whether or not
+    /// the final SELECT reads them; it returns how many installation records were updated and fixes inserted,
+    /// which must be how many were sent.
+    ///
+    /// Plain INSERTs, as in SQLite: the ledger said these keys are new, so a conflict means the ledger and the
+    /// tables disagree, and it throws. A device status is kept when its batch's `sent_at_ms` is the newest (ties:
+    /// the later arrival), so that a backlog sent late does not overwrite a newer status.
+    static let writeGroup = """
+        WITH installations AS (
+            UPDATE installation SET record = item.record, updated_at_ms = item.updated_at_ms
+            FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::BYTEA[], $4::BIGINT[])
+                AS item(device_id, install_id, record, updated_at_ms)
+            WHERE installation.device_id = item.device_id AND installation.install_id = item.install_id
+            RETURNING 1
+        ), fixes AS (
+            INSERT INTO fix (device_id, install_id, sequence, time_ms, latitude_e7, longitude_e7, body, received_at_ms)
+            SELECT item.device_id, item.install_id, item.sequence, item.time_ms,
+                NULLIF(item.latitude_e7, \(absentCoordinate))::INTEGER,
+                NULLIF(item.longitude_e7, \(absentCoordinate))::INTEGER, item.body, item.received_at_ms
+            FROM UNNEST($5::TEXT[], $6::BIGINT[], $7::BIGINT[], $8::BIGINT[], $9::BIGINT[], $10::BIGINT[],
+                $11::BYTEA[], $12::BIGINT[])
+                AS item(device_id, install_id, sequence, time_ms, latitude_e7, longitude_e7, body, received_at_ms)
+            RETURNING 1
+        ), fence_events AS (
+            INSERT INTO fence_event (device_id, install_id, event_sequence, region_id, kind, body, received_at_ms)
+            SELECT * FROM UNNEST($13::TEXT[], $14::BIGINT[], $15::BIGINT[], $16::TEXT[], $17::INTEGER[],
+                $18::BYTEA[], $19::BIGINT[])
+            RETURNING 1
+        ), lifecycle_events AS (
+            INSERT INTO lifecycle_event (device_id, install_id, kind, time_ms, body, received_at_ms)
+            SELECT * FROM UNNEST($20::TEXT[], $21::BIGINT[], $22::INTEGER[], $23::BIGINT[], $24::BYTEA[], $25::BIGINT[])
+            RETURNING 1
+        ), statuses AS (
+            INSERT INTO device_status (device_id, install_id, sent_at_ms, body, received_at_ms)
+            SELECT * FROM UNNEST($26::TEXT[], $27::BIGINT[], $28::BIGINT[], $29::BYTEA[], $30::BIGINT[])
+            ON CONFLICT (device_id, install_id) DO UPDATE SET sent_at_ms = excluded.sent_at_ms, body = excluded.body,
+                received_at_ms = excluded.received_at_ms
+            WHERE excluded.sent_at_ms >= device_status.sent_at_ms
+            RETURNING 1
+        )
+        SELECT (SELECT COUNT(*) FROM installations), (SELECT COUNT(*) FROM fixes)
         """
 
     // MARK: Tokens, assignments, read-back
@@ -302,9 +331,10 @@ enum PostgresSchema {
 
     static let insertOperatorToken = "INSERT INTO operator_token (token_sha256, created_at_ms) VALUES ($1, $2)"
     static let selectOperatorToken = "SELECT 1::BIGINT FROM operator_token WHERE token_sha256 = $1"
-    /// Every installation of the device, locked: its batches wait until the erasure commits.
+    /// Every installation of the device, locked in key order (as ``lockInstallations``): its batches wait until
+    /// the erasure commits.
     static let lockDeviceInstallations = """
-        SELECT install_id, record FROM installation WHERE device_id = $1 FOR UPDATE
+        SELECT install_id, record FROM installation WHERE device_id = $1 ORDER BY install_id FOR UPDATE
         """
     /// The tables erasure and retention remove from, the column that dates a row, and where each is counted;
     /// `partitioned` for the tables partitioned by day.

@@ -13,9 +13,11 @@ import Synchronization
 /// - Lifecycle: a `PostgresClient` (a connection pool, at most ``Options/maximumConnections`` connections)
 ///   whose `run()` must be running while the store is used; ``withStorage(_:logger:_:)`` runs it, brings the
 ///   schema up to date, and shuts the pool down when its body ends.
-/// - Concurrency: each batch is one transaction that first locks its installation's row (`SELECT ... FOR
-///   UPDATE`), so batches of one installation are serialised across all processes, and batches of different
-///   installations run in parallel. The ledger step runs between the lock and the inserts.
+/// - Concurrency: batches are committed in groups (``commit(_:)``): the batches that arrive while a group
+///   commits go together into the next transaction, which locks their installations' rows (`SELECT ... FOR
+///   UPDATE`, in key order), runs each ledger step, and writes every row of the group in one statement. So
+///   batches of one installation are serialised across all processes, and within a process an installation's
+///   batches are never in two groups at once (``GroupCommit``).
 /// - Durability: what PostgreSQL's COMMIT promises with the server's settings (fsync and synchronous_commit on
 ///   by default: survives power loss); the ack is returned only after COMMIT.
 /// - `install_id` and sequence numbers are UInt64 on the wire and stored as the same 64 bits in BIGINT
@@ -43,6 +45,10 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
         /// `statement_timeout` and `lock_timeout`): the database cancels it then, and its transaction rolls back,
         /// so a batch held up in the database gets a 503 that stored nothing, never a 503 for a commit.
         public var statementTimeout: Duration = .seconds(10)
+        /// The most groups of batches this process commits at once (group commit, ``PostgresStorage/commit(_:)``),
+        /// each on one of the pool's connections: two lets one group's statements run while the other's COMMIT
+        /// waits for its WAL flush. More groups at once make each smaller, and a request's cost larger.
+        public var concurrentGroups = 2
 
         public init(
             host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
@@ -105,6 +111,9 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
     let schema: String?
     /// ``Options/connectionWait``.
     let connectionWait: Duration
+    /// The batches waiting for a transaction: up to ``Options/concurrentGroups`` groups commit at once, each on
+    /// a connection of its own, and an installation's batches are never in two of them at once.
+    let groupCommit: GroupCommit
 
     /// A store over a pool that is not running yet: use ``withStorage(_:logger:_:)``, which runs it.
     init(options: Options, logger: Logger) throws(PostgresURLError) {
@@ -134,6 +143,9 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
         ]
         schema = options.schema
         connectionWait = options.connectionWait
+        groupCommit = GroupCommit(
+            maxConcurrentGroups: max(1, min(options.concurrentGroups, options.maximumConnections)),
+            oneBatchPerInstallation: true)
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.connectionConfiguration = connectionConfiguration
         self.logger = logger
@@ -431,78 +443,127 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
     )
         async throws -> BatchAck
     {
-        try await bounded { admission in
-            try await self.ingestInTransaction(
-                batch, encodedSize: encodedSize, nowMs: nowMs, policy: policy, admission: admission)
+        try await groupCommit.ingest(batch, encodedSize: encodedSize, nowMs: nowMs, policy: policy) { group in
+            await self.commit(group)
         }
     }
 
-    private func ingestInTransaction(
-        _ batch: LocationBatch, encodedSize: Int, nowMs: Int64, policy: IngestLedger.Policy, admission: Admission
-    ) async throws -> BatchAck {
-        let deviceId = batch.deviceId
-        let installId = Int64(bitPattern: batch.installId)
+    /// Commits one group of batches (at most one per installation) in one transaction of four round trips
+    /// whatever its size: the installations' placeholders, their locks with their records, every row of the
+    /// group, COMMIT (and BEGIN). The ledger steps run between the locks and the writes. No ack leaves before
+    /// COMMIT returned (`§server-durable`); when anything fails, every batch of the group gets the error (503,
+    /// the device keeps everything and sends again).
+    ///
+    /// One failing batch fails only itself: when the group's writes fail on a batch's data (a data exception or
+    /// a broken constraint, SQLSTATE classes 22 and 23: the ledger and the tables disagree), nothing of the
+    /// group was committed, and the group is done again in a new transaction with each batch's writes under a
+    /// savepoint of its own, so that the others are stored and only that batch gets the error. Failures that do
+    /// not depend on one batch (a lock or statement time-out, a lost connection) are not retried: the group's
+    /// devices send again, as they would have for a batch of their own.
+    func commit(_ group: [GroupCommit.Waiting]) async -> [Result<BatchAck, any Error>] {
+        do {
+            return try await bounded { admission in
+                try await self.commitInTransaction(group, admission: admission, savepointPerBatch: false)
+            }
+        } catch let error as PostgresTransactionError where error.closureError is GroupWriteRefused {
+            do {
+                return try await bounded { admission in
+                    try await self.commitInTransaction(group, admission: admission, savepointPerBatch: true)
+                }
+            } catch {
+                return group.map { _ in .failure(error) }
+            }
+        } catch {
+            return group.map { _ in .failure(error) }
+        }
+    }
+
+    /// The group's writes failed on the data of one of its batches, whichever: the group is done again, each
+    /// batch under a savepoint of its own.
+    struct GroupWriteRefused: Error {
+        var refusal: PSQLError
+    }
+
+    /// Whether `error` is one a batch's own rows can cause: SQLSTATE class 22 (data exception) or 23 (integrity
+    /// constraint violation).
+    static func isCausedByOneBatch(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return state.hasPrefix("22") || state.hasPrefix("23")
+    }
+
+    private func commitInTransaction(
+        _ group: [GroupCommit.Waiting], admission: Admission, savepointPerBatch: Bool
+    ) async throws -> [Result<BatchAck, any Error>] {
+        let logger = logger
+        let keys = PostgresBindings.installationKeys(group.map(\.batch))
         return try await client.withTransaction(logger: logger) { connection in
             // Given up while waiting for this connection: roll back, nothing sent.
             guard admission.start() else { throw PostgresStorageError.connectionWaitExceeded(self.connectionWait) }
-            let logger = self.logger
-            try await connection.run(
-                PostgresSchema.insertInstallationPlaceholder, binds(deviceId, installId, nowMs), logger: logger)
-            var previousBytes: ByteBuffer?
-            for try await record in try await connection.rows(
-                PostgresSchema.lockInstallation, binds(deviceId, installId), logger: logger
-            ).decode(ByteBuffer?.self) {
-                previousBytes = record
+            var placeholders = keys
+            placeholders.append(group.map(\.nowMs).max() ?? 0)
+            try await connection.run(PostgresSchema.insertInstallationPlaceholders, placeholders, logger: logger)
+            var records: [InstallationRowKey: ByteBuffer] = [:]
+            for try await (deviceId, installId, record) in try await connection.rows(
+                PostgresSchema.lockInstallations, keys, logger: logger
+            ).decode((String, Int64, ByteBuffer?).self) {
+                if let record { records[InstallationRowKey(deviceId: deviceId, installId: installId)] = record }
             }
-            let previous = try previousBytes.map {
-                try InstallationRecord(serializedBytes: Array($0.readableBytesView))
+            // The ledger's answers, from the records just locked; a record that does not decode fails its batch.
+            var results: [Result<BatchAck, any Error>] = []
+            var steps: [(index: Int, step: LedgerStep)] = []
+            for (index, waiting) in group.enumerated() {
+                let key = InstallationRowKey(
+                    deviceId: waiting.batch.deviceId, installId: Int64(bitPattern: waiting.batch.installId))
+                do {
+                    let previous = try records[key].map {
+                        try InstallationRecord(serializedBytes: Array($0.readableBytesView))
+                    }
+                    let step = LedgerStep(
+                        batch: waiting.batch, previous: previous, encodedSize: waiting.encodedSize,
+                        nowMs: waiting.nowMs, policy: waiting.policy)
+                    results.append(.success(step.result.ack))
+                    // HOLD and TOO_LARGE store nothing; a placeholder this group made stays NULL ("no record yet").
+                    if step.record != nil { steps.append((index, step)) }
+                } catch {
+                    results.append(.failure(error))
+                }
             }
-            let step = LedgerStep(
-                batch: batch, previous: previous, encodedSize: encodedSize, nowMs: nowMs, policy: policy)
-            // HOLD and TOO_LARGE store nothing; a placeholder this batch made stays NULL ("no record yet").
-            guard let record = step.record else { return step.result.ack }
-            try await connection.run(
-                PostgresSchema.updateInstallation,
-                binds(deviceId, installId, ByteBuffer(bytes: record.serializedBytes()), nowMs), logger: logger)
-            // One statement per kind of item, whatever the batch's size: the round trips of a batch do not grow
-            // with its fixes.
-            let fixes = step.result.storedFixes.map(StoredRows.Fix.init)
-            if !fixes.isEmpty {
-                try await connection.run(
-                    PostgresSchema.insertFixes,
-                    binds(
-                        deviceId, installId, nowMs, fixes.map(\.sequence), fixes.map(\.timeMs),
-                        fixes.map { $0.latitudeE7.map(Int64.init) ?? PostgresSchema.absentCoordinate },
-                        fixes.map { $0.longitudeE7.map(Int64.init) ?? PostgresSchema.absentCoordinate },
-                        fixes.map { ByteBuffer(bytes: $0.body) }),
-                    logger: logger)
+            if !savepointPerBatch {
+                var rows = PostgresGroupRows()
+                for (index, step) in steps { rows.append(step, of: group[index]) }
+                do {
+                    try await Self.write(rows, on: connection, logger: logger)
+                } catch let error as PSQLError where Self.isCausedByOneBatch(error) {
+                    throw GroupWriteRefused(refusal: error)
+                }
+                return results
             }
-            let events = step.result.storedEvents.map(StoredRows.FenceEvent.init)
-            if !events.isEmpty {
-                try await connection.run(
-                    PostgresSchema.insertFenceEvents,
-                    binds(
-                        deviceId, installId, nowMs, events.map(\.eventSequence),
-                        events.map { PostgresSchema.textColumn($0.regionId) },
-                        events.map(\.kind), events.map { ByteBuffer(bytes: $0.body) }),
-                    logger: logger)
+            for (index, step) in steps {
+                var rows = PostgresGroupRows()
+                rows.append(step, of: group[index])
+                try await connection.run("SAVEPOINT batch", PostgresBindings(), logger: logger)
+                do {
+                    try await Self.write(rows, on: connection, logger: logger)
+                    try await connection.run("RELEASE SAVEPOINT batch", PostgresBindings(), logger: logger)
+                } catch let error as PSQLError where Self.isCausedByOneBatch(error) {
+                    try await connection.run("ROLLBACK TO SAVEPOINT batch", PostgresBindings(), logger: logger)
+                    results[index] = .failure(error)
+                }
             }
-            let lifecycle = step.result.storedLifecycleEvents.map(StoredRows.LifecycleEvent.init)
-            if !lifecycle.isEmpty {
-                try await connection.run(
-                    PostgresSchema.insertLifecycleEvents,
-                    binds(
-                        deviceId, installId, nowMs, lifecycle.map(\.kind), lifecycle.map(\.timeMs),
-                        lifecycle.map { ByteBuffer(bytes: $0.body) }),
-                    logger: logger)
-            }
-            if let status = StoredRows.DeviceStatus(batch) {
-                try await connection.run(
-                    PostgresSchema.upsertDeviceStatus,
-                    binds(deviceId, installId, status.sentAtMs, ByteBuffer(bytes: status.body), nowMs),
-                    logger: logger)
-            }
-            return step.result.ack
+            return results
+        }
+    }
+
+    /// Runs ``PostgresSchema/writeGroup`` with `rows` and checks that it stored what it was sent.
+    private static func write(
+        _ rows: PostgresGroupRows, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        var counts: (installations: Int64, fixes: Int64)?
+        let written = try await connection.rows(PostgresSchema.writeGroup, rows.bindings(), logger: logger)
+        for try await row in written.decode((Int64, Int64).self) { counts = row }
+        guard let counts, counts.installations == rows.installationCount, counts.fixes == rows.fixCount else {
+            let sent = "\(rows.installationCount) records and \(rows.fixCount) fixes"
+            throw PostgresStorageError.tablesDisagree("\(sent) sent, \(String(describing: counts)) written")
         }
     }
 
@@ -646,11 +707,14 @@ public enum PostgresStorageError: Error, CustomStringConvertible {
     /// No connection came within ``PostgresStorage/Options/connectionWait``: the database is down or every
     /// connection of the pool is busy.
     case connectionWaitExceeded(Duration)
+    /// A group's writes stored other than what the ledger said to store; the transaction rolled back.
+    case tablesDisagree(String)
 
     public var description: String {
         switch self {
         case .cannotOpen(let target, let reason): "cannot open PostgreSQL \(target): \(reason)"
         case .connectionWaitExceeded(let wait): "no PostgreSQL connection within \(wait)"
+        case .tablesDisagree(let what): "the ledger and the tables disagree: \(what)"
         }
     }
 
@@ -663,6 +727,12 @@ public enum PostgresStorageError: Error, CustomStringConvertible {
         }
         return [error.code.description, error.underlying.map { "\($0)" }].compactMap { $0 }.joined(separator: ": ")
     }
+}
+
+/// An installation's key as its rows hold it: `install_id` as the same 64 bits in a BIGINT.
+struct InstallationRowKey: Hashable {
+    var deviceId: String
+    var installId: Int64
 }
 
 /// The values of a statement's `$1`, `$2`, ... in order.

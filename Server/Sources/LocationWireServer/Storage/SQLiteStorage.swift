@@ -11,7 +11,7 @@ import LocationWireSession
 /// - Concurrency: a `DatabasePool`: one writer at a time (SQLite's rule), readers beside it. The ledger record of
 ///   an installation is read inside the same write transaction that updates it, so two requests for one
 ///   installation cannot both see the old record. Concurrent batches share transactions (group commit, see
-///   ``commitWaitingBatches()``): one WAL sync for all the batches that arrived during the previous commit.
+///   ``commit(_:)``): one WAL sync for all the batches that arrived during the previous commit.
 /// - `install_id` and sequence numbers are UInt64 on the wire and stored as the same 64 bits in SQLite's Int64
 ///   (`Int64(bitPattern:)`): equality and keys stay exact; only SQL ordering above 2^63 differs.
 public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
@@ -245,16 +245,12 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
     )
         async throws -> BatchAck
     {
-        try await withCheckedThrowingContinuation { continuation in
-            let waiting = GroupCommit.Waiting(
-                batch: batch, encodedSize: encodedSize, nowMs: nowMs, policy: policy, continuation: continuation)
-            if groupCommit.enqueue(waiting) {
-                Task { await self.commitWaitingBatches() }
-            }
+        try await groupCommit.ingest(batch, encodedSize: encodedSize, nowMs: nowMs, policy: policy) { group in
+            await self.commit(group)
         }
     }
 
-    /// Commits the waiting batches, a group per transaction, until none is left; only one runs at a time.
+    /// Commits one group of batches in one transaction.
     ///
     /// Why groups: with `synchronous=FULL` every commit syncs the WAL, and one sync per batch caps the ingest
     /// at the disk's syncs per second however small the batches. The batches that arrive while one transaction
@@ -262,28 +258,24 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
     /// that batch. No ack leaves before the transaction that stored its items has committed
     /// (`§server-durable`); when the commit fails, every batch of the group gets the error (503, keep
     /// everything).
-    func commitWaitingBatches() async {
-        while let group = groupCommit.takeGroup() {
-            let results: [Result<BatchAck, any Error>]
-            do {
-                results = try await database.write { db in
-                    group.map { waiting in
-                        Result {
-                            var ack = BatchAck()
-                            try db.inSavepoint {
-                                ack = try Self.ingest(
-                                    waiting.batch, encodedSize: waiting.encodedSize, nowMs: waiting.nowMs,
-                                    policy: waiting.policy, in: db)
-                                return .commit
-                            }
-                            return ack
+    func commit(_ group: [GroupCommit.Waiting]) async -> [Result<BatchAck, any Error>] {
+        do {
+            return try await database.write { db in
+                group.map { waiting in
+                    Result {
+                        var ack = BatchAck()
+                        try db.inSavepoint {
+                            ack = try Self.ingest(
+                                waiting.batch, encodedSize: waiting.encodedSize, nowMs: waiting.nowMs,
+                                policy: waiting.policy, in: db)
+                            return .commit
                         }
+                        return ack
                     }
                 }
-            } catch {
-                results = group.map { _ in .failure(error) }
             }
-            for (waiting, result) in zip(group, results) { waiting.continuation.resume(with: result) }
+        } catch {
+            return group.map { _ in .failure(error) }
         }
     }
 
