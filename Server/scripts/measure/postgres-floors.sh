@@ -275,19 +275,20 @@ the run took {int(elapsed) // 60} min {int(elapsed) % 60} s.
 Before: {before_bin}. After: {after_bin}.
 `Server/scripts/measure/postgres-floors.sh`: one PostgreSQL 15 cluster (Server/scripts/start-postgres.sh: fsync and
 synchronous_commit on). For each batch size, {rounds} rounds of the two builds (the second in reverse order), each
-run on empty tables with one `serve --postgres` (20 connections, its default) driven by the after build's `load`
-with {devices} devices in a closed loop for {seconds} s; server, PostgreSQL and load generator share the machine's
-2 cores. Requests/s and fixes/s are load's; server CPU is the serve process's user + system time (from
-/proc/PID/stat), PostgreSQL CPU that of the cluster's processes (postmaster, backends, WAL writer, checkpointer, and
-those that exited), each over the requests sent or the fix rows stored. Figures are means of the rounds. Checked:
-every acknowledged fix stored once.
+run on empty tables with one `serve --postgres` (default options) driven by the after build's `load`
+with {devices} devices in a closed loop for {seconds} s; server, PostgreSQL and load generator share the
+machine's 2 cores. Requests/s and fixes/s are load's; server CPU is the serve process's user + system time (from
+/proc/PID/stat), PostgreSQL CPU that of the cluster's processes (postmaster, backends, WAL writer, checkpointer,
+and those that exited), each over the requests sent or the fix rows stored. Figures are means of the rounds.
+Checked: every acknowledged fix stored once.
 
-COPY floor: after each run of the after build, the rows it stored in every table the ingest wrote (after the
-first {sizes[-1]}-fix run: {copy_tables} rows) copied out in arrival order, the tables truncated (same indexes,
-same partitions), and copied back with psql's `\\copy ... FROM` (binary COPY FROM STDIN), every table in one
-transaction; wall time and PostgreSQL CPU from just before BEGIN to just after COMMIT, over the fix rows. The
-floor holds each installation's and device status's final row, not the updates each batch makes to them. /proc
-counts CPU in ticks of 1/{ticks} s per process, so the floor's CPU over the few rows of a 1-fix run is coarse.
+COPY floor: after each run of the after build, the rows it stored in every table the ingest wrote were copied out
+in arrival order, the tables truncated (same indexes, same partitions), and the rows copied back with psql's
+`\\copy ... FROM` (binary COPY FROM STDIN), every table in one transaction; wall time and PostgreSQL CPU from just
+before BEGIN to just after COMMIT, over the fix rows. The floor holds each installation's and device status's
+final row, not the updates each batch makes to them. /proc counts CPU in ticks of 1/{ticks} s per process, so
+the floor's CPU over the few rows of a 1-fix run is coarse. Rows copied after the first {sizes[-1]}-fix run:
+{copy_tables}.
 
 {table}
 
