@@ -1,6 +1,6 @@
 # tier: full
 # lane: packages
-# what: PostgreSQL: two serve --postgres processes share one database (every fix stored once, the acks agree); the probe passes against serve --postgres, and its well-formed requests and the server's answers match proto/openapi.yaml; retention removes old rows beside the ingest (SQLite and PostgreSQL)
+# what: PostgreSQL: two serve --postgres processes share one database (every fix stored once, the acks agree); the probe passes against serve --postgres, and its well-formed requests and the server's answers match proto/openapi.yaml; retention removes old rows beside the ingest (SQLite and PostgreSQL); postgres-floors.sh's short form (no load errors, every acknowledged fix stored once, the COPY floor's rows all copied)
 source .ci/lib.sh
 url=$(Server/scripts/start-postgres.sh)
 record=$(mktemp)
@@ -11,3 +11,5 @@ Server/scripts/probe-reference.sh --bin "$(locwire_server)" --postgres "$url" --
 python3 scripts/judges/openapi_exchanges.py "$record"
 # Retention beside the ingest, short: old rows all removed, later rows all kept, on SQLite and PostgreSQL.
 LOCWIRE_BUILD_CONFIGURATION=debug Server/scripts/measure/retention-under-load.sh --short --no-build --postgres "$url"
+# The PostgreSQL floors, short: the current build alone (CI has no build before), errors and rows only.
+Server/scripts/measure/postgres-floors.sh --short --after "$(locwire_server)" --postgres "$url"

@@ -56,9 +56,71 @@ start_locwire() {
     server_url=$(grep -o "http://[^ ]*" "$log" | tail -n 1)
 }
 
+# make_work_dir NAME: sets $work to a fresh directory under $TMPDIR, removed at exit unless $keep is 1 (--keep);
+# at exit, the server still in $server_pid is killed.
+make_work_dir() {
+    work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+    server_pid=
+    trap remove_work_dir EXIT
+}
+
+remove_work_dir() {
+    [ -n "${server_pid:-}" ] && kill -9 "$server_pid" 2>/dev/null || true
+    if [ "${keep:-0}" = 1 ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
+}
+
+# floors_run_shape SHORT: sets $devices, $seconds and $rounds of the side-by-side runs (ingest-floors.sh,
+# postgres-floors.sh): $FLOORS_DEVICES devices (default 200) in a closed loop for $FLOORS_SECONDS s (20), in
+# $FLOORS_ROUNDS rounds (2); with SHORT 1 (the CI form) 50 devices for 3 s, one round.
+floors_run_shape() {
+    if [ "$1" = 1 ]; then
+        devices=50 seconds=3 rounds=1
+    else
+        devices=${FLOORS_DEVICES:-200} seconds=${FLOORS_SECONDS:-20} rounds=${FLOORS_ROUNDS:-2}
+    fi
+}
+
 # CPU seconds (user + system) a live process has used so far.
 process_cpu_seconds() {
     awk -v ticks="$(getconf CLK_TCK)" '{ print ($14 + $15) / ticks }' "/proc/$1/stat"
+}
+
+# drop_server_tables URL: drops every table `serve --postgres` makes, so that the next serve starts on an empty
+# schema (migrations, tokens and all).
+drop_server_tables() {
+    psql -X -q "$1" -c "DROP TABLE IF EXISTS fix, fence_event, lifecycle_event, device_status, assignment,
+        installation, device_token, operator_token, schema_migration CASCADE" >/dev/null
+}
+
+# postmaster_pid URL: the process id of the local PostgreSQL cluster at URL (the parent of a backend), so that its
+# CPU can be read from /proc; fails when the cluster is not on this machine.
+postmaster_pid() {
+    local parent
+    # The backend's /proc entry is read while its session is open (psql's \! runs a shell command mid-session).
+    parent=$(psql -X -qtA "$1" 2>/dev/null <<'PSQL' | tail -n 1
+SELECT pg_backend_pid() AS backend \gset
+\setenv LOCWIRE_BACKEND :backend
+\! awk '{ sub(/.*\) /, ""); print $2 }' "/proc/$LOCWIRE_BACKEND/stat" 2>/dev/null
+PSQL
+    )
+    if [ -z "$parent" ] || [ "$(cat "/proc/$parent/comm" 2>/dev/null)" != postgres ]; then
+        echo "PostgreSQL is unreachable or not on this machine (its CPU is read from /proc)" >&2
+        return 1
+    fi
+    echo "$parent"
+}
+
+# postgres_cpu_seconds POSTMASTER_PID: CPU seconds (user + system) of one cluster so far: the postmaster, its
+# live children (backends, WAL writer, checkpointer) and, through the postmaster's cutime and cstime, the children
+# it has reaped, so a backend that exits mid-run still counts. Other clusters on the machine are not counted.
+postgres_cpu_seconds() {
+    local children
+    children=$(pgrep -P "$1" | sed 's|.*|/proc/&/stat|' | tr '\n' ' ')
+    # shellcheck disable=SC2086 # one path per child
+    awk -v ticks="$(getconf CLK_TCK)" -v postmaster="/proc/$1/stat" '
+        { sub(/.*\) /, ""); sum += $12 + $13 }
+        FILENAME == postmaster { sum += $14 + $15 }
+        END { print sum / ticks }' "/proc/$1/stat" $children 2>/dev/null || true
 }
 
 # A free TCP port on loopback (the crash soak restarts the server on the same one).
@@ -82,6 +144,22 @@ else:
     text = (text.rstrip() + "\n\n" if text.strip() else "") + section
 path.write_text(text)
 PYTHON
+}
+
+# finish_measure SECTION STATUS: the end of a measurement run: prints $work/section.md; the short form ($short 1)
+# ends there, passing only if STATUS is 0; the full form puts the text in the SECTION section of
+# Server/RESULTS.md, and then fails unless STATUS is 0 (the figures of a run with errors are kept, to be read).
+finish_measure() {
+    local section=$1 status=$2
+    cat "$work/section.md"
+    if [ "$short" = 1 ]; then
+        if [ "$status" != 0 ]; then echo "$section --short: FAIL" >&2; exit 1; fi
+        echo "$section --short: pass"
+        exit 0
+    fi
+    replace_results_section "$root/Server/RESULTS.md" "$section" "$work/section.md"
+    echo "wrote the $section section of Server/RESULTS.md" >&2
+    if [ "$status" != 0 ]; then echo "$section: failures (above)" >&2; exit 1; fi
 }
 
 # The machine, for the results: CPU model, cores, memory, kernel, and the disk under the databases.

@@ -28,9 +28,6 @@ root=$(cd "$(dirname "$0")/../../.." && pwd)
 
 short=0
 keep=0
-devices=${FLOORS_DEVICES:-200}
-seconds=${FLOORS_SECONDS:-20}
-rounds=${FLOORS_ROUNDS:-2}
 sizes=(1 10 50)
 while [ $# -gt 0 ]; do
     case $1 in
@@ -40,21 +37,13 @@ while [ $# -gt 0 ]; do
         *) echo "usage: $0 [--short] [--no-build] [--keep]" >&2; exit 2 ;;
     esac
 done
-if [ "$short" = 1 ]; then
-    devices=50
-    seconds=3
-    rounds=1
-else
+floors_run_shape "$short"
+if [ "$short" = 0 ]; then
     command -v sqlite3 >/dev/null || { echo "sqlite3 is missing: apt-get install -y sqlite3" >&2; exit 2; }
 fi
 
 build_locwire_server "$root"
-work=$(mktemp -d "${TMPDIR:-/tmp}/floors.XXXXXX")
-cleanup() {
-    [ -n "${server_pid:-}" ] && kill -9 "$server_pid" 2>/dev/null || true
-    if [ "$keep" = 1 ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
+make_work_dir floors
 failures=0
 
 # run_one NAME KIND FIXES: a fresh server of KIND (a, b or serve) and one closed-loop load run against it. Leaves
@@ -207,12 +196,4 @@ for problem in problems:
     print(problem, file=sys.stderr)
 sys.exit(1 if problems else 0)
 PYTHON
-cat "$work/section.md"
-if [ "$short" = 1 ]; then
-    if [ "$failures" != 0 ] || [ "$status" != 0 ]; then echo "floors --short: FAIL" >&2; exit 1; fi
-    echo "floors --short: pass"
-    exit 0
-fi
-replace_results_section "$root/Server/RESULTS.md" floors "$work/section.md"
-echo "wrote the floors section of Server/RESULTS.md" >&2
-if [ "$failures" != 0 ] || [ "$status" != 0 ]; then echo "floors: failures (above)" >&2; exit 1; fi
+finish_measure floors $((failures + status))

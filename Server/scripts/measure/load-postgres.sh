@@ -41,8 +41,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-psql -q "$url" -c "DROP TABLE IF EXISTS fix, fence_event, lifecycle_event, device_status, assignment, installation,
-    device_token, operator_token, schema_migration CASCADE" >/dev/null
+drop_server_tables "$url"
+postmaster=$(postmaster_pid "$url")
 
 # The first process creates the schema and the tokens; the second finds both.
 start_server "$work/one.log" --port 0 --postgres "$url" --extra-devices $((devices - 1)) \
@@ -56,21 +56,14 @@ second_url=$server_url
 second_pid=$server_pid
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-# PostgreSQL's own CPU: every process of the cluster (backends, WAL writer, checkpointer), summed. Backends of the
-# servers' pools live through the run, so the sum before and after brackets their work.
-postgres_cpu_seconds() {
-    local total=0 pid
-    for pid in $(pgrep -x postgres); do
-        total=$(awk -v sum="$total" -v ticks="$(getconf CLK_TCK)" '{ print sum + ($14 + $15) / ticks }' \
-            "/proc/$pid/stat" 2>/dev/null || echo "$total")
-    done
-    echo "$total"
-}
-cpu_before="$(process_cpu_seconds "$first_pid") $(process_cpu_seconds "$second_pid") $(postgres_cpu_seconds)"
+# PostgreSQL's own CPU: every process of this cluster (postgres_cpu_seconds), not other clusters on the machine.
+cpu_before="$(process_cpu_seconds "$first_pid") $(process_cpu_seconds "$second_pid")"
+cpu_before+=" $(postgres_cpu_seconds "$postmaster")"
 echo "load: $devices devices, $seconds s, $fixes fixes per batch, over $first_url and $second_url" >&2
 "$bin" load --server "$first_url,$second_url" --tokens-file "$work/tokens.json" --devices "$devices" \
     --seconds "$seconds" --fixes-per-batch "$fixes" --format json --output "$work/load.json"
-cpu_after="$(process_cpu_seconds "$first_pid") $(process_cpu_seconds "$second_pid") $(postgres_cpu_seconds)"
+cpu_after="$(process_cpu_seconds "$first_pid") $(process_cpu_seconds "$second_pid")"
+cpu_after+=" $(postgres_cpu_seconds "$postmaster")"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 stored=$(psql -tA "$url" -c "SELECT COUNT(*) FROM fix")
 distinct=$(psql -tA "$url" -c "SELECT COUNT(*) FROM (SELECT DISTINCT device_id, install_id, sequence FROM fix) k")

@@ -36,13 +36,7 @@ command -v sqlite3 >/dev/null || { echo "sqlite3 is missing: apt-get install -y 
 if [ -n "$postgres" ]; then command -v psql >/dev/null || { echo "psql is missing" >&2; exit 2; }; fi
 
 build_locwire_server "$root"
-work=$(mktemp -d "${TMPDIR:-/tmp}/retention-run.XXXXXX")
-server_pid=
-cleanup() {
-    [ -n "$server_pid" ] && kill -9 "$server_pid" 2>/dev/null || true
-    if [ "$keep" = 1 ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
+make_work_dir retention-run
 day_ms=86400000
 offset_ms=$((-40 * day_ms))
 
