@@ -11,6 +11,7 @@ enum BatchScenarios {
         [
             duplicateResend, lostAckResend, partialReject, outOfOrder, reinstallEpoch, oversized, undecodable,
             binaryFormat, jsonFormat, noProtoParameter, acceptNegotiation, gzip, gzipBomb, concurrentInstallations,
+            oneInstallationAtOnce,
         ]
     }
 
@@ -362,6 +363,68 @@ enum BatchScenarios {
         return .judging(
             problems,
             passed: "\(bomb.count) gzip bytes of 64 MiB of zeros: 413, and the server still takes a good batch")
+    }
+
+    /// Batches of one installation that overlap, all sent at once (as resends after time-outs race the first
+    /// sending): each answer must be the one its batch would get taken alone, in some order, so that every fix
+    /// is `ACCEPTED` in exactly one ack and `DUPLICATE` in the others, and stored once. A group commit that
+    /// took two of them from the same ledger record would accept a fix twice.
+    static let oneInstallationAtOnce = ProbeCheck(
+        "batches.one-installation-at-once", rules: ["§http-group-commit", "§fix-key"]
+    ) { context in
+        let install = context.freshInstallId()
+        let batchCount = 12
+        // Batch k carries fixes 3k+1 ... 3k+6: each overlaps the next by three.
+        let batches = (0..<batchCount).map { index in
+            let first = UInt64(index * 3 + 1)
+            return context.batch(install: install, batchId: UInt64(index + 1), backlog: Array(first...(first + 5)))
+        }
+        let answers = try await withThrowingTaskGroup(of: (Int, BindingClient.UploadResult).self) { group in
+            for (index, batch) in batches.enumerated() {
+                group.addTask { (index, try await context.upload(batch)) }
+            }
+            var answers: [(Int, BindingClient.UploadResult)] = []
+            for try await answer in group { answers.append(answer) }
+            return answers.sorted { $0.0 < $1.0 }
+        }
+        var problems: [String] = []
+        var accepted: [UInt64: Int] = [:]
+        for (index, answer) in answers {
+            guard case .acknowledged(let ack) = answer, ack.outcome == .processed else {
+                problems.append("batch \(index + 1): \(ProbeContext.describe(answer)), expected 200 PROCESSED")
+                continue
+            }
+            let carried = Set(VectorScenarios.fixes(of: batches[index]).map(\.sequence))
+            var answered: Set<UInt64> = []
+            for range in ack.fixResults {
+                for sequence in range.firstSequence...range.lastSequence {
+                    answered.insert(sequence)
+                    switch range.result {
+                    case .accepted: accepted[sequence, default: 0] += 1
+                    case .duplicate: break
+                    default:
+                        problems.append(
+                            "batch \(index + 1): fix \(sequence) \(range.result), expected ACCEPTED or DUPLICATE")
+                    }
+                }
+            }
+            if answered != carried {
+                problems.append("batch \(index + 1) answers fixes \(answered.sorted()), it carried \(carried.sorted())")
+            }
+        }
+        let sent = batches.flatMap(VectorScenarios.fixes(of:))
+        let sequences = Set(sent.map(\.sequence))
+        for sequence in sequences.sorted() where accepted[sequence] != 1 {
+            problems.append("fix \(sequence) ACCEPTED in \(accepted[sequence] ?? 0) acks, expected exactly 1")
+        }
+        let unique = Dictionary(sent.map { ($0.sequence, $0) }, uniquingKeysWith: { first, _ in first })
+        problems += try await context.storageProblems(
+            install: install, expected: unique.values.sorted { $0.sequence < $1.sequence }, sent: []
+        ).problems
+        return .judging(
+            problems,
+            passed: "\(batchCount) overlapping batches of one installation at once: every fix ACCEPTED in one ack, "
+                + "DUPLICATE in the others, stored once")
     }
 
     /// Installations at once, each sending batches one after another (with a resend), as many phones would.

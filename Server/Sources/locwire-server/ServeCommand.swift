@@ -66,6 +66,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "PostgreSQL: the most connections this process opens (its concurrent transactions).")
     var postgresConnections = 20
 
+    @Option(
+        help: """
+            PostgreSQL: the most groups of batches this process commits at once, each in one transaction on a \
+            connection of its own (group commit); at most --postgres-connections.
+            """)
+    var postgresGroups = PostgresStorage.Options.defaultConcurrentGroups
+
     @Option(help: "A region catalogue (GeoJSON, or a RegionAssignment in binary or JSON) for POST /v1/regions.")
     var catalogue: String?
 
@@ -149,6 +156,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--database and --postgres choose different storage: give one of them")
         }
         guard postgresConnections >= 1 else { throw ValidationError("--postgres-connections must be at least 1") }
+        guard (1...postgresConnections).contains(postgresGroups) else {
+            throw ValidationError("--postgres-groups must be from 1 to --postgres-connections (\(postgresConnections))")
+        }
         guard maxBodies >= 1 else { throw ValidationError("--max-bodies must be at least 1") }
         if let retainDays, retainDays < 1 { throw ValidationError("--retain-days must be at least 1") }
         guard retentionIntervalSeconds >= 1 else {
@@ -205,6 +215,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("--postgres: \(error)")
             }
             options.maximumConnections = postgresConnections
+            options.concurrentGroups = postgresGroups
             if options.password == nil { options.password = ProcessInfo.processInfo.environment["PGPASSWORD"] }
             let shown = "postgres://\(options.username)@\(options.host):\(options.port)/\(options.database ?? "")"
             try await PostgresStorage.withStorage(options) { storage in

@@ -45,7 +45,7 @@ before_bin=
 after_bin=
 url=
 start_options=()
-sizes=(1 10 50)
+read -r -a sizes <<<"${FLOORS_SIZES:-1 10 50}"
 while [ $# -gt 0 ]; do
     case $1 in
         --before) before_bin=$2; shift 2 ;;
@@ -96,10 +96,13 @@ sql() { psql -X -q -tA -v ON_ERROR_STOP=1 "$url" "$@"; }
 run_one() {
     local name=$1 build=$2 fixes=$3
     local binary=$after_bin
+    local options=()
     [ "$build" = before ] && binary=$before_bin
+    # FLOORS_AFTER_OPTIONS: serve options for the after build only (say, --postgres-groups 4), to try settings.
+    [ "$build" = after ] && read -r -a options <<<"${FLOORS_AFTER_OPTIONS:-}"
     drop_server_tables "$url"
     start_locwire "$work/$name.log" "$binary" serve --host 127.0.0.1 --port 0 --postgres "$url" \
-        --extra-devices $((devices - 1)) --tokens-file "$work/$name.tokens.json"
+        --extra-devices $((devices - 1)) --tokens-file "$work/$name.tokens.json" "${options[@]}"
     local load_before server_before postgres_before status=0
     load_before=$(cut -d' ' -f1 /proc/loadavg)
     server_before=$(process_cpu_seconds "$server_pid")

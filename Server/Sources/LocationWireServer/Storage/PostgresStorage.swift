@@ -48,7 +48,8 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
         /// The most groups of batches this process commits at once (group commit, ``PostgresStorage/commit(_:)``),
         /// each on one of the pool's connections: two lets one group's statements run while the other's COMMIT
         /// waits for its WAL flush. More groups at once make each smaller, and a request's cost larger.
-        public var concurrentGroups = 2
+        public var concurrentGroups = defaultConcurrentGroups
+        public static let defaultConcurrentGroups = 2
 
         public init(
             host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
