@@ -103,8 +103,9 @@ run_one() {
     drop_server_tables "$url"
     start_locwire "$work/$name.log" "$binary" serve --host 127.0.0.1 --port 0 --postgres "$url" \
         --extra-devices $((devices - 1)) --tokens-file "$work/$name.tokens.json" "${options[@]}"
-    local load_before server_before postgres_before status=0
+    local load_before server_before postgres_before commits_before status=0
     load_before=$(cut -d' ' -f1 /proc/loadavg)
+    commits_before=$(committed_transactions)
     server_before=$(process_cpu_seconds "$server_pid")
     postgres_before=$(postgres_cpu_seconds "$postmaster")
     echo "$name: $build, $devices devices, $fixes-fix batches, $seconds s ($server_url)" >&2
@@ -114,10 +115,17 @@ run_one() {
     echo "$server_before $(process_cpu_seconds "$server_pid") $postgres_before $(postgres_cpu_seconds "$postmaster")" \
         "$load_before $(cut -d' ' -f1 /proc/loadavg) $status" \
         "$(sql -F ' ' -c "SELECT COUNT(*), COUNT(DISTINCT (device_id, install_id, sequence)) FROM fix")" \
-        >"$work/$name.run"
+        "$commits_before $(committed_transactions)" >"$work/$name.run"
     kill -TERM "$server_pid"
     wait "$server_pid" 2>/dev/null || true
     server_pid=
+}
+
+# committed_transactions: the database's commits so far (pg_stat_database, flushed after a second of idleness; the
+# psql sessions of the script add a few): requests per commit is the mean size of a group.
+committed_transactions() {
+    sleep 1
+    sql -c "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
 }
 
 # The tables the ingest writes, each with the column that orders its rows by arrival: the floor copies them back
@@ -196,7 +204,7 @@ def served(build, fixes, round):
     name = f"{build}-{fixes}-{round}"
     load = json.loads((work / f"{name}.json").read_text())
     (server_before, server_after, postgres_before, postgres_after, load1_before, load1_after, status, stored,
-     distinct) = (work / f"{name}.run").read_text().split()
+     distinct, commits_before, commits_after) = (work / f"{name}.run").read_text().split()
     requests = max(load["batchesSent"], 1)
     acked = load["fixesAcknowledged"] - load["fixesAcknowledgedAsDuplicate"]
     errors = sum(load["errors"].values())
@@ -208,6 +216,7 @@ def served(build, fixes, round):
     return {"rps": load["batchesPerSecond"], "fps": load["fixesPerSecond"],
             "server_us": (float(server_after) - float(server_before)) / requests * 1e6,
             "postgres_us": postgres / requests * 1e6, "postgres_fix_us": postgres / max(int(stored), 1) * 1e6,
+            "per_commit": requests / max(int(commits_after) - int(commits_before), 1),
             "p50": (load["latencyMs"] or {}).get("p50", 0), "load": (float(load1_before), float(load1_after)),
             "errors": errors}
 
@@ -232,17 +241,18 @@ def loads(key):
 
 titles = {"before": "before", "after": "after", "copy": "COPY floor"}
 lines = ["| batch | build | requests/s | fixes/s | server CPU µs/request | PostgreSQL CPU µs/request | "
-         "PostgreSQL CPU µs/fix | p50 ms | load average (1 min, each round) |",
-         "|---|---|---|---|---|---|---|---|---|"]
+         "PostgreSQL CPU µs/fix | requests per commit | p50 ms | load average (1 min, each round) |",
+         "|---|---|---|---|---|---|---|---|---|---|"]
 for f in sizes:
     for b in builds:
         k = (b, f)
         lines.append(f"| {f} | {b} | {mean(k, 'rps'):,.0f} | {mean(k, 'fps'):,.0f} | {mean(k, 'server_us'):,.0f} | "
-                     f"{mean(k, 'postgres_us'):,.0f} | {mean(k, 'postgres_fix_us'):,.1f} | {mean(k, 'p50'):.1f} | "
+                     f"{mean(k, 'postgres_us'):,.0f} | {mean(k, 'postgres_fix_us'):,.1f} | "
+                     f"{mean(k, 'per_commit'):,.1f} | {mean(k, 'p50'):.1f} | "
                      f"{loads(k)} |")
     k = ("copy", f)
     lines.append(f"| {f} | COPY floor | – | {mean(k, 'fps'):,.0f} | – | – | {mean(k, 'postgres_fix_us'):,.1f} | "
-                 f"– | {loads(k)} |")
+                 f"– | – | {loads(k)} |")
 table = "\n".join(lines)
 
 # The issue's targets, each a ratio of means within this run, with the ratio of each round beside it.
