@@ -243,22 +243,26 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
     }
 
     public func issueFirstToken(forDevice deviceId: String, nowMs: Int64) async throws -> String? {
-        let token = newBearerToken()
+        let token = newBearerToken(forDevice: deviceId)
         let inserted = try await firstRow(
             String.self, PostgresSchema.insertFirstToken, binds(StoredRows.tokenDigest(token), deviceId, nowMs))
         return inserted == nil ? nil : token
     }
 
     public func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
-        let token = newBearerToken()
+        let token = newBearerToken(forDevice: deviceId)
         try await execute(PostgresSchema.insertToken, binds(StoredRows.tokenDigest(token), deviceId, nowMs))
         return token
     }
 
     public func issueOperatorToken(nowMs: Int64) async throws -> String {
-        let token = newBearerToken()
-        try await execute(PostgresSchema.insertOperatorToken, binds(StoredRows.tokenDigest(token), nowMs))
+        let token = newBearerToken(forDevice: nil)
+        try await addOperatorToken(token, nowMs: nowMs)
         return token
+    }
+
+    public func addOperatorToken(_ token: String, nowMs: Int64) async throws {
+        try await execute(PostgresSchema.insertOperatorToken, binds(StoredRows.tokenDigest(token), nowMs))
     }
 
     public func isOperatorToken(_ token: String) async throws -> Bool {
