@@ -5,9 +5,9 @@
 # acknowledged fix is in exactly one shard, the one of its device, with its bytes (check-ack-journal.py), and
 # the read-back through the sharded server gives every device all of its fixes; new uploads land in their
 # device's shard; with shard B stopped, a device of A is answered 200 and a device of B 503 with Retry-After,
-# and after B's restart B's device is answered again. Last, shard A is split: the upper half of its range is
-# copied into the (emptied) source database and deleted from A, and `serve --shard-map` over the three shards
-# still reads back every fix.
+# also by a server started while B is down, and after B's restart B's device is answered again. Last, shard A is
+# split: the upper half of its range is copied into the (emptied) source database and deleted from A, and
+# `serve --shard-map` over the three shards still reads back every fix.
 #
 #   Server/scripts/shards-demo.sh [--binary PATH] [--ports P1,P2,P3] [--dir PREFIX] [--devices N] [--seconds S]
 #                                 [--keep-postgres]
@@ -185,13 +185,25 @@ stray_b=$(psql "$shard_b" -XAtc "SELECT COUNT(*) FROM fix WHERE $bucket_sql <= 2
 check "no fix in a shard of another's range (A: $stray_a, B: $stray_b)" test "$stray_a$stray_b" = 00
 
 say "Shard B stopped: its devices get 503 with Retry-After, A's are served"
+# One request of a device of each shard, while B is down: A's answered 200, B's 503 with Retry-After.
+outage_answers() {
+  local status_a time_a status_b time_b retry_b
+  read -r status_a time_a _ < <(get "$device_a")
+  read -r status_b time_b retry_b < <(get "$device_b")
+  echo "  $device_a (shard A): $status_a in ${time_a} s; $device_b (shard B): $status_b in ${time_b} s," \
+    "Retry-After: ${retry_b:-none}"
+  check "$1: A's device is served while B is down" test "$status_a" = 200
+  check "$1: B's device gets 503 with Retry-After, not 401" test "$status_b:${retry_b:+set}" = 503:set
+}
 "$root/Server/scripts/start-postgres.sh" stop --dir "$prefix-3" >&2
-read -r status_a time_a _ < <(get "$device_a")
-read -r status_b time_b retry_b < <(get "$device_b")
-echo "  $device_a (shard A): $status_a in ${time_a} s; $device_b (shard B): $status_b in ${time_b} s," \
-  "Retry-After: ${retry_b:-none}"
-check "A's device is served while B is down" test "$status_a" = 200
-check "B's device gets 503 with Retry-After, not 401" test "$status_b:${retry_b:+set}" = 503:set
+outage_answers "running server"
+
+say "The sharded server killed and started again while B is down"
+kill -9 "$server_pid"
+wait "$server_pid" 2>/dev/null || true
+start_server "$work/sharded-again.log" --port 0 --postgres-shard "$shard_a" --postgres-shard "$shard_b" \
+  --extra-devices $((devices - 1)) --tokens-file "$work/tokens.json"
+outage_answers "server started while B is down"
 
 say "Shard B restarted"
 "$root/Server/scripts/start-postgres.sh" --dir "$prefix-3" --port "${port_list[2]}" >/dev/null 2>>"$work/postgres.log"

@@ -305,13 +305,25 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(
                 Data("warning: \(file.path) was readable by others; it is rewritten with mode 0600\n".utf8))
         }
-        var tokens = try await DeviceTokens.prepare(
-            deviceIds: devices, storage: storage, nowMs: configuration.nowMs(), file: file)
+        var shown: [String: String]
+        do {
+            shown = try await DeviceTokens.prepare(
+                deviceIds: devices, storage: storage, nowMs: configuration.nowMs(), file: file
+            ).shown
+        } catch {
+            // A shard is down: its devices wait for it, the others' must not wait for this start.
+            guard storage is ShardedStorage else { throw error }
+            FileHandle.standardError.write(
+                Data(
+                    ("warning: the devices' tokens were not checked or made (\(error)); they are when a start finds "
+                        + "every shard up\n").utf8))
+            shown = [:]
+        }
         if newToken {
-            tokens.shown[deviceId] = try await storage.issueToken(forDevice: deviceId, nowMs: configuration.nowMs())
+            shown[deviceId] = try await storage.issueToken(forDevice: deviceId, nowMs: configuration.nowMs())
         }
         let deviceId = self.deviceId
-        let shownToken = tokens.shown[deviceId]
+        let shownToken = shown[deviceId]
         let operatorToken = newOperatorToken ? try await storage.issueOperatorToken(nowMs: configuration.nowMs()) : nil
         let host = self.host
         let security = try transportSecurity()

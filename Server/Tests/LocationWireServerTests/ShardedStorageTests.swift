@@ -185,37 +185,34 @@ import Testing
         #expect(try await store.storedFixCount(deviceId: device, installId: 7) == 2)
     }
 
-    /// The same with PostgreSQL: one shard a schema of the test server, the other a server on a closed port. The
+    /// The same with PostgreSQL: one shard a schema of the test server, the other a server on a closed port from
+    /// the start, as when a server is restarted while a shard is down. The sharded store opens all the same; the
     /// down shard's device fails within the shards' connection wait; the other's batch is stored.
     @Test(.enabled(if: !StorageBackend.skipsPostgres)) func aPostgresShardOnAClosedPortFailsOnlyItsDevices()
         async throws
     {
         try await StorageBackend.postgres.withFreshDatabase { database in
-            guard case .postgres(var closed) = database else { return }
+            guard case .postgres(var up) = database else { return }
+            up.connectionWait = ShardedStorage.connectionWait
+            var closed = up
             closed.port = try await Self.closedPort()
-            closed.connectionWait = ShardedStorage.connectionWait
-            let down = try PostgresStorage(options: closed, logger: PostgresStorage.defaultLogger)
-            try await database.withStore { (up) async throws -> Void in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { await down.client.run() }
-                    defer { group.cancelAll() }
-                    let sharded = ShardedStorage(map: try ShardMap(evenlyOver: ["up", "down"]), shards: [up, down])
-                    let clock = ContinuousClock()
-                    let started = clock.now
-                    await #expect(throws: PostgresStorageError.self) {
-                        try await StorageTests.ingest(
-                            StorageTests.batch(1...1, deviceId: Self.secondShardDevices[0]), into: sharded)
-                    }
-                    #expect(clock.now - started < ShardedStorage.connectionWait + .seconds(3))
-                    await #expect(throws: (any Error).self) {
-                        try await sharded.deviceId(forToken: newBearerToken(forDevice: Self.secondShardDevices[0]))
-                    }
-                    let device = Self.firstShardDevices[0]
-                    let ack = try await StorageTests.ingest(StorageTests.batch(1...2, deviceId: device), into: sharded)
-                    #expect(ack.fixResults == [AckRange(first: 1, last: 2, result: .accepted)])
-                    let token = try #require(try await sharded.issueFirstToken(forDevice: device, nowMs: 0))
-                    #expect(try await sharded.deviceId(forToken: token) == device)
+            let map = try ShardMap(evenlyOver: ["up", "down"])
+            try await ShardedStorage.withStorage(map, options: [up, closed]) { sharded in
+                let clock = ContinuousClock()
+                let started = clock.now
+                await #expect(throws: PostgresStorageError.self) {
+                    try await StorageTests.ingest(
+                        StorageTests.batch(1...1, deviceId: Self.secondShardDevices[0]), into: sharded)
                 }
+                #expect(clock.now - started < ShardedStorage.connectionWait + .seconds(3))
+                await #expect(throws: (any Error).self) {
+                    try await sharded.deviceId(forToken: newBearerToken(forDevice: Self.secondShardDevices[0]))
+                }
+                let device = Self.firstShardDevices[0]
+                let ack = try await StorageTests.ingest(StorageTests.batch(1...2, deviceId: device), into: sharded)
+                #expect(ack.fixResults == [AckRange(first: 1, last: 2, result: .accepted)])
+                let token = try #require(try await sharded.issueFirstToken(forDevice: device, nowMs: 0))
+                #expect(try await sharded.deviceId(forToken: token) == device)
             }
         }
     }

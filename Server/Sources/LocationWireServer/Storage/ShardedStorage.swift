@@ -45,11 +45,11 @@ public final class ShardedStorage: ServerStorage, BearerTokenAuthenticator {
     public static let connectionWait: Duration = .seconds(2)
 
     /// Runs `body` with a sharded store over the PostgreSQL databases of `map`, `options[i]` for its shard i, each
-    /// opened and migrated by ``PostgresStorage/withStorage(_:logger:_:)``; all are closed when `body` ends.
+    /// opened and migrated by ``PostgresStorage/withStorage(_:logger:migratingLater:_:)``; all are closed when
+    /// `body` ends. A shard that cannot be reached now is logged and migrated once it can: a server restarted
+    /// while a shard is down serves the other shards' devices.
     ///
     /// - Precondition: one options per shard of `map`, in its order.
-    /// - Throws: ``PostgresStorageError/cannotOpen(target:reason:)`` when a shard cannot be opened: a server
-    ///   starts only with every shard reachable.
     public static func withStorage<Result: Sendable>(
         _ map: ShardMap, options: [PostgresStorage.Options], logger: Logger = PostgresStorage.defaultLogger,
         _ body: (ShardedStorage) async throws -> Result
@@ -59,7 +59,8 @@ public final class ShardedStorage: ServerStorage, BearerTokenAuthenticator {
             guard opened.count < options.count else {
                 return try await body(ShardedStorage(map: map, shards: opened))
             }
-            return try await PostgresStorage.withStorage(options[opened.count], logger: logger) { storage in
+            return try await PostgresStorage.withStorage(options[opened.count], logger: logger, migratingLater: true) {
+                storage in
                 try await open(opened + [storage])
             }
         }
