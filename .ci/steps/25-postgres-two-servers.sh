@@ -1,6 +1,6 @@
 # tier: full
 # lane: packages
-# what: PostgreSQL: two serve --postgres processes share one database (every fix stored once, the acks agree); the probe passes against serve --postgres, and its well-formed requests and the server's answers match proto/openapi.yaml; retention removes old rows beside the ingest (SQLite and PostgreSQL); postgres-floors.sh's short form (no load errors, every acknowledged fix stored once, the COPY floor's rows all copied)
+# what: PostgreSQL: two serve --postgres processes share one database (every fix stored once, the acks agree); the probe passes against serve --postgres, and its well-formed requests and the server's answers match proto/openapi.yaml; retention removes old rows beside the ingest (SQLite and PostgreSQL); postgres-floors.sh's short form (no load errors, every acknowledged fix stored once, the COPY floor's rows all copied); one database moved into shards serves every fix, and a stopped shard answers only its own devices 503
 source .ci/lib.sh
 url=$(Server/scripts/start-postgres.sh)
 record=$(mktemp)
@@ -13,3 +13,6 @@ python3 scripts/judges/openapi_exchanges.py "$record"
 LOCWIRE_BUILD_CONFIGURATION=debug Server/scripts/measure/retention-under-load.sh --short --no-build --postgres "$url"
 # The PostgreSQL floors, short: the current build alone (CI has no build before), errors and rows only.
 Server/scripts/measure/postgres-floors.sh --short --after "$(locwire_server)" --postgres "$url"
+# One database moved into two shards (three clusters of its own, on 55441-55443): every acknowledged fix read back
+# through serve --postgres-shard, a stopped shard's devices answered 503 and the other's 200, a later split.
+Server/scripts/shards-demo.sh --binary "$(locwire_server)"

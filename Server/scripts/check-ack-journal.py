@@ -1,25 +1,55 @@
 #!/usr/bin/env python3
-"""Checks a reference server's SQLite database against the ack journal of `locwire-server load --ack-journal`.
+"""Checks a reference server's database against the ack journal of `locwire-server load --ack-journal`.
 
 Every fix the journal lists as acknowledged (device_id,install_id,sequence,sha256 of its encoding) must be stored
 exactly once under its key with the same bytes; and no installation may hold one fix twice under different
 sequence numbers (the walk gives each fix its own time_ms, so two rows of an installation with one time_ms and
-position are one fix stored twice). Reads the database with Python's sqlite3, not with the server's code, so a
-bug in the server's storage cannot hide itself.
+position are one fix stored twice). Reads the database with Python's sqlite3 (--database), or PostgreSQL with
+psql (--postgres URL, repeated for the shards of a sharded server: a fix in two shards is stored twice), not with
+the server's code, so a bug in the server's storage cannot hide itself.
 
 Prints the counts (and JSON with --json); exit status 1 when anything is lost, changed or stored twice, or when
 the journal is empty (a soak that acknowledged nothing proved nothing), 2 on unreadable input.
 """
 import argparse
+import collections
+import csv
 import hashlib
 import json
 import sqlite3
+import subprocess
 import sys
+
+# One row per stored fix: device_id, install_id, sequence, SHA-256 of its encoding (hex), time_ms and position.
+FIX_COLUMNS = "device_id, install_id, sequence, {digest}, time_ms, latitude_e7, longitude_e7"
+
+
+def sqlite_fixes(path: str) -> list[tuple]:
+    database = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    query = f"SELECT {FIX_COLUMNS.format(digest='CAST(body AS BLOB)')} FROM fix"
+    return [(d, i, s, hashlib.sha256(b).hexdigest(), t, la, lo) for d, i, s, b, t, la, lo in database.execute(query)]
+
+
+def postgres_fixes(url: str) -> list[tuple]:
+    columns = FIX_COLUMNS.format(digest="encode(sha256(body), 'hex')")
+    query = f"COPY (SELECT {columns} FROM fix) TO STDOUT (FORMAT csv)"
+    output = subprocess.run(
+        ["psql", url, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", query],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return [
+        (d, int(i), int(s), digest, int(t), int(la) if la else None, int(lo) if lo else None)
+        for d, i, s, digest, t, la, lo in csv.reader(output.splitlines())
+    ]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database", required=True)
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--database", help="the server's SQLite file")
+    where.add_argument("--postgres", action="append", help="a PostgreSQL URL; repeated for each shard")
     parser.add_argument("--journal", required=True)
     parser.add_argument("--json", help="also write the counts as JSON to this file")
     args = parser.parse_args()
@@ -42,20 +72,22 @@ def main() -> int:
         print(f"cannot read the journal: {error}", file=sys.stderr)
         return 2
 
-    database = sqlite3.connect(f"file:{args.database}?mode=ro", uri=True)
+    try:
+        if args.database:
+            fixes = sqlite_fixes(args.database)
+        else:
+            fixes = [fix for url in args.postgres for fix in postgres_fixes(url)]
+    except (sqlite3.Error, subprocess.CalledProcessError) as error:
+        print(f"cannot read the stored fixes: {error} {getattr(error, 'stderr', '')}", file=sys.stderr)
+        return 2
     stored: dict[tuple[str, int, int], str] = {}
-    rows = 0
-    for device_id, install_id, sequence, body in database.execute(
-        "SELECT device_id, install_id, sequence, CAST(body AS BLOB) FROM fix"
-    ):
-        rows += 1
-        stored[(device_id, install_id, sequence)] = hashlib.sha256(body).hexdigest()
-    same_key_twice = rows - len(stored)  # impossible with the primary key, counted all the same
-    (stored_twice,) = database.execute(
-        """SELECT COALESCE(SUM(n - 1), 0) FROM (
-               SELECT COUNT(*) AS n FROM fix
-               GROUP BY device_id, install_id, time_ms, latitude_e7, longitude_e7 HAVING n > 1)"""
-    ).fetchone()
+    for device_id, install_id, sequence, digest, *_ in fixes:
+        stored[(device_id, install_id, sequence)] = digest
+    rows = len(fixes)
+    same_key_twice = rows - len(stored)  # impossible with one database's primary key; possible across shards
+    # One fix under two sequence numbers: the same installation, time and position twice.
+    positions = collections.Counter((d, i, t, la, lo) for d, i, _, _, t, la, lo in fixes)
+    stored_twice = sum(n - 1 for n in positions.values())
 
     lost = sum(1 for key in journal if key not in stored)
     changed = sum(1 for key, digest in journal.items() if key in stored and stored[key] != digest)

@@ -35,3 +35,21 @@ public func printToStandardError(_ text: String) {
 
 /// `--durability full|normal`, as `serve` and the storage floor take it.
 extension SQLiteStorage.Durability: ExpressibleByArgument {}
+
+extension PostgresStorage.Options {
+    /// The options of a PostgreSQL URL given on the command line as `option`: PGPASSWORD's password when the URL
+    /// has none (which keeps it out of the process list).
+    ///
+    /// - Throws: a `ValidationError` naming `option`, without the password.
+    public init(commandLine url: String, option: String) throws {
+        do {
+            self = try PostgresStorage.Options(url: url)
+        } catch {
+            throw ValidationError("\(option): \(error)")
+        }
+        if password == nil { password = ProcessInfo.processInfo.environment["PGPASSWORD"] }
+    }
+
+    /// The database's URL without its password, to print.
+    public var shownURL: String { "postgres://\(username)@\(host):\(port)/\(database ?? "")" }
+}

@@ -13,7 +13,7 @@ struct LocwireServer: AsyncParsableCommand {
         abstract: "LocationWire over HTTP: the reference server, and tools that check servers and clients.",
         version: "0.1.0",
         subcommands: [
-            ServeCommand.self, ProbeCommand.self, MockServerCommand.self, LoadCommand.self,
+            ServeCommand.self, MigrateCommand.self, ProbeCommand.self, MockServerCommand.self, LoadCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

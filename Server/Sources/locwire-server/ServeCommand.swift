@@ -4,6 +4,7 @@ import Hummingbird
 import LocationWire
 import LocationWireBehavior
 import LocationWireCatalogues
+import LocationWireCommandLine
 import LocationWireFiles
 import LocationWireJSON
 import LocationWireServer
@@ -27,7 +28,9 @@ struct ServeCommand: AsyncParsableCommand {
             on one shared database: each batch locks its installation's row, so batches of one installation \
             arriving at two processes at once are serialised and every fix is stored once. The schema is created \
             on first start. Server/scripts/start-postgres.sh starts a throwaway PostgreSQL on loopback and prints \
-            its URL.
+            its URL. Several PostgreSQL databases as shards by device (--postgres-shard URL repeated, or \
+            --shard-map FILE): each device's rows and tokens live in one shard, and a shard that is down stops only \
+            its own devices (503 with Retry-After).
             """
     )
 
@@ -63,7 +66,26 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "url"))
     var postgres: String?
 
-    @Option(help: "PostgreSQL: the most connections this process opens (its concurrent transactions).")
+    @Option(
+        help: ArgumentHelp(
+            "One PostgreSQL shard; repeated N times, shard i (from 0, in the order given) holds the devices whose "
+                + "bucket is in [i*2^32/N, (i+1)*2^32/N).",
+            discussion: """
+                A device's bucket is the first 4 bytes of SHA-256 of its id (Server/README.md, "Shards"). The \
+                servers sharing these shards must list them in the same order.
+                """,
+            valueName: "url"))
+    var postgresShard: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            """
+            The PostgreSQL shards and the buckets each holds, as JSON: [{"url": ..., "firstBucket": "00000000", \
+            "lastBucket": "7fffffff"}, ...], bounds inclusive, together covering 00000000-ffffffff once.
+            """, valueName: "file"))
+    var shardMap: String?
+
+    @Option(help: "PostgreSQL: the most connections this process opens to each database (its concurrent transactions).")
     var postgresConnections = 20
 
     @Option(
@@ -152,9 +174,14 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if postgres != nil && database != nil {
-            throw ValidationError("--database and --postgres choose different storage: give one of them")
+        let storages = [
+            database.map { _ in "--database" }, postgres.map { _ in "--postgres" },
+            postgresShard.isEmpty ? nil : "--postgres-shard", shardMap.map { _ in "--shard-map" },
+        ].compactMap { $0 }
+        if storages.count > 1 {
+            throw ValidationError("\(storages.joined(separator: " and ")) choose different storage: give one of them")
         }
+        _ = try shards()
         guard postgresConnections >= 1 else { throw ValidationError("--postgres-connections must be at least 1") }
         guard (1...postgresConnections).contains(postgresGroups) else {
             throw ValidationError("--postgres-groups must be from 1 to --postgres-connections (\(postgresConnections))")
@@ -207,25 +234,58 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("\(error)")
             }
         }
-        if let postgres {
-            var options: PostgresStorage.Options
-            do {
-                options = try PostgresStorage.Options(url: postgres)
-            } catch {
-                throw ValidationError("--postgres: \(error)")
+        if let map = try shards() {
+            let options = try map.shards.map { shard in
+                var options = try postgresOptions(shard.url)
+                options.connectionWait = ShardedStorage.connectionWait
+                return options
             }
-            options.maximumConnections = postgresConnections
-            options.concurrentGroups = postgresGroups
-            if options.password == nil { options.password = ProcessInfo.processInfo.environment["PGPASSWORD"] }
-            let shown = "postgres://\(options.username)@\(options.host):\(options.port)/\(options.database ?? "")"
+            // As Server/scripts/shard-split.sh prints them, so that a script can compare.
+            let shown = zip(map.shards, options).enumerated().map { index, shard in
+                "shard \(index + 1) buckets \(shard.0.rangeDescription): \(shard.1.shownURL)"
+            }
+            try await ShardedStorage.withStorage(map, options: options) { storage in
+                try await serve(
+                    storage: storage, configuration: configuration,
+                    storageDescription: "\(map.shards.count) PostgreSQL shards\n" + shown.joined(separator: "\n"))
+            }
+        } else if let postgres {
+            let options = try postgresOptions(postgres)
             try await PostgresStorage.withStorage(options) { storage in
-                try await serve(storage: storage, configuration: configuration, storageDescription: shown)
+                try await serve(storage: storage, configuration: configuration, storageDescription: options.shownURL)
             }
         } else {
             let path = database ?? "./locationwire.sqlite"
             let storage = try SQLiteStorage(path: path, durability: durability)
             let shown = URL(fileURLWithPath: path).standardizedFileURL.path
             try await serve(storage: storage, configuration: configuration, storageDescription: shown)
+        }
+    }
+
+    /// The options of one `--postgres` or shard URL, with ``postgresConnections``.
+    func postgresOptions(_ url: String) throws -> PostgresStorage.Options {
+        let option = postgres != nil ? "--postgres" : shardMap.map { "--shard-map \($0)" } ?? "--postgres-shard"
+        var options = try PostgresStorage.Options(commandLine: url, option: option)
+        options.maximumConnections = postgresConnections
+        options.concurrentGroups = postgresGroups
+        return options
+    }
+
+    /// The shards of `--postgres-shard` or `--shard-map`, or nil for one database.
+    func shards() throws -> ShardMap? {
+        do {
+            if let shardMap {
+                let map = try ShardMap(json: Data(try FileAccess.read(shardMap)))
+                for shard in map.shards { _ = try postgresOptions(shard.url) }
+                return map
+            }
+            guard !postgresShard.isEmpty else { return nil }
+            for url in postgresShard { _ = try postgresOptions(url) }
+            return try ShardMap(evenlyOver: postgresShard)
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("\(shardMap.map { "--shard-map \($0)" } ?? "--postgres-shard"): \(error)")
         }
     }
 
@@ -245,13 +305,25 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(
                 Data("warning: \(file.path) was readable by others; it is rewritten with mode 0600\n".utf8))
         }
-        var tokens = try await DeviceTokens.prepare(
-            deviceIds: devices, storage: storage, nowMs: configuration.nowMs(), file: file)
+        var shown: [String: String]
+        do {
+            shown = try await DeviceTokens.prepare(
+                deviceIds: devices, storage: storage, nowMs: configuration.nowMs(), file: file
+            ).shown
+        } catch {
+            // A shard is down: its devices wait for it, the others' must not wait for this start.
+            guard storage is ShardedStorage else { throw error }
+            FileHandle.standardError.write(
+                Data(
+                    ("warning: the devices' tokens were not checked or made (\(error)); they are when a start finds "
+                        + "every shard up\n").utf8))
+            shown = [:]
+        }
         if newToken {
-            tokens.shown[deviceId] = try await storage.issueToken(forDevice: deviceId, nowMs: configuration.nowMs())
+            shown[deviceId] = try await storage.issueToken(forDevice: deviceId, nowMs: configuration.nowMs())
         }
         let deviceId = self.deviceId
-        let shownToken = tokens.shown[deviceId]
+        let shownToken = shown[deviceId]
         let operatorToken = newOperatorToken ? try await storage.issueOperatorToken(nowMs: configuration.nowMs()) : nil
         let host = self.host
         let security = try transportSecurity()

@@ -327,12 +327,22 @@ import Testing
     }
 }
 
-/// A store whose token lookup accepts any token for ``BatchEndpointTests/deviceId`` and whose every write fails,
-/// as a database that went away does.
-struct FailingIngestStorage: ServerStorage, BearerTokenAuthenticator {
+/// A store whose every write fails, as a database that went away does, and whose token lookup accepts any token
+/// for `acceptedDevice` (by default ``BatchEndpointTests/deviceId``), or fails too when it is nil: a shard that
+/// is down (``ShardedStorageTests``).
+struct FailingIngestStorage: ShardStorage {
     struct Unavailable: Error {}
+    var acceptedDevice: String? = BatchEndpointTests.deviceId
 
-    func deviceId(forToken token: String) async throws -> String? { BatchEndpointTests.deviceId }
+    func deviceId(forToken token: String) async throws -> String? {
+        guard let acceptedDevice else { throw Unavailable() }
+        return acceptedDevice
+    }
+    func isOperatorToken(_ token: String) async throws -> Bool {
+        guard acceptedDevice != nil else { throw Unavailable() }
+        return false
+    }
+    func addOperatorToken(_ token: String, nowMs: Int64) async throws { throw Unavailable() }
     func issueFirstToken(forDevice deviceId: String, nowMs: Int64) async throws -> String? { throw Unavailable() }
     func issueOperatorToken(nowMs: Int64) async throws -> String { throw Unavailable() }
     func erase(deviceId: String, nowMs: Int64) async throws -> RemovedRows { throw Unavailable() }

@@ -8,7 +8,7 @@ import Testing
 
 /// What the shared storage checks read besides ``ServerStorage``: both backends' token lookup and inspection
 /// methods.
-protocol InspectableStorage: ServerStorage, BearerTokenAuthenticator {
+protocol InspectableStorage: ShardStorage {
     func storedFixCount(deviceId: String, installId: UInt64) async throws -> Int
     func storedEventCounts(deviceId: String, installId: UInt64) async throws -> StoredEventCounts
     func storedDeviceStatus(deviceId: String, installId: UInt64) async throws -> StoredDeviceStatus?

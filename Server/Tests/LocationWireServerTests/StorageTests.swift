@@ -214,7 +214,8 @@ import Testing
         }
     }
 
-    /// `§http-bearer`: tokens are 256 random bits, kept as digests, one device each, on either backend.
+    /// `§http-bearer`: tokens are 64 hex digits, the device's bucket then 224 random bits, kept as digests, one
+    /// device each, on either backend.
     @Test(arguments: StorageBackend.tested) func tokensAreRandomHexAndKeptAsDigests(
         _ backend: StorageBackend
     ) async throws {
@@ -223,6 +224,7 @@ import Testing
                 let token = try #require(try await store.issueFirstToken(forDevice: Self.deviceId, nowMs: Self.nowMs))
                 #expect(token.count == 64)
                 #expect(token.allSatisfy { "0123456789abcdef".contains($0) })
+                #expect(token.hasPrefix(ShardMap.hex(ShardMap.bucket(ofDevice: Self.deviceId))))
                 #expect(try await store.issueFirstToken(forDevice: Self.deviceId, nowMs: Self.nowMs + 1) == nil)
                 let second = try await store.issueToken(forDevice: Self.deviceId, nowMs: Self.nowMs)
                 #expect(second != token)

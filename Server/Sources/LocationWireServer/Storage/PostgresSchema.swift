@@ -171,6 +171,20 @@ enum PostgresSchema {
                 "DROP TABLE fence_event_v2",
             ]
         ),
+        (
+            // Every table of device data keyed by device_id first, so that Citus can distribute the schema by
+            // device_id unchanged (Server/README.md, "Shards"). Citus wants every unique index to hold the
+            // distribution column, so the digest's index, used by the token lookup, is no longer unique: a
+            // SHA-256 of 224 random bits does not repeat. The key's first column serves the device's lookups that
+            // device_token_device served.
+            "v4-device-token-keyed-by-device",
+            [
+                "ALTER TABLE device_token DROP CONSTRAINT device_token_pkey",
+                "ALTER TABLE device_token ADD PRIMARY KEY (device_id, token_sha256)",
+                "CREATE INDEX device_token_digest ON device_token(token_sha256)",
+                "DROP INDEX device_token_device",
+            ]
+        ),
     ]
 
     /// A statement that makes the day partition (``dayPartitionName(_:day:)``) of every day `source`'s rows were

@@ -163,18 +163,25 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
     /// Runs `body` with a store over the database of `options`: starts the connection pool, brings the schema up
     /// to date (safe when several processes start at once), calls `body`, then closes the pool.
     ///
+    /// - Parameter migratingLater: when connecting or migrating fails, log it and call `body` all the same, with
+    ///   the migration tried again every ``migrationRetryInterval`` in the background: a shard that is down when
+    ///   a sharded server starts then stops only its own devices, whose operations fail until it is back.
     /// - Throws: ``PostgresStorageError/cannotOpen(target:reason:)`` when connecting or migrating failed (an
-    ///   unreachable server, wrong credentials, no such database), or what `body` threw.
+    ///   unreachable server, wrong credentials, no such database) and not `migratingLater`, or what `body` threw.
     public static func withStorage<Result: Sendable>(
-        _ options: Options, logger: Logger = PostgresStorage.defaultLogger,
+        _ options: Options, logger: Logger = PostgresStorage.defaultLogger, migratingLater: Bool = false,
         _ body: (PostgresStorage) async throws -> Result
     ) async throws -> Result {
         let storage = try PostgresStorage(options: options, logger: logger)
+        let target = "\(options.username)@\(options.host):\(options.port)/\(options.database ?? "")"
+        var migrated = true
         do {
             try await storage.migrate()
         } catch {
-            let target = "\(options.username)@\(options.host):\(options.port)/\(options.database ?? "")"
-            throw PostgresStorageError.cannotOpen(target: target, reason: PostgresStorageError.reason(error))
+            let failure = PostgresStorageError.cannotOpen(target: target, reason: PostgresStorageError.reason(error))
+            guard migratingLater else { throw failure }
+            logger.error("\(failure); migrating again every \(migrationRetryInterval) meanwhile")
+            migrated = false
         }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             // Queries wait for run() to start anyway; waiting for its task to begin keeps postgres-nio from
@@ -183,6 +190,9 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
             group.addTask {
                 signal.finish()
                 await storage.client.run()
+            }
+            if !migrated {
+                group.addTask { await storage.migrateUntilDone(target: target) }
             }
             for await _ in started {}
             defer { group.cancelAll() }
@@ -227,6 +237,19 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
         try await connection.close()
     }
 
+    /// How often ``withStorage(_:logger:migratingLater:_:)`` tries a failed migration again.
+    static let migrationRetryInterval: Duration = .seconds(5)
+
+    /// Tries ``migrate()`` every ``migrationRetryInterval`` until it succeeds or the task is cancelled.
+    private func migrateUntilDone(target: String) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.migrationRetryInterval)
+            guard !Task.isCancelled, (try? await migrate()) != nil else { continue }
+            logger.notice("PostgreSQL \(target) reached and migrated")
+            return
+        }
+    }
+
     /// Drops ``Options/schema`` with every table in it: tests clean up the schema they made.
     func dropSchema() async throws {
         guard let schema else { return }
@@ -243,22 +266,26 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
     }
 
     public func issueFirstToken(forDevice deviceId: String, nowMs: Int64) async throws -> String? {
-        let token = newBearerToken()
+        let token = newBearerToken(forDevice: deviceId)
         let inserted = try await firstRow(
             String.self, PostgresSchema.insertFirstToken, binds(StoredRows.tokenDigest(token), deviceId, nowMs))
         return inserted == nil ? nil : token
     }
 
     public func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
-        let token = newBearerToken()
+        let token = newBearerToken(forDevice: deviceId)
         try await execute(PostgresSchema.insertToken, binds(StoredRows.tokenDigest(token), deviceId, nowMs))
         return token
     }
 
     public func issueOperatorToken(nowMs: Int64) async throws -> String {
-        let token = newBearerToken()
-        try await execute(PostgresSchema.insertOperatorToken, binds(StoredRows.tokenDigest(token), nowMs))
+        let token = newBearerToken(forDevice: nil)
+        try await addOperatorToken(token, nowMs: nowMs)
         return token
+    }
+
+    public func addOperatorToken(_ token: String, nowMs: Int64) async throws {
+        try await execute(PostgresSchema.insertOperatorToken, binds(StoredRows.tokenDigest(token), nowMs))
     }
 
     public func isOperatorToken(_ token: String) async throws -> Bool {

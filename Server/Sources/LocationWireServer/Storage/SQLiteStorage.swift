@@ -118,7 +118,7 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
     public func issueFirstTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String?] {
         try await database.write { db in
             try deviceIds.map { deviceId in
-                let token = newBearerToken()
+                let token = newBearerToken(forDevice: deviceId)
                 try db.execute(
                     sql: """
                         INSERT INTO device_token (token_sha256, device_id, first_of_device, created_at_ms)
@@ -131,7 +131,7 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
     }
 
     public func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String {
-        let token = newBearerToken()
+        let token = newBearerToken(forDevice: deviceId)
         try await database.write { db in
             try db.execute(
                 sql: "INSERT INTO device_token (token_sha256, device_id, created_at_ms) VALUES (?, ?, ?)",
@@ -141,13 +141,17 @@ public final class SQLiteStorage: ServerStorage, BearerTokenAuthenticator {
     }
 
     public func issueOperatorToken(nowMs: Int64) async throws -> String {
-        let token = newBearerToken()
+        let token = newBearerToken(forDevice: nil)
+        try await addOperatorToken(token, nowMs: nowMs)
+        return token
+    }
+
+    public func addOperatorToken(_ token: String, nowMs: Int64) async throws {
         try await database.write { db in
             try db.execute(
                 sql: "INSERT INTO operator_token (token_sha256, created_at_ms) VALUES (?, ?)",
                 arguments: [StoredRows.tokenDigest(token), nowMs])
         }
-        return token
     }
 
     public func isOperatorToken(_ token: String) async throws -> Bool {

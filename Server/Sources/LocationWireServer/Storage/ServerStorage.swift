@@ -21,8 +21,8 @@ public protocol ServerStorage: Sendable {
     /// ``issueFirstToken(forDevice:nowMs:)`` for each device, in order (a backend may do it in one transaction).
     func issueFirstTokens(forDevices deviceIds: [String], nowMs: Int64) async throws -> [String?]
 
-    /// Issues one more token for `deviceId`, kept as a digest; tokens are 64 lowercase hex digits (256 random
-    /// bits).
+    /// Issues one more token for `deviceId`, kept as a digest; tokens are 64 lowercase hex digits: the device's
+    /// bucket, then 224 random bits (``newBearerToken(forDevice:)``).
     func issueToken(forDevice deviceId: String, nowMs: Int64) async throws -> String
 
     /// Reads one batch through its installation's ledger and stores what the ledger says to store, in one
@@ -144,10 +144,15 @@ public struct StoredDeviceStatus: Hashable, Sendable {
     }
 }
 
-/// 32 bytes from the system's cryptographic generator (getrandom on Linux), as 64 lowercase hex digits.
-func newBearerToken() -> String {
+/// A new bearer token, 64 lowercase hex digits: for a device, its bucket (``ShardMap/bucket(ofDevice:)``) as 8
+/// digits, then 28 bytes (224 bits) from the system's cryptographic generator (getrandom on Linux), so that a
+/// sharded server finds the token's shard without a shared token store; for the operator (`deviceId` nil), 32
+/// random bytes. Every backend issues its tokens here.
+func newBearerToken(forDevice deviceId: String?) -> String {
     var generator = SystemRandomNumberGenerator()
-    return lowercaseHex((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    let prefix = deviceId.map { ShardMap.hex(ShardMap.bucket(ofDevice: $0)) } ?? ""
+    let randomBytes = deviceId == nil ? 32 : 28
+    return prefix + lowercaseHex((0..<randomBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
 }
 
 /// Bytes as lowercase hex digits, two per byte.

@@ -11,7 +11,13 @@ enum StoredRows {
     /// The digest a token is kept as: SHA-256 of its UTF-8 bytes, lowercase hex. A leaked database then gives
     /// no usable tokens.
     static func tokenDigest(_ token: String) -> String {
-        lowercaseHex(SHA256.hash(data: Array(token.utf8)))
+        lowercaseHex(sha256(token))
+    }
+
+    /// SHA-256 of `text`'s UTF-8 bytes: the digest of tokens, and the bucket of a device
+    /// (``ShardMap/bucket(ofDevice:)``).
+    static func sha256(_ text: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array(text.utf8)))
     }
 
     /// What an installation's ledger record keeps after its device's data is erased (`§http-erase`): the
