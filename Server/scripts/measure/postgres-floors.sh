@@ -186,11 +186,14 @@ done
 load_average_after=$(cut -d' ' -f1-3 /proc/loadavg)
 elapsed=$(($(date +%s) - started))
 
-binary_line() { echo "\`$1\` (sha256 $(sha256sum "$1" | cut -c1-12))"; }
+# binary_line PATH [WHAT]: how the section names a build; FLOORS_BEFORE_NAME and FLOORS_AFTER_NAME say what it is
+# (say, "a release build of 64e0747"), which a path alone does not.
+binary_line() { echo "\`$1\` (sha256 $(sha256sum "$1" | cut -c1-12))${2:+, $2}"; }
 status=0
 python3 - "$work" "$short" "$rounds" "$devices" "$seconds" "$(machine_line "$work")" \
     "$(cd "$root" && git rev-parse --short HEAD)" "$load_average_before" "$load_average_after" "$elapsed" \
-    "$(binary_line "$after_bin")" "${before_bin:+$(binary_line "$before_bin")}" "${builds[*]}" "${sizes[@]}" \
+    "$(binary_line "$after_bin" "${FLOORS_AFTER_NAME:-}")" \
+    "${before_bin:+$(binary_line "$before_bin" "${FLOORS_BEFORE_NAME:-}")}" "${builds[*]}" "${sizes[@]}" \
     >"$work/section.md" <<'PYTHON' || status=$?
 import datetime, json, os, pathlib, statistics, sys
 (work, short, rounds, devices, seconds, machine, commit, load_before, load_after, elapsed, after_bin, before_bin,
