@@ -1,7 +1,9 @@
 # tier: full
-# lane: packages
+# lane: side
 # what: PostgreSQL: two serve --postgres processes share one database (every fix stored once, the acks agree); the probe passes against serve --postgres, and its well-formed requests and the server's answers match proto/openapi.yaml; retention removes old rows beside the ingest (SQLite and PostgreSQL); postgres-floors.sh's short form (no load errors, every acknowledged fix stored once, the COPY floor's rows all copied); one database moved into shards serves every fix, and a stopped shard answers only its own devices 503
 source .ci/lib.sh
+# A cluster of its own: the packages lane's server tests run theirs (the default, 55432) at the same time.
+export LOCWIRE_POSTGRES_DIR=/tmp/locwire-postgres-side LOCWIRE_POSTGRES_PORT=55436
 url=$(Server/scripts/start-postgres.sh)
 record=$(mktemp)
 trap 'Server/scripts/start-postgres.sh stop >/dev/null 2>&1 || true; rm -f "$record"' EXIT

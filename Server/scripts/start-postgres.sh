@@ -9,8 +9,9 @@
 #   Server/scripts/start-postgres.sh install                     only install PostgreSQL when missing (CI's
 #                                                                install step)
 #
-# DIR defaults to $LOCWIRE_POSTGRES_DIR or /tmp/locwire-postgres, PORT to 55432 (not 5432, so that a system
-# cluster is never touched). The database and its role are both `locwire`, password `locwire`: the cluster
+# DIR defaults to $LOCWIRE_POSTGRES_DIR or /tmp/locwire-postgres, PORT to $LOCWIRE_POSTGRES_PORT or 55432 (not
+# 5432, so that a system cluster is never touched); the variables give every script that starts PostgreSQL through
+# this one another cluster (CI's lanes run two side by side). The database and its role are both `locwire`, password `locwire`: the cluster
 # listens on 127.0.0.1 only and is meant to be thrown away.
 #
 # Idempotent and fast: a second start with a running cluster only prints the URL; a stopped one is started again
@@ -29,12 +30,12 @@ if [[ ${1:-} == start || ${1:-} == stop || ${1:-} == install ]]; then
   shift
 fi
 dir=${LOCWIRE_POSTGRES_DIR:-/tmp/locwire-postgres}
-port=55432
+port=${LOCWIRE_POSTGRES_PORT:-55432}
 while (($#)); do
   case $1 in
   --dir) dir=$2; shift 2 ;;
   --port) port=$2; shift 2 ;;
-  -h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "start-postgres.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
