@@ -69,6 +69,12 @@ command -v psql >/dev/null || { echo "psql is missing: apt-get install -y postgr
 
 # LOCWIRE_SERVER names a binary built elsewhere (a second checkout), instead of building one here.
 if [ -n "${LOCWIRE_SERVER:-}" ]; then bin=$LOCWIRE_SERVER; else build_locwire_server "$root"; fi
+# Latencies from a debug build are not the release's; the section says which ran.
+if [ -n "${LOCWIRE_SERVER:-}" ]; then
+    build_line="locwire-server $LOCWIRE_SERVER"
+else
+    build_line="${LOCWIRE_BUILD_CONFIGURATION:-release} build"
+fi
 # The help into a variable first: grep -q ending the pipe early would fail it under pipefail.
 serve_help=$("$bin" serve --help 2>&1)
 if grep -q -- --postgres-shard <<<"$serve_help"; then
@@ -341,7 +347,7 @@ if [ "$short" = 0 ]; then
         echo "## Shard soak (PostgreSQL)"
         echo
         echo "$(date -u +%Y-%m-%dT%H:%MZ), $(machine_line "$work")," \
-            "commit $(cd "$root" && git rev-parse --short HEAD)." \
+            "commit $(cd "$root" && git rev-parse --short HEAD), $build_line." \
             "Load average before and after (1, 5, 15 min): $load_before / $load_after."
         echo
         echo "\`Server/scripts/measure/shard-soak.sh --shards $shards --seconds $seconds --devices $devices" \
