@@ -5,11 +5,12 @@ Every fix the journal lists as acknowledged (device_id,install_id,sequence,sha25
 exactly once under its key with the same bytes; and no installation may hold one fix twice under different
 sequence numbers (the walk gives each fix its own time_ms, so two rows of an installation with one time_ms and
 position are one fix stored twice). Reads the database with Python's sqlite3 (--database), or PostgreSQL with
-psql (--postgres URL, repeated for the shards of a sharded server: a fix in two shards is stored twice), not with
-the server's code, so a bug in the server's storage cannot hide itself.
+psql (--postgres URL, repeated for the shards of a sharded server in the servers' shard order: a fix in two
+shards is stored twice, and a row outside its device's shard, `shard_of`, is misplaced), not with the server's
+code, so a bug in the server's storage cannot hide itself.
 
-Prints the counts (and JSON with --json); exit status 1 when anything is lost, changed or stored twice, or when
-the journal is empty (a soak that acknowledged nothing proved nothing), 2 on unreadable input.
+Prints the counts (and JSON with --json); exit status 1 when anything is lost, changed, stored twice or misplaced,
+or when the journal is empty (a soak that acknowledged nothing proved nothing), 2 on unreadable input.
 """
 import argparse
 import collections
@@ -45,6 +46,13 @@ def postgres_fixes(url: str) -> list[tuple]:
     ]
 
 
+def shard_of(device_id: str, shard_count: int) -> int:
+    """The shard of a device among `shard_count`: its bucket, the first 4 bytes of SHA-256 of the UTF-8 id read
+    big-endian, falls in shard i's range [floor(i * 2^32 / N), floor((i + 1) * 2^32 / N))."""
+    bucket = int.from_bytes(hashlib.sha256(device_id.encode("utf-8")).digest()[:4], "big")
+    return next(i for i in range(shard_count) if bucket < (i + 1) * 2**32 // shard_count)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     where = parser.add_mutually_exclusive_group(required=True)
@@ -72,11 +80,16 @@ def main() -> int:
         print(f"cannot read the journal: {error}", file=sys.stderr)
         return 2
 
+    misplaced = 0
     try:
         if args.database:
             fixes = sqlite_fixes(args.database)
         else:
-            fixes = [fix for url in args.postgres for fix in postgres_fixes(url)]
+            fixes = []
+            for shard, url in enumerate(args.postgres):
+                rows = postgres_fixes(url)
+                misplaced += sum(1 for fix in rows if shard_of(fix[0], len(args.postgres)) != shard)
+                fixes += rows
     except (sqlite3.Error, subprocess.CalledProcessError) as error:
         print(f"cannot read the stored fixes: {error} {getattr(error, 'stderr', '')}", file=sys.stderr)
         return 2
@@ -86,7 +99,8 @@ def main() -> int:
     rows = len(fixes)
     same_key_twice = rows - len(stored)  # impossible with one database's primary key; possible across shards
     # One fix under two sequence numbers: the same installation, time and position twice.
-    positions = collections.Counter((d, i, t, la, lo) for d, i, _, _, t, la, lo in fixes)
+    # Over distinct keys, so that a key stored twice is not counted again here.
+    positions = collections.Counter({(d, i, s): (d, i, t, la, lo) for d, i, s, _, t, la, lo in fixes}.values())
     stored_twice = sum(n - 1 for n in positions.values())
 
     lost = sum(1 for key in journal if key not in stored)
@@ -102,16 +116,19 @@ def main() -> int:
         "journal_conflicts": conflicts,
         "stored_not_acknowledged": unacknowledged,
     }
+    if args.postgres:
+        counts["shards"] = len(args.postgres)
+        counts["misplaced"] = misplaced
     for name, value in counts.items():
         print(f"{name}: {value}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as file:
             json.dump(counts, file, indent=2, sort_keys=True)
-    failed = lost or changed or counts["duplicates"] or conflicts or not journal
+    failed = lost or changed or counts["duplicates"] or conflicts or misplaced or not journal
     if not journal:
         print("FAIL: the journal acknowledges nothing", file=sys.stderr)
     elif failed:
-        print("FAIL: acknowledged fixes lost, changed or stored twice", file=sys.stderr)
+        print("FAIL: acknowledged fixes lost, changed, stored twice or in the wrong shard", file=sys.stderr)
     return 1 if failed else 0
 
 

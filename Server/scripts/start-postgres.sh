@@ -6,6 +6,8 @@
 #   Server/scripts/start-postgres.sh [--dir DIR] [--port PORT]   start (or find running) a cluster; print its URL
 #   Server/scripts/start-postgres.sh stop [--dir DIR]            stop it (the data stay in DIR; rm -rf DIR to
 #                                                                forget them)
+#   Server/scripts/start-postgres.sh stop --immediate [--dir DIR] stop it as a crash would (pg_ctl -m immediate:
+#                                                                no checkpoint; the next start replays the WAL)
 #   Server/scripts/start-postgres.sh install                     only install PostgreSQL when missing (CI's
 #                                                                install step)
 #
@@ -31,11 +33,13 @@ if [[ ${1:-} == start || ${1:-} == stop || ${1:-} == install ]]; then
 fi
 dir=${LOCWIRE_POSTGRES_DIR:-/tmp/locwire-postgres}
 port=${LOCWIRE_POSTGRES_PORT:-55432}
+stop_mode=fast
 while (($#)); do
   case $1 in
   --dir) dir=$2; shift 2 ;;
   --port) port=$2; shift 2 ;;
-  -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  --immediate) stop_mode=immediate; shift ;;
+  -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "start-postgres.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -105,7 +109,7 @@ running() { [[ -f $data/PG_VERSION ]] && as_owner "$bin/pg_ctl" status -D "$data
 
 if [[ $action == stop ]]; then
   if running; then
-    as_owner "$bin/pg_ctl" stop -D "$data" -m fast -w >&2
+    as_owner "$bin/pg_ctl" stop -D "$data" -m "$stop_mode" -w >&2
   else
     say "no cluster running in $dir"
   fi

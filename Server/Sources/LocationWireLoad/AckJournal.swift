@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import LocationWire
-import Synchronization
 
 /// The load run's record of every fix a server acknowledged as stored (ACCEPTED or DUPLICATE), for the crash
 /// soak to check the database against.
@@ -17,20 +16,12 @@ import Synchronization
 /// the server's death comes a microsecond later. A fix can appear on several lines (a resend answered DUPLICATE);
 /// readers treat the file as a set.
 public final class AckJournal: Sendable {
-    /// The open file; the lock keeps one batch's lines together even when the kernel writes short.
-    private let descriptor: Mutex<Int32>
+    private let file: LineFile
 
     /// Opens `path` for appending, creating it when absent.
     public init(path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw LoadConfigurationError(
-                description: "cannot open --ack-journal \(path): \(String(cString: strerror(errno)))")
-        }
-        self.descriptor = Mutex(descriptor)
+        file = try LineFile(path: path, option: "--ack-journal")
     }
-
-    deinit { descriptor.withLock { _ = close($0) } }
 
     /// Appends one line per fix. Throws when the file cannot take them: a journal with holes would make the
     /// soak's verdict worthless, so the run stops instead.
@@ -43,17 +34,7 @@ public final class AckJournal: Sendable {
             text += Self.digest(fix)
             text += "\n"
         }
-        var bytes = Array(text.utf8)[...]
-        try descriptor.withLock { descriptor in
-            while !bytes.isEmpty {
-                let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw LoadConfigurationError(description: "--ack-journal: \(String(cString: strerror(errno)))")
-                }
-                bytes = bytes.dropFirst(written)
-            }
-        }
+        try file.append(text)
     }
 
     /// Lowercase hex SHA-256 of the fix's canonical encoding.

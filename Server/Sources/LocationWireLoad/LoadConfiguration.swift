@@ -20,6 +20,9 @@ public struct LoadConfiguration: Sendable {
     public var seed: UInt64 = 1
     /// Appends every acknowledged fix to this file (``AckJournal``) before the device's next batch.
     public var ackJournalPath: String?
+    /// Appends a line for every upload attempt (``RequestLog``): when it started, the device, its latency and
+    /// its answer.
+    public var requestLogPath: String?
     /// Takes every ack a server sends as the answer to the batch just sent: its `batch_id` is replaced by the
     /// batch's before the device's queue applies it. For the floor servers (`locwire-floor`), which
     /// answer every batch with one constant ack that names no batch; the queue still decodes the ack and checks

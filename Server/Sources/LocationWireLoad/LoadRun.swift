@@ -20,6 +20,7 @@ public struct LoadRun: Sendable {
         try configuration.validate()
         let configuration = self.configuration
         let journal = try configuration.ackJournalPath.map { try AckJournal(path: $0) }
+        let requestLog = try configuration.requestLogPath.map { try RequestLog(path: $0) }
         let urlCount = configuration.serverURLs.count
         let clients = configuration.serverURLs.enumerated().map { index, url in
             let served = (configuration.devices - index + urlCount - 1) / urlCount
@@ -59,7 +60,7 @@ public struct LoadRun: Sendable {
                         try await device.run(
                             until: deadline, interval: configuration.batchInterval,
                             fixesPerBatch: configuration.fixesPerBatch, timeout: configuration.requestTimeout,
-                            statistics: statistics, journal: journal)
+                            statistics: statistics, journal: journal, requestLog: requestLog)
                         return device.pendingFixes
                     }
                 }

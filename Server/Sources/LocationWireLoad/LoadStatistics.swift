@@ -15,7 +15,7 @@ final class LoadStatistics: Sendable {
         /// Batch latencies, ms, from just before the request to the answer read whole; every attempt that got an
         /// HTTP answer counts, acked or not (a refused batch is a batch the server answered).
         var latenciesMs: [Double] = []
-        /// Everything that was not an applied PROCESSED ack, by kind: `transport: ...`, `http 503 unavailable`,
+        /// Everything that was not an applied PROCESSED ack, by kind: `transport: ...`, `http 503`, `http 401 ...`,
         /// `ack hold ...`, `ack ignored ...`.
         var errors: [String: Int] = [:]
     }

@@ -53,7 +53,7 @@ struct SimulatedDevice {
     /// every run measures something.
     mutating func run(
         until deadline: ContinuousClock.Instant, interval: Duration?, fixesPerBatch: Int, timeout: Duration,
-        statistics: LoadStatistics, journal: AckJournal?
+        statistics: LoadStatistics, journal: AckJournal?, requestLog: RequestLog? = nil
     ) async throws {
         let clock = ContinuousClock()
         var nextStart = clock.now
@@ -84,6 +84,7 @@ struct SimulatedDevice {
                 try await Task.sleep(for: .milliseconds(100))
                 continue
             }
+            let startedMs = Self.wallClockMs()
             let started = clock.now
             let answer: UploadAnswer
             let sentBytes = batch.serializedSize
@@ -93,17 +94,20 @@ struct SimulatedDevice {
                 answer = .noAck(reason: Self.transportErrorKind(error))
             }
             let latencyMs = (clock.now - started).milliseconds
-            try apply(
+            let kind = try apply(
                 answer, to: batch, sentBytes: sentBytes, latencyMs: latencyMs, statistics: statistics, journal: journal)
+            try requestLog?.append(startMs: startedMs, deviceId: deviceId, latencyMs: latencyMs, answer: kind)
         } while clock.now < deadline
     }
 
     /// Applies an upload's answer to the queue (through the binding's table, `§http-device-answers`) and the
     /// counts. Waits are the queue's: the next pass sleeps until it may send.
+    /// - Returns: ``RequestLog/processed`` when the ack was applied and processed, else the kind of error the
+    ///   answer was counted as.
     private mutating func apply(
         _ answer: UploadAnswer, to batch: LocationBatch, sentBytes: Int, latencyMs: Double, statistics: LoadStatistics,
         journal: AckJournal?
-    ) throws {
+    ) throws -> String {
         var answer = answer
         // A floor's constant ack names batch 1; taken as this batch's, it accepts every fix the batch carried.
         if constantAck, case .otherBatchAck(var ack) = answer {
@@ -139,25 +143,43 @@ struct SimulatedDevice {
                 $0.fixesRejected += effect.rejectedFixes.count
                 $0.latenciesMs.append(latencyMs)
             }
+            return RequestLog.processed
         case (.ack(let ack), .applied(let effect)?):
             let kind = "ack \(effect.outcome)" + (ack.outcome == .hold ? " \(ack.holdReason)" : "")
-            Self.count(kind, latencyMs: latencyMs, in: statistics)
+            return Self.count(kind, latencyMs: latencyMs, in: statistics)
         case (_, .ignored(let reason)?):
-            Self.count("ack ignored: \(reason)", latencyMs: latencyMs, in: statistics)
+            return Self.count("ack ignored: \(reason)", latencyMs: latencyMs, in: statistics)
         case (.noAck(let reason), _):
-            Self.count(
+            return Self.count(
                 String(reason.prefix(60)), latencyMs: reason.hasPrefix("transport") ? nil : latencyMs, in: statistics)
         default:
-            Self.count("\(answer)".prefix(60).description, latencyMs: latencyMs, in: statistics)
+            return Self.count(Self.refusalKind(answer), latencyMs: latencyMs, in: statistics)
         }
     }
 
-    /// Counts one batch that stored nothing, by what it got.
-    private static func count(_ kind: String, latencyMs: Double?, in statistics: LoadStatistics) {
+    /// Counts one batch that stored nothing, by what it got; returns the kind.
+    private static func count(_ kind: String, latencyMs: Double?, in statistics: LoadStatistics) -> String {
         statistics.record {
             $0.batchesSent += 1
             if let latencyMs { $0.latenciesMs.append(latencyMs) }
             $0.errors[kind, default: 0] += 1
+        }
+        return kind
+    }
+
+    /// A short stable name for an answer that is neither an applied ack nor a missing one: the HTTP status (and
+    /// the error body's code when the binding keeps it), so that a soak can count 503s and 401s.
+    static func refusalKind(_ answer: UploadAnswer) -> String {
+        switch answer {
+        case .ack: "ack"
+        case .otherBatchAck: "ack of another batch"
+        case .malformed(let code): "http 400 or 431 \(code)"
+        case .credentialsRefused(let status, let code): "http \(status) \(code)"
+        case .bodyTimedOut: "http 408"
+        case .tooLarge: "http 413"
+        case .unsupportedEncoding(let code): "http 415 \(code)"
+        case .wait(let status, _): "http \(status)"
+        case .noAck(let reason): String(reason.prefix(60))
         }
     }
 

@@ -50,6 +50,9 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Append every acknowledged fix (device,install,sequence,sha256 of its encoding) to this file.")
     var ackJournal: String?
 
+    @Option(help: "Append a line for every upload attempt (start ms UTC,device,latency ms,answer) to this file.")
+    var requestLog: String?
+
     @Flag(
         help: ArgumentHelp(
             "Take every ack as the answer to the batch just sent (for `locwire-floor`, whose ack is constant).",
@@ -96,6 +99,7 @@ struct LoadCommand: AsyncParsableCommand {
         configuration.batchInterval = interval > 0 ? .milliseconds(Int64(interval * 1000)) : nil
         configuration.seed = seed
         configuration.ackJournalPath = ackJournal
+        configuration.requestLogPath = requestLog
         configuration.constantAck = constantAck
         configuration.requestTimeout = .milliseconds(Int64(timeout * 1000))
         configuration.progressInterval = quiet ? nil : .seconds(5)

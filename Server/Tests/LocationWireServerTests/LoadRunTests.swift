@@ -36,7 +36,11 @@ import Testing
     @Test func everyAcknowledgedFixIsStoredOnceAndJournalled() async throws {
         let (store, tokens) = try await Self.makeStore()
         let journal = FileManager.default.temporaryDirectory.appendingPathComponent("load-\(UUID()).csv").path
-        defer { try? FileManager.default.removeItem(atPath: journal) }
+        let requestLog = FileManager.default.temporaryDirectory.appendingPathComponent("requests-\(UUID()).csv").path
+        defer {
+            try? FileManager.default.removeItem(atPath: journal)
+            try? FileManager.default.removeItem(atPath: requestLog)
+        }
         let app = Application(
             router: makeServerRouter(storage: store, authenticator: store, configuration: ServerConfiguration()),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -48,6 +52,7 @@ import Testing
             configuration.duration = .seconds(3)
             configuration.fixesPerBatch = 20
             configuration.ackJournalPath = journal
+            configuration.requestLogPath = requestLog
             configuration.progressInterval = nil
             configuration.startSpread = .zero
             let report = try await LoadRun(configuration: configuration).run()
@@ -64,6 +69,46 @@ import Testing
             #expect(fields.count == 4)
             #expect(fields.first?.hasPrefix("device-") == true)
             #expect(fields.last?.count == 64)
+            // One request line per batch sent, each an applied ack, with a latency.
+            let requests = try String(contentsOfFile: requestLog, encoding: .utf8).split(separator: "\n")
+            #expect(requests.count == report.batchesSent)
+            for request in requests {
+                let fields = request.split(separator: ",", maxSplits: 3)
+                #expect(fields.count == 4)
+                #expect(Int64(fields[0]).map { $0 > 1_700_000_000_000 } == true)
+                #expect(fields[1].hasPrefix("device-"))
+                #expect(Double(fields[2]).map { $0 > 0 } == true)
+                #expect(fields.last.map(String.init) == RequestLog.processed)
+            }
+        }
+    }
+
+    /// Tokens the server does not know: every attempt is a 401, counted and logged under its status, so that a
+    /// soak can tell it from a 503.
+    @Test func refusedCredentialsAreCountedAndLoggedAs401() async throws {
+        let (store, tokens) = try await Self.makeStore()
+        let requestLog = FileManager.default.temporaryDirectory.appendingPathComponent("requests-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: requestLog) }
+        let app = Application(
+            router: makeServerRouter(storage: store, authenticator: store, configuration: ServerConfiguration()),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            var configuration = LoadConfiguration(
+                serverURLs: ["http://127.0.0.1:\(try #require(client.port))"],
+                tokens: tokens.mapValues { _ in "not-a-token-the-server-issued" })
+            configuration.devices = 2
+            configuration.duration = .milliseconds(300)
+            configuration.requestLogPath = requestLog
+            configuration.progressInterval = nil
+            configuration.startSpread = .zero
+            let report = try await LoadRun(configuration: configuration).run()
+            #expect(report.fixesAcknowledged == 0)
+            let refused = report.errors.filter { $0.key.hasPrefix("http 401") }.values.reduce(0, +)
+            #expect(refused >= 2)
+            #expect(refused == report.errorCount)
+            let requests = try String(contentsOfFile: requestLog, encoding: .utf8).split(separator: "\n")
+            #expect(requests.count == report.batchesSent)
+            #expect(requests.allSatisfy { $0.split(separator: ",", maxSplits: 3).last?.hasPrefix("http 401") == true })
         }
     }
 
