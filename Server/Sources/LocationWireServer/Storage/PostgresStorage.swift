@@ -112,6 +112,11 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
     let schema: String?
     /// ``Options/connectionWait``.
     let connectionWait: Duration
+    /// How long an operation that has its connection may go unanswered before ``bounded(_:)`` answers for it:
+    /// the statement time-out and two seconds. The database cancels a statement at its time-out, and of a
+    /// transaction's statements only the one that locks installations waits long (for another transaction's
+    /// lock), so a database that answers at all has answered by then.
+    let startedOperationLimit: Duration
     /// The batches waiting for a transaction: up to ``Options/concurrentGroups`` groups commit at once, each on
     /// a connection of its own, and an installation's batches are never in two of them at once.
     let groupCommit: GroupCommit
@@ -144,6 +149,7 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
         ]
         schema = options.schema
         connectionWait = options.connectionWait
+        startedOperationLimit = options.statementTimeout + .seconds(2)
         groupCommit = GroupCommit(
             maxConcurrentGroups: max(1, min(options.concurrentGroups, options.maximumConnections)),
             oneBatchPerInstallation: true)
@@ -673,28 +679,46 @@ public final class PostgresStorage: ServerStorage, BearerTokenAuthenticator {
 
     /// Runs `operation`, or throws ``PostgresStorageError/connectionWaitExceeded`` when it has waited
     /// ``Options/connectionWait`` for a connection. An operation that writes calls ``Admission/start()`` once it
-    /// has its connection, before it sends anything: from then on only its own outcome is the answer (the
-    /// database's `statement_timeout` and `lock_timeout` bound it), so a write is never reported failed while it
-    /// goes on to commit. Waiting for a pooled connection ends at once on cancellation.
+    /// has its connection, before it sends anything: from then on its own outcome is the answer (the database's
+    /// `statement_timeout` and `lock_timeout` bound it), until ``startedOperationLimit`` more has passed, when it
+    /// is answered ``PostgresStorageError/noAnswer(_:)``.
+    ///
+    /// Why that last bound: when PostgreSQL goes away mid-transaction (`pg_ctl stop -m immediate`), a query or
+    /// COMMIT of postgres-nio can stay unanswered for ever, and so would every batch behind it (a group holds its
+    /// installations until it ends). The operation runs in a task of its own, so that the caller is answered on
+    /// time whatever it does; a given-up operation that later gets its connection sends nothing.
     private func bounded<Value: Sendable>(
         _ operation: @escaping @Sendable (Admission) async throws -> Value
     )
         async throws -> Value
     {
         let wait = connectionWait
+        let limit = startedOperationLimit
         let admission = Admission()
-        return try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask { try await operation(admission) }
-            group.addTask {
-                try await Task.sleep(for: wait)
-                return nil
+        let race = FirstAnswer<Value>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.await(continuation)
+                race.start(
+                    work: Task {
+                        do {
+                            race.answer(.success(try await operation(admission)))
+                        } catch {
+                            race.answer(.failure(error))
+                        }
+                    },
+                    timer: Task {
+                        guard (try? await Task.sleep(for: wait)) != nil else { return }
+                        if admission.giveUp() {
+                            race.answer(.failure(PostgresStorageError.connectionWaitExceeded(wait)))
+                            return
+                        }
+                        guard (try? await Task.sleep(for: limit)) != nil else { return }
+                        race.answer(.failure(PostgresStorageError.noAnswer(wait + limit)))
+                    })
             }
-            defer { group.cancelAll() }
-            while let next = try await group.next() {
-                if let value = next { return value }
-                if admission.giveUp() { throw PostgresStorageError.connectionWaitExceeded(wait) }
-            }
-            throw CancellationError()  // the operation's task always ends with a value or an error
+        } onCancel: {
+            race.cancel()
         }
     }
 
@@ -735,6 +759,9 @@ public enum PostgresStorageError: Error, CustomStringConvertible {
     /// No connection came within ``PostgresStorage/Options/connectionWait``: the database is down or every
     /// connection of the pool is busy.
     case connectionWaitExceeded(Duration)
+    /// An operation that had its connection got no answer from the database within the time given (its
+    /// connection died with the server, say); whether its transaction committed is not known.
+    case noAnswer(Duration)
     /// A group's writes stored other than what the ledger said to store; the transaction rolled back.
     case tablesDisagree(String)
 
@@ -742,6 +769,7 @@ public enum PostgresStorageError: Error, CustomStringConvertible {
         switch self {
         case .cannotOpen(let target, let reason): "cannot open PostgreSQL \(target): \(reason)"
         case .connectionWaitExceeded(let wait): "no PostgreSQL connection within \(wait)"
+        case .noAnswer(let limit): "no answer from PostgreSQL within \(limit)"
         case .tablesDisagree(let what): "the ledger and the tables disagree: \(what)"
         }
     }
@@ -788,6 +816,68 @@ extension PostgresRowSequence {
     /// Reads every row and drops it: a statement's errors arrive only as its rows are consumed.
     func drain() async throws {
         for try await _ in self {}
+    }
+}
+
+/// The first of an operation's answer and its timer's, given to the caller once; the loser is cancelled.
+final class FirstAnswer<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Value, any Error>?
+        var early: Result<Value, any Error>?
+        var work: Task<Void, Never>?
+        var timer: Task<Void, Never>?
+        var answered = false
+        var cancelled = false
+    }
+    private let state = Mutex(State())
+
+    /// Where the answer goes; an answer given before this call is given now.
+    func await(_ continuation: CheckedContinuation<Value, any Error>) {
+        let early: Result<Value, any Error>? = state.withLock { state in
+            guard let early = state.early else {
+                state.continuation = continuation
+                return nil
+            }
+            return early
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    /// The two tasks racing. The timer is cancelled at once when the operation has answered already, the
+    /// operation when the caller is cancelled already.
+    func start(work: Task<Void, Never>, timer: Task<Void, Never>) {
+        let (answered, cancelled) = state.withLock { state in
+            state.work = work
+            state.timer = timer
+            return (state.answered, state.cancelled)
+        }
+        if answered { timer.cancel() }
+        if cancelled { work.cancel() }
+    }
+
+    /// Gives `result` to the caller unless an answer was given already; cancels both tasks' remainder.
+    func answer(_ result: Result<Value, any Error>) {
+        let (continuation, tasks): (CheckedContinuation<Value, any Error>?, [Task<Void, Never>]) = state.withLock {
+            state in
+            guard !state.answered else { return (nil, []) }
+            state.answered = true
+            let continuation = state.continuation
+            state.continuation = nil
+            if continuation == nil { state.early = result }
+            return (continuation, [state.work, state.timer].compactMap { $0 })
+        }
+        for task in tasks { task.cancel() }
+        continuation?.resume(with: result)
+    }
+
+    /// The caller is cancelled: so is the operation (a wait for a pooled connection ends at once), whose error
+    /// is then the answer.
+    func cancel() {
+        let work = state.withLock { state in
+            state.cancelled = true
+            return state.work
+        }
+        work?.cancel()
     }
 }
 
