@@ -820,10 +820,10 @@ extension PostgresRowSequence {
 }
 
 /// The first of an operation's answer and its timer's, given to the caller once; the loser is cancelled.
+/// ``await(_:)`` comes before ``start(work:timer:)``, so no answer can come before the caller waits for it.
 final class FirstAnswer<Value: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Value, any Error>?
-        var early: Result<Value, any Error>?
         var work: Task<Void, Never>?
         var timer: Task<Void, Never>?
         var answered = false
@@ -831,16 +831,9 @@ final class FirstAnswer<Value: Sendable>: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Where the answer goes; an answer given before this call is given now.
+    /// Where the answer goes.
     func await(_ continuation: CheckedContinuation<Value, any Error>) {
-        let early: Result<Value, any Error>? = state.withLock { state in
-            guard let early = state.early else {
-                state.continuation = continuation
-                return nil
-            }
-            return early
-        }
-        if let early { continuation.resume(with: early) }
+        state.withLock { $0.continuation = continuation }
     }
 
     /// The two tasks racing. The timer is cancelled at once when the operation has answered already, the
@@ -861,10 +854,8 @@ final class FirstAnswer<Value: Sendable>: Sendable {
             state in
             guard !state.answered else { return (nil, []) }
             state.answered = true
-            let continuation = state.continuation
-            state.continuation = nil
-            if continuation == nil { state.early = result }
-            return (continuation, [state.work, state.timer].compactMap { $0 })
+            defer { state.continuation = nil }
+            return (state.continuation, [state.work, state.timer].compactMap { $0 })
         }
         for task in tasks { task.cancel() }
         continuation?.resume(with: result)
