@@ -5,9 +5,10 @@ Every fix the journal lists as acknowledged (device_id,install_id,sequence,sha25
 exactly once under its key with the same bytes; and no installation may hold one fix twice under different
 sequence numbers (the walk gives each fix its own time_ms, so two rows of an installation with one time_ms and
 position are one fix stored twice). Reads the database with Python's sqlite3 (--database), or PostgreSQL with
-psql (--postgres URL, repeated for the shards of a sharded server in the servers' shard order: a fix in two
-shards is stored twice, and a row outside its device's shard, `shard_of`, is misplaced), not with the server's
-code, so a bug in the server's storage cannot hide itself.
+psql (--postgres URL, repeated for the shards of a sharded server in the servers' shard order, each owning an
+even share of the buckets; or --shard-map FILE, serve's map of URLs and bucket ranges: a fix in two shards is
+stored twice, and a row outside its device's shard, `shard_of`, is misplaced), not with the server's code, so a
+bug in the server's storage cannot hide itself.
 
 Prints the counts (and JSON with --json); exit status 1 when anything is lost, changed, stored twice or misplaced,
 or when the journal is empty (a soak that acknowledged nothing proved nothing), 2 on unreadable input.
@@ -46,11 +47,20 @@ def postgres_fixes(url: str) -> list[tuple]:
     ]
 
 
-def shard_of(device_id: str, shard_count: int) -> int:
-    """The shard of a device among `shard_count`: its bucket, the first 4 bytes of SHA-256 of the UTF-8 id read
-    big-endian, falls in shard i's range [floor(i * 2^32 / N), floor((i + 1) * 2^32 / N))."""
-    bucket = int.from_bytes(hashlib.sha256(device_id.encode("utf-8")).digest()[:4], "big")
-    return next(i for i in range(shard_count) if bucket < (i + 1) * 2**32 // shard_count)
+def bucket_of(device_id: str) -> int:
+    """A device's bucket: the first 4 bytes of SHA-256 of the UTF-8 id, read big-endian."""
+    return int.from_bytes(hashlib.sha256(device_id.encode("utf-8")).digest()[:4], "big")
+
+
+def even_ranges(shard_count: int) -> list[tuple[int, int]]:
+    """`serve --postgres-shard` repeated: shard i of N owns [floor(i * 2^32 / N), floor((i + 1) * 2^32 / N))."""
+    return [(i * 2**32 // shard_count, (i + 1) * 2**32 // shard_count - 1) for i in range(shard_count)]
+
+
+def shard_of(device_id: str, ranges: list[tuple[int, int]]) -> int:
+    """The shard whose inclusive bucket range holds the device's bucket."""
+    bucket = bucket_of(device_id)
+    return next(i for i, (first, last) in enumerate(ranges) if first <= bucket <= last)
 
 
 def main() -> int:
@@ -58,6 +68,7 @@ def main() -> int:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--database", help="the server's SQLite file")
     where.add_argument("--postgres", action="append", help="a PostgreSQL URL; repeated for each shard")
+    where.add_argument("--shard-map", help="serve's --shard-map file: the shards' URLs and bucket ranges")
     parser.add_argument("--journal", required=True)
     parser.add_argument("--json", help="also write the counts as JSON to this file")
     args = parser.parse_args()
@@ -85,11 +96,21 @@ def main() -> int:
         if args.database:
             fixes = sqlite_fixes(args.database)
         else:
+            if args.shard_map:
+                with open(args.shard_map, encoding="utf-8") as file:
+                    entries = json.load(file)
+                urls = [entry["url"] for entry in entries]
+                ranges = [(int(entry["firstBucket"], 16), int(entry["lastBucket"], 16)) for entry in entries]
+            else:
+                urls, ranges = args.postgres, even_ranges(len(args.postgres))
             fixes = []
-            for shard, url in enumerate(args.postgres):
+            for shard, url in enumerate(urls):
                 rows = postgres_fixes(url)
-                misplaced += sum(1 for fix in rows if shard_of(fix[0], len(args.postgres)) != shard)
+                misplaced += sum(1 for fix in rows if shard_of(fix[0], ranges) != shard)
                 fixes += rows
+    except (OSError, KeyError, ValueError) as error:
+        print(f"cannot read the shard map: {error}", file=sys.stderr)
+        return 2
     except (sqlite3.Error, subprocess.CalledProcessError) as error:
         print(f"cannot read the stored fixes: {error} {getattr(error, 'stderr', '')}", file=sys.stderr)
         return 2
@@ -116,8 +137,8 @@ def main() -> int:
         "journal_conflicts": conflicts,
         "stored_not_acknowledged": unacknowledged,
     }
-    if args.postgres:
-        counts["shards"] = len(args.postgres)
+    if not args.database:
+        counts["shards"] = len(urls)
         counts["misplaced"] = misplaced
     for name, value in counts.items():
         print(f"{name}: {value}")

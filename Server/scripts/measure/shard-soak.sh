@@ -237,6 +237,7 @@ judge_path, work, shards, down, short = sys.argv[1], sys.argv[2], int(sys.argv[3
 spec = importlib.util.spec_from_file_location("check_ack_journal", judge_path)
 judge = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(judge)
+ranges = judge.even_ranges(shards)
 load, check = json.load(open(f"{work}/load.json")), json.load(open(f"{work}/check.json"))
 events = [(int(ms), kind, target) for ms, kind, target in csv.reader(open(f"{work}/events.csv"))]
 def moment(kind, target=None):
@@ -249,7 +250,7 @@ stopped, started = moment("shard stopped"), moment("shard started")
 requests = []
 for line in open(f"{work}/requests.csv", encoding="utf-8"):
     start, device, latency, answer = line.rstrip("\n").split(",", 3)
-    requests.append((int(start), device, float(latency), answer, judge.shard_of(device, shards)))
+    requests.append((int(start), device, float(latency), answer, judge.shard_of(device, ranges)))
 down_requests = [r for r in requests if r[4] == down]
 other_requests = [r for r in requests if r[4] != down]
 def during(r):
@@ -273,7 +274,7 @@ other_errors_during = sum(1 for r in other_requests if r[3] != processed and dur
 back = [r[0] + r[2] - started for r in down_requests if r[3] == processed and r[0] >= started]
 # Every device must notice the outage only if it is on the stopped shard, and then only until the restart.
 devices_of = lambda wanted: {f"device-{i + 1}" for i in range(load["devices"])
-                             if (judge.shard_of(f"device-{i + 1}", shards) == down) == wanted}
+                             if (judge.shard_of(f"device-{i + 1}", ranges) == down) == wanted}
 never_back = sorted(devices_of(True) - {r[1] for r in down_requests if r[3] == processed and r[0] >= started})
 unnoticed = {r[1] for r in other_requests if r[3] == processed and during(r)}
 stalled = sorted(devices_of(False) - unnoticed)
@@ -281,7 +282,7 @@ errors = ", ".join(f"{k}: {v}" for k, v in sorted(load["errors"].items())) or "n
 outage_s = (started - stopped) / 1000
 lines = [
     f"shards: {shards}; devices per shard: "
-    + ", ".join(str(sum(1 for i in range(load['devices']) if judge.shard_of(f'device-{i + 1}', shards) == s))
+    + ", ".join(str(sum(1 for i in range(load['devices']) if judge.shard_of(f'device-{i + 1}', ranges) == s))
                 for s in range(shards)),
     f"server kills (kill -9, restart on the same port): A {kills['A']}, B {kills['B']}; restart to listening "
     f"{sum(restart_ms) / max(len(restart_ms), 1):.0f} ms on average",
