@@ -1,6 +1,6 @@
 # tier: full
 # lane: packages
-# what: Benchmarks: every harness and the driver build, one quick run of 5 workloads through the protocol (figures not kept; every cross-check must pass); the README's slice command with its instruction counts; the reference device's recording, memory and store-size targets
+# what: Benchmarks: every harness and the driver build, one quick run of 5 workloads through the protocol (figures not kept; every cross-check must pass); the instruction gate and a check that it fails on figures 5 % off; the README's slice command with its instruction counts; the reference device's recording, memory and store-size targets
 source .ci/lib.sh
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -14,6 +14,22 @@ for name in batch-walk-1 assignment-20 batch-compact-walk-1000 batch-full-100 ba
 done
 Benchmarks/run.sh --quick --require-all-harnesses "${workloads[@]}" --output "$out/RESULTS.quick.md" >/dev/null
 grep -q '^## Targets' "$out/RESULTS.quick.md"
+# The instruction gate (Benchmarks/NOTES.md, "The gate"): every count within 2 % of its committed figure; then
+# proof that it can fail: batch-walk-1's decode figure set 5 % under what is measured (a regression) and its
+# encode figure 5 % over (a gain not written down) must each fail, named with both counts.
+Benchmarks/.build/release/locwire-bench gate --root .
+awk '$1 == "batch-walk-1" && $2 == "decode" { $3 = int($3 * 0.95) }
+     $1 == "batch-walk-1" && $2 == "encode" { $3 = int($3 * 1.05) } { print }' \
+  Benchmarks/instruction-gate.txt >"$out/gate.txt"
+if Benchmarks/.build/release/locwire-bench gate --root . --workload batch-walk-1 --thresholds "$out/gate.txt" \
+  >/dev/null 2>"$out/gate.log"; then
+  echo "benchmarks: the gate passed figures 5 % off" >&2
+  exit 1
+fi
+grep -q "FAIL batch-walk-1 decode: [0-9]* instructions per operation against the gate's [0-9]* (+" "$out/gate.log"
+grep -q "FAIL batch-walk-1 encode: [0-9]* instructions per operation against the gate's [0-9]* (-.*a gain to keep" \
+  "$out/gate.log"
+[[ $(grep -c FAIL "$out/gate.log") == 2 ]] || { cat "$out/gate.log" >&2; exit 1; }
 # The README's slice command, as written there (issue 26: a slice measured for a minute, then failed on a workload
 # it had not written): the full method and the instruction counts for one workload and two implementations; its
 # report must have the selected figures and call the targets it cannot judge not measured.

@@ -18,7 +18,7 @@ struct LocwireBench: ParsableCommand {
             """,
         subcommands: [
             Run.self, Harness.self, Sizes.self, WriteWorkloads.self, Profile.self, DecodeProfile.self, Planner.self,
-            Engines.self, Device.self,
+            Engines.self, Device.self, Gate.self, GateCount.self,
         ],
         defaultSubcommand: Run.self)
 }

@@ -239,7 +239,17 @@ enum Workloads {
     }
 
     /// Every workload of the run.
-    static func all() -> [Workload] {
+    /// The headline workloads' names, in the order of ``all()``.
+    static let headlineNames = [
+        "batch-walk-1", "fence-event", "assignment-20", "batch-walk-1000", "batch-drive-1000",
+        "batch-compact-walk-1000", "batch-compact-drive-1000", "batch-full-100", "batch-unknown-100",
+        "batch-reordered-100",
+    ]
+
+    /// The headline workloads only, without the scaling curve's (whose 100,000-fix inputs take seconds to build).
+    static func headline() -> [Workload] { all(includingScale: false) }
+
+    static func all(includingScale: Bool = true) -> [Workload] {
         var workloads: [Workload] = []
         func add<Message: LocationWireMessage>(
             _ name: String, fixes: Int, headline: Bool = true, count: Int = inputCount,
@@ -287,7 +297,8 @@ enum Workloads {
             "batch-reordered-100", fixes: 100, reordered: true,
             "100 fixes with the batch's and every fix's fields in descending number order (encoders write them back canonical)"
         ) { batch(.walk, fixes: 100, seed: $0) }
-        for count in [10, 100, 10_000, 100_000] {
+        precondition(workloads.map(\.name) == headlineNames, "Workloads.headlineNames is out of date")
+        for count in [10, 100, 10_000, 100_000] where includingScale {
             add(
                 "scale-walk-\(count)", fixes: count, headline: false,
                 count: count >= 100_000 ? largeInputCount : inputCount,

@@ -9,7 +9,7 @@
 /// cheaply as on a literal. Two things keep it folding: `declaration` is marked `@inline(__always)`, and a row
 /// names enum and message types by metatype (`.message(Circle.self)`). Without the first, every key is a call;
 /// with a closure or a `LocationWireEnum` existential in a row, every key fetches a witness table or retains a
-/// context. Each added a fifth or more to decoding when tried; `scripts/measure/instruction-counts.sh` shows such costs.
+/// context. Each added a fifth or more to decoding when tried; `Benchmarks/gate.sh` shows such costs.
 public protocol MessageFields: CaseIterable, Sendable {
     /// This field's row: number, `.proto` name, type and presence.
     var declaration: FieldDeclaration { get }

@@ -26,6 +26,21 @@ struct WorkloadFiles {
         }
     }
 
+    /// The workload with only its first `count` inputs (and JSON texts).
+    func prefix(_ count: Int) -> WorkloadFiles {
+        WorkloadFiles(
+            name: name, typeName: typeName, inputs: Array(inputs.prefix(count)), json: Array(json.prefix(count)),
+            fixesPerInput: fixesPerInput)
+    }
+
+    private init(name: String, typeName: String, inputs: [[UInt8]], json: [[UInt8]], fixesPerInput: Int) {
+        self.name = name
+        self.typeName = typeName
+        self.inputs = inputs
+        self.json = json
+        self.fixesPerInput = fixesPerInput
+    }
+
     /// Reads a file of 4-byte little-endian lengths each followed by that many bytes.
     static func frames(_ url: URL) throws -> [[UInt8]] {
         let data = [UInt8](try Data(contentsOf: url))
