@@ -1,4 +1,4 @@
-/// The fast path of a hot decoder (LocationFix's): reads tags, varints and fixed-width values of an ordinary
+/// The fast path of a hot decoder (LocationFix's, FenceEvent's): reads tags, varints and fixed-width values of an ordinary
 /// message with no error handling at all, and gives up (returns nil) at anything unusual, so that the careful
 /// decoder takes over and reports what is wrong.
 ///
@@ -64,6 +64,20 @@ package struct FastFieldScanner {
         return value
     }
 
+    /// Where the next value begins, just past the tag ``nextKey()`` read: a field the scanner does not read
+    /// itself (a string, a sub-message) is read there by the careful reader (``WireReader/resume(atField:)``).
+    @inline(__always)
+    package var valueStart: UnsafeRawPointer { position }
+
+    /// Goes on at `next`, the end of a field the careful reader read completely and within the message: it counts
+    /// as decoded, so a hand-over after it resumes at `next`, not at that field again (a sub-message read twice
+    /// would merge twice).
+    @inline(__always)
+    package mutating func skip(to next: UnsafeRawPointer) {
+        position = next
+        fieldStart = next
+    }
+
     @inline(__always)
     package mutating func fixed32() -> UInt32 {
         let value = UInt32(littleEndian: position.loadUnaligned(as: UInt32.self))
@@ -92,6 +106,14 @@ extension WireReader {
     @inline(__always)
     package mutating func resume(at fieldStart: UnsafeRawPointer) {
         cursor = fieldStart
+    }
+
+    /// Moves to the value of the field the fast path `scanner` has just read the tag of, as if ``readTag()`` had
+    /// read it, so that the field's value is read (and any error reported) as the careful decoder would.
+    @inline(__always)
+    package mutating func resume(atField scanner: FastFieldScanner) {
+        fieldStart = scanner.fieldStart
+        cursor = scanner.valueStart
     }
 
     /// Marks the message being decoded as fully read, after a fast path decoded all of it.
