@@ -61,6 +61,28 @@ import Testing
         if case .success = careful { #expect(fastOffset == carefulOffset, "input \(hex(body))") }
     }
 
+    /// Damages `body` one way at random (an insertion inside or at the end, a cut end, a few changed bytes) and
+    /// returns random bytes to follow it.
+    private func damage(_ body: inout [UInt8], insertions: [[UInt8]], _ generator: inout SeededRandom) -> [UInt8] {
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0:
+            let insertion = insertions.randomElement(using: &generator)!
+            body.insert(contentsOf: insertion, at: Int.random(in: 0...body.count, using: &generator))
+        case 1:
+            if !body.isEmpty { body.removeLast(Int.random(in: 1...min(body.count, 8), using: &generator)) }
+        case 2:
+            for _ in 0..<Int.random(in: 1...3, using: &generator) where !body.isEmpty {
+                body[Int.random(in: 0..<body.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            }
+        default:
+            body += insertions.randomElement(using: &generator)!
+        }
+        return (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+            UInt8.random(in: 0...255, using: &generator)
+        }
+    }
+
     @Test func canonicalFixesDecodeAlike() {
         var random = RandomCanonicalMessages(seed: 0xF457)
         var generator = SeededRandom(seed: 0xF457)
@@ -92,23 +114,7 @@ import Testing
         ]
         for _ in 0..<20_000 {
             var body = random.message(LocationFix.schema)
-            switch Int.random(in: 0..<4, using: &generator) {
-            case 0:
-                let insertion = insertions.randomElement(using: &generator)!
-                body.insert(contentsOf: insertion, at: Int.random(in: 0...body.count, using: &generator))
-            case 1:
-                if !body.isEmpty { body.removeLast(Int.random(in: 1...min(body.count, 8), using: &generator)) }
-            case 2:
-                for _ in 0..<Int.random(in: 1...3, using: &generator) where !body.isEmpty {
-                    body[Int.random(in: 0..<body.count, using: &generator)] = UInt8.random(
-                        in: 0...255, using: &generator)
-                }
-            default:
-                body += insertions.randomElement(using: &generator)!
-            }
-            let trailer = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
-                UInt8.random(in: 0...255, using: &generator)
-            }
+            let trailer = damage(&body, insertions: insertions, &generator)
             expectSameResult(body, trailer: trailer)
         }
     }
@@ -149,23 +155,7 @@ import Testing
         ]
         for round in 0..<20_000 {
             var body = random.message(FenceEvent.schema)
-            switch Int.random(in: 0..<4, using: &generator) {
-            case 0:
-                let insertion = insertions.randomElement(using: &generator)!
-                body.insert(contentsOf: insertion, at: Int.random(in: 0...body.count, using: &generator))
-            case 1:
-                if !body.isEmpty { body.removeLast(Int.random(in: 1...min(body.count, 8), using: &generator)) }
-            case 2:
-                for _ in 0..<Int.random(in: 1...3, using: &generator) where !body.isEmpty {
-                    body[Int.random(in: 0..<body.count, using: &generator)] = UInt8.random(
-                        in: 0...255, using: &generator)
-                }
-            default:
-                body += insertions.randomElement(using: &generator)!
-            }
-            let trailer = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
-                UInt8.random(in: 0...255, using: &generator)
-            }
+            let trailer = damage(&body, insertions: insertions, &generator)
             expectSameEvent(body, trailer: trailer, limits: round % 8 == 0 ? DecodingLimits(maxDepth: 0) : .default)
         }
     }

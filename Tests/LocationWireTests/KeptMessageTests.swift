@@ -47,6 +47,30 @@ import Testing
         }
     }
 
+    /// Short ASCII strings are built from their bits: every length, at the end of the input (byte by byte) and
+    /// before other fields (two loads), gives the string back, equal and hashed as one made the usual way.
+    @Test func shortStringsDecodeAtTheEndAndInside() throws {
+        for length in 1...20 {
+            for nonASCII in [false, true] {
+                var id = String((0..<length).map { Character(UnicodeScalar(UInt8(0x61 + $0 % 26))) })
+                if nonASCII { id = "é" + id.dropFirst(2) }
+                var atEnd = LocationBatch()
+                atEnd.deviceId = id
+                var inside = atEnd
+                inside.batchId = 0x0102_0304_0506_0708
+                inside.installId = 77
+                for batch in [atEnd, inside] {
+                    let bytes = batch.serializedBytes()
+                    let decoded = try LocationBatch(serializedBytes: bytes)
+                    #expect(decoded.deviceId == id)
+                    #expect(decoded.deviceId.utf8.count == id.utf8.count)
+                    #expect(decoded.deviceId.hashValue == id.hashValue)
+                    #expect(decoded == batch)
+                }
+            }
+        }
+    }
+
     /// A kept id that the next input has with invalid UTF-8 of the same length is not taken: the error stands.
     @Test func aLentIdDoesNotHideInvalidUTF8() throws {
         var kept = try LocationBatch(serializedBytes: batch(deviceId: "ab", fixes: 0).serializedBytes())

@@ -1,7 +1,7 @@
 // The hand-written codec of `locationwire.v1.FenceEvent`: decode, encode and Swift conveniences. The struct
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/fence_event.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
-extension FenceEvent {
+extension FenceEvent: FastPathMessage {
     /// Lends the region id: a device's events mostly concern the few regions it has armed.
     public mutating func clearKeepingCapacity(lendingTo reader: inout WireReader) {
         reader.lend(regionId)
@@ -9,20 +9,7 @@ extension FenceEvent {
     }
 
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        if var scanner = reader.fastFieldScanner() {
-            if try decodeFieldsFast(&scanner, reader: &reader) {
-                reader.skipToMessageEnd()
-                return
-            }
-            reader.resume(at: scanner.fieldStart)
-        }
-        try decodeFieldsCarefully(from: &reader)
-    }
-
-    /// The decoder that checks everything and explains what is wrong; ``decodeFields(from:)`` falls back to it
-    /// (and tests compare the two).
-    package mutating func decodeFieldsCarefully(from reader: inout WireReader) throws(DecodingError) {
-        try decodeFieldByField(from: &reader)
+        try decodeFieldsFastFirst(from: &reader)
     }
 
     /// The fast path of ``decodeFields(from:)`` (see ``FastFieldScanner``): true when it decoded the whole event;
@@ -31,7 +18,7 @@ extension FenceEvent {
     /// careful decoder's error (the field named as ``decodeFieldByField(from:)`` names it); the scanner reads the
     /// scalars.
     @inline(__always)
-    private mutating func decodeFieldsFast(
+    package mutating func decodeFieldsFast(
         _ scanner: inout FastFieldScanner, reader: inout WireReader
     ) throws(DecodingError) -> Bool {
         while let key = scanner.nextKey() {

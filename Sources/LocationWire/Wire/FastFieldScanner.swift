@@ -122,3 +122,35 @@ extension WireReader {
         cursor = end
     }
 }
+
+/// A message decoded through a fast path first (``FastFieldScanner``), its careful decoder taking over where the
+/// fast path gives up.
+package protocol FastPathMessage: HandCodedMessage {
+    /// The fast path: true when it decoded the whole message; false hands over to the careful decoder at the
+    /// scanner's ``FastFieldScanner/fieldStart``. A field it leaves to `reader` (a string, a sub-message) is read
+    /// where the scanner stands, its errors thrown as the careful decoder throws them.
+    mutating func decodeFieldsFast(
+        _ scanner: inout FastFieldScanner, reader: inout WireReader
+    ) throws(DecodingError) -> Bool
+}
+
+extension FastPathMessage {
+    /// The fast path, then the careful decoder from where it stopped: the message's `decodeFields(from:)`.
+    @inline(__always)
+    package mutating func decodeFieldsFastFirst(from reader: inout WireReader) throws(DecodingError) {
+        if var scanner = reader.fastFieldScanner() {
+            if try decodeFieldsFast(&scanner, reader: &reader) {
+                reader.skipToMessageEnd()
+                return
+            }
+            reader.resume(at: scanner.fieldStart)
+        }
+        try decodeFieldsCarefully(from: &reader)
+    }
+
+    /// The decoder that checks everything and explains what is wrong, which the fast path falls back to (and
+    /// tests compare the two).
+    package mutating func decodeFieldsCarefully(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
+    }
+}

@@ -242,8 +242,12 @@ public struct WireReader: ~Copyable {
 
     /// Offers `string`, which the message being decoded into held before this decode, to the next string fields
     /// (``LocationWireMessage/clearKeepingCapacity(lendingTo:)``): one with the same bytes is given `string`.
+    /// Only a string too long to be stored inline is lent: a short one is made from its bytes as cheaply as it
+    /// would be compared with them (``smallASCIIString(_:readableUpTo:)``).
     package mutating func lend(_ string: String) {
-        keptStringCount = string.utf8.count
+        let count = string.utf8.count
+        guard count > Self.maxInlineStringBytes else { return }
+        keptStringCount = count
         keptStringStart = nil
         keptString = string
     }
@@ -284,6 +288,9 @@ public struct WireReader: ~Copyable {
     /// `bytes` as a string, rejecting invalid UTF-8.
     @inline(__always)
     private func makeString(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> String {
+        if bytes.count <= Self.maxInlineStringBytes, let string = Self.smallASCIIString(bytes, readableUpTo: inputEnd) {
+            return string
+        }
         let string: String
         if Self.isASCII(bytes) {
             // ASCII is valid UTF-8, and ids almost always are ASCII: this skips the generic `String(validating:)`,
@@ -296,6 +303,51 @@ public struct WireReader: ~Copyable {
         }
         return string
     }
+
+    /// `bytes`, 1 to 15 of them, as a string when they are all ASCII, built from its bits; nil otherwise. On a
+    /// 64-bit little-endian platform a Swift string of up to 15 UTF-8 bytes is stored inline (the standard
+    /// library's ABI): its bytes in two words, the last byte `0xE0 | count` when they are ASCII. Making it so
+    /// takes two loads, where `String(decoding:as:)` validates the bytes again and copies them one by one.
+    /// `inputEnd` is where the readable input ends: 16 bytes are loaded at once when they lie before it.
+    @inline(__always)
+    private static func smallASCIIString(
+        _ bytes: UnsafeRawBufferPointer, readableUpTo inputEnd: UnsafeRawPointer
+    )
+        -> String?
+    {
+        #if _pointerBitWidth(_64) && _endian(little)
+            let count = bytes.count
+            let start = bytes.baseAddress!
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+            if inputEnd - start >= 16 {
+                low = UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))
+                high = UInt64(littleEndian: (start + 8).loadUnaligned(as: UInt64.self))
+                if count < 8 {
+                    low &= (1 << (8 * UInt64(count))) &- 1
+                    high = 0
+                } else {
+                    high &= (1 << (8 * UInt64(count - 8))) &- 1
+                }
+            } else {
+                for index in 0..<count {
+                    let byte = UInt64(bytes[index])
+                    if index < 8 { low |= byte << (8 * UInt64(index)) } else { high |= byte << (8 * UInt64(index - 8)) }
+                }
+            }
+            guard (low | high) & 0x8080_8080_8080_8080 == 0, smallStringLayoutHolds else { return nil }
+            return unsafeBitCast((low, high | (0xE0 | UInt64(count)) << 56), to: String.self)
+        #else
+            return nil
+        #endif
+    }
+
+    /// True when a short ASCII string has the layout ``smallASCIIString(_:readableUpTo:)`` builds, checked once
+    /// on a literal, so that a standard library that stored strings otherwise would only be slower.
+    private static let smallStringLayoutHolds: Bool = {
+        let bits = unsafeBitCast("ab", to: (UInt64, UInt64).self)
+        return bits.0 == 0x6261 && bits.1 == 0xE2 << 56
+    }()
 
     /// True when `first` and `second`, of the same length, hold the same bytes; eight at a time.
     @inline(__always)
