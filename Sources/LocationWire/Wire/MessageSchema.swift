@@ -73,12 +73,12 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
         fieldIndexByName[name].map { fields[$0] }
     }
 
-    /// The field whose `.proto` name or JSON name is `name`, compared byte for byte (as protobuf's own JSON
-    /// readers compare names). `hint` speeds up a series of lookups (``UTF8NameTable/value(of:hint:)``): start it at
-    /// 0 for each object.
+    /// The index in ``fields`` (and ``fieldInfos``) of the field whose `.proto` name or JSON name is `name`,
+    /// compared byte for byte (as protobuf's own JSON readers compare names). `hint` speeds up a series of lookups
+    /// (``UTF8NameTable/value(of:hint:)``): start it at 0 for each object.
     @inline(__always)
-    package func field(namedUTF8 name: UnsafeBufferPointer<UInt8>, hint: inout Int) -> FieldSchema? {
-        fieldIndexByNameUTF8.value(of: name, hint: &hint).map { fields[Int($0)] }
+    package func fieldIndex(namedUTF8 name: UnsafeBufferPointer<UInt8>, hint: inout Int) -> Int? {
+        fieldIndexByNameUTF8.value(of: name, hint: &hint).map { Int($0) }
     }
 
     /// The path component that names the field of `key` in errors: its name when the schema knows the number,
@@ -137,7 +137,8 @@ public final class FieldSchema: @unchecked Sendable, Hashable {
         let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(utf8.count, 1))
         _ = storage.initialize(from: utf8)
         jsonNameStorage = storage
-        info = FieldInfo(type: type, label: label, jsonName: UnsafeBufferPointer(rebasing: storage[..<utf8.count]))
+        info = FieldInfo(
+            number: number, type: type, label: label, jsonName: UnsafeBufferPointer(rebasing: storage[..<utf8.count]))
     }
 
     deinit {
@@ -260,9 +261,10 @@ public final class EnumSchema: @unchecked Sendable, Hashable, CustomStringConver
     public func hash(into hasher: inout Hasher) { hasher.combine(fullName) }
 }
 
-/// What the schema walker and the JSON printer read about a field for every value, as plain values: reading them
-/// counts no reference. (Reading the ``FieldSchema`` itself, its ``FieldType`` and its name's array counted three
-/// references a value: in time, nearly half of printing a batch's JSON went to those atomic counts.)
+/// What the schema walker, the JSON printer and the JSON reader read about a field for every value, as plain
+/// values: reading them counts no reference. (Reading the ``FieldSchema`` itself, its ``FieldType`` and its name's
+/// array counted three references a value: in time, nearly half of printing a batch's JSON went to those atomic
+/// counts.)
 package struct FieldInfo: @unchecked Sendable {
     /// The case of ``FieldType``, without its schema.
     package enum Kind: UInt8 {
@@ -270,6 +272,8 @@ package struct FieldInfo: @unchecked Sendable {
         case bool, float, double, string, bytes, enumeration, message
     }
 
+    /// The field's number, for the keys the JSON reader writes.
+    package let number: UInt32
     package let kind: Kind
     package let label: FieldSchema.Label
     /// The wire type of one value (``FieldType/wireType``), and whether a length-delimited occurrence is a packed
@@ -282,7 +286,8 @@ package struct FieldInfo: @unchecked Sendable {
     /// holds the field.
     package let nested: UnsafeRawPointer?
 
-    init(type: FieldType, label: FieldSchema.Label, jsonName: UnsafeBufferPointer<UInt8>) {
+    init(number: UInt32, type: FieldType, label: FieldSchema.Label, jsonName: UnsafeBufferPointer<UInt8>) {
+        self.number = number
         switch type {
         case .int32: kind = .int32
         case .int64: kind = .int64
