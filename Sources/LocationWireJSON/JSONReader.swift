@@ -154,14 +154,15 @@ struct JSONReader: ~Copyable {
             let (nameOffset, name) = try readMemberName()
             if let index = schema.fieldIndex(namedUTF8: name, hint: &hint) {
                 let field = schema.fieldInfos[index]
-                guard seen.insert(field.number) else {
+                let fieldNumber = schema.fieldNumbers[index]
+                guard seen.insert(fieldNumber) else {
                     let name = schema.fields[index].name
                     throw JSONError(
                         code: .duplicateField, offset: nameOffset, fieldPath: FieldPath([.field(name)]),
                         message: "field \(name) appears more than once")
                 }
                 do {
-                    try readField(field, depth: depth + 1, into: &writer)
+                    try readField(field, fieldNumber: fieldNumber, depth: depth + 1, into: &writer)
                 } catch {
                     throw error.inside(FieldPath([.field(schema.fields[index].name)]))
                 }
@@ -175,22 +176,25 @@ struct JSONReader: ~Copyable {
         } while try endMember()
     }
 
-    /// Reads a member's value for `field`; `depth` is the nesting depth of the object the member is in (an object
-    /// or array value is one deeper). A repeated numeric field is written as one packed run, its canonical form,
-    /// which the decoder reads fastest.
-    private mutating func readField(_ field: FieldInfo, depth: Int, into writer: inout WireWriter) throws(JSONError) {
+    /// Reads a member's value for `field`, whose number is `fieldNumber`; `depth` is the nesting depth of the object
+    /// the member is in (an object or array value is one deeper). A repeated numeric field is written as one packed
+    /// run, its canonical form, which the decoder reads fastest.
+    private mutating func readField(
+        _ field: FieldInfo, fieldNumber: UInt32, depth: Int, into writer: inout WireWriter
+    ) throws(JSONError) {
         if peek() == UInt8(ascii: "n") {  // null: the field is not set
             try expect("null")
             return
         }
+        let key = FieldKey.make(fieldNumber, field.wireType)
         guard field.label == .repeated else {
-            try readElement(field, packed: false, depth: depth, into: &writer)
+            try readElement(field, key: key, packed: false, depth: depth, into: &writer)
             return
         }
         guard peek() == UInt8(ascii: "[") else { throw mismatch(expected: "an array") }
         guard try beginArray(depth: depth + 1) else { return }
         let packed = field.isPacked
-        let lengthOffset = packed ? writer.beginLengthDelimitedField(FieldKey.make(field.number, .lengthDelimited)) : 0
+        let lengthOffset = packed ? writer.beginLengthDelimitedField(FieldKey.make(fieldNumber, .lengthDelimited)) : 0
         var index = 0
         repeat {
             if peek() == UInt8(ascii: "n") {
@@ -199,7 +203,7 @@ struct JSONReader: ~Copyable {
                     message: "null is not allowed as an element of a repeated field")
             }
             do {
-                try readElement(field, packed: packed, depth: depth + 1, into: &writer)
+                try readElement(field, key: key, packed: packed, depth: depth + 1, into: &writer)
             } catch {
                 throw error.inside(FieldPath([.index(index)]))
             }
@@ -263,12 +267,11 @@ struct JSONReader: ~Copyable {
             code: .typeMismatch, offset: offset, message: "expected \(expected), found \(Self.typeName(of: scalar))")
     }
 
-    /// Reads one value of `field` (an element, for a repeated field) and writes it: with its key, or without when
-    /// it is an element of a packed run (`packed`).
+    /// Reads one value of `field` (an element, for a repeated field) and writes it: with `key`, the key of one
+    /// value, or without when it is an element of a packed run (`packed`).
     private mutating func readElement(
-        _ field: FieldInfo, packed: Bool, depth: Int, into writer: inout WireWriter
+        _ field: FieldInfo, key: FieldKey, packed: Bool, depth: Int, into writer: inout WireWriter
     ) throws(JSONError) {
-        let key = FieldKey.make(field.number, field.wireType)
         // A length-delimited value writes its key with its length; only numbers and booleans can be packed.
         if !packed, field.wireType != .lengthDelimited { writer.writeKey(key) }
         let offset = position

@@ -22,6 +22,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
     /// ``FieldSchema/info`` of each field, by index in ``fields``: what the walker and the JSON printer read for
     /// every value, with no reference to count.
     package let fieldInfos: [FieldInfo]
+    /// The fields' numbers, by index in ``fields``: the keys the JSON reader writes. (Not in ``FieldInfo``, which
+    /// the printer's walker copies for every value.)
+    package let fieldNumbers: [UInt32]
 
     public init(_ fullName: String, fields: [FieldSchema]) {
         self.fullName = fullName
@@ -43,6 +46,7 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
         }
         self.fieldIndexByLowNumber = byLowNumber
         self.fieldInfos = sorted.map(\.info)
+        self.fieldNumbers = sorted.map(\.number)
         self.fieldIndexByNameUTF8 = UTF8NameTable(
             sorted.indices.map { (sorted[$0].jsonName, Int32($0)) }
                 + sorted.indices.filter { sorted[$0].name != sorted[$0].jsonName }.map { (sorted[$0].name, Int32($0)) })
@@ -137,8 +141,7 @@ public final class FieldSchema: @unchecked Sendable, Hashable {
         let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(utf8.count, 1))
         _ = storage.initialize(from: utf8)
         jsonNameStorage = storage
-        info = FieldInfo(
-            number: number, type: type, label: label, jsonName: UnsafeBufferPointer(rebasing: storage[..<utf8.count]))
+        info = FieldInfo(type: type, label: label, jsonName: UnsafeBufferPointer(rebasing: storage[..<utf8.count]))
     }
 
     deinit {
@@ -272,8 +275,6 @@ package struct FieldInfo: @unchecked Sendable {
         case bool, float, double, string, bytes, enumeration, message
     }
 
-    /// The field's number, for the keys the JSON reader writes.
-    package let number: UInt32
     package let kind: Kind
     package let label: FieldSchema.Label
     /// The wire type of one value (``FieldType/wireType``), and whether a length-delimited occurrence is a packed
@@ -286,8 +287,7 @@ package struct FieldInfo: @unchecked Sendable {
     /// holds the field.
     package let nested: UnsafeRawPointer?
 
-    init(number: UInt32, type: FieldType, label: FieldSchema.Label, jsonName: UnsafeBufferPointer<UInt8>) {
-        self.number = number
+    init(type: FieldType, label: FieldSchema.Label, jsonName: UnsafeBufferPointer<UInt8>) {
         switch type {
         case .int32: kind = .int32
         case .int64: kind = .int64
