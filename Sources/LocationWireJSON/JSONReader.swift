@@ -54,12 +54,17 @@ struct JSONReader: ~Copyable {
 
     // MARK: - Entry points
 
-    /// Reads the whole input as one message of `schema` and writes its binary form into `writer`.
+    /// Reads the whole input as one message of `schema` and writes its binary form into `writer`. A schema
+    /// error's field path starts with `path`, the message's own.
     mutating func readMessage(
         schema: MessageSchema, path: FieldPath, into writer: inout WireWriter
     ) throws(JSONError) {
         skipWhitespace()
-        try readMessageValue(schema: schema, path: path, depth: 0, into: &writer)
+        do {
+            try readMessageValue(schema: schema, depth: 0, into: &writer)
+        } catch {
+            throw error.inside(path)
+        }
         skipWhitespace()
         guard position == bytes.count else { throw syntaxError("unexpected characters after the JSON value") }
     }
@@ -128,69 +133,83 @@ struct JSONReader: ~Copyable {
     }
 
     // MARK: - Schema-driven reading
+    //
+    // An error is thrown with the field path below the level that finds it, and each level puts its own component
+    // in front as the error passes (`JSONError.inside(_:)`): a value read without error builds no path and
+    // captures none. Fields are read as `FieldInfo`, plain values, so reading one counts no reference.
 
-    /// Reads the value of a message field (or the top-level message) at depth `depth`: an object, or mismatch.
+    /// Reads the value of a message field (or the top-level message, at depth 0): an object, or a mismatch.
     private mutating func readMessageValue(
-        schema: MessageSchema, path: @autoclosure () -> FieldPath, depth: Int, into writer: inout WireWriter
+        schema: MessageSchema, depth: Int, into writer: inout WireWriter
     ) throws(JSONError) {
         guard peek() == UInt8(ascii: "{") else {
             throw JSONError(
-                code: path().components.count <= 1 ? .notAnObject : .typeMismatch, offset: position,
-                fieldPath: path(), message: "expected an object for \(schema.name), found \(typeNameOfValue())")
+                code: depth == 0 ? .notAnObject : .typeMismatch, offset: position,
+                message: "expected an object for \(schema.name), found \(typeNameOfValue())")
         }
         var seen = FieldNumberSet()
         var hint = 0
         guard try beginObject(depth: depth + 1) else { return }
         repeat {
             let (nameOffset, name) = try readMemberName()
-            if let found = schema.field(namedUTF8: name, hint: &hint) {
-                // Not counted: the schema holds its fields for the whole read, and every error path below (an
-                // autoclosure) would otherwise retain it for each value read.
-                unowned(unsafe) let field = found
-                guard seen.insert(field.number) else {
+            if let index = schema.fieldIndex(namedUTF8: name, hint: &hint) {
+                let field = schema.fieldInfos[index]
+                let fieldNumber = schema.fieldNumbers[index]
+                guard seen.insert(fieldNumber) else {
+                    let name = schema.fields[index].name
                     throw JSONError(
-                        code: .duplicateField, offset: nameOffset, fieldPath: path().appending(field: field.name),
-                        message: "field \(field.name) appears more than once")
+                        code: .duplicateField, offset: nameOffset, fieldPath: FieldPath([.field(name)]),
+                        message: "field \(name) appears more than once")
                 }
-                try readField(field, path: path().appending(field: field.name), depth: depth + 1, into: &writer)
+                do {
+                    try readField(field, fieldNumber: fieldNumber, depth: depth + 1, into: &writer)
+                } catch {
+                    throw error.inside(FieldPath([.field(schema.fields[index].name)]))
+                }
             } else if options.ignoreUnknownFields {
                 try skipValue(depth: depth + 1)
             } else {
                 throw JSONError(
-                    code: .unknownField, offset: nameOffset, fieldPath: path(),
+                    code: .unknownField, offset: nameOffset,
                     message: "\(schema.name) has no field named \"\(String(decoding: name, as: UTF8.self))\"")
             }
         } while try endMember()
     }
 
-    /// Reads a member's value for `field`; `depth` is the nesting depth of the object the member is in (an object
-    /// or array value is one deeper).
+    /// Reads a member's value for `field`, whose number is `fieldNumber`; `depth` is the nesting depth of the object
+    /// the member is in (an object or array value is one deeper). A repeated numeric field is written as one packed
+    /// run, its canonical form, which the decoder reads fastest.
     private mutating func readField(
-        _ fieldReference: FieldSchema, path: @autoclosure () -> FieldPath, depth: Int, into writer: inout WireWriter
+        _ field: FieldInfo, fieldNumber: UInt32, depth: Int, into writer: inout WireWriter
     ) throws(JSONError) {
-        unowned(unsafe) let field = fieldReference  // captured by the paths below without a count
         if peek() == UInt8(ascii: "n") {  // null: the field is not set
             try expect("null")
             return
         }
+        let key = FieldKey.make(fieldNumber, field.wireType)
         guard field.label == .repeated else {
-            try readElement(field, path: path(), depth: depth, into: &writer)
+            try readElement(field, key: key, packed: false, depth: depth, into: &writer)
             return
         }
-        guard peek() == UInt8(ascii: "[") else {
-            throw mismatch(path: path(), expected: "an array")
-        }
+        guard peek() == UInt8(ascii: "[") else { throw mismatch(expected: "an array") }
         guard try beginArray(depth: depth + 1) else { return }
+        let packed = field.isPacked
+        let lengthOffset = packed ? writer.beginLengthDelimitedField(FieldKey.make(fieldNumber, .lengthDelimited)) : 0
         var index = 0
         repeat {
             if peek() == UInt8(ascii: "n") {
                 throw JSONError(
-                    code: .typeMismatch, offset: position, fieldPath: path().appending(index: index),
+                    code: .typeMismatch, offset: position, fieldPath: FieldPath([.index(index)]),
                     message: "null is not allowed as an element of a repeated field")
             }
-            try readElement(field, path: path().appending(index: index), depth: depth + 1, into: &writer)
+            do {
+                try readElement(field, key: key, packed: packed, depth: depth + 1, into: &writer)
+            } catch {
+                throw error.inside(FieldPath([.index(index)]))
+            }
             index += 1
         } while try endElement()
+        if packed { writer.finishLengthDelimitedField(at: lengthOffset) }
     }
 
     /// The JSON type of the value that starts at `position`, for errors; meaningful only for well-formed input,
@@ -206,10 +225,8 @@ struct JSONReader: ~Copyable {
         }
     }
 
-    private func mismatch(path: @autoclosure () -> FieldPath, expected: String) -> JSONError {
-        JSONError(
-            code: .typeMismatch, offset: position, fieldPath: path(),
-            message: "expected \(expected), found \(typeNameOfValue())")
+    private func mismatch(expected: String) -> JSONError {
+        JSONError(code: .typeMismatch, offset: position, message: "expected \(expected), found \(typeNameOfValue())")
     }
 
     /// A scalar value read from the input: a number's text, or a string's unescaped bytes (which point into the
@@ -221,9 +238,7 @@ struct JSONReader: ~Copyable {
     }
 
     /// Reads a number, string or boolean; anything else (an object, an array) is a mismatch with `expected`.
-    private mutating func readScalar(
-        path: @autoclosure () -> FieldPath, expected: String
-    ) throws(JSONError) -> Scalar {
+    private mutating func readScalar(expected: String) throws(JSONError) -> Scalar {
         switch peek() ?? 0 {
         case UInt8(ascii: "\""): return .string(try readString())
         case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool(try readBoolean())
@@ -232,10 +247,10 @@ struct JSONReader: ~Copyable {
             try skipNumber()
             return .number(UnsafeBufferPointer(rebasing: bytes[start..<position]))
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            throw mismatch(path: path(), expected: expected)
+            throw mismatch(expected: expected)
         default:
             try skipValue(depth: 0)  // throws the syntax error
-            throw mismatch(path: path(), expected: expected)
+            throw mismatch(expected: expected)
         }
     }
 
@@ -247,128 +262,134 @@ struct JSONReader: ~Copyable {
         }
     }
 
-    private func mismatch(
-        _ scalar: Scalar, at offset: Int, path: @autoclosure () -> FieldPath, expected: String
-    ) -> JSONError {
+    private func mismatch(_ scalar: Scalar, at offset: Int, expected: String) -> JSONError {
         JSONError(
-            code: .typeMismatch, offset: offset, fieldPath: path(),
-            message: "expected \(expected), found \(Self.typeName(of: scalar))")
+            code: .typeMismatch, offset: offset, message: "expected \(expected), found \(Self.typeName(of: scalar))")
     }
 
-    /// Reads one value of `field` (an element, for a repeated field) and writes it.
+    /// Reads one value of `field` (an element, for a repeated field) and writes it: with `key`, the key of one
+    /// value, or without when it is an element of a packed run (`packed`).
     private mutating func readElement(
-        _ fieldReference: FieldSchema, path: @autoclosure () -> FieldPath, depth: Int, into writer: inout WireWriter
+        _ field: FieldInfo, key: FieldKey, packed: Bool, depth: Int, into writer: inout WireWriter
     ) throws(JSONError) {
-        unowned(unsafe) let field = fieldReference  // captured by the paths below without a count
-        let key = FieldKey.make(field.number, field.type.wireType)
+        // A length-delimited value writes its key with its length; only numbers and booleans can be packed.
+        if !packed, field.wireType != .lengthDelimited { writer.writeKey(key) }
         let offset = position
-        switch field.type {
-        case .message(let schema):
+        switch field.kind {
+        case .message:
             let lengthOffset = writer.beginLengthDelimitedField(key)
-            try readMessageValue(schema: schema, path: path(), depth: depth, into: &writer)
-            writer.finishLengthDelimitedField(at: lengthOffset)
-        case .enumeration(let schema):
-            let value = try readScalar(path: path(), expected: "an enum name or number")
-            let number: Int32
-            if case .string(let name) = value,
-                schema.number(namedUTF8: name) != nil || !JSONNumberText.isValid(name, allowPlus: true)
-            {
-                guard let known = schema.number(namedUTF8: name) else {
-                    throw JSONError(
-                        code: .invalidValue, offset: offset, fieldPath: path(),
-                        message: "\"\(String(decoding: name, as: UTF8.self))\" is not a value of \(schema.name)")
+            // The nested schema borrowed, not counted (FieldInfo).
+            var failure: JSONError?
+            field.withMessageSchema { schema in
+                do throws(JSONError) {
+                    try readMessageValue(schema: schema, depth: depth, into: &writer)
+                } catch {
+                    failure = error
                 }
+            }
+            if let failure { throw failure }
+            writer.finishLengthDelimitedField(at: lengthOffset)
+        case .enumeration:
+            let value = try readScalar(expected: "an enum name or number")
+            let number: Int32
+            if case .string(let name) = value, let known = field.withEnumSchema({ $0.number(namedUTF8: name) }) {
                 number = known
+            } else if case .string(let name) = value, !JSONNumberText.isValid(name, allowPlus: true) {
+                let enumName = field.withEnumSchema(\.name)
+                throw JSONError(
+                    code: .invalidValue, offset: offset,
+                    message: "\"\(String(decoding: name, as: UTF8.self))\" is not a value of \(enumName)")
             } else {
                 // A number, or a number in a string ("1"), as C++ and upb accept it.
                 number = Int32(
                     try integer(
-                        value, at: offset, path: path(), expected: "an enum name or number", min: Int64(Int32.min),
+                        value, at: offset, expected: "an enum name or number", min: Int64(Int32.min),
                         max: UInt64(Int32.max)))
             }
-            writer.writeVarintField(key, UInt64(bitPattern: Int64(number)))
+            writer.writeVarint(UInt64(bitPattern: Int64(number)))
         case .int32:
-            let number = try integer(at: offset, path: path(), min: Int64(Int32.min), max: UInt64(Int32.max))
-            writer.writeVarintField(key, UInt64(bitPattern: number))
+            let number = try integer(at: offset, min: Int64(Int32.min), max: UInt64(Int32.max))
+            writer.writeVarint(UInt64(bitPattern: number))
         case .sint32:
-            let number = try integer(at: offset, path: path(), min: Int64(Int32.min), max: UInt64(Int32.max))
-            writer.writeVarintField(key, UInt64(ZigZag.encode(Int32(number))))
+            let number = try integer(at: offset, min: Int64(Int32.min), max: UInt64(Int32.max))
+            writer.writeVarint(UInt64(ZigZag.encode(Int32(number))))
         case .uint32:
-            let number = try integer(at: offset, path: path(), min: 0, max: UInt64(UInt32.max))
-            writer.writeVarintField(key, UInt64(number))
+            writer.writeVarint(UInt64(try integer(at: offset, min: 0, max: UInt64(UInt32.max))))
         case .int64:
-            let number = try integer(at: offset, path: path(), min: Int64.min, max: UInt64(Int64.max))
-            writer.writeVarintField(key, UInt64(bitPattern: number))
+            let number = try integer(at: offset, min: Int64.min, max: UInt64(Int64.max))
+            writer.writeVarint(UInt64(bitPattern: number))
         case .sint64:
-            let number = try integer(at: offset, path: path(), min: Int64.min, max: UInt64(Int64.max))
-            writer.writeVarintField(key, ZigZag.encode(number))
+            writer.writeVarint(ZigZag.encode(try integer(at: offset, min: Int64.min, max: UInt64(Int64.max))))
         case .uint64:
-            writer.writeVarintField(key, try unsignedInteger(at: offset, path: path()))
+            writer.writeVarint(try unsignedInteger(at: offset))
         case .fixed32:
-            let number = try integer(at: offset, path: path(), min: 0, max: UInt64(UInt32.max))
-            writer.writeFixed32Field(key, UInt32(number))
+            writer.writeLittleEndian(UInt32(try integer(at: offset, min: 0, max: UInt64(UInt32.max))))
         case .sfixed32:
-            let number = try integer(at: offset, path: path(), min: Int64(Int32.min), max: UInt64(Int32.max))
-            writer.writeFixed32Field(key, UInt32(bitPattern: Int32(number)))
+            let number = try integer(at: offset, min: Int64(Int32.min), max: UInt64(Int32.max))
+            writer.writeLittleEndian(UInt32(bitPattern: Int32(number)))
         case .fixed64:
-            writer.writeFixed64Field(key, try unsignedInteger(at: offset, path: path()))
+            writer.writeLittleEndian(try unsignedInteger(at: offset))
         case .sfixed64:
-            let number = try integer(at: offset, path: path(), min: Int64.min, max: UInt64(Int64.max))
-            writer.writeFixed64Field(key, UInt64(bitPattern: number))
+            let number = try integer(at: offset, min: Int64.min, max: UInt64(Int64.max))
+            writer.writeLittleEndian(UInt64(bitPattern: number))
         case .bool:
-            let value = try readScalar(path: path(), expected: "true or false")
+            let value = try readScalar(expected: "true or false")
             guard case .bool(let flag) = value else {
-                throw mismatch(value, at: offset, path: path(), expected: "true or false")
+                throw mismatch(value, at: offset, expected: "true or false")
             }
-            writer.writeVarintField(key, flag ? 1 : 0)
+            writer.writeVarint(flag ? 1 : 0)
         case .float:
-            let number = try floatingPoint(at: offset, path: path())
+            let number = try floatingPoint(at: offset)
             // As C++: parse to double, round to float, and refuse a finite number that rounds to infinity. So the
             // largest float printed with 9 digits (3.40282347e+38, a hair above FLT_MAX as a double) reads back.
             // (upb refuses anything above FLT_MAX as a double, and so cannot read back its own 3.4028235e+38.)
             if number.isFinite, Float(number).isInfinite {
                 throw JSONError(
-                    code: .outOfRange, offset: offset, fieldPath: path(),
-                    message: "\(number) is beyond the range of a float")
+                    code: .outOfRange, offset: offset, message: "\(number) is beyond the range of a float")
             }
-            writer.writeFixed32Field(key, Float(number).bitPattern)
+            writer.writeLittleEndian(Float(number).bitPattern)
         case .double:
-            writer.writeFixed64Field(key, try floatingPoint(at: offset, path: path()).bitPattern)
+            writer.writeLittleEndian(try floatingPoint(at: offset).bitPattern)
         case .string:
-            let value = try readScalar(path: path(), expected: "a string")
+            let value = try readScalar(expected: "a string")
             guard case .string(let text) = value else {
-                throw mismatch(value, at: offset, path: path(), expected: "a string")
+                throw mismatch(value, at: offset, expected: "a string")
             }
             writer.writeKey(key)
             writer.writeVarint(UInt64(text.count))
             writer.writeRaw(UnsafeRawBufferPointer(text))
         case .bytes:
-            let value = try readScalar(path: path(), expected: "a base64 string")
+            let value = try readScalar(expected: "a base64 string")
             guard case .string(let text) = value else {
-                throw mismatch(value, at: offset, path: path(), expected: "a base64 string")
+                throw mismatch(value, at: offset, expected: "a base64 string")
             }
             guard let decoded = JSONTextWriter.decodeBase64(text) else {
-                throw JSONError(code: .invalidValue, offset: offset, fieldPath: path(), message: "invalid base64")
+                throw JSONError(code: .invalidValue, offset: offset, message: "invalid base64")
             }
             writer.writeBytesField(key, decoded)
         }
     }
 
     /// Reads the exact integer a number or numeric string denotes, within `min ... max`.
-    private mutating func integer(
-        at offset: Int, path: @autoclosure () -> FieldPath, min: Int64, max: UInt64
-    ) throws(JSONError) -> Int64 {
-        let value = try readScalar(path: path(), expected: "an integer")
-        return try integer(value, at: offset, path: path(), expected: "an integer", min: min, max: max)
+    private mutating func integer(at offset: Int, min: Int64, max: UInt64) throws(JSONError) -> Int64 {
+        let (negative, magnitude) = try integerParts(at: offset)
+        return try Self.integer(negative: negative, magnitude: magnitude, at: offset, min: min, max: max)
     }
 
     private func integer(
-        _ value: Scalar, at offset: Int, path: @autoclosure () -> FieldPath, expected: String, min: Int64, max: UInt64
+        _ value: Scalar, at offset: Int, expected: String, min: Int64, max: UInt64
     ) throws(JSONError) -> Int64 {
-        let (negative, magnitude) = try integerParts(value, at: offset, path: path(), expected: expected)
+        let (negative, magnitude) = try integerParts(value, at: offset, expected: expected)
+        return try Self.integer(negative: negative, magnitude: magnitude, at: offset, min: min, max: max)
+    }
+
+    /// The integer of sign `negative` and `magnitude`, which must be within `min ... max`.
+    @inline(__always)
+    private static func integer(
+        negative: Bool, magnitude: UInt64, at offset: Int, min: Int64, max: UInt64
+    ) throws(JSONError) -> Int64 {
         func outOfRange() -> JSONError {
-            JSONError(
-                code: .outOfRange, offset: offset, fieldPath: path(), message: "value is outside \(min) ... \(max)")
+            JSONError(code: .outOfRange, offset: offset, message: "value is outside \(min) ... \(max)")
         }
         if negative {
             // The largest magnitude allowed below zero: |min|, computed without overflowing for Int64.min.
@@ -380,21 +401,62 @@ struct JSONReader: ~Copyable {
         return Int64(bitPattern: magnitude)
     }
 
-    private mutating func unsignedInteger(
-        at offset: Int, path: @autoclosure () -> FieldPath
-    ) throws(JSONError) -> UInt64 {
-        let value = try readScalar(path: path(), expected: "an integer")
-        let (negative, magnitude) = try integerParts(value, at: offset, path: path(), expected: "an integer")
+    private mutating func unsignedInteger(at offset: Int) throws(JSONError) -> UInt64 {
+        let (negative, magnitude) = try integerParts(at: offset)
         if negative && magnitude != 0 {
-            throw JSONError(
-                code: .outOfRange, offset: offset, fieldPath: path(), message: "value must not be negative")
+            throw JSONError(code: .outOfRange, offset: offset, message: "value must not be negative")
         }
         return magnitude
     }
 
-    private func integerParts(
-        _ value: Scalar, at offset: Int, path: @autoclosure () -> FieldPath, expected: String
-    ) throws(JSONError) -> (Bool, UInt64) {
+    /// Reads a number or numeric string for an integer field and returns its sign and magnitude.
+    @inline(__always)
+    private mutating func integerParts(at offset: Int) throws(JSONError) -> (Bool, UInt64) {
+        if let plain = readPlainInteger() { return plain }
+        let value = try readScalar(expected: "an integer")
+        return try integerParts(value, at: offset, expected: "an integer")
+    }
+
+    /// The sign and magnitude of the integer at `position` when it is written plainly, as printers write
+    /// integers: a number of 1 to 18 digits (which always fit) without a leading zero, a fraction or an exponent,
+    /// after an optional "-"; or the same in a string, where a "+" may stand for the "-". Moves past it. Nil, with
+    /// `position` unchanged, for anything else, which ``readScalar(expected:)`` and
+    /// ``integerParts(_:at:expected:)`` then read in full (and reject, when it is not an integer).
+    @inline(__always)
+    private mutating func readPlainInteger() -> (negative: Bool, magnitude: UInt64)? {
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        var index = position
+        let quoted = index < count && base[index] == UInt8(ascii: "\"")
+        if quoted { index += 1 }
+        guard index < count else { return nil }
+        let sign = base[index]
+        let negative = sign == UInt8(ascii: "-")
+        if negative || (quoted && sign == UInt8(ascii: "+")) { index += 1 }
+        let digitsStart = index
+        var magnitude: UInt64 = 0
+        while index < count {
+            let digit = base[index] &- UInt8(ascii: "0")
+            guard digit <= 9 else { break }
+            magnitude = magnitude &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        let digitCount = index - digitsStart
+        guard digitCount >= 1, digitCount <= 18, digitCount == 1 || base[digitsStart] != UInt8(ascii: "0") else {
+            return nil
+        }
+        if quoted {
+            guard index < count, base[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+        } else if index < count {
+            let next = base[index]
+            if next == UInt8(ascii: ".") || next | 0x20 == UInt8(ascii: "e") { return nil }
+        }
+        position = index
+        return (negative, magnitude)
+    }
+
+    private func integerParts(_ value: Scalar, at offset: Int, expected: String) throws(JSONError) -> (Bool, UInt64) {
         let text: UnsafeBufferPointer<UInt8>
         switch value {
         case .number(let number): text = number
@@ -402,30 +464,28 @@ struct JSONReader: ~Copyable {
             // Inside a string, a leading "+" is allowed, as C++ and upb allow it.
             guard JSONNumberText.isValid(string, allowPlus: true) else {
                 throw JSONError(
-                    code: .invalidValue, offset: offset, fieldPath: path(),
+                    code: .invalidValue, offset: offset,
                     message: "\"\(String(decoding: string, as: UTF8.self))\" is not a number")
             }
             text = string
         case .bool:
-            throw mismatch(value, at: offset, path: path(), expected: expected)
+            throw mismatch(value, at: offset, expected: expected)
         }
         switch JSONNumberText.integerValue(text) {
         case .integer(let negative, let magnitude):
             return (negative, magnitude)
         case .notAnInteger:
             throw JSONError(
-                code: .outOfRange, offset: offset, fieldPath: path(),
+                code: .outOfRange, offset: offset,
                 message: "\(String(decoding: text, as: UTF8.self)) is not an integer")
         case .tooLarge:
             throw JSONError(
-                code: .outOfRange, offset: offset, fieldPath: path(),
-                message: "\(String(decoding: text, as: UTF8.self)) is too large")
+                code: .outOfRange, offset: offset, message: "\(String(decoding: text, as: UTF8.self)) is too large")
         }
     }
 
-    private mutating func floatingPoint(at offset: Int, path: @autoclosure () -> FieldPath) throws(JSONError) -> Double
-    {
-        let value = try readScalar(path: path(), expected: "a number")
+    private mutating func floatingPoint(at offset: Int) throws(JSONError) -> Double {
+        let value = try readScalar(expected: "a number")
         let number: Double
         switch value {
         case .number(let text):
@@ -439,17 +499,16 @@ struct JSONReader: ~Copyable {
             if text.elementsEqual("-Infinity".utf8) { return -.infinity }
             guard JSONNumberText.isValid(text, allowPlus: true) else {
                 throw JSONError(
-                    code: .invalidValue, offset: offset, fieldPath: path(),
+                    code: .invalidValue, offset: offset,
                     message: "\"\(String(decoding: text, as: UTF8.self))\" is not a number")
             }
             number = JSONNumberText.doubleValue(text)
         case .bool:
-            throw mismatch(value, at: offset, path: path(), expected: "a number")
+            throw mismatch(value, at: offset, expected: "a number")
         }
         // A number beyond the range of a double (1e400) is out of range, not infinity: only "Infinity" is.
         guard number.isFinite || number.isNaN else {
-            throw JSONError(
-                code: .outOfRange, offset: offset, fieldPath: path(), message: "a number beyond the range of a double")
+            throw JSONError(code: .outOfRange, offset: offset, message: "a number beyond the range of a double")
         }
         return number
     }
@@ -552,6 +611,8 @@ struct JSONReader: ~Copyable {
     }
 
     /// Reads what follows an element: true for a comma (the next element is next), false for the closing bracket.
+    /// Inlined: it runs once per element, and a call costs as much as its work.
+    @inline(__always)
     private mutating func endElement() throws(JSONError) -> Bool {
         skipWhitespace()
         switch peek() {
@@ -891,6 +952,18 @@ extension JSONReader {
             index += length
         }
         return nil
+    }
+}
+
+extension JSONError {
+    /// This error as the level above the one that threw it reports it: with `outer` in front of its field path.
+    /// The schema-driven reader throws an error with the path below the level that finds it, and each level adds
+    /// its own part as the error passes. Syntax and depth errors name no field and pass unchanged.
+    fileprivate func inside(_ outer: FieldPath) -> JSONError {
+        guard !code.isSyntaxError else { return self }
+        var located = self
+        located.fieldPath = FieldPath(outer.components + fieldPath.components)
+        return located
     }
 }
 

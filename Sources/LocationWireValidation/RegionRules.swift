@@ -3,6 +3,16 @@ import LocationWireGeometry
 
 extension Region: Validatable {
     public func validate(into report: inout ValidationReport, at path: @autoclosure () -> FieldPath) {
+        var wellFormedParentId = ""
+        validate(into: &report, at: path(), wellFormedParentId: &wellFormedParentId)
+    }
+
+    /// The rules, with `wellFormedParentId` a parent id already found well formed (empty for none): siblings name
+    /// the same parent, usually in one shared string, and an equal string needs no second look at its bytes. Set to
+    /// this region's parent id when it is found well formed.
+    func validate(
+        into report: inout ValidationReport, at path: @autoclosure () -> FieldPath, wellFormedParentId: inout String
+    ) {
         report.checkRegionId(id, path().appending(field: "id"), required: true)
         report.require(version != 0, path().appending(field: "version"), "a version")
         if let circle {
@@ -18,7 +28,16 @@ extension Region: Validatable {
         }
         report.require(level != .unspecified, path().appending(field: "level"), "a level")
         if !parentId.isEmpty {
-            report.checkRegionId(parentId, path().appending(field: "parent_id"), required: false)
+            // `==` alone is not enough: a string can equal a well-formed id and still be malformed ("b:\u{212A}",
+            // KELVIN SIGN, equals "b:K"). A well-formed id is ASCII, and a string equal to an ASCII one with as many
+            // UTF-8 bytes is the same bytes: a character that decomposes into ASCII is itself two bytes or more.
+            if parentId != wellFormedParentId || parentId.utf8.count != wellFormedParentId.utf8.count {
+                if ValidationReport.isWellFormedRegionId(parentId) {
+                    wellFormedParentId = parentId
+                } else {
+                    report.checkRegionId(parentId, path().appending(field: "parent_id"), required: false)
+                }
+            }
             if parentId == id {
                 report.add(.parentIsSelf, path().appending(field: "parent_id"), "a region cannot enclose itself")
             }
@@ -54,15 +73,19 @@ extension Region: Validatable {
         else { return }
         var cap = Geodesy.Cap(
             centreLatitudeE7: centerLatitude, centreLongitudeE7: centerLongitude, spanM: Double(circle.radiusM) + 1)
-        let latitudes = polygon.latitudesE7
-        let longitudes = polygon.longitudesE7
-        for index in 0..<min(latitudes.count, longitudes.count) {
-            guard let chord = cap.chordBeyondLimit(latitudeE7: latitudes[index], longitudeE7: longitudes[index])
-            else { continue }
-            let distance = Geodesy.approximateDistanceM(chord: chord)
-            report.add(
-                .polygonOutsideCircle, path().appending(field: "latitudes_e7").appending(index: index),
-                "vertex \(index) lies about \(Int(distance)) m from the centre, beyond the \(circle.radiusM) m radius")
+        // Over the buffers: the list's subscript checks its bounds on every read.
+        polygon.latitudesE7.withUnsafeBufferPointer { latitudes in
+            polygon.longitudesE7.withUnsafeBufferPointer { longitudes in
+                for index in 0..<min(latitudes.count, longitudes.count) {
+                    guard let chord = cap.chordBeyondLimit(latitudeE7: latitudes[index], longitudeE7: longitudes[index])
+                    else { continue }
+                    let distance = Geodesy.approximateDistanceM(chord: chord)
+                    report.add(
+                        .polygonOutsideCircle, path().appending(field: "latitudes_e7").appending(index: index),
+                        "vertex \(index) lies about \(Int(distance)) m from the centre, beyond the \(circle.radiusM) m "
+                            + "radius")
+                }
+            }
         }
     }
 }
@@ -151,8 +174,11 @@ extension RegionAssignment: Validatable {
         }
         let regionIds = RegionIdIndex(regions)
         // By index, not by element: a copy of each region would retain and release every string and array in it.
+        var wellFormedParentId = ""
         for index in regions.indices {
-            regions[index].validate(into: &report, at: path().appending(field: "regions").appending(index: index))
+            regions[index].validate(
+                into: &report, at: path().appending(field: "regions").appending(index: index),
+                wellFormedParentId: &wellFormedParentId)
             if regionIds.hasEarlierRegion(withIdOf: index) {
                 report.add(
                     .duplicateRegionId,
@@ -170,20 +196,19 @@ extension RegionAssignment: Validatable {
             let found = lastLookup?.parentId == parentId ? lastLookup!.index : regionIds.lastRegion(withId: parentId)
             lastLookup = (parentId, found)
             guard let parentIndex = found else { continue }
-            let region = regions[index]
-            let parent = regions[parentIndex]
+            // In place: a copy of the region and of its parent would retain and release every string and list.
+            let level = regions[index].level
+            let parentLevel = regions[parentIndex].level
             let regionPath = path().appending(field: "regions").appending(index: index)
             // Levels are compared only when both are set and known to this revision: an unset level is
             // required-field-missing, an unknown one has no place in the order.
-            if Self.isComparable(parent.level), Self.isComparable(region.level),
-                parent.level.rawValue >= region.level.rawValue
-            {
+            if Self.isComparable(parentLevel), Self.isComparable(level), parentLevel.rawValue >= level.rawValue {
                 report.add(
                     .parentLevelNotCoarser, regionPath.appending(field: "parent_id"),
-                    "parent \"\(region.parentId)\" is at level \(parent.level), not coarser than \(region.level)")
+                    "parent \"\(parentId)\" is at level \(parentLevel), not coarser than \(level)")
             }
-            if let circle = region.circle, let parentCircle = parent.circle {
-                checkChild(circle, within: parentCircle, of: region.parentId, into: &report, at: regionPath)
+            if let circle = regions[index].circle, let parentCircle = regions[parentIndex].circle {
+                checkChild(circle, within: parentCircle, of: parentId, into: &report, at: regionPath)
             }
         }
         for (index, id) in removedRegionIds.enumerated() {

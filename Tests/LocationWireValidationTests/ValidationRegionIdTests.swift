@@ -35,6 +35,31 @@ import Testing
         }
     }
 
+    /// An assignment skips the check of a parent id equal to the previous well-formed one: its `parent_id`
+    /// violations must be exactly those of its regions validated one by one, with well-formed and malformed parent
+    /// ids repeated, alternating and equal as strings but not as bytes.
+    @Test func parentIdChecksMatchRegionsAlone() {
+        let pool = ["a:1", "a:1", "Bad", "Bad", "b:K", "b:\u{212A}", "x y:z", "c:e\u{301}", ""]
+        var random = SeededRandom(seed: 391)
+        for _ in 0..<200 {
+            var assignment = Valid.assignment
+            assignment.slotBudget = 1000
+            assignment.regions = (0..<random.index(12)).map { index in
+                var region = Valid.region("r:\(index)")
+                region.parentId = pool[random.index(pool.count)]
+                return region
+            }
+            let found = assignment.validate().filter { $0.path.description.hasSuffix(".parent_id") }
+                .map { "\($0.code) \($0.path)" }
+            let alone = assignment.regions.enumerated().flatMap { index, region in
+                region.validate().filter { $0.path.description.hasSuffix(".parent_id") }.map {
+                    "\($0.code) RegionAssignment.regions[\(index)].\($0.path.description.dropFirst("Region.".count))"
+                }
+            }
+            #expect(found == alone)
+        }
+    }
+
     /// Every region is at level SITE, so each one whose parent is found breaks `parent-level-not-coarser`.
     static func model(_ assignment: RegionAssignment) -> Set<String> {
         var expected: Set<String> = []

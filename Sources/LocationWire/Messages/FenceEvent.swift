@@ -98,26 +98,39 @@ extension FenceEvent: FastPathMessage {
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if eventSequence != 0 { writer.writeVarintField(Field.eventSequence.key, eventSequence) }
-        if !regionId.isEmpty { writer.writeStringField(Field.regionId.key, regionId) }
-        if regionVersion != 0 { writer.writeVarintField(Field.regionVersion.key, regionVersion) }
-        if assignmentVersion != 0 {
-            writer.writeVarintField(Field.assignmentVersion.key, assignmentVersion)
+        withUnsafePointer(to: self) { Self.encodeFields(at: $0, to: &writer) }
+    }
+
+    /// Encodes the event at `event`, reading its fields in place: its trigger fix is not copied (see
+    /// ``LocationWireMessage/encodeFields(at:to:)``).
+    public static func encodeFields(at event: UnsafePointer<FenceEvent>, to writer: inout WireWriter) {
+        let event = UnsafeMutablePointer(mutating: event)  // only read through; `&` below needs a mutable pointer
+        if event.pointee.eventSequence != 0 {
+            writer.writeVarintField(Field.eventSequence.key, event.pointee.eventSequence)
         }
-        if kind.rawValue != 0 { writer.writeInt32Field(Field.kind.key, kind.rawValue) }
-        if osEventTimeMs != 0 {
-            writer.writeVarintField(Field.osEventTimeMs.key, UInt64(bitPattern: osEventTimeMs))
+        if !event.pointee.regionId.isEmpty { writer.writeStringField(Field.regionId.key, event.pointee.regionId) }
+        if event.pointee.regionVersion != 0 {
+            writer.writeVarintField(Field.regionVersion.key, event.pointee.regionVersion)
         }
-        if detectedAtMs != 0 {
-            writer.writeVarintField(Field.detectedAtMs.key, UInt64(bitPattern: detectedAtMs))
+        if event.pointee.assignmentVersion != 0 {
+            writer.writeVarintField(Field.assignmentVersion.key, event.pointee.assignmentVersion)
         }
-        if let triggerFix { writer.writeMessageField(Field.triggerFix.key, triggerFix) }
-        if source.rawValue != 0 { writer.writeInt32Field(Field.source.key, source.rawValue) }
-        if let detectedElapsedRealtimeMs {
+        if event.pointee.kind.rawValue != 0 { writer.writeInt32Field(Field.kind.key, event.pointee.kind.rawValue) }
+        if event.pointee.osEventTimeMs != 0 {
+            writer.writeVarintField(Field.osEventTimeMs.key, UInt64(bitPattern: event.pointee.osEventTimeMs))
+        }
+        if event.pointee.detectedAtMs != 0 {
+            writer.writeVarintField(Field.detectedAtMs.key, UInt64(bitPattern: event.pointee.detectedAtMs))
+        }
+        writer.writeMessageField(Field.triggerFix.key, ifPresentAt: &event.pointee.triggerFix)
+        if event.pointee.source.rawValue != 0 {
+            writer.writeInt32Field(Field.source.key, event.pointee.source.rawValue)
+        }
+        if let detectedElapsedRealtimeMs = event.pointee.detectedElapsedRealtimeMs {
             writer.writeVarintField(Field.detectedElapsedRealtimeMs.key, detectedElapsedRealtimeMs)
         }
-        if let dwellMs { writer.writeVarintField(Field.dwellMs.key, UInt64(dwellMs)) }
-        if bootId != 0 { writer.writeFixed64Field(Field.bootId.key, bootId) }
-        writer.writeUnknownFields(unknownFields)
+        if let dwellMs = event.pointee.dwellMs { writer.writeVarintField(Field.dwellMs.key, UInt64(dwellMs)) }
+        if event.pointee.bootId != 0 { writer.writeFixed64Field(Field.bootId.key, event.pointee.bootId) }
+        writer.writeUnknownFields(event.pointee.unknownFields)
     }
 }

@@ -138,9 +138,11 @@ extension LocationFix: FastPathMessage {
     static let maxKnownFieldsSize = Field.maxScalarFieldsEncodedSize!
 
     public func encodeFields(to writer: inout WireWriter) {
-        withUnsafePointer(to: self) {
-            Self.encodeFields(at: $0, to: &writer, maxKnownFieldsSize: Self.maxKnownFieldsSize)
-        }
+        withUnsafePointer(to: self) { Self.encodeFields(at: $0, to: &writer) }
+    }
+
+    public static func encodeFields(at fix: UnsafePointer<LocationFix>, to writer: inout WireWriter) {
+        encodeFields(at: fix, to: &writer, maxKnownFieldsSize: maxKnownFieldsSize)
     }
 
     /// Encodes the fix at `fix` reading each field in place: a batch encodes its fixes through this, because

@@ -28,33 +28,50 @@ extension Region {
         return true
     }
 
-    /// About the size of this region's encoding, for reserving space: its strings, its vertices and a
-    /// generous allowance for the scalar fields and keys. Not a bound.
-    var encodedSizeEstimate: Int {
-        let vertices = (polygon?.latitudesE7.count ?? 0) + (polygon?.longitudesE7.count ?? 0)
-        return 64 + id.utf8.count + parentId.utf8.count + name.utf8.count + 4 * vertices
-            + unknownFields.bytes.count
+    /// About the size of the encoding of the region at `region`, for reserving space and for the bytes of its
+    /// length: its strings, its vertices and a generous allowance for the scalar fields and keys. Not a bound.
+    static func encodedSizeEstimate(at region: UnsafePointer<Region>) -> Int {
+        let region = UnsafeMutablePointer(mutating: region)  // only read through; `&` needs a mutable pointer
+        // The polygon read in place: `polygon?.latitudesE7` would copy it (three retains).
+        let vertices = withUnsafeMutablePointer(to: &region.pointee.polygon) { polygon in
+            optionalPayload(polygon).map { $0.pointee.latitudesE7.count + $0.pointee.longitudesE7.count } ?? 0
+        }
+        return 64 + region.pointee.id.utf8.count + region.pointee.parentId.utf8.count
+            + region.pointee.name.utf8.count + 4 * vertices + region.pointee.unknownFields.bytes.count
     }
 
     public func encodeFields(to writer: inout WireWriter) {
-        if !id.isEmpty { writer.writeStringField(Field.id.key, id) }
-        if version != 0 { writer.writeVarintField(Field.version.key, version) }
-        if let circle { writer.writeMessageField(Field.circle.key, circle) }
-        if let polygon { writer.writeMessageField(Field.polygon.key, polygon) }
-        if level.rawValue != 0 { writer.writeInt32Field(Field.level.key, level.rawValue) }
-        if !parentId.isEmpty { writer.writeStringField(Field.parentId.key, parentId) }
-        if notifyOnEntry { writer.writeBoolField(Field.notifyOnEntry.key, true) }
-        if notifyOnExit { writer.writeBoolField(Field.notifyOnExit.key, true) }
-        if notifyOnDwell { writer.writeBoolField(Field.notifyOnDwell.key, true) }
-        if loiteringDelayMs != 0 {
-            writer.writeVarintField(Field.loiteringDelayMs.key, UInt64(loiteringDelayMs))
+        withUnsafePointer(to: self) { Self.encodeFields(at: $0, to: &writer) }
+    }
+
+    /// Encodes the region at `region`, reading its fields in place: its circle and polygon are not copied (see
+    /// ``LocationWireMessage/encodeFields(at:to:)``).
+    public static func encodeFields(at region: UnsafePointer<Region>, to writer: inout WireWriter) {
+        let region = UnsafeMutablePointer(mutating: region)  // only read through; `&` below needs a mutable pointer
+        if !region.pointee.id.isEmpty { writer.writeStringField(Field.id.key, region.pointee.id) }
+        if region.pointee.version != 0 { writer.writeVarintField(Field.version.key, region.pointee.version) }
+        writer.writeMessageField(Field.circle.key, ifPresentAt: &region.pointee.circle)
+        Polygon.writeField(Field.polygon.key, ifPresentAt: &region.pointee.polygon, to: &writer)
+        if region.pointee.level.rawValue != 0 {
+            writer.writeInt32Field(Field.level.key, region.pointee.level.rawValue)
         }
-        if priority != 0 { writer.writeVarintField(Field.priority.key, UInt64(priority)) }
-        if expiresAtMs != 0 {
-            writer.writeVarintField(Field.expiresAtMs.key, UInt64(bitPattern: expiresAtMs))
+        if !region.pointee.parentId.isEmpty {
+            writer.writeStringField(Field.parentId.key, region.pointee.parentId)
         }
-        if refineOnEntry { writer.writeBoolField(Field.refineOnEntry.key, true) }
-        if !name.isEmpty { writer.writeStringField(Field.name.key, name) }
-        writer.writeUnknownFields(unknownFields)
+        if region.pointee.notifyOnEntry { writer.writeBoolField(Field.notifyOnEntry.key, true) }
+        if region.pointee.notifyOnExit { writer.writeBoolField(Field.notifyOnExit.key, true) }
+        if region.pointee.notifyOnDwell { writer.writeBoolField(Field.notifyOnDwell.key, true) }
+        if region.pointee.loiteringDelayMs != 0 {
+            writer.writeVarintField(Field.loiteringDelayMs.key, UInt64(region.pointee.loiteringDelayMs))
+        }
+        if region.pointee.priority != 0 {
+            writer.writeVarintField(Field.priority.key, UInt64(region.pointee.priority))
+        }
+        if region.pointee.expiresAtMs != 0 {
+            writer.writeVarintField(Field.expiresAtMs.key, UInt64(bitPattern: region.pointee.expiresAtMs))
+        }
+        if region.pointee.refineOnEntry { writer.writeBoolField(Field.refineOnEntry.key, true) }
+        if !region.pointee.name.isEmpty { writer.writeStringField(Field.name.key, region.pointee.name) }
+        writer.writeUnknownFields(region.pointee.unknownFields)
     }
 }

@@ -27,11 +27,13 @@ extension RegionAssignment {
     public func encodeFields(to writer: inout WireWriter) {
         // A 20-region assignment outgrows the writer's first buffer several times; reserving about its size once
         // replaces those doublings and copies (an estimate: the writer still grows if it is short).
-        if regions.count > 4 {
+        // Through the buffer's pointer: a `for` loop over the array, or a subscript, would copy each region.
+        regions.withUnsafeBufferPointer { regions in
+            guard var region = regions.baseAddress, regions.count > 4 else { return }
             var estimate = 64
-            // Through the buffer: a `for` loop over the array would copy each region, retains included.
-            regions.withUnsafeBufferPointer { regions in
-                for index in regions.indices { estimate += regions[index].encodedSizeEstimate }
+            for _ in 0..<regions.count {
+                estimate += Region.encodedSizeEstimate(at: region)
+                region += 1
             }
             writer.reserveCapacity(forAdditional: estimate)
         }
@@ -46,13 +48,27 @@ extension RegionAssignment {
         }
         if mode.rawValue != 0 { writer.writeInt32Field(Field.mode.key, mode.rawValue) }
         if baseVersion != 0 { writer.writeVarintField(Field.baseVersion.key, baseVersion) }
-        writer.writeRepeatedMessageField(Field.regions.key, regions)
+        regions.withUnsafeBufferPointer { regions in
+            guard var region = regions.baseAddress else { return }
+            for _ in 0..<regions.count {
+                // A region with a polygon takes 128 bytes or more: its length's bytes are guessed from its estimate,
+                // so that the region is not moved to make room for a longer length.
+                let slot = writer.beginLengthDelimitedField(
+                    Field.regions.key, expectedLength: Region.encodedSizeEstimate(at: region))
+                Region.encodeFields(at: region, to: &writer)
+                writer.finishLengthDelimitedField(slot)
+                region += 1
+            }
+        }
         for id in removedRegionIds { writer.writeStringField(Field.removedRegionIds.key, id) }
         if let monitoringEnabled {
             writer.writeBoolField(Field.monitoringEnabled.key, monitoringEnabled)
         }
         if slotBudget != 0 { writer.writeVarintField(Field.slotBudget.key, UInt64(slotBudget)) }
-        if let refresh { writer.writeMessageField(Field.refresh.key, refresh) }
+        withUnsafePointer(to: self) { assignment in
+            let fields = UnsafeMutablePointer(mutating: assignment)
+            writer.writeMessageField(Field.refresh.key, ifPresentAt: &fields.pointee.refresh)
+        }
         if datum.rawValue != 0 { writer.writeInt32Field(Field.datum.key, datum.rawValue) }
         writer.writeUnknownFields(unknownFields)
     }

@@ -21,6 +21,13 @@ public protocol LocationWireMessage: Sendable, Hashable, MessageSchemaProvider {
     /// Encodes every field in canonical form. This is the codec's own entry point; use ``serializedBytes()``.
     func encodeFields(to writer: inout WireWriter)
 
+    /// Encodes every field of the message at `message` in canonical form, reading it in place: what the codec
+    /// calls on a message it holds in memory (the one being serialized, an element of a repeated field, the
+    /// payload of an optional one). The default calls ``encodeFields(to:)``. A message with large optional
+    /// sub-messages implements it: a method called on a stored value, even one that only reads it, may first copy
+    /// it whole, and an optional sub-message's presence cannot be read without such a copy either.
+    static func encodeFields(at message: UnsafePointer<Self>, to writer: inout WireWriter)
+
     /// Sets every field as ``init()`` leaves it, keeping the capacity of the arrays that hold repeated fields and
     /// unknown fields, so that the next ``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)`` into this message fills them without
     /// allocating (generated for each message from its field list).
@@ -33,6 +40,10 @@ public protocol LocationWireMessage: Sendable, Hashable, MessageSchemaProvider {
 }
 
 extension LocationWireMessage {
+    public static func encodeFields(at message: UnsafePointer<Self>, to writer: inout WireWriter) {
+        message.pointee.encodeFields(to: &writer)
+    }
+
     /// The short type name, e.g. `LocationBatch`.
     public static var messageName: String { schema.name }
 
@@ -178,8 +189,9 @@ extension LocationWireMessage {
     public func serialize(into bytes: inout [UInt8]) {
         WireWriter.withScratchWriter { (writer: consuming WireWriter) in
             encodeFields(to: &writer)
-            bytes.removeAll(keepingCapacity: true)
-            writer.withWrittenBytes { bytes.append(contentsOf: $0) }
+            // One replacement rather than `removeAll(keepingCapacity:)` and an append: one uniqueness and capacity
+            // check instead of two.
+            writer.withWrittenBytes { bytes.replaceSubrange(bytes.startIndex..<bytes.endIndex, with: $0) }
         }
     }
 

@@ -22,6 +22,9 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
     /// ``FieldSchema/info`` of each field, by index in ``fields``: what the walker and the JSON printer read for
     /// every value, with no reference to count.
     package let fieldInfos: [FieldInfo]
+    /// The fields' numbers, by index in ``fields``: the keys the JSON reader writes. (Not in ``FieldInfo``, which
+    /// the printer's walker copies for every value.)
+    package let fieldNumbers: [UInt32]
 
     public init(_ fullName: String, fields: [FieldSchema]) {
         self.fullName = fullName
@@ -43,6 +46,7 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
         }
         self.fieldIndexByLowNumber = byLowNumber
         self.fieldInfos = sorted.map(\.info)
+        self.fieldNumbers = sorted.map(\.number)
         self.fieldIndexByNameUTF8 = UTF8NameTable(
             sorted.indices.map { (sorted[$0].jsonName, Int32($0)) }
                 + sorted.indices.filter { sorted[$0].name != sorted[$0].jsonName }.map { (sorted[$0].name, Int32($0)) })
@@ -73,12 +77,12 @@ public final class MessageSchema: Sendable, Hashable, CustomStringConvertible {
         fieldIndexByName[name].map { fields[$0] }
     }
 
-    /// The field whose `.proto` name or JSON name is `name`, compared byte for byte (as protobuf's own JSON
-    /// readers compare names). `hint` speeds up a series of lookups (``UTF8NameTable/value(of:hint:)``): start it at
-    /// 0 for each object.
+    /// The index in ``fields`` (and ``fieldInfos``) of the field whose `.proto` name or JSON name is `name`,
+    /// compared byte for byte (as protobuf's own JSON readers compare names). `hint` speeds up a series of lookups
+    /// (``UTF8NameTable/value(of:hint:)``): start it at 0 for each object.
     @inline(__always)
-    package func field(namedUTF8 name: UnsafeBufferPointer<UInt8>, hint: inout Int) -> FieldSchema? {
-        fieldIndexByNameUTF8.value(of: name, hint: &hint).map { fields[Int($0)] }
+    package func fieldIndex(namedUTF8 name: UnsafeBufferPointer<UInt8>, hint: inout Int) -> Int? {
+        fieldIndexByNameUTF8.value(of: name, hint: &hint).map { Int($0) }
     }
 
     /// The path component that names the field of `key` in errors: its name when the schema knows the number,
@@ -260,9 +264,10 @@ public final class EnumSchema: @unchecked Sendable, Hashable, CustomStringConver
     public func hash(into hasher: inout Hasher) { hasher.combine(fullName) }
 }
 
-/// What the schema walker and the JSON printer read about a field for every value, as plain values: reading them
-/// counts no reference. (Reading the ``FieldSchema`` itself, its ``FieldType`` and its name's array counted three
-/// references a value: in time, nearly half of printing a batch's JSON went to those atomic counts.)
+/// What the schema walker, the JSON printer and the JSON reader read about a field for every value, as plain
+/// values: reading them counts no reference. (Reading the ``FieldSchema`` itself, its ``FieldType`` and its name's
+/// array counted three references a value: in time, nearly half of printing a batch's JSON went to those atomic
+/// counts.)
 package struct FieldInfo: @unchecked Sendable {
     /// The case of ``FieldType``, without its schema.
     package enum Kind: UInt8 {

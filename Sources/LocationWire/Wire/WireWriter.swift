@@ -174,12 +174,48 @@ public struct WireWriter: ~Copyable, FieldWriter {
         }
     }
 
+    /// Writes `key` and reserves room for the length of a body of about `expectedLength` bytes (the bytes of its
+    /// varint): for a body often 128 bytes or more, which the one byte of ``beginLengthDelimitedField(_:)`` would
+    /// make ``finishLengthDelimitedField(at:)`` move. Close with ``finishLengthDelimitedField(_:)``, which moves
+    /// the body only when the guess had the wrong number of bytes, so the length is canonical either way.
+    @inline(__always)
+    package mutating func beginLengthDelimitedField(_ key: FieldKey, expectedLength: Int) -> LengthSlot {
+        writeKey(key)
+        let width = Varint.encodedSize(of: UInt64(expectedLength))
+        reserve(width)
+        count += width
+        return LengthSlot(offset: count - width, width: width)
+    }
+
+    /// Fills in the length reserved by ``beginLengthDelimitedField(_:expectedLength:)``.
+    @inline(__always)
+    package mutating func finishLengthDelimitedField(_ slot: LengthSlot) {
+        let length = count - slot.offset - slot.width
+        if Varint.encodedSize(of: UInt64(length)) != slot.width {
+            resizeLength(length, at: slot.offset, reserved: slot.width)
+        }
+        var position = storage + slot.offset
+        Varint.store(UInt64(length), advancing: &position)
+    }
+
     /// Writes a sub-message field: key, length, body.
     @inline(__always)
     package mutating func writeMessageField<Message: LocationWireMessage>(_ key: FieldKey, _ message: borrowing Message)
     {
         let lengthOffset = beginLengthDelimitedField(key)
         message.encodeFields(to: &self)
+        finishLengthDelimitedField(at: lengthOffset)
+    }
+
+    /// Writes the sub-message an optional field at `optional` holds, reading it in place; nothing when it is nil.
+    /// (`if let` would copy the message first: a retain and a release of what it holds, and a `memcpy` for a fix.)
+    @inline(__always)
+    package mutating func writeMessageField<Message: LocationWireMessage>(
+        _ key: FieldKey, ifPresentAt optional: UnsafePointer<Message?>
+    ) {
+        guard let message = optionalPayload(optional) else { return }
+        let lengthOffset = beginLengthDelimitedField(key)
+        Message.encodeFields(at: message, to: &self)
         finishLengthDelimitedField(at: lengthOffset)
     }
 
@@ -193,7 +229,7 @@ public struct WireWriter: ~Copyable, FieldWriter {
             guard var element = elements.baseAddress else { return }
             for _ in 0..<elements.count {
                 let lengthOffset = beginLengthDelimitedField(key)
-                element.pointee.encodeFields(to: &self)  // `pointee` borrows; a subscript would copy
+                Message.encodeFields(at: element, to: &self)
                 finishLengthDelimitedField(at: lengthOffset)
                 element += 1
             }
@@ -279,14 +315,34 @@ public struct WireWriter: ~Copyable, FieldWriter {
 
     @inline(never)
     private mutating func widenLength(_ length: Int, at lengthOffset: Int) {
-        let extra = Varint.encodedSize(of: UInt64(length)) - 1
-        reserve(extra)
-        let bodyStart = storage + lengthOffset + 1
-        (bodyStart + extra).copyMemory(from: bodyStart, byteCount: length)  // memmove semantics
+        resizeLength(length, at: lengthOffset, reserved: 1)
         var position = storage + lengthOffset
         Varint.store(UInt64(length), advancing: &position)
-        count += extra
     }
+
+    /// Moves the `length` bytes of a body that follow `reserved` bytes kept for its length at `lengthOffset`, so
+    /// that exactly the bytes of the length's varint come before it (the caller then stores the length).
+    @inline(never)
+    private mutating func resizeLength(_ length: Int, at lengthOffset: Int, reserved: Int) {
+        let width = Varint.encodedSize(of: UInt64(length))
+        if width > reserved { reserve(width - reserved) }
+        let bodyStart = storage + lengthOffset + reserved
+        (storage + lengthOffset + width).copyMemory(from: bodyStart, byteCount: length)  // memmove semantics
+        count += width - reserved
+    }
+}
+
+/// The room ``WireWriter/beginLengthDelimitedField(_:expectedLength:)`` kept for a length: where, and how many bytes.
+package struct LengthSlot {
+    fileprivate let offset: Int
+    fileprivate let width: Int
+}
+
+/// The payload of the optional at `optional`, in place, or nil when it holds none. Swift lays out an optional
+/// (a single-payload enum) with its payload at its start, so the payload's address is the optional's.
+@inline(__always)
+package func optionalPayload<Wrapped>(_ optional: UnsafePointer<Wrapped?>) -> UnsafePointer<Wrapped>? {
+    optional.pointee == nil ? nil : UnsafeRawPointer(optional).assumingMemoryBound(to: Wrapped.self)
 }
 
 /// Writes scalar fields into space a ``WireWriter`` reserved, without a capacity check per field.

@@ -63,23 +63,8 @@ struct LocationWireHarness: SwiftHarness {
                         consume(try! batch.compactFixes!.fixes().count)
                     }
                 }, checks: ["checksum": String(checksum)])
-        case "encode":
-            let encodedBytes = messages.reduce(0) { $0 + $1.serializedBytes().count }
-            return PreparedOperation(
-                loop: { iterations, cursor in
-                    timedLoop(iterations, &cursor, count) { index in consume(messages[index].serializedBytes().count) }
-                }, checks: ["encoded_bytes": encodedBytes])
-        case "encode-reuse":
-            // Into one array kept across operations (`serialize(into:)`), as C++'s encode-reuse keeps its buffer.
-            let encodedBytes = messages.reduce(0) { $0 + $1.serializedBytes().count }
-            var buffer: [UInt8] = []
-            return PreparedOperation(
-                loop: { iterations, cursor in
-                    timedLoop(iterations, &cursor, count) { index in
-                        messages[index].serialize(into: &buffer)
-                        consume(buffer.count)
-                    }
-                }, checks: ["encoded_bytes": encodedBytes])
+        case "encode", "encode-reuse":
+            return prepareEncode(messages, reusingArray: operation == "encode-reuse")
         case "json-print":
             guard !workload.json.isEmpty else { return nil }
             let jsonBytes = messages.reduce(0) { $0 + $1.jsonString().utf8.count }
@@ -107,6 +92,48 @@ struct LocationWireHarness: SwiftHarness {
         default:
             return nil
         }
+    }
+
+    /// `encode` (`serializedBytes()`, a new array each time) or `encode-reuse` (`serialize(into:)` into one array
+    /// kept across operations, as C++'s encode-reuse keeps its buffer).
+    ///
+    /// Each message is reached through a pointer to the array's elements, not the array's subscript, which in this
+    /// generic (unspecialized) code copies the message, a retain and a release of all it holds, before each call on
+    /// it; C++'s loop encodes `(*inputs)[i]` in place. The kept array is a local variable during the loop: an
+    /// `inout` argument that might alias the message (a captured variable, a pointer's memory) also makes the
+    /// caller copy the message first, and a variable captured by the escaping loop closure is checked for
+    /// exclusive access at run time on every use.
+    private static func prepareEncode<Message: LocationWireMessage>(
+        _ messages: [Message], reusingArray: Bool
+    )
+        -> PreparedOperation
+    {
+        let count = messages.count
+        let checks: [String: Any] = ["encoded_bytes": messages.reduce(0) { $0 + $1.serializedBytes().count }]
+        guard reusingArray else {
+            return PreparedOperation(
+                loop: { iterations, cursor in
+                    messages.withUnsafeBufferPointer { messages in
+                        let messages = messages.baseAddress!
+                        return timedLoop(iterations, &cursor, count) { index in
+                            consume(messages[index].serializedBytes().count)
+                        }
+                    }
+                }, checks: checks)
+        }
+        let kept = KeptValue<[UInt8]>([])
+        return PreparedOperation(
+            loop: { iterations, cursor in
+                messages.withUnsafeBufferPointer { messages in
+                    let messages = messages.baseAddress!
+                    var buffer = kept.pointer.move()
+                    defer { kept.pointer.initialize(to: buffer) }
+                    return timedLoop(iterations, &cursor, count) { index in
+                        messages[index].serialize(into: &buffer)
+                        consume(buffer.count)
+                    }
+                }
+            }, checks: checks)
     }
 
     /// Decode, then read every field (ReadAllChecksum.swift); generic, so the loop is specialized for the type.
@@ -147,5 +174,22 @@ extension LocationWireHarness {
         case "validate": "LocationWireValidation has no rules for this message type"
         default: "not an operation of this harness"
         }
+    }
+}
+
+/// A value a prepared operation's loop keeps from one run of the loop to the next, held through a pointer: a `var`
+/// captured by the loop's escaping closure lives in a box, and every access to it is checked for exclusive access
+/// at run time (a call into the runtime), a cost with no counterpart in the peers' loops.
+final class KeptValue<Value> {
+    let pointer: UnsafeMutablePointer<Value>
+
+    init(_ value: Value) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: value)
+    }
+
+    deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
     }
 }
