@@ -30,6 +30,8 @@ FIELDS = {
 OWN_DECODE_LOOP = {
     # The fast path (FastFieldScanner) decodes a whole fix without the careful decoder's checks per field.
     "locationwire.v1.LocationFix",
+    # The same for an event: its scalars through the fast path, its region id and trigger fix read in place.
+    "locationwire.v1.FenceEvent",
 }
 
 # Messages whose struct is declared by hand in Sources/LocationWire/Messages/ rather than generated.

@@ -63,7 +63,9 @@ def _clear_keeping_capacity(fields):
              "    /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).",
              "    public mutating func clearKeepingCapacity() {"]
     for field in fields:
-        if field.label == "repeated":
+        if field.label == "repeated" and field.collection_type is None:
+            lines.append(f"        {field.property_name}.removeAllForNextDecode()")
+        elif field.label == "repeated":
             lines.append(f"        {field.property_name}.removeAll(keepingCapacity: true)")
         else:
             default = field.default

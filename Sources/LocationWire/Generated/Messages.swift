@@ -89,9 +89,9 @@ public struct ArmedRegions: HandCodedMessage {
     /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         assignmentVersion = 0
-        regionIds.removeAll(keepingCapacity: true)
-        failedRegionIds.removeAll(keepingCapacity: true)
-        failureReasons.removeAll(keepingCapacity: true)
+        regionIds.removeAllForNextDecode()
+        failedRegionIds.removeAllForNextDecode()
+        failureReasons.removeAllForNextDecode()
         unknownFields.removeAll(keepingCapacity: true)
     }
 
@@ -171,8 +171,8 @@ public struct BatchAck: HandCodedMessage {
     /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
         batchId = 0
-        fixResults.removeAll(keepingCapacity: true)
-        fenceEventResults.removeAll(keepingCapacity: true)
+        fixResults.removeAllForNextDecode()
+        fenceEventResults.removeAllForNextDecode()
         retryAfterMs = nil
         serverTimeMs = 0
         latestAssignmentVersion = 0
@@ -181,7 +181,7 @@ public struct BatchAck: HandCodedMessage {
         holdReason = .unspecified
         maxBatchBytes = nil
         protocolRevision = 0
-        commands.removeAll(keepingCapacity: true)
+        commands.removeAllForNextDecode()
         unknownFields.removeAll(keepingCapacity: true)
     }
 
@@ -458,11 +458,6 @@ public struct FenceEvent: HandCodedMessage {
         unknownFields.removeAll(keepingCapacity: true)
     }
 
-    /// Decodes field by field, through the hand-written ``decodeField(_:from:)``.
-    public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        try decodeFieldByField(from: &reader)
-    }
-
     /// The fields of `locationwire.v1.FenceEvent`, as `proto/` declares them (see ``MessageFields``).
     public enum Field: MessageFields {
         case eventSequence, regionId, regionVersion, assignmentVersion, kind, osEventTimeMs, detectedAtMs, triggerFix,
@@ -514,8 +509,8 @@ public struct FixColumn: HandCodedMessage {
     /// in place, keeping their capacity
     /// (``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)``).
     public mutating func clearKeepingCapacity() {
-        deltas.removeAll(keepingCapacity: true)
-        runLengths.removeAll(keepingCapacity: true)
+        deltas.removeAllForNextDecode()
+        runLengths.removeAllForNextDecode()
         presence = []
         unknownFields.removeAll(keepingCapacity: true)
     }
@@ -681,12 +676,12 @@ public struct LocationBatch: HandCodedMessage {
         sentAtMs = 0
         sentElapsedRealtimeMs = nil
         datum = .unspecified
-        fixes.removeAll(keepingCapacity: true)
+        fixes.removeAllForNextDecode()
         liveFix = nil
         compactFixes = nil
-        fenceEvents.removeAll(keepingCapacity: true)
+        fenceEvents.removeAllForNextDecode()
         deviceStatus = nil
-        lifecycleEvents.removeAll(keepingCapacity: true)
+        lifecycleEvents.removeAllForNextDecode()
         armedRegions = nil
         installId = 0
         fixSequenceFloor = 0
@@ -1163,8 +1158,8 @@ public struct RegionAssignment: HandCodedMessage {
         expiresAtMs = 0
         mode = .unspecified
         baseVersion = 0
-        regions.removeAll(keepingCapacity: true)
-        removedRegionIds.removeAll(keepingCapacity: true)
+        regions.removeAllForNextDecode()
+        removedRegionIds.removeAllForNextDecode()
         monitoringEnabled = nil
         slotBudget = 0
         refresh = nil

@@ -2,6 +2,12 @@
 // itself, its fields and their documentation are generated from `proto/locationwire/v1/location_batch.proto`
 // (Sources/LocationWire/Generated/Messages.swift).
 extension LocationBatch {
+    /// Lends the device id, which a device sends unchanged in every batch.
+    public mutating func clearKeepingCapacity(lendingTo reader: inout WireReader) {
+        reader.lend(deviceId)
+        clearKeepingCapacity()
+    }
+
     @inline(__always)
     public mutating func decodeField(_ key: FieldKey, from reader: inout WireReader) throws(DecodingError) -> Bool {
         switch key {

@@ -4,7 +4,7 @@
 //
 // A LocationFix holds no strings, arrays or nested messages, so decoding one allocates nothing: a batch of any size
 // decodes with one allocation for its array of fixes (plus one per fix that carries unknown fields).
-extension LocationFix {
+extension LocationFix: FastPathMessage {
     /// Barometric pressure, hPa, 100 ... 1200.
     public var pressureHpa: Float? {
         get { pressureHpaBits.map(Float.init(bitPattern:)) }
@@ -12,20 +12,7 @@ extension LocationFix {
     }
 
     public mutating func decodeFields(from reader: inout WireReader) throws(DecodingError) {
-        if var scanner = reader.fastFieldScanner() {
-            if decodeFieldsFast(&scanner) {
-                reader.skipToMessageEnd()
-                return
-            }
-            reader.resume(at: scanner.fieldStart)
-        }
-        try decodeFieldsCarefully(from: &reader)
-    }
-
-    /// The decoder that checks everything and explains what is wrong; ``decodeFields(from:)`` falls back to it
-    /// (and tests compare the two).
-    package mutating func decodeFieldsCarefully(from reader: inout WireReader) throws(DecodingError) {
-        try decodeFieldByField(from: &reader)
+        try decodeFieldsFastFirst(from: &reader)
     }
 
     /// One field of the careful decoder (`decodeFieldsCarefully(from:)`).
@@ -64,8 +51,9 @@ extension LocationFix {
 
     /// The fast path of ``decodeFields(from:)`` (see ``FastFieldScanner``): true when it decoded the whole fix;
     /// false hands over to the careful decoder, which goes on from the start of the field the fast path stopped at.
+    /// Every field is a number, so `reader` is not needed.
     @inline(__always)
-    private mutating func decodeFieldsFast(_ scanner: inout FastFieldScanner) -> Bool {
+    package mutating func decodeFieldsFast(_ scanner: inout FastFieldScanner, reader: inout WireReader) -> Bool {
         while let key = scanner.nextKey() {
             switch key {
             case Field.sequence.key:
@@ -143,7 +131,7 @@ extension LocationFix {
     /// at least ``FastFieldScanner/lookahead`` bytes of input left, as inside a batch.
     package mutating func decodeFieldsFastOnly(from reader: inout WireReader) -> Bool {
         guard var scanner = reader.fastFieldScanner() else { return false }
-        return decodeFieldsFast(&scanner)
+        return decodeFieldsFast(&scanner, reader: &reader)
     }
 
     /// The largest encoding of the known fields, every field present at its longest, from the field list.

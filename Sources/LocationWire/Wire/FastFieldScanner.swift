@@ -1,4 +1,4 @@
-/// The fast path of a hot decoder (LocationFix's): reads tags, varints and fixed-width values of an ordinary
+/// The fast path of a hot decoder (LocationFix's, FenceEvent's): reads tags, varints and fixed-width values of an ordinary
 /// message with no error handling at all, and gives up (returns nil) at anything unusual, so that the careful
 /// decoder takes over and reports what is wrong.
 ///
@@ -64,6 +64,20 @@ package struct FastFieldScanner {
         return value
     }
 
+    /// Where the next value begins, just past the tag ``nextKey()`` read: a field the scanner does not read
+    /// itself (a string, a sub-message) is read there by the careful reader (``WireReader/resume(atField:)``).
+    @inline(__always)
+    package var valueStart: UnsafeRawPointer { position }
+
+    /// Goes on at `next`, the end of a field the careful reader read completely and within the message: it counts
+    /// as decoded, so a hand-over after it resumes at `next`, not at that field again (a sub-message read twice
+    /// would merge twice).
+    @inline(__always)
+    package mutating func skip(to next: UnsafeRawPointer) {
+        position = next
+        fieldStart = next
+    }
+
     @inline(__always)
     package mutating func fixed32() -> UInt32 {
         let value = UInt32(littleEndian: position.loadUnaligned(as: UInt32.self))
@@ -94,9 +108,49 @@ extension WireReader {
         cursor = fieldStart
     }
 
+    /// Moves to the value of the field the fast path `scanner` has just read the tag of, as if ``readTag()`` had
+    /// read it, so that the field's value is read (and any error reported) as the careful decoder would.
+    @inline(__always)
+    package mutating func resume(atField scanner: FastFieldScanner) {
+        fieldStart = scanner.fieldStart
+        cursor = scanner.valueStart
+    }
+
     /// Marks the message being decoded as fully read, after a fast path decoded all of it.
     @inline(__always)
     package mutating func skipToMessageEnd() {
         cursor = end
+    }
+}
+
+/// A message decoded through a fast path first (``FastFieldScanner``), its careful decoder taking over where the
+/// fast path gives up.
+package protocol FastPathMessage: HandCodedMessage {
+    /// The fast path: true when it decoded the whole message; false hands over to the careful decoder at the
+    /// scanner's ``FastFieldScanner/fieldStart``. A field it leaves to `reader` (a string, a sub-message) is read
+    /// where the scanner stands, its errors thrown as the careful decoder throws them.
+    mutating func decodeFieldsFast(
+        _ scanner: inout FastFieldScanner, reader: inout WireReader
+    ) throws(DecodingError) -> Bool
+}
+
+extension FastPathMessage {
+    /// The fast path, then the careful decoder from where it stopped: the message's `decodeFields(from:)`.
+    @inline(__always)
+    package mutating func decodeFieldsFastFirst(from reader: inout WireReader) throws(DecodingError) {
+        if var scanner = reader.fastFieldScanner() {
+            if try decodeFieldsFast(&scanner, reader: &reader) {
+                reader.skipToMessageEnd()
+                return
+            }
+            reader.resume(at: scanner.fieldStart)
+        }
+        try decodeFieldsCarefully(from: &reader)
+    }
+
+    /// The decoder that checks everything and explains what is wrong, which the fast path falls back to (and
+    /// tests compare the two).
+    package mutating func decodeFieldsCarefully(from reader: inout WireReader) throws(DecodingError) {
+        try decodeFieldByField(from: &reader)
     }
 }

@@ -32,6 +32,11 @@ public protocol LocationWireMessage: Sendable, Hashable, MessageSchemaProvider {
     /// unknown fields, so that the next ``LocationWireMessage/decode(serializedBytes:limits:)-(Sequence<UInt8>,_)`` into this message fills them without
     /// allocating (generated for each message from its field list).
     mutating func clearKeepingCapacity()
+
+    /// ``clearKeepingCapacity()``, first lending `reader` the value of the string field the next decode most
+    /// likely reads again, such as a batch's device id: a field with the same bytes keeps
+    /// that string instead of making a new one. The default lends nothing.
+    mutating func clearKeepingCapacity(lendingTo reader: inout WireReader)
 }
 
 extension LocationWireMessage {
@@ -53,6 +58,13 @@ extension LocationWireMessage {
         try merge(serializedBytes: bytes, limits: limits)
     }
 
+    /// ``init(serializedBytes:limits:)-(Sequence<UInt8>,_)`` from an array, its commonest form: straight to its
+    /// bytes, without the generic sequence entry's `withContiguousStorageIfAvailable`.
+    public init(serializedBytes bytes: [UInt8], limits: DecodingLimits = .default) throws(DecodingError) {
+        self.init()
+        if let failure = bytes.withUnsafeBytes({ mergeCatching($0, limits: limits) }) { throw failure }
+    }
+
     /// Decodes protobuf binary into this message, replacing what it holds, as C++'s `Clear()` then
     /// `ParseFromArray` on a message kept from one decode to the next: the result, the errors and the limits are
     /// those of ``init(serializedBytes:limits:)``, but the decoded value is not copied out, and the arrays of the
@@ -63,8 +75,17 @@ extension LocationWireMessage {
     public mutating func decode(
         serializedBytes bytes: some Sequence<UInt8>, limits: DecodingLimits = .default
     ) throws(DecodingError) {
-        clearKeepingCapacity()
-        try merge(serializedBytes: bytes, limits: limits)
+        var failure: DecodingError?
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            failure = replaceCatching(UnsafeRawBufferPointer(buffer), limits: limits)
+        }
+        if handled == nil {
+            let copy = [UInt8](bytes)
+            copy.withUnsafeBytes { buffer in
+                failure = replaceCatching(buffer, limits: limits)
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// A message without a generated field list (the testee protocol's, ``CompactFixes``) starts afresh: correct,
@@ -73,20 +94,23 @@ extension LocationWireMessage {
         self = Self()
     }
 
+    /// Lends nothing: ``clearKeepingCapacity()``.
+    public mutating func clearKeepingCapacity(lendingTo reader: inout WireReader) {
+        clearKeepingCapacity()
+    }
+
     /// ``decode(serializedBytes:limits:)`` from an array, its commonest form: straight to its bytes, without the
     /// generic sequence entry's `withContiguousStorageIfAvailable`.
     public mutating func decode(serializedBytes bytes: [UInt8], limits: DecodingLimits = .default) throws(DecodingError)
     {
-        clearKeepingCapacity()
-        if let failure = bytes.withUnsafeBytes({ mergeCatching($0, limits: limits) }) { throw failure }
+        if let failure = bytes.withUnsafeBytes({ replaceCatching($0, limits: limits) }) { throw failure }
     }
 
     /// ``decode(serializedBytes:limits:)`` from raw memory.
     public mutating func decode(
         serializedBytes buffer: UnsafeRawBufferPointer, limits: DecodingLimits = .default
     ) throws(DecodingError) {
-        clearKeepingCapacity()
-        if let failure = mergeCatching(buffer, limits: limits) { throw failure }
+        if let failure = replaceCatching(buffer, limits: limits) { throw failure }
     }
 
     /// Decodes protobuf binary into this message, merging with what it holds, as protobuf's `MergeFrom` does.
@@ -113,6 +137,18 @@ extension LocationWireMessage {
         if let failure = mergeCatching(buffer, limits: limits) { throw failure }
     }
 
+    /// Clears the message, lending its strings to the reader (``clearKeepingCapacity(lendingTo:)``), then decodes
+    /// `buffer` into it; the errors of ``mergeCatching(_:limits:)``.
+    private mutating func replaceCatching(_ buffer: UnsafeRawBufferPointer, limits: DecodingLimits) -> DecodingError? {
+        guard buffer.count > 0, buffer.count <= limits.maxInputBytes else {
+            clearKeepingCapacity()
+            return mergeCatching(buffer, limits: limits)
+        }
+        var reader = WireReader(buffer, limits: limits)
+        clearKeepingCapacity(lendingTo: &reader)
+        return decodeCatching(from: &reader)
+    }
+
     private mutating func mergeCatching(_ buffer: UnsafeRawBufferPointer, limits: DecodingLimits) -> DecodingError? {
         guard buffer.count > 0 else { return nil }
         guard buffer.count <= limits.maxInputBytes else {
@@ -121,6 +157,12 @@ extension LocationWireMessage {
                 message: "input of \(buffer.count) bytes exceeds the limit of \(limits.maxInputBytes)")
         }
         var reader = WireReader(buffer, limits: limits)
+        return decodeCatching(from: &reader)
+    }
+
+    /// Decodes every field `reader` holds into the message; the error, if any, named by the message.
+    @inline(__always)
+    private mutating func decodeCatching(from reader: inout WireReader) -> DecodingError? {
         do {
             try decodeFields(from: &reader)
             return nil

@@ -21,12 +21,17 @@ public struct WireReader: ~Copyable {
     /// How many more levels of sub-messages and groups may be entered.
     package var remainingDepth: Int
     let limits: DecodingLimits
-    /// The last string ``readString()`` made that was too long to be stored inline (a heap allocation), and where
-    /// its bytes lie in the input: a later string with the same bytes shares its storage instead of allocating
-    /// (the parent id of sibling regions, a region id repeated in events). Strings are values, so sharing is
-    /// invisible to callers.
-    private var lastLongString = ""
-    private var lastLongStringBytes = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// A string a later `string` field with the same bytes shares instead of making its own (strings are values,
+    /// so sharing is invisible to callers): the last one ``readString()`` made that was too long to be stored
+    /// inline (a heap allocation; the parent id of sibling regions, a region id repeated in events), or one the
+    /// message decoded into held before this decode (``lend(_:)``: the device id sent with every batch).
+    /// `keptStringStart` is where its bytes lie in the input, nil for a lent string (compared through its UTF-8
+    /// view); `keptStringCount` its UTF-8 length, 0 for none. Two fields rather than a buffer pointer, which cannot
+    /// have a length without a start: the reader stays within 128 bytes, past which each borrow of it is a
+    /// `memcpy` call.
+    private var keptString = ""
+    private var keptStringStart: UnsafeRawPointer?
+    private var keptStringCount = 0
     /// The buffer the polygons' coordinate lists of this decode share (`CoordinateList`): one allocation for
     /// all of an assignment's vertices instead of two arrays per polygon. Made by the first coordinate read.
     private var sharedCoordinates: CoordinateStorage?
@@ -235,25 +240,46 @@ public struct WireReader: ~Copyable {
             "length prefix \(length) exceeds the \(end - cursor) bytes left in the enclosing message")
     }
 
+    /// Offers `string`, which the message being decoded into held before this decode, to the next string fields
+    /// (``LocationWireMessage/clearKeepingCapacity(lendingTo:)``): one with the same bytes is given `string`.
+    /// Only a string too long to be stored inline is lent: a short one is made from its bytes as cheaply as it
+    /// would be compared with them (``smallASCIIString(_:readableUpTo:)``).
+    package mutating func lend(_ string: String) {
+        let count = string.utf8.count
+        guard count > Self.maxInlineStringBytes else { return }
+        keptStringCount = count
+        keptStringStart = nil
+        keptString = string
+    }
+
     /// Reads a `string` field, rejecting invalid UTF-8 as proto3 requires.
     package mutating func readString() throws(DecodingError) -> String {
         let length = try readLength()
         if length == 0 { return "" }
         let bytes = UnsafeRawBufferPointer(start: cursor, count: length)
-        let string: String
+        if length == keptStringCount, keptStringHasBytes(bytes) {
+            // Valid UTF-8, since the kept string is: nothing to check or make.
+            cursor += length
+            return keptString
+        }
+        let string = try makeString(bytes)
         if length > Self.maxInlineStringBytes {
-            if length == lastLongStringBytes.count, Self.equalBytes(bytes, lastLongStringBytes) {
-                cursor += length
-                return lastLongString
-            }
-            string = try makeString(bytes)
-            lastLongString = string
-            lastLongStringBytes = bytes
-        } else {
-            string = try makeString(bytes)
+            keptString = string
+            keptStringStart = cursor
+            keptStringCount = length
         }
         cursor += length
         return string
+    }
+
+    /// True when the kept string (``keptString``) holds `bytes`, of its length.
+    @inline(__always)
+    private func keptStringHasBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let keptStringStart {
+            return Self.equalBytes(bytes, UnsafeRawBufferPointer(start: keptStringStart, count: keptStringCount))
+        }
+        return keptString.utf8.withContiguousStorageIfAvailable { Self.equalBytes(bytes, UnsafeRawBufferPointer($0)) }
+            == true
     }
 
     /// The most UTF-8 bytes a Swift string stores inline, without a heap allocation (on 64-bit platforms).
@@ -262,6 +288,9 @@ public struct WireReader: ~Copyable {
     /// `bytes` as a string, rejecting invalid UTF-8.
     @inline(__always)
     private func makeString(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> String {
+        if bytes.count <= Self.maxInlineStringBytes, let string = Self.smallASCIIString(bytes, readableUpTo: inputEnd) {
+            return string
+        }
         let string: String
         if Self.isASCII(bytes) {
             // ASCII is valid UTF-8, and ids almost always are ASCII: this skips the generic `String(validating:)`,
@@ -274,6 +303,51 @@ public struct WireReader: ~Copyable {
         }
         return string
     }
+
+    /// `bytes`, 1 to 15 of them, as a string when they are all ASCII, built from its bits; nil otherwise. On a
+    /// 64-bit little-endian platform a Swift string of up to 15 UTF-8 bytes is stored inline (the standard
+    /// library's ABI): its bytes in two words, the last byte `0xE0 | count` when they are ASCII. Making it so
+    /// takes two loads, where `String(decoding:as:)` validates the bytes again and copies them one by one.
+    /// `inputEnd` is where the readable input ends: 16 bytes are loaded at once when they lie before it.
+    @inline(__always)
+    private static func smallASCIIString(
+        _ bytes: UnsafeRawBufferPointer, readableUpTo inputEnd: UnsafeRawPointer
+    )
+        -> String?
+    {
+        #if _pointerBitWidth(_64) && _endian(little)
+            let count = bytes.count
+            let start = bytes.baseAddress!
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+            if inputEnd - start >= 16 {
+                low = UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))
+                high = UInt64(littleEndian: (start + 8).loadUnaligned(as: UInt64.self))
+                if count < 8 {
+                    low &= (1 << (8 * UInt64(count))) &- 1
+                    high = 0
+                } else {
+                    high &= (1 << (8 * UInt64(count - 8))) &- 1
+                }
+            } else {
+                for index in 0..<count {
+                    let byte = UInt64(bytes[index])
+                    if index < 8 { low |= byte << (8 * UInt64(index)) } else { high |= byte << (8 * UInt64(index - 8)) }
+                }
+            }
+            guard (low | high) & 0x8080_8080_8080_8080 == 0, smallStringLayoutHolds else { return nil }
+            return unsafeBitCast((low, high | (0xE0 | UInt64(count)) << 56), to: String.self)
+        #else
+            return nil
+        #endif
+    }
+
+    /// True when a short ASCII string has the layout ``smallASCIIString(_:readableUpTo:)`` builds, checked once
+    /// on a literal, so that a standard library that stored strings otherwise would only be slower.
+    private static let smallStringLayoutHolds: Bool = {
+        let bits = unsafeBitCast("ab", to: (UInt64, UInt64).self)
+        return bits.0 == 0x6261 && bits.1 == 0xE2 << 56
+    }()
 
     /// True when `first` and `second`, of the same length, hold the same bytes; eight at a time.
     @inline(__always)
@@ -766,5 +840,23 @@ public struct WireReader: ~Copyable {
             try skipValue(key)
         }
         remainingDepth += 1
+    }
+}
+
+extension Array {
+    /// Empties the array of a repeated field for the next decode into a kept message, keeping its capacity
+    /// (``LocationWireMessage/clearKeepingCapacity()``). A short array drops its elements one by one from the
+    /// end: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, whose fixed cost is many times a few
+    /// elements'. A longer one, where that fixed cost is small beside its elements', still takes it.
+    @inline(__always)
+    package mutating func removeAllForNextDecode() {
+        guard !isEmpty else { return }
+        guard count <= WireReader.keptRunLimit else {
+            removeAll(keepingCapacity: true)
+            return
+        }
+        repeat {
+            removeLast()
+        } while !isEmpty
     }
 }
