@@ -25,8 +25,12 @@ import Testing
         ]
         var kept = LocationBatch()
         for (round, id) in (ids + ids.reversed() + ids).enumerated() {
-            let bytes = batch(deviceId: id, fixes: [0, 1, 3, 20, 2][round % 5]).serializedBytes()
+            let bytes = batch(deviceId: id, fixes: [0, 1, 3, 20, 2, 40, 17][round % 7]).serializedBytes()
+            // The fixes of the previous round, held: a kept array filled in its own storage must not change them.
+            let earlier = kept.fixes
+            let earlierBytes = kept.serializedBytes()
             try kept.decode(serializedBytes: bytes)
+            #expect(earlier == (try LocationBatch(serializedBytes: earlierBytes)).fixes, "round \(round)")
             let fresh = try LocationBatch(serializedBytes: bytes)
             #expect(kept == fresh, "round \(round), id \(id)")
             #expect(kept.deviceId == id)

@@ -166,8 +166,14 @@ struct GateCounter {
 
     init(workloads: [String]) throws {
         self.workloads = workloads
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("locwire-gate-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // A directory of its own (mkdtemp), never one another gate might be writing: a directory named by the
+        // process id alone was once shared with another run's, whose binary was then counted.
+        var template = Array(
+            FileManager.default.temporaryDirectory.appendingPathComponent("locwire-gate-XXXXXX").path.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw BenchmarkError("gate: cannot make a temporary directory: \(String(cString: strerror(errno)))")
+        }
+        directory = URL(fileURLWithPath: String(cString: made))
         let selected = Set(workloads)
         try Workloads.write(Workloads.headline().filter { selected.contains($0.name) }, to: directory)
         // valgrind 3.19 gives up on the debug information Swift 6.3 writes.

@@ -510,20 +510,33 @@ public struct WireReader: ~Copyable {
             }
         }
         let (key, capacity) = try countOccurrences()
-        var failure: DecodingError?
-        array = [Message](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-            var element = buffer.baseAddress!
+        // Builds the run's elements in place from `first`, counting them in `initialized`.
+        func fill(_ first: UnsafeMutablePointer<Message>, _ initialized: inout Int) throws(DecodingError) {
+            var element = first
             while true {
                 element.initialize(to: Message())
                 initialized += 1
                 do throws(DecodingError) {
                     try readMessage(into: &element.pointee)
                 } catch {
-                    failure = error.prefixed(with: .index(initialized - 1))
-                    return
+                    throw error.prefixed(with: .index(initialized - 1))
                 }
                 guard initialized < capacity, readTag(ifEqualTo: key) else { return }
                 element += 1
+            }
+        }
+        if array.capacity >= capacity {
+            // A kept message's long array with room for the run: filled in its own storage, where a new array
+            // would be allocated and the old one's elements destroyed and freed.
+            try array.appendInPlace(upTo: capacity, initializingWith: fill)
+            return
+        }
+        var failure: DecodingError?
+        array = [Message](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            do throws(DecodingError) {
+                try fill(buffer.baseAddress!, &initialized)
+            } catch {
+                failure = error
             }
         }
         if let failure { throw failure }
