@@ -60,7 +60,7 @@ profile() {  # profile NAME OPERATION COMMAND...
   echo "## $name: $operation on $workload, $iterations operations: $milliseconds ms of CPU, $faults page faults"
   echo "(start-up and preparation included: compare with a run of 1 operation for their share)"
   perf report -i "$work/$name.data" --no-children --sort symbol --stdio 2>/dev/null |
-    grep -v '^#' | grep -v '^$' | head -"$top" | cut -c1-150
+    grep -v '^#' | grep -v '^$' | awk -v top="$top" 'NR <= top' | cut -c1-150
   echo
 }
 profile swift-locationwire "$ours" "$bench" harness swift-locationwire
