@@ -15,7 +15,8 @@ public protocol LocationWireMessage: Sendable, Hashable, MessageSchemaProvider {
     var unknownFields: UnknownFields { get set }
 
     /// Decodes fields from `reader` until the end of the message, merging them into `self`. This is the codec's
-    /// own entry point; use ``init(serializedBytes:limits:)`` or `merge(serializedBytes:limits:)`.
+    /// own entry point; use ``init(serializedBytes:limits:)-(Sequence<UInt8>,_)`` or
+    /// `merge(serializedBytes:limits:)`.
     mutating func decodeFields(from reader: inout WireReader) throws(DecodingError)
 
     /// Encodes every field in canonical form. This is the codec's own entry point; use ``serializedBytes()``.
@@ -67,10 +68,10 @@ extension LocationWireMessage {
 
     /// Decodes protobuf binary into this message, replacing what it holds, as C++'s `Clear()` then
     /// `ParseFromArray` on a message kept from one decode to the next: the result, the errors and the limits are
-    /// those of ``init(serializedBytes:limits:)``, but the decoded value is not copied out, and the arrays of the
-    /// repeated fields keep their capacity (a repeated message field of more than 16 elements gets a new array,
-    /// filled in place: cheaper, at that size, than appending to the old one). A caller that decodes message after message (a server reading one
-    /// upload after another, a harness) keeps one message and decodes into it. After an error the message holds
+    /// those of ``init(serializedBytes:limits:)-(Sequence<UInt8>,_)``, but the decoded value is not copied out, and
+    /// the arrays of the repeated fields keep their capacity (a repeated message field of more than 16 elements is
+    /// refilled in its array's own storage when it has room, else in a new array). A caller that decodes message
+    /// after message (a server reading one upload after another, a harness) keeps one message and decodes into it. After an error the message holds
     /// what was decoded before it: decode into it again, or discard it.
     public mutating func decode(
         serializedBytes bytes: some Sequence<UInt8>, limits: DecodingLimits = .default
